@@ -1,0 +1,295 @@
+"""The store's interface: what the rest of the bot may ask of persistence.
+
+Every SQL statement lives behind this interface (``bot/store/sqlite.py`` today, PostgreSQL later), so the
+service layer depends only on these records and methods. All times are Unix seconds (float). Ids of Discord
+objects are ints. JSON documents are plain ``dict``/``list`` values; the store encodes them.
+
+One game action is one ``commit_move`` call: the move log entry, the new state, the deadline, the seat rows, the
+table status and (at the end of a round or a match) the results are written in one transaction, guarded by the
+state's version number, so that a crash loses at most the move in flight and two racing moves cannot both apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+TableStatus = Literal["lobby", "playing", "finished", "abandoned"]
+OPEN_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
+LeaderboardSort = Literal["wins", "winrate", "points"]
+
+
+class StoreError(Exception):
+    """Base class of the store's own errors."""
+
+
+class ConflictError(StoreError):
+    """The table's state version moved on since it was read: the move lost a race and nothing was written."""
+
+    def __init__(self, table_id: int, expected_version: int, actual_version: int | None) -> None:
+        super().__init__(
+            f"table {table_id}: expected state version {expected_version}, found {actual_version}"
+        )
+        self.table_id = table_id
+        self.expected_version = expected_version
+        self.actual_version = actual_version
+
+
+class TableExistsError(StoreError):
+    """The channel already has an open (lobby or playing) table."""
+
+    def __init__(self, channel_id: int, table_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has open table {table_id}")
+        self.channel_id = channel_id
+        self.table_id = table_id
+
+
+class MigrationError(StoreError):
+    """The database's schema cannot be used by this code (unknown migration, changed checksum, bad file)."""
+
+
+class UnsupportedDatabaseError(StoreError):
+    """The DATABASE_URL names a backend this build does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: TableStatus
+    ruleset: dict[str, Any]  # the engine's Ruleset.to_json()
+    options: dict[str, Any]  # table options: target, auto_draw, next_round_pause, preset name, …
+    turn_timeout: float  # seconds
+    board_message_id: int | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat at a table. ``user_id`` is None for a CPU seat; a person's seat taken over keeps its user_id."""
+
+    position: int
+    user_id: int | None
+    display_name: str
+    cpu_level: str | None = None  # "easy" | "normal" | "hard" for CPU seats and takeovers
+    cpu_takeover: bool = False  # a CPU plays this person's seat (timeouts, leave, kick)
+    joined_at: float = 0.0
+    left_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    table_id: int
+    version: int  # +1 with every committed move; 0 when the table is created
+    state: dict[str, Any]  # the service's whole live state of the table (lobby, match, timers) as JSON
+    deadline: float | None  # when the current turn (or lobby, or pause) times out
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    table_id: int
+    seq: int  # 1, 2, 3 … per table
+    version: int  # the state version this move produced
+    actor_id: int | None  # Discord user id, or None for the referee / a CPU seat
+    action: dict[str, Any]
+    events: list[dict[str, Any]]  # every event, private ones included: never shown to anyone else
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    round_number: int  # 1-based within the match
+    scores: Sequence[int]  # per seat position
+    winners: Sequence[int]  # seat positions that won the round (several in a tie of a blocked round)
+
+
+@dataclass(frozen=True, slots=True)
+class RankingEntry:
+    position: int  # seat position
+    user_id: int | None  # None for a CPU seat: CPU seats get no statistics
+    display_name: str
+    place: int  # 1 = winner; ties share a place
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    preset: str
+    rounds_played: int
+    ranking: Sequence[RankingEntry]
+    round_wins: dict[int, int] = field(default_factory=dict)  # seat position -> rounds won in the match
+    round_points: dict[int, int] = field(default_factory=dict)  # seat position -> sum of its round scores
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int  # 1-based over the whole sorted board
+    user_id: int
+    display_name: str
+    matches_played: int
+    matches_won: int
+    win_rate: float  # 0.0 – 1.0
+    points: int  # ranking points: the number of opponents finished ahead of, summed over matches
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    guild_id: int
+    user_id: int
+    display_name: str
+    matches_played: int
+    matches_won: int
+    rounds_played: int
+    rounds_won: int
+    round_points: int  # sum of the player's round scores, for the average
+    points: int
+    best_place: int | None
+    last_place: int | None
+    last_played_at: float | None
+    favourite_preset: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    table_id: int
+    guild_id: int
+    channel_id: int
+    preset: str
+    finished_at: float
+    rounds_played: int
+    ranking: list[RankingEntry]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    default_preset: str = "classic"
+    default_turn_timeout: float = 90.0
+    allowed_channel_ids: tuple[int, ...] = ()  # empty: any channel
+    manager_role_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    table: TableRecord
+    seats: list[SeatRecord]
+    state: GameState
+
+
+class Store(Protocol):
+    """What the bot needs from persistence. Implemented by ``bot.store.sqlite.SqliteStore``."""
+
+    async def close(self) -> None: ...
+
+    # --- schema and operations -------------------------------------------------------------------------
+    async def migrate(self) -> int:
+        """Apply pending migrations; return the schema version. Raises MigrationError."""
+        ...
+
+    async def schema_version(self) -> int: ...
+
+    async def backup(self, path: str) -> None:
+        """A consistent copy of the whole database at ``path`` while the bot runs."""
+        ...
+
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
+        """Delete the user's statistics (in one guild, or everywhere) and anonymise their seats and rankings.
+        Returns the number of rows changed."""
+        ...
+
+    # --- tables ------------------------------------------------------------------------------------------
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host: SeatRecord,
+        ruleset: dict[str, Any],
+        options: dict[str, Any],
+        turn_timeout: float,
+        state: dict[str, Any],
+        deadline: float | None,
+        now: float,
+    ) -> TableRecord:
+        """Open a table with the host in seat 0 and state version 0. Raises TableExistsError."""
+        ...
+
+    async def get_table(self, table_id: int) -> TableRecord | None: ...
+
+    async def open_table_in_channel(self, channel_id: int) -> TableRecord | None: ...
+
+    async def list_seats(self, table_id: int) -> list[SeatRecord]: ...
+
+    async def get_state(self, table_id: int) -> GameState | None: ...
+
+    async def load_open_tables(self) -> list[OpenTable]: ...
+
+    async def set_board_message(self, table_id: int, message_id: int | None, now: float) -> None:
+        """Remember the public board's message id (not a game move: no version change)."""
+        ...
+
+    async def commit_move(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        actor_id: int | None,
+        action: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        new_state: dict[str, Any],
+        deadline: float | None,
+        now: float,
+        seats: Sequence[SeatRecord] | None = None,
+        status: TableStatus | None = None,
+        options: dict[str, Any] | None = None,
+        round_result: RoundResult | None = None,
+        match_result: MatchResult | None = None,
+    ) -> int:
+        """Append the move, store the new state, deadline and (when given) the seats, status, options and
+        results, all in one transaction. Returns the new version. Raises ConflictError when the stored version
+        is not ``expected_version`` (nothing is written). A match result is recorded, and statistics updated,
+        exactly once per table."""
+        ...
+
+    async def moves(self, table_id: int) -> list[MoveRecord]: ...
+
+    # --- standings ---------------------------------------------------------------------------------------
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        sort: LeaderboardSort = "wins",
+        offset: int = 0,
+        limit: int = 10,
+        min_matches: int = 5,
+    ) -> list[LeaderboardRow]:
+        """``min_matches`` applies to the win-rate sort only."""
+        ...
+
+    async def leaderboard_size(self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5) -> int:
+        ...
+
+    async def leaderboard_rank(
+        self, guild_id: int, user_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+    ) -> LeaderboardRow | None:
+        """The user's own row with its rank, wherever it is on the board."""
+        ...
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None: ...
+
+    async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]: ...
+
+    async def round_results(self, table_id: int) -> list[RoundResult]: ...
+
+    # --- guild settings ----------------------------------------------------------------------------------
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None: ...
