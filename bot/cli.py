@@ -1,0 +1,459 @@
+"""The command line: ``python -m bot [run|sync|migrate|check|backup|health|forget-user]``.
+
+Exit codes: 0 done; 1 the command failed (database, Discord, unhealthy, check found a problem); 2 a missing
+or malformed setting or a wrong command line. Errors are one line on stderr, never a traceback, and never
+contain the token. discord.py is imported only by run and sync, so that health (Docker runs it every 30 s)
+and the other commands start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from bot import __version__
+from bot.config import VARIABLES, Config, ConfigError, database_path, inspect_config, load_config
+from bot.logging_setup import setup_logging
+from bot.store import MigrationError, StoreError, UnsupportedDatabaseError, open_store
+
+if TYPE_CHECKING:
+    from bot.client import EightsBot
+
+PROG = "python -m bot"
+HEALTH_MAX_AGE = 60.0  # seconds; the bot writes its heartbeat every 20 s
+SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, inside Docker's default 10 s grace period
+
+log = logging.getLogger("bot")
+
+
+class CommandError(Exception):
+    """A command failed in an expected way: the message is printed as one line, then exit ``code``."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    raise CommandError(message, code)
+
+
+def _config() -> Config:
+    return load_config()  # ConfigError is turned into exit 2 by main()
+
+
+def _database_file(config: Config) -> Path | None:
+    path = database_path(config.database_url)
+    return None if str(path) == ":memory:" else path
+
+
+def _existing_database(config: Config) -> Path:
+    """The database file, which must exist: commands that only read it should not create an empty one."""
+    path = _database_file(config)
+    if path is None or not path.is_file():
+        fail(f"no database at {path}: start the bot or run `{PROG} migrate` first")
+    return path
+
+
+# --- run and sync -----------------------------------------------------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config = _config()
+    token = config.require_token()
+    setup_logging(config.log_level, config.log_format, secrets=[token])
+    from bot.client import EightsBot
+
+    bot = EightsBot(config)
+    return asyncio.run(_serve(bot, token))
+
+
+async def _serve(bot: EightsBot, token: str) -> int:
+    """Run until the bot stops or SIGTERM/SIGINT arrives; then shut down in order, within the deadline."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def on_signal(signum: int) -> None:
+        if stop.is_set():
+            log.warning("second %s: exiting now", signal.Signals(signum).name)
+            os._exit(1)
+        log.info("%s received: finishing the work in flight and shutting down", signal.Signals(signum).name)
+        stop.set()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, on_signal, signum)
+
+    runner = asyncio.create_task(bot.start(token), name="eights-bot")
+    stopper = asyncio.create_task(stop.wait(), name="eights-stop")
+    await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if stopper.done():
+        try:
+            await asyncio.wait_for(bot.close(), timeout=SHUTDOWN_DEADLINE)
+        except TimeoutError:
+            log.warning("shutdown took longer than %.0f s; exiting anyway", SHUTDOWN_DEADLINE)
+        if not runner.done():
+            runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+        return 0
+    stopper.cancel()
+    try:
+        runner.result()
+    finally:
+        # Whatever ended the bot (an error at start-up, a gateway failure), close the store and the session.
+        await bot.close()
+    return 0
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    config = _config()
+    token = config.require_token()
+    setup_logging(config.log_level, config.log_format, secrets=[token])
+    from bot.client import EightsBot
+
+    # No gateway, and no live tables: a running bot keeps driving those.
+    bot = EightsBot(config, force_sync=True, restore_tables=False)
+
+    async def sync() -> None:
+        try:
+            await bot.login(token)  # setup_hook opens the store, loads the commands and syncs them
+        finally:
+            await bot.close()
+
+    asyncio.run(sync())
+    target = f"to server {config.dev_guild_id}" if config.dev_guild_id else "globally"
+    print(f"application commands synced {target}")
+    return 0
+
+
+# --- database commands ------------------------------------------------------------------------------------
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    config = _config()
+
+    async def migrate() -> tuple[int, int]:
+        store = await open_store(config.database_url)
+        try:
+            before = await store.schema_version()
+            return before, await store.migrate()
+        finally:
+            await store.close()
+
+    before, after = asyncio.run(migrate())
+    applied = f"applied {after - before} migration(s)" if after > before else "already up to date"
+    print(f"schema version {after} ({applied}) in {_database_file(config) or config.database_url}")
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    config = _config()
+    source = _existing_database(config)
+    target = Path(args.path)
+    if target.exists() and not args.force:
+        fail(f"{target} already exists: choose another path or pass --force to replace it")
+    if target.resolve() == source.resolve():
+        fail("the backup path is the database itself: choose another path")
+
+    async def backup() -> int:
+        store = await open_store(config.database_url)
+        try:
+            version = await store.schema_version()
+            await store.backup(str(target))
+            return version
+        finally:
+            await store.close()
+
+    version = asyncio.run(backup())
+    size = target.stat().st_size
+    print(f"backup of {source} written to {target} ({size} bytes, schema version {version})")
+    return 0
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    config = _config()
+    path = _database_file(config)
+    if path is None or not path.is_file():
+        print(f"unhealthy: no database at {path}")
+        return 1
+
+    async def read() -> float | None:
+        store = await open_store(config.database_url)
+        try:
+            return await store.read_heartbeat()
+        finally:
+            await store.close()
+
+    try:
+        beat = asyncio.run(read())
+    except Exception as error:  # a locked, corrupt or unmigrated file: unhealthy, not a crash
+        print(f"unhealthy: cannot read the heartbeat ({type(error).__name__}: {error})")
+        return 1
+    if beat is None:
+        print("unhealthy: the bot has not written a heartbeat yet")
+        return 1
+    age = time.time() - beat
+    if age > args.max_age:
+        print(f"unhealthy: last heartbeat {age:.0f} s ago (more than {args.max_age:g} s)")
+        return 1
+    print(f"healthy: last heartbeat {max(age, 0):.0f} s ago")
+    return 0
+
+
+def cmd_forget_user(args: argparse.Namespace) -> int:
+    config = _config()
+    _existing_database(config)
+
+    async def forget() -> tuple[int, list[int]]:
+        store = await open_store(config.database_url)
+        try:
+            await store.migrate()
+            changed = await store.forget_user(args.user_id, args.guild)
+            return changed, await store.open_tables_of_user(args.user_id)
+        finally:
+            await store.close()
+
+    changed, open_tables = asyncio.run(forget())
+    where = f"in server {args.guild}" if args.guild else "in every server"
+    print(f"forgot user {args.user_id} {where}: {changed} row(s) deleted or anonymised")
+    if open_tables:
+        ids = ", ".join(str(table) for table in open_tables)
+        print(f"note: the user still has a seat at open table(s) {ids}; run this again after they finish")
+    return 0
+
+
+# --- check ------------------------------------------------------------------------------------------------
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate the configuration and the database, say what run would do; exit 1 when run would fail."""
+    config, errors = inspect_config()
+    problems = [str(error) for error in errors]
+    lines: list[str] = []
+    add = lines.append
+    add(f"crazy-eights {__version__}, working directory {Path.cwd()}")
+    env_file = Path(".env")
+    add(
+        f"settings file: {env_file.resolve()}"
+        if env_file.is_file()
+        else "settings file: none (.env not found)"
+    )
+    if config is None:  # the .env file itself could not be read
+        return _report(lines, problems)
+
+    if config.token:
+        add(f"DISCORD_TOKEN: set ({config.token}, {len(config.token)} characters)")
+    elif not any(error.variable == "DISCORD_TOKEN" for error in errors):
+        problems.append("DISCORD_TOKEN: not set; run would exit 2 (put the bot token in .env)")
+    add(f"API: {config.api_base_url or 'Discord (https://discord.com/api/v10)'}")
+    add(f"gateway: {config.gateway_url or 'Discord (wss://gateway.discord.gg)'}")
+    if config.shard_count is None:
+        add("shards: as many as Discord recommends")
+    else:
+        ids = config.shard_ids if config.shard_ids is not None else range(config.shard_count)
+        add(f"shards: {', '.join(map(str, ids))} of {config.shard_count}")
+    target = f"to server {config.dev_guild_id} only" if config.dev_guild_id else "globally"
+    add(f"commands: synced {target} when they changed since the last sync")
+    add(f"logging: {config.log_level}, {config.log_format}")
+    add(f"CPU players wait {config.cpu_delay:g} s before moving")
+    problems.extend(_check_database(config, add))
+    return _report(lines, problems)
+
+
+def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
+    """Check the database without changing it; return the problems."""
+    path = _database_file(config)
+    try:
+        # The migration files apply cleanly to an empty database (in memory): that is the version run wants.
+        latest = asyncio.run(_migrate_in_memory())
+    except (MigrationError, StoreError) as error:
+        return [f"migrations: {error}"]
+    if path is None:
+        add(f"database: in memory (lost at exit), migrations up to version {latest}")
+        return []
+    if not path.exists():
+        folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), Path("."))
+        if not os.access(folder, os.W_OK):
+            return [f"DATABASE_URL: cannot create {path}: {folder.resolve()} is not writable"]
+        add(f"database: {path} does not exist yet; run will create it at schema version {latest}")
+        return []
+    try:
+        version, integrity = asyncio.run(_inspect_database(config))
+    except Exception as error:
+        return [f"database {path}: cannot be read ({type(error).__name__}: {error})"]
+    if version > latest:
+        return [
+            f"database {path}: schema version {version} is newer than this bot's ({latest}); upgrade the bot"
+        ]
+    pending = f"run will apply {latest - version} migration(s)" if version < latest else "up to date"
+    add(f"database: {path}, schema version {version} of {latest} ({pending})")
+    if integrity != ["ok"]:
+        return [f"database {path}: integrity check failed: {'; '.join(integrity[:3])}"]
+    return []
+
+
+async def _migrate_in_memory() -> int:
+    store = await open_store("sqlite:///:memory:")
+    try:
+        return await store.migrate()
+    finally:
+        await store.close()
+
+
+async def _inspect_database(config: Config) -> tuple[int, list[str]]:
+    store = await open_store(config.database_url)
+    try:
+        return await store.schema_version(), await store.integrity_check()
+    finally:
+        await store.close()
+
+
+def _report(lines: list[str], problems: list[str]) -> int:
+    for line in lines:
+        print(line)
+    if problems:
+        for problem in problems:
+            print(f"PROBLEM {problem}")
+        print(f"not ready: {len(problems)} problem(s)")
+        return 1
+    print("ready: run would start the bot with these settings")
+    return 0
+
+
+# --- parsing ----------------------------------------------------------------------------------------------
+
+
+def _positive_id(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a Discord id (a number), got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    settings = "\n".join(f"  {name:<22} {meaning}" for name, meaning in VARIABLES.items())
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Crazy Eights for Discord. Without a command: run.",
+        epilog=f"Settings come from the environment and from .env in the working directory:\n{settings}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"crazy-eights {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, handler: Callable[[argparse.Namespace], int], help: str, description: str) -> Any:
+        sub = commands.add_parser(name, help=help, description=description)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    command(
+        "run",
+        cmd_run,
+        "start the bot (the default)",
+        "Start the bot: apply pending migrations, connect to Discord, sync the application commands if they "
+        "changed. SIGTERM or SIGINT (Ctrl+C) stops it cleanly: new interactions are turned away, the move in "
+        "flight finishes, the database and the gateway close, exit 0 within 10 seconds. Needs DISCORD_TOKEN.",
+    )
+    command(
+        "sync",
+        cmd_sync,
+        "sync the application commands now, even if unchanged",
+        "Send the slash commands to Discord (to DEV_GUILD_ID when set, else globally) without starting the "
+        "bot, even if they did not change since the last sync. Needs DISCORD_TOKEN.",
+    )
+    command(
+        "migrate",
+        cmd_migrate,
+        "apply pending database migrations",
+        "Apply the pending migrations (creating the database if needed) and print the schema version. run "
+        "does this too, on every start.",
+    )
+    command(
+        "check",
+        cmd_check,
+        "validate the settings and the database",
+        "Validate the settings and the database without changing anything, and print what run would do. "
+        "Exit 0 when run would start, 1 otherwise. The token is never shown.",
+    )
+    backup = command(
+        "backup",
+        cmd_backup,
+        "copy the database to PATH, even while the bot runs",
+        "Write a consistent copy of the SQLite database to PATH with SQLite's online backup, safe while the "
+        "bot runs. To restore: stop the bot, copy the backup over the database file, start the bot.",
+    )
+    backup.add_argument("path", metavar="PATH", help="where to write the copy (a new file)")
+    backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    health = command(
+        "health",
+        cmd_health,
+        "exit 0 if the running bot is alive",
+        "Exit 0 when the running bot wrote its heartbeat in the last 60 seconds, else 1 (for Docker's "
+        "HEALTHCHECK).",
+    )
+    health.add_argument(
+        "--max-age", type=float, default=HEALTH_MAX_AGE, metavar="SECONDS", help="default: %(default)g"
+    )
+    forget = command(
+        "forget-user",
+        cmd_forget_user,
+        "delete a user's statistics",
+        "Delete a user's statistics and anonymise their seats in finished games (a privacy request). "
+        "Seats at games still being played are left until those games end.",
+    )
+    forget.add_argument("user_id", metavar="USER_ID", type=_positive_id, help="the user's Discord id")
+    forget.add_argument("--guild", type=_positive_id, metavar="GUILD_ID", help="only in this server")
+    return parser
+
+
+def _run_handler(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    try:
+        return handler(args)
+    except ConfigError as error:
+        print(f"{PROG}: configuration error: {error}", file=sys.stderr)
+        return 2
+    except UnsupportedDatabaseError as error:
+        print(f"{PROG}: configuration error: DATABASE_URL: {error}", file=sys.stderr)
+        return 2
+    except CommandError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return error.code
+    except MigrationError as error:
+        print(f"{PROG}: database migration failed: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:
+        return _unexpected(error)
+
+
+def _unexpected(error: Exception) -> int:
+    import discord
+
+    if isinstance(error, discord.LoginFailure):
+        print(f"{PROG}: configuration error: DISCORD_TOKEN: Discord rejected the token", file=sys.stderr)
+        return 2
+    if isinstance(error, discord.HTTPException | discord.GatewayNotFound | OSError | StoreError):
+        print(f"{PROG}: failed: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    # A bug: the traceback goes through logging, where the token filter removes the token.
+    log.critical("unexpected error", exc_info=error)
+    print(f"{PROG}: unexpected error: {type(error).__name__} (details logged above)", file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["run", *(argv if argv is not None else sys.argv[1:])])
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return _run_handler(handler, args)

@@ -1,0 +1,227 @@
+"""The Discord client: wires the store, the cogs and the command tree together, and shuts down cleanly.
+
+``setup_hook`` (run by discord.py during ``login``): open and migrate the store, start the heartbeat, load
+the cogs (``bot.cogs.setup_all``: commands, persistent buttons, live tables), then sync the application
+commands when the tree differs from the one last synced. ``close``: turn new interactions away, let the
+registered closers finish the work in flight, close the store, then the gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.endpoints import apply_endpoints
+from bot.store import open_store
+from bot.store.base import Store
+
+if TYPE_CHECKING:
+    from discord.state import ConnectionState
+
+log = logging.getLogger(__name__)
+
+RESTARTING_MESSAGE = "The bot is restarting, try again in a moment."
+HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
+CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
+REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
+COMMAND_TREE_HASH_KEY = "command_tree_hash"
+
+
+def command_tree_hash_key(guild_id: int | None) -> str:
+    """The meta key holding the hash of the tree last synced to one target: global, or one guild."""
+    target = "global" if guild_id is None else f"guild:{guild_id}"
+    return f"{COMMAND_TREE_HASH_KEY}:{target}"
+
+
+def hash_command_payload(application_id: int | None, payload: list[dict[str, Any]]) -> str:
+    """A stable digest of what a sync would send: canonical JSON, commands in name order."""
+    ordered = sorted(payload, key=lambda command: (command.get("type", 1), command.get("name", "")))
+    canonical = json.dumps(
+        {"application_id": application_id, "commands": ordered},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class EightsBot(commands.AutoShardedBot):
+    """The bot. Built from a ``Config``; the store is opened in ``setup_hook``.
+
+    ``closers`` are awaited, last registered first, when the bot shuts down and before the store closes: the
+    service registers one that finishes the move in flight and stops its timers.
+    ``restore_tables`` is False for one-shot commands (``python -m bot sync``) that must not drive live tables
+    alongside a running bot; ``bot.cogs.setup_all`` should honour it.
+    """
+
+    def __init__(self, config: Config, *, force_sync: bool = False, restore_tables: bool = True) -> None:
+        # Slash commands and components only: no privileged intent, no message content; member names come
+        # with each interaction.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents(guilds=True),
+            shard_count=config.shard_count,
+            # None (the default: all shards) is accepted though discord.py's option type says list[int].
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
+            # Only @mentions of users who are playing; never @everyone or roles from a display name.
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self.force_sync = force_sync
+        self.restore_tables = restore_tables
+        self.closers: list[Callable[[], Awaitable[None]]] = []
+        self.draining = False
+        self.commands_synced: bool | None = None  # True: synced, False: unchanged, None: not tried or failed
+        self._store: Store | None = None
+        self._heartbeat_task: asyncio.Task[None] | None = None
+        self._shutdown_task: asyncio.Task[None] | None = None
+        self._pending_replies: set[asyncio.Task[None]] = set()
+        # Every interaction (command, autocomplete, button, modal) passes through this one parser, so the
+        # shutdown guard here turns all of them away, not only slash commands.
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._guarded_interaction_create
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise RuntimeError("the store is opened in setup_hook; it is not open yet")
+        return self._store
+
+    # --- start-up ------------------------------------------------------------------------------------------
+
+    async def login(self, token: str) -> None:
+        # Before the first request: REST and gateway endpoints come from the configuration.
+        apply_endpoints(self.config.api_base_url, self.config.gateway_url)
+        await super().login(token)
+
+    async def setup_hook(self) -> None:
+        self._store = await open_store(self.config.database_url)
+        version = await self._store.migrate()
+        log.info("database ready at schema version %d", version)
+        await self._write_heartbeat()
+        self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
+
+        from bot.cogs import setup_all
+
+        await setup_all(self)
+        await self.sync_commands(force=self.force_sync)
+
+    def _sync_target(self) -> discord.Object | None:
+        return discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None
+
+    def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+        """What ``tree.sync(guild=guild)`` would send."""
+        return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the application commands (to DEV_GUILD_ID, or globally) when the tree differs from the
+        tree last synced there, or always with ``force``. Returns whether it synced. A failed sync is logged
+        and the bot runs on with the commands Discord already has; the hash is not recorded, so the next
+        start retries. With ``force_sync`` (``python -m bot sync``) a failure is raised instead."""
+        guild = self._sync_target()
+        if guild is not None:
+            # A development server gets every global command as a guild command: those update instantly.
+            self.tree.copy_global_to(guild=guild)
+        target = "globally" if guild is None else f"to server {guild.id}"
+        key = command_tree_hash_key(None if guild is None else guild.id)
+        digest = hash_command_payload(self.application_id, self.command_payload(guild))
+        if not force and await self.store.get_meta(key) == digest:
+            log.info("application commands unchanged since the last sync %s; not syncing", target)
+            self.commands_synced = False
+            return False
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as error:
+            self.commands_synced = None
+            hint = " (invited without the applications.commands scope?)" if error.status == 403 else ""
+            log.error("syncing application commands %s failed: %s%s", target, error, hint)
+            if self.force_sync:
+                raise
+            return False
+        await self.store.set_meta(key, digest)
+        self.commands_synced = True
+        log.info("synced %d application commands %s", len(synced), target)
+        return True
+
+    # --- heartbeat ---------------------------------------------------------------------------------------
+
+    async def _write_heartbeat(self) -> None:
+        try:
+            await self.store.write_heartbeat(time.time())
+        except Exception:
+            log.exception("could not write the heartbeat")
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_INTERVAL)
+            await self._write_heartbeat()
+
+    # --- shutdown ----------------------------------------------------------------------------------------
+
+    def _guarded_interaction_create(self, data: Any) -> None:
+        if not self.draining:
+            self._parse_interaction(data)
+            return
+        state = cast("ConnectionState[EightsBot]", self._connection)
+        interaction: discord.Interaction[EightsBot] = discord.Interaction(data=data, state=state)
+        task = asyncio.create_task(self._turn_away(interaction))
+        self._pending_replies.add(task)
+        task.add_done_callback(self._pending_replies.discard)
+
+    async def _turn_away(self, interaction: discord.Interaction[EightsBot]) -> None:
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(RESTARTING_MESSAGE, ephemeral=True)
+        except discord.HTTPException as error:
+            log.debug("could not turn interaction %s away: %s", interaction.id, error)
+
+    async def close(self) -> None:
+        # Several paths call close (the signal handler, `async with`, discord.py itself); one shutdown runs.
+        if self._shutdown_task is None:
+            self._shutdown_task = asyncio.create_task(self._shutdown(), name="eights-shutdown")
+        await asyncio.shield(self._shutdown_task)
+
+    async def _shutdown(self) -> None:
+        self.draining = True
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat_task
+        await self._run_closers()
+        if self._pending_replies:
+            await asyncio.wait(set(self._pending_replies), timeout=REPLIES_TIMEOUT)
+        if self._store is not None:
+            try:
+                await self._store.close()
+            except Exception:
+                log.exception("closing the database failed")
+        await super().close()
+        log.info("shut down")
+
+    async def _run_closers(self) -> None:
+        async def run_all() -> None:
+            for closer in reversed(self.closers):
+                try:
+                    await closer()
+                except Exception:
+                    log.exception("a shutdown step failed")
+
+        try:
+            await asyncio.wait_for(run_all(), timeout=CLOSERS_TIMEOUT)
+        except TimeoutError:
+            log.warning("the work in flight did not finish within %.0f s; closing anyway", CLOSERS_TIMEOUT)

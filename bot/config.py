@@ -1,0 +1,361 @@
+"""Configuration: read from the environment and from a ``.env`` file in the working directory.
+
+The environment wins over ``.env``. Every variable is checked here, once, so that a mistake is reported as one
+line naming the variable and what is expected (``ConfigError``) instead of a traceback somewhere later.
+The token is wrapped in ``Secret`` so that it cannot end up in a log line, a repr or an error by accident.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, TypeVar
+from urllib.parse import urlsplit
+
+DEFAULT_DATABASE_URL = "sqlite:///data/eights.sqlite3"
+DEFAULT_CPU_DELAY = 1.0
+MAX_CPU_DELAY = 60.0
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
+LogFormat = Literal["text", "json"]
+_T = TypeVar("_T")
+
+# Every variable the bot reads, with the one-line description .env.example and `check` use.
+VARIABLES: dict[str, str] = {
+    "DISCORD_TOKEN": "the bot token from the Discord developer portal (required to run; a secret)",
+    "DATABASE_URL": "where the database is: sqlite:///relative/path or sqlite:////absolute/path",
+    "DISCORD_API_BASE_URL": "optional: base URL of Discord's REST API, e.g. for an HTTP proxy of the API",
+    "DISCORD_GATEWAY_URL": "optional: gateway URL without a query string, e.g. wss://gateway.example/",
+    "DEV_GUILD_ID": "optional: a server id; commands are synced to that server only, instantly",
+    "SHARD_COUNT": "optional: total number of shards (default: the number Discord recommends)",
+    "SHARD_IDS": "optional: comma-separated shard ids this process runs (needs SHARD_COUNT)",
+    "LOG_LEVEL": "DEBUG, INFO, WARNING, ERROR or CRITICAL",
+    "LOG_FORMAT": "text or json (one JSON object per line)",
+    "EIGHTS_CPU_DELAY": "seconds a CPU player waits before moving",
+}
+
+
+class ConfigError(Exception):
+    """A variable is missing or malformed. ``str()`` is one line naming the variable and what is expected;
+    it never contains the variable's value (the value may be a secret)."""
+
+    def __init__(self, variable: str, expected: str) -> None:
+        super().__init__(f"{variable}: {expected}")
+        self.variable = variable
+        self.expected = expected
+
+
+class Secret:
+    """A string that does not show itself: ``str``, ``repr`` and f-strings give a mask; ``get()`` reads it."""
+
+    __slots__ = ("_value",)
+    MASK = "**********"
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def get(self) -> str:
+        return self._value
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __len__(self) -> int:
+        return len(self._value)
+
+    def __str__(self) -> str:
+        return self.MASK if self._value else ""
+
+    def __repr__(self) -> str:
+        return f"Secret({self.MASK!r})" if self._value else "Secret('')"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(("Secret", self._value))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickling would write the value out in clear; nothing here needs it.
+        raise TypeError("a Secret cannot be pickled")
+
+
+@dataclass(frozen=True)
+class Config:
+    token: Secret = field(default_factory=lambda: Secret(""))
+    database_url: str = DEFAULT_DATABASE_URL
+    api_base_url: str | None = None
+    gateway_url: str | None = None
+    dev_guild_id: int | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    log_level: str = "INFO"
+    log_format: LogFormat = "text"
+    cpu_delay: float = DEFAULT_CPU_DELAY
+    env_file: Path | None = None  # the .env file that was read, if any (for `check`)
+
+    def require_token(self) -> str:
+        """The token's value, or ConfigError when it is not set (only run and sync need it)."""
+        if not self.token:
+            raise ConfigError("DISCORD_TOKEN", "not set; expected the bot token (in .env or the environment)")
+        return self.token.get()
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+# --- .env ---------------------------------------------------------------------------------------------------
+
+_ENV_LINE = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$")
+
+
+def parse_env_file(text: str, *, source: str = ".env") -> dict[str, str]:
+    """Parse ``KEY=VALUE`` lines: blank lines and ``#`` comments are skipped, ``export`` is allowed, values
+    may be quoted with ' or " (double quotes understand \\n, \\" and \\\\), and an unquoted value ends
+    at `` #``."""
+    values: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _ENV_LINE.match(line)
+        if match is None:
+            # The line itself is not shown: it may hold a secret.
+            raise ConfigError(f"{source} line {number}", "expected NAME=value (or a # comment)")
+        name, value = match.group(1), match.group(2).strip()
+        values[name] = _unquote(value, f"{source} line {number}")
+    return values
+
+
+def _unquote(value: str, where: str) -> str:
+    if value[:1] in ("'", '"'):
+        quote = value[0]
+        end = _closing_quote(value, quote)
+        if end is None:
+            raise ConfigError(where, f"a closing {quote} for the quoted value")
+        rest = value[end + 1 :].strip()
+        if rest and not rest.startswith("#"):
+            raise ConfigError(where, "nothing but a # comment after the quoted value")
+        inner = value[1:end]
+        if quote == '"':
+            inner = re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), inner)
+        return inner
+    # An unquoted value ends where a comment starts (a # preceded by whitespace).
+    comment = re.search(r"\s#", value)
+    return (value[: comment.start()] if comment else value).strip()
+
+
+def _closing_quote(value: str, quote: str) -> int | None:
+    index = 1
+    while index < len(value):
+        char = value[index]
+        if char == "\\" and quote == '"':
+            index += 2
+            continue
+        if char == quote:
+            return index
+        index += 1
+    return None
+
+
+# --- variables ----------------------------------------------------------------------------------------------
+
+
+def load_config(environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> Config:
+    """Read the configuration; raise ConfigError for the first missing or malformed variable.
+
+    ``environ`` defaults to ``os.environ``; ``env_file`` (relative to the working directory) is read when it
+    exists, and the environment wins over it. An empty value counts as unset.
+    """
+    config, errors = inspect_config(environ, env_file)
+    if errors:
+        raise errors[0]
+    assert config is not None
+    return config
+
+
+def inspect_config(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+) -> tuple[Config | None, list[ConfigError]]:
+    """Like ``load_config``, but collects every problem instead of stopping at the first (for ``check``).
+    Returns the configuration when there is none."""
+    # An empty value counts as unset everywhere, so an empty variable in the environment does not hide .env.
+    env = {
+        name: value for name, value in (os.environ if environ is None else environ).items() if value.strip()
+    }
+    file_values: dict[str, str] = {}
+    used_file: Path | None = None
+    if env_file is not None and env_file.is_file():
+        try:
+            file_values = parse_env_file(env_file.read_text(encoding="utf-8"), source=str(env_file))
+        except (OSError, UnicodeDecodeError) as error:
+            return None, [ConfigError(str(env_file), f"a readable UTF-8 file ({type(error).__name__})")]
+        except ConfigError as error:
+            return None, [error]
+        used_file = env_file
+    values = {**file_values, **env}
+    errors: list[ConfigError] = []
+
+    def get(name: str) -> str | None:
+        value = values.get(name, "").strip()
+        return value or None
+
+    def checked(parse: Callable[[], _T], fallback: _T) -> _T:
+        try:
+            return parse()
+        except ConfigError as error:
+            errors.append(error)
+            return fallback
+
+    shard_count = checked(
+        lambda: _positive_int("SHARD_COUNT", get("SHARD_COUNT"), "a number of shards, 1 or more"), None
+    )
+    config = Config(
+        token=checked(lambda: _token(values.get("DISCORD_TOKEN", "")), Secret("")),
+        database_url=checked(
+            lambda: _database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL), DEFAULT_DATABASE_URL
+        ),
+        api_base_url=checked(lambda: _api_base_url(get("DISCORD_API_BASE_URL")), None),
+        gateway_url=checked(lambda: _gateway_url(get("DISCORD_GATEWAY_URL")), None),
+        dev_guild_id=checked(
+            lambda: _positive_int(
+                "DEV_GUILD_ID", get("DEV_GUILD_ID"), "a server id (a number like 1234567890)"
+            ),
+            None,
+        ),
+        shard_count=shard_count,
+        shard_ids=checked(lambda: _shard_ids(get("SHARD_IDS"), shard_count), None),
+        log_level=checked(lambda: _log_level(get("LOG_LEVEL")), "INFO"),
+        log_format=checked(lambda: _log_format(get("LOG_FORMAT")), "text"),
+        cpu_delay=checked(lambda: _cpu_delay(get("EIGHTS_CPU_DELAY")), DEFAULT_CPU_DELAY),
+        env_file=used_file,
+    )
+    return config, errors
+
+
+def database_path(database_url: str) -> Path:
+    """The SQLite file a ``sqlite:///`` URL names: three slashes, relative to the working directory; four,
+    absolute."""
+    return Path(database_url[len("sqlite:///") :].split("?", 1)[0])
+
+
+def _token(raw: str) -> Secret:
+    value = raw.strip()
+    if not value:
+        return Secret("")
+    # The message never repeats the value: it is (or nearly is) the secret.
+    if value.lower().startswith("bot "):
+        raise ConfigError("DISCORD_TOKEN", "the token alone, without the 'Bot ' prefix")
+    if any(char.isspace() for char in value) or not value.isascii() or not value.isprintable():
+        raise ConfigError("DISCORD_TOKEN", "the bot token: one line of letters, digits, '.', '-' and '_'")
+    return Secret(value)
+
+
+def _database_url(value: str) -> str:
+    scheme = value.split(":", 1)[0].lower() if ":" in value else ""
+    if scheme in ("postgres", "postgresql"):
+        raise ConfigError(
+            "DATABASE_URL",
+            "a sqlite:/// URL; PostgreSQL is not supported yet (e.g. sqlite:///data/eights.sqlite3)",
+        )
+    if scheme != "sqlite" or not value.lower().startswith("sqlite:///"):
+        raise ConfigError(
+            "DATABASE_URL",
+            "sqlite:///relative/path or sqlite:////absolute/path (e.g. sqlite:///data/eights.sqlite3)",
+        )
+    path = value[len("sqlite:///") :].split("?", 1)[0]
+    if not path or path.endswith("/"):
+        raise ConfigError("DATABASE_URL", "a file path after sqlite:/// (e.g. sqlite:///data/eights.sqlite3)")
+    return value
+
+
+def _api_base_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(
+            "DISCORD_API_BASE_URL",
+            "an http:// or https:// URL without a query, e.g. https://proxy.example/api/v10",
+        )
+    return value.rstrip("/")
+
+
+def _gateway_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+        raise ConfigError("DISCORD_GATEWAY_URL", "a ws:// or wss:// URL, e.g. wss://gateway.example/")
+    if parts.query or parts.fragment or "?" in value:
+        raise ConfigError("DISCORD_GATEWAY_URL", "the URL without a query string (the client adds ?v=10&…)")
+    return value
+
+
+def _positive_int(name: str, value: str | None, expected: str) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise ConfigError(name, expected)
+    return int(value)
+
+
+def _shard_ids(value: str | None, shard_count: int | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if shard_count is None:
+        raise ConfigError("SHARD_IDS", "to be used with SHARD_COUNT (set SHARD_COUNT too)")
+    items = [item.strip() for item in value.split(",")]
+    if not items or any(not item.isdigit() for item in items):
+        raise ConfigError("SHARD_IDS", "comma-separated shard numbers, e.g. 0,1")
+    ids = tuple(int(item) for item in items)
+    if any(shard >= shard_count for shard in ids):
+        raise ConfigError(
+            "SHARD_IDS", f"shard numbers from 0 to {shard_count - 1} (SHARD_COUNT is {shard_count})"
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError("SHARD_IDS", "each shard number once")
+    return ids
+
+
+def _log_level(value: str | None) -> str:
+    if value is None:
+        return "INFO"
+    level = value.upper()
+    if level == "WARN":
+        level = "WARNING"
+    if level not in LOG_LEVELS:
+        raise ConfigError("LOG_LEVEL", "one of " + ", ".join(LOG_LEVELS))
+    return level
+
+
+def _log_format(value: str | None) -> LogFormat:
+    if value is None:
+        return "text"
+    lowered = value.lower()
+    if lowered == "text":
+        return "text"
+    if lowered == "json":
+        return "json"
+    raise ConfigError("LOG_FORMAT", "text or json")
+
+
+def _cpu_delay(value: str | None) -> float:
+    if value is None:
+        return DEFAULT_CPU_DELAY
+    try:
+        delay = float(value)
+    except ValueError:
+        delay = math.nan
+    if not math.isfinite(delay) or not 0 <= delay <= MAX_CPU_DELAY:
+        raise ConfigError("EIGHTS_CPU_DELAY", f"a number of seconds from 0 to {MAX_CPU_DELAY:g}, e.g. 1.0")
+    return delay

@@ -1,0 +1,92 @@
+"""Logging: text lines or JSON lines on stderr, with the token redacted from every record."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import traceback
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import TextIO
+
+REDACTED = "[REDACTED]"
+TEXT_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
+
+# Attributes every LogRecord has; anything else was passed with ``extra=`` and goes into the JSON line.
+_STANDARD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
+
+
+class RedactFilter(logging.Filter):
+    """Replaces each secret with ``[REDACTED]`` in a record's message, traceback and extra fields.
+
+    It sits on the handler, so records of every library (discord.py, aiohttp, …) pass through it."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        # Very short values would redact ordinary words; a real token is about 70 characters.
+        self._secrets = sorted({s for s in secrets if len(s) >= 8}, key=len, reverse=True)
+
+    def redact(self, text: str) -> str:
+        for secret in self._secrets:
+            if secret in text:
+                text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self._secrets:
+            return True
+        message = record.getMessage()
+        record.msg, record.args = self.redact(message), ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        for key, value in list(vars(record).items()):
+            if key not in _STANDARD_ATTRIBUTES and isinstance(value, str):
+                setattr(record, key, self.redact(value))
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time (UTC, ISO 8601), level, logger, message, extra fields, exception."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in _STANDARD_ATTRIBUTES and key not in entry:
+                plain = isinstance(value, str | int | float | bool | type(None))
+                entry[key] = value if plain else repr(value)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            entry["exception"] = record.exc_text
+        if record.stack_info:
+            entry["stack"] = record.stack_info
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def setup_logging(
+    level: str = "INFO",
+    log_format: str = "text",
+    *,
+    secrets: Iterable[str] = (),
+    stream: TextIO | None = None,
+) -> logging.Handler:
+    """Send every logger's records to ``stream`` (stderr) at ``level``; returns the handler it installed."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
+    handler.addFilter(RedactFilter(secrets))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    return handler
