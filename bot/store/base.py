@@ -4,9 +4,10 @@ Every SQL statement lives behind this interface (``bot/store/sqlite.py`` today, 
 service layer depends only on these records and methods. All times are Unix seconds (float). Ids of Discord
 objects are ints. JSON documents are plain ``dict``/``list`` values; the store encodes them.
 
-One game action is one ``commit_move`` call: the move log entry, the new state, the deadline, the seat rows, the
-table status and (at the end of a round or a match) the results are written in one transaction, guarded by the
-state's version number, so that a crash loses at most the move in flight and two racing moves cannot both apply.
+One game action is one ``commit_move`` call: the move log entry, the new state, the deadline, the seat rows,
+the table status and (at the end of a round or a match) the results are written in one transaction, guarded by
+the state's version number, so that a crash loses at most the move in flight and two racing moves cannot both
+apply.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class TableRecord:
     board_message_id: int | None
     created_at: float
     updated_at: float
+    target: int | None = None  # the match's target score: options["target"] if set, else the ruleset's
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +202,26 @@ class Store(Protocol):
 
     async def set_meta(self, key: str, value: str) -> None: ...
 
+    async def write_heartbeat(self, now: float) -> None:
+        """Record that the bot is alive at ``now`` (meta key "heartbeat")."""
+        ...
+
+    async def read_heartbeat(self) -> float | None:
+        """The last heartbeat, or None if never written."""
+        ...
+
+    async def integrity_check(self) -> list[str]:
+        """The database's own consistency check; ``["ok"]`` when sound."""
+        ...
+
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
         """Delete the user's statistics (in one guild, or everywhere) and anonymise their seats and rankings.
-        Returns the number of rows changed."""
+        Returns the number of rows changed. Seats, moves and hosts at open (lobby or playing) tables are left
+        alone, because the live game still needs them: see ``open_tables_of_user``."""
+        ...
+
+    async def open_tables_of_user(self, user_id: int) -> list[int]:
+        """Ids of the open tables where the user has a seat."""
         ...
 
     # --- tables ------------------------------------------------------------------------------------------
@@ -255,8 +274,11 @@ class Store(Protocol):
     ) -> int:
         """Append the move, store the new state, deadline and (when given) the seats, status, options and
         results, all in one transaction. Returns the new version. Raises ConflictError when the stored version
-        is not ``expected_version`` (nothing is written). A match result is recorded, and statistics updated,
-        exactly once per table."""
+        is not ``expected_version`` (nothing is written). ``seats``, when given, is the complete seat list.
+        A match result is recorded, and statistics updated, exactly once per table: a match result for a
+        table that already has one is silently skipped (the move itself still commits); likewise a round
+        result for a round number already recorded. So a caller repeating itself after a crash cannot
+        double-count."""
         ...
 
     async def moves(self, table_id: int) -> list[MoveRecord]: ...
@@ -274,8 +296,9 @@ class Store(Protocol):
         """``min_matches`` applies to the win-rate sort only."""
         ...
 
-    async def leaderboard_size(self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5) -> int:
-        ...
+    async def leaderboard_size(
+        self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+    ) -> int: ...
 
     async def leaderboard_rank(
         self, guild_id: int, user_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
@@ -288,6 +311,10 @@ class Store(Protocol):
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]: ...
 
     async def round_results(self, table_id: int) -> list[RoundResult]: ...
+
+    async def match_ranking(self, table_id: int) -> list[RankingEntry]:
+        """The recorded final ranking of the table's match, best first; empty when none."""
+        ...
 
     # --- guild settings ----------------------------------------------------------------------------------
     async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...

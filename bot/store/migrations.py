@@ -1,0 +1,166 @@
+"""The migration runner: numbered plain-SQL files applied in order, each in its own transaction.
+
+Files are named ``NNNN_name.sql`` (``0001_initial.sql``), numbered 1, 2, 3 … without gaps. Each applied
+file is recorded in ``schema_migrations`` (version, name, checksum, time) in the same transaction as its
+statements, so a crash leaves a migration either wholly applied and recorded or not at all. The runner refuses
+a database that has a migration this code does not know (the database is newer than the bot) or whose
+recorded checksum no longer matches its file (someone edited an applied migration): both raise
+:class:`MigrationError` with a one-line message.
+
+The functions here are synchronous: the store runs them on its connection's worker thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.store.base import MigrationError
+
+# migrations/ at the top of the repository (bot/store/migrations.py -> ../../migrations).
+DEFAULT_MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+_FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+_CREATE_LEDGER = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    checksum   TEXT NOT NULL,
+    applied_at REAL NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str  # the file name, e.g. "0001_initial.sql"
+    sql: str
+    checksum: str  # sha256 of the text with line endings normalised, so a CRLF checkout is not "changed"
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedMigration:
+    version: int
+    name: str
+    checksum: str
+    applied_at: float
+
+
+def checksum(sql: str) -> str:
+    return hashlib.sha256(sql.replace("\r\n", "\n").encode("utf-8")).hexdigest()
+
+
+def discover(directory: Path) -> list[Migration]:
+    """Every migration file in ``directory``, in order. Other files (README.md) are ignored."""
+    if not directory.is_dir():
+        raise MigrationError(f"migrations folder {directory} does not exist")
+    found: dict[int, Migration] = {}
+    for path in sorted(directory.glob("*.sql")):
+        match = _FILE_NAME.match(path.name)
+        if match is None:
+            raise MigrationError(f"migration file {path.name} is not named NNNN_name.sql")
+        version = int(match.group(1))
+        if version in found:
+            raise MigrationError(f"migrations {found[version].name} and {path.name} share version {version}")
+        sql = path.read_text(encoding="utf-8")
+        found[version] = Migration(version, path.name, sql, checksum(sql))
+    migrations = [found[v] for v in sorted(found)]
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise MigrationError(f"migration {expected:04d} is missing (found {migration.name} instead)")
+    return migrations
+
+
+def applied(conn: sqlite3.Connection) -> list[AppliedMigration]:
+    """What the database records as applied; empty for a new database."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchone()
+    if exists is None:
+        return []
+    rows = conn.execute(
+        "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
+    ).fetchall()
+    return [AppliedMigration(int(v), str(n), str(c), float(t)) for v, n, c, t in rows]
+
+
+def check(known: list[Migration], done: list[AppliedMigration]) -> None:
+    """Raise MigrationError when the database cannot be used with the migrations this code knows."""
+    by_version = {m.version: m for m in known}
+    for record in done:
+        migration = by_version.get(record.version)
+        if migration is None or migration.name != record.name:
+            raise MigrationError(
+                f"the database has migration {record.name}, which this version of the bot does not know; "
+                "run the bot version that created it or restore an older backup"
+            )
+        if migration.checksum != record.checksum:
+            raise MigrationError(
+                f"migration {record.name} was changed after it was applied to this database "
+                "(checksum differs); restore the original file and put changes in a new migration"
+            )
+
+
+def split_statements(sql: str) -> list[str]:
+    """Split a script into statements at the semicolons that end one (triggers' inner ones do not)."""
+    statements: list[str] = []
+    buffer = ""
+    for piece in sql.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if _strip_comments(buffer).strip(" \t\r\n;"):
+                statements.append(buffer.strip())
+            buffer = ""
+    rest = buffer[:-1]  # drop the ";" the loop added after the last piece
+    if _strip_comments(rest).strip():
+        raise MigrationError(f"migration ends with an unterminated statement: {rest.strip()[:60]!r}")
+    return statements
+
+
+def _strip_comments(text: str) -> str:
+    return "\n".join(line.split("--", 1)[0] for line in text.splitlines())
+
+
+def migrate(conn: sqlite3.Connection, known: list[Migration]) -> int:
+    """Apply the pending migrations in order, each in its own transaction; return the schema version.
+
+    ``conn`` must be in autocommit mode (isolation_level=None): transactions here are explicit.
+    """
+    conn.execute(_CREATE_LEDGER)
+    check(known, applied(conn))
+    for migration in known:
+        # BEGIN IMMEDIATE takes the write lock before reading the ledger, so two processes starting at once
+        # cannot both apply the same migration.
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            done = applied(conn)
+            check(known, done)
+            if any(record.version == migration.version for record in done):
+                conn.execute("COMMIT")
+                continue
+            for statement in split_statements(migration.sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                (migration.version, migration.name, migration.checksum, time.time()),
+            )
+            conn.execute("COMMIT")
+        except MigrationError:
+            conn.execute("ROLLBACK")
+            raise
+        except sqlite3.Error as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise MigrationError(f"migration {migration.name} failed and was rolled back: {error}") from error
+    return schema_version(conn)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    done = applied(conn)
+    return done[-1].version if done else 0

@@ -1,0 +1,861 @@
+"""The SQLite backend of the store, through aiosqlite.
+
+Durability and atomicity:
+
+- Every write is one ``BEGIN IMMEDIATE … COMMIT`` run as a single function on aiosqlite's worker thread, so
+  statements of two coroutines never interleave inside a transaction and a cancelled caller cannot leave one
+  half-done: the function runs to COMMIT or ROLLBACK regardless. BEGIN IMMEDIATE takes SQLite's write lock
+  before the version check, so two processes racing on one table serialise too.
+- ``journal_mode=WAL``: readers (leaderboards, backups) never block the writer, and a commit is one append to
+  the WAL file. ``synchronous=NORMAL``: a commit is in the WAL (the operating system's page cache) before
+  COMMIT returns, so killing the process at any instant — the crash this bot must survive — loses nothing
+  committed and never corrupts the database; only a power cut or kernel panic can roll back the last few
+  commits (still atomically, never a half-applied move). FULL would add an fsync per move, which costs
+  milliseconds on ordinary disks and would cap a busy bot far below the 2,000 moves/s target, for protection
+  against power loss that a game bot does not need.
+- ``foreign_keys=ON`` and a ``busy_timeout`` so that another process (``python -m bot forget-user``) holding
+  the write lock briefly makes us wait instead of failing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import aiosqlite
+
+from bot.store import migrations as migration_runner
+from bot.store.base import (
+    ConflictError,
+    GameState,
+    GuildSettings,
+    LeaderboardRow,
+    LeaderboardSort,
+    MatchResult,
+    MatchSummary,
+    MoveRecord,
+    OpenTable,
+    PlayerStats,
+    RankingEntry,
+    RoundResult,
+    SeatRecord,
+    StoreError,
+    TableExistsError,
+    TableRecord,
+    TableStatus,
+)
+
+T = TypeVar("T")
+
+BUSY_TIMEOUT_MS = 5000
+ANONYMOUS_NAME = "Deleted player"
+HEARTBEAT_KEY = "heartbeat"
+
+# Leaderboard orders. Each ORDER BY matches an index in migrations/0002_results.sql term for term, so a page
+# is an index range scan; the user id makes the order total, so ranks are stable between pages.
+_WIN_RATE = "(CAST(matches_won AS REAL) / matches_played)"
+_ORDER_BY: dict[str, str] = {
+    "wins": "matches_won DESC, points DESC, user_id",
+    "points": "points DESC, matches_won DESC, user_id",
+    "winrate": f"{_WIN_RATE} DESC, matches_won DESC, user_id",
+}
+_BOARD_COLUMNS = "user_id, display_name, matches_played, matches_won, points"
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, board_message_id, "
+    "created_at, updated_at, target"
+)
+_SEAT_COLUMNS = "position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at"
+
+_UPSERT_SEAT = """
+INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (table_id, position) DO UPDATE SET
+    user_id = excluded.user_id,
+    display_name = excluded.display_name,
+    cpu_level = excluded.cpu_level,
+    cpu_takeover = excluded.cpu_takeover,
+    joined_at = excluded.joined_at,
+    left_at = excluded.left_at
+"""
+
+_UPSERT_STATS = """
+INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
+                          rounds_won, round_points, points, best_place, last_place, last_played_at)
+VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    display_name = excluded.display_name,
+    matches_played = matches_played + 1,
+    matches_won = matches_won + excluded.matches_won,
+    rounds_played = rounds_played + excluded.rounds_played,
+    rounds_won = rounds_won + excluded.rounds_won,
+    round_points = round_points + excluded.round_points,
+    points = points + excluded.points,
+    best_place = MIN(COALESCE(best_place, excluded.best_place), excluded.best_place),
+    last_place = excluded.last_place,
+    last_played_at = excluded.last_played_at
+"""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _target_of(ruleset: dict[str, Any], options: dict[str, Any]) -> int | None:
+    """The match's target score: a table option overrides the ruleset's."""
+    value = options["target"] if "target" in options else ruleset.get("target")
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _table(row: Sequence[Any]) -> TableRecord:
+    return TableRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        host_id=row[3],
+        status=row[4],
+        ruleset=json.loads(row[5]),
+        options=json.loads(row[6]),
+        turn_timeout=row[7],
+        board_message_id=row[8],
+        created_at=row[9],
+        updated_at=row[10],
+        target=row[11],
+    )
+
+
+def _seat(row: Sequence[Any]) -> SeatRecord:
+    return SeatRecord(
+        position=row[0],
+        user_id=row[1],
+        display_name=row[2],
+        cpu_level=row[3],
+        cpu_takeover=bool(row[4]),
+        joined_at=row[5],
+        left_at=row[6],
+    )
+
+
+def _seat_params(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:
+    return (
+        table_id,
+        seat.position,
+        seat.user_id,
+        seat.display_name,
+        seat.cpu_level,
+        int(seat.cpu_takeover),
+        seat.joined_at,
+        seat.left_at,
+    )
+
+
+def _write(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``work`` in one write transaction: all of it commits, or none of it does."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _read(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Run several SELECTs against one snapshot of the database."""
+    conn.execute("BEGIN")
+    try:
+        return work(conn)
+    finally:
+        conn.execute("COMMIT")
+
+
+def connect_sync(path: str) -> sqlite3.Connection:
+    """A configured sqlite3 connection (also used by tests and tools that inspect the file directly)."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    _configure(conn)
+    return conn
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")  # why: see the module docstring
+    conn.execute("PRAGMA foreign_keys = ON")
+
+
+class SqliteStore:
+    """The Store protocol over one SQLite file (or ``:memory:`` in tests)."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str, migrations_dir: Path) -> None:
+        self._db = db
+        self._path = path
+        self._migrations_dir = migrations_dir
+
+    @classmethod
+    async def open(cls, path: str, *, migrations_dir: Path | None = None) -> SqliteStore:
+        """Connect (without migrating). ``path`` is a file path or ``:memory:``."""
+        db = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+        store = cls(db, path, migrations_dir or migration_runner.DEFAULT_MIGRATIONS_DIR)
+        try:
+            await store._call(_configure)
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+    async def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        # One hop to aiosqlite's worker thread per transaction (not per statement): faster, and nothing else
+        # can run on this connection between BEGIN and COMMIT. aiosqlite has no public "run this function on
+        # your thread" call; _execute is that call, stable across its releases since 0.17.
+        db = self._db
+        run_on_worker: Callable[..., Awaitable[Any]] = db._execute
+        return cast(T, await run_on_worker(work, db._conn))
+
+    async def close(self) -> None:
+        try:
+            await self._call(lambda conn: conn.execute("PRAGMA optimize"))
+        finally:
+            await self._db.close()
+
+    # --- schema and operations -------------------------------------------------------------------------
+
+    async def migrate(self) -> int:
+        known = migration_runner.discover(self._migrations_dir)
+        return await self._call(lambda conn: migration_runner.migrate(conn, known))
+
+    async def schema_version(self) -> int:
+        return await self._call(migration_runner.schema_version)
+
+    async def integrity_check(self) -> list[str]:
+        """SQLite's own check of the whole file; ``["ok"]`` when sound."""
+        rows = await self._call(lambda conn: conn.execute("PRAGMA integrity_check").fetchall())
+        return [str(row[0]) for row in rows]
+
+    async def backup(self, path: str) -> None:
+        """Copy the database to ``path`` with SQLite's online backup API.
+
+        The copy is made from a separate read connection in one step, which in WAL mode is a consistent
+        snapshot that does not block the bot's writes. It is written beside ``path`` first and renamed into
+        place, so ``path`` is never a half-written file.
+        """
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        partial.unlink(missing_ok=True)
+
+        def copy(source: sqlite3.Connection) -> None:
+            destination = sqlite3.connect(partial)
+            try:
+                source.backup(destination, pages=-1)
+                check = destination.execute("PRAGMA quick_check").fetchone()
+                if check is None or check[0] != "ok":
+                    raise StoreError(f"backup at {partial} failed its integrity check")
+                # The copy is a self-contained rollback-journal file: no -wal to carry around.
+                destination.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                destination.close()
+
+        try:
+            if self._path == ":memory:":
+                await self._call(copy)
+            else:
+
+                def copy_from_file() -> None:
+                    source = sqlite3.connect(self._path)
+                    try:
+                        source.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                        copy(source)
+                    finally:
+                        source.close()
+
+                await asyncio.to_thread(copy_from_file)
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
+
+    async def get_meta(self, key: str) -> str | None:
+        def work(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._call(work)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+        await self._call(work)
+
+    async def write_heartbeat(self, now: float) -> None:
+        await self.set_meta(HEARTBEAT_KEY, repr(float(now)))
+
+    async def read_heartbeat(self) -> float | None:
+        value = await self.get_meta(HEARTBEAT_KEY)
+        if value is None:
+            return None
+        try:
+            return float(value)
+        except ValueError:
+            return None
+
+    async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            in_guild = "" if guild_id is None else " AND guild_id = ?"
+            guild_args: tuple[int, ...] = () if guild_id is None else (guild_id,)
+            closed_tables = "SELECT id FROM game_tables WHERE status IN ('finished', 'abandoned')" + in_guild
+            changed = 0
+            for sql, args in (
+                (f"DELETE FROM player_stats WHERE user_id = ?{in_guild}", (user_id, *guild_args)),
+                (f"DELETE FROM player_preset_counts WHERE user_id = ?{in_guild}", (user_id, *guild_args)),
+                (
+                    "UPDATE match_rankings SET user_id = NULL, display_name = ? WHERE user_id = ? "
+                    f"AND table_id IN (SELECT table_id FROM match_results WHERE 1 = 1{in_guild})",
+                    (ANONYMOUS_NAME, user_id, *guild_args),
+                ),
+                (
+                    f"UPDATE seats SET user_id = NULL, display_name = ? WHERE user_id = ? "
+                    f"AND table_id IN ({closed_tables})",
+                    (ANONYMOUS_NAME, user_id, *guild_args),
+                ),
+                (
+                    f"UPDATE moves SET actor_id = NULL WHERE actor_id = ? AND table_id IN ({closed_tables})",
+                    (user_id, *guild_args),
+                ),
+                (
+                    f"UPDATE game_tables SET host_id = 0 WHERE host_id = ? AND id IN ({closed_tables})",
+                    (user_id, *guild_args),
+                ),
+            ):
+                changed += conn.execute(sql, args).rowcount
+            return changed
+
+        return await self._call(lambda conn: _write(conn, work))
+
+    async def open_tables_of_user(self, user_id: int) -> list[int]:
+        """Open tables where the user has a seat: forget_user leaves those alone (their game needs them)."""
+
+        def work(conn: sqlite3.Connection) -> list[int]:
+            rows = conn.execute(
+                "SELECT DISTINCT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
+                "WHERE s.user_id = ? AND t.status IN ('lobby', 'playing') ORDER BY s.table_id",
+                (user_id,),
+            ).fetchall()
+            return [int(row[0]) for row in rows]
+
+        return await self._call(work)
+
+    # --- tables ------------------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host: SeatRecord,
+        ruleset: dict[str, Any],
+        options: dict[str, Any],
+        turn_timeout: float,
+        state: dict[str, Any],
+        deadline: float | None,
+        now: float,
+    ) -> TableRecord:
+        if host.user_id is None:
+            raise ValueError("a table's host is a person: host.user_id is required")
+        host_id = host.user_id
+        host_seat = SeatRecord(
+            position=0,
+            user_id=host_id,
+            display_name=host.display_name,
+            cpu_level=host.cpu_level,
+            cpu_takeover=host.cpu_takeover,
+            joined_at=host.joined_at or now,
+            left_at=host.left_at,
+        )
+        ruleset_json, options_json, state_json = _dumps(ruleset), _dumps(options), _dumps(state)
+        target = _target_of(ruleset, options)
+
+        def work(conn: sqlite3.Connection) -> TableRecord:
+            existing = conn.execute(
+                "SELECT id FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+                (channel_id,),
+            ).fetchone()
+            if existing is not None:
+                raise TableExistsError(channel_id, int(existing[0]))
+            cursor = conn.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, host_id, status, ruleset, options, target, "
+                "turn_timeout, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, host_id, ruleset_json, options_json, target, turn_timeout, now, now),
+            )
+            table_id = cursor.lastrowid
+            assert table_id is not None
+            conn.execute(_UPSERT_SEAT, _seat_params(table_id, host_seat))
+            conn.execute(
+                "INSERT INTO game_state (table_id, version, state, deadline) VALUES (?, 0, ?, ?)",
+                (table_id, state_json, deadline),
+            )
+            return TableRecord(
+                id=table_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                status="lobby",
+                ruleset=json.loads(ruleset_json),
+                options=json.loads(options_json),
+                turn_timeout=turn_timeout,
+                board_message_id=None,
+                created_at=now,
+                updated_at=now,
+                target=target,
+            )
+
+        return await self._call(lambda conn: _write(conn, work))
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        def work(conn: sqlite3.Connection) -> TableRecord | None:
+            row = conn.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            return None if row is None else _table(row)
+
+        return await self._call(work)
+
+    async def open_table_in_channel(self, channel_id: int) -> TableRecord | None:
+        def work(conn: sqlite3.Connection) -> TableRecord | None:
+            row = conn.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM game_tables "
+                "WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+                (channel_id,),
+            ).fetchone()
+            return None if row is None else _table(row)
+
+        return await self._call(work)
+
+    async def list_seats(self, table_id: int) -> list[SeatRecord]:
+        def work(conn: sqlite3.Connection) -> list[SeatRecord]:
+            rows = conn.execute(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
+            ).fetchall()
+            return [_seat(row) for row in rows]
+
+        return await self._call(work)
+
+    async def get_state(self, table_id: int) -> GameState | None:
+        def work(conn: sqlite3.Connection) -> GameState | None:
+            row = conn.execute(
+                "SELECT version, state, deadline FROM game_state WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            return GameState(table_id=table_id, version=row[0], state=json.loads(row[1]), deadline=row[2])
+
+        return await self._call(work)
+
+    async def load_open_tables(self) -> list[OpenTable]:
+        def work(conn: sqlite3.Connection) -> list[OpenTable]:
+            # The WHERE clause repeats the partial index's, so these scan only open tables.
+            tables = [
+                _table(row)
+                for row in conn.execute(
+                    f"SELECT {_TABLE_COLUMNS} FROM game_tables "
+                    "WHERE status IN ('lobby', 'playing') ORDER BY id"
+                )
+            ]
+            seats: dict[int, list[SeatRecord]] = {table.id: [] for table in tables}
+            states: dict[int, GameState] = {}
+            open_ids = "SELECT id FROM game_tables WHERE status IN ('lobby', 'playing')"
+            for row in conn.execute(
+                f"SELECT table_id, {_SEAT_COLUMNS} FROM seats WHERE table_id IN ({open_ids}) "
+                "ORDER BY table_id, position"
+            ):
+                seats[row[0]].append(_seat(row[1:]))
+            for row in conn.execute(
+                f"SELECT table_id, version, state, deadline FROM game_state WHERE table_id IN ({open_ids})"
+            ):
+                states[row[0]] = GameState(row[0], row[1], json.loads(row[2]), row[3])
+            return [OpenTable(table, seats[table.id], states[table.id]) for table in tables]
+
+        return await self._call(lambda conn: _read(conn, work))
+
+    async def set_board_message(self, table_id: int, message_id: int | None, now: float) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE game_tables SET board_message_id = ?, updated_at = ? WHERE id = ?",
+                (message_id, now, table_id),
+            )
+
+        await self._call(work)
+
+    async def commit_move(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        actor_id: int | None,
+        action: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        new_state: dict[str, Any],
+        deadline: float | None,
+        now: float,
+        seats: Sequence[SeatRecord] | None = None,
+        status: TableStatus | None = None,
+        options: dict[str, Any] | None = None,
+        round_result: RoundResult | None = None,
+        match_result: MatchResult | None = None,
+    ) -> int:
+        """See :meth:`bot.store.base.Store.commit_move`.
+
+        ``seats``, when given, is the table's complete seat list: positions not in it are removed.
+        Results are recorded at most once: a round result for a (table, round number) or a match result for a
+        table that is already recorded is skipped (the move itself still commits), so statistics can never
+        count a match twice, even if a caller repeats it after a crash.
+        """
+        # Encode outside the transaction: the write lock is held only for the SQL.
+        params = (
+            _dumps(new_state),
+            deadline,
+            table_id,
+            expected_version,
+        )
+        move_params = (
+            table_id,
+            table_id,
+            expected_version + 1,
+            actor_id,
+            _dumps(action),
+            _dumps(list(events)),
+            now,
+        )
+        options_json = None if options is None else _dumps(options)
+        seat_rows = None if seats is None else [_seat_params(table_id, seat) for seat in seats]
+        seat_positions = None if seats is None else _dumps([seat.position for seat in seats])
+
+        def work(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(
+                "UPDATE game_state SET version = version + 1, state = ?, deadline = ? "
+                "WHERE table_id = ? AND version = ?",
+                params,
+            )
+            if cursor.rowcount != 1:
+                row = conn.execute(
+                    "SELECT version FROM game_state WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                raise ConflictError(table_id, expected_version, None if row is None else int(row[0]))
+            conn.execute(
+                "INSERT INTO moves (table_id, seq, version, actor_id, action, events, created_at) "
+                "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE table_id = ?), ?, ?, ?, ?, ?)",
+                move_params,
+            )
+            conn.execute(
+                "UPDATE game_tables SET updated_at = ?, status = COALESCE(?, status) WHERE id = ?",
+                (now, status, table_id),
+            )
+            if options_json is not None:
+                ruleset = conn.execute("SELECT ruleset FROM game_tables WHERE id = ?", (table_id,)).fetchone()
+                target = _target_of(json.loads(ruleset[0]), cast(dict[str, Any], options))
+                conn.execute(
+                    "UPDATE game_tables SET options = ?, target = ? WHERE id = ?",
+                    (options_json, target, table_id),
+                )
+            if seat_rows is not None:
+                conn.execute(
+                    "DELETE FROM seats WHERE table_id = ? "
+                    "AND position NOT IN (SELECT value FROM json_each(?))",
+                    (table_id, seat_positions),
+                )
+                conn.executemany(_UPSERT_SEAT, seat_rows)
+            if round_result is not None:
+                _record_round(conn, table_id, round_result)
+            if match_result is not None:
+                _record_match(conn, table_id, match_result, now)
+            return expected_version + 1
+
+        return await self._call(lambda conn: _write(conn, work))
+
+    async def moves(self, table_id: int) -> list[MoveRecord]:
+        def work(conn: sqlite3.Connection) -> list[MoveRecord]:
+            rows = conn.execute(
+                "SELECT seq, version, actor_id, action, events, created_at FROM moves "
+                "WHERE table_id = ? ORDER BY seq",
+                (table_id,),
+            ).fetchall()
+            return [
+                MoveRecord(table_id, seq, version, actor, json.loads(action), json.loads(events), created)
+                for seq, version, actor, action, events, created in rows
+            ]
+
+        return await self._call(work)
+
+    # --- standings ---------------------------------------------------------------------------------------
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        sort: LeaderboardSort = "wins",
+        offset: int = 0,
+        limit: int = 10,
+        min_matches: int = 5,
+    ) -> list[LeaderboardRow]:
+        where, args = _board_filter(guild_id, sort, min_matches)
+
+        def work(conn: sqlite3.Connection) -> list[LeaderboardRow]:
+            rows = conn.execute(
+                f"SELECT {_BOARD_COLUMNS} FROM player_stats WHERE {where} ORDER BY {_ORDER_BY[sort]} "
+                "LIMIT ? OFFSET ?",
+                (*args, max(0, limit), max(0, offset)),
+            ).fetchall()
+            return [_board_row(max(0, offset) + i + 1, row) for i, row in enumerate(rows)]
+
+        return await self._call(work)
+
+    async def leaderboard_size(
+        self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+    ) -> int:
+        where, args = _board_filter(guild_id, sort, min_matches)
+
+        def work(conn: sqlite3.Connection) -> int:
+            return int(conn.execute(f"SELECT COUNT(*) FROM player_stats WHERE {where}", args).fetchone()[0])
+
+        return await self._call(work)
+
+    async def leaderboard_rank(
+        self, guild_id: int, user_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+    ) -> LeaderboardRow | None:
+        where, args = _board_filter(guild_id, sort, min_matches)
+
+        def work(conn: sqlite3.Connection) -> LeaderboardRow | None:
+            row = conn.execute(
+                f"SELECT rank, {_BOARD_COLUMNS} FROM ("
+                f"SELECT ROW_NUMBER() OVER (ORDER BY {_ORDER_BY[sort]}) AS rank, {_BOARD_COLUMNS} "
+                f"FROM player_stats WHERE {where}) WHERE user_id = ?",
+                (*args, user_id),
+            ).fetchone()
+            return None if row is None else _board_row(row[0], row[1:])
+
+        return await self._call(work)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        def work(conn: sqlite3.Connection) -> PlayerStats | None:
+            row = conn.execute(
+                "SELECT display_name, matches_played, matches_won, rounds_played, rounds_won, round_points, "
+                "points, best_place, last_place, last_played_at FROM player_stats "
+                "WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            ).fetchone()
+            if row is None:
+                return None
+            favourite = conn.execute(
+                "SELECT preset FROM player_preset_counts WHERE guild_id = ? AND user_id = ? "
+                "ORDER BY matches DESC, preset LIMIT 1",
+                (guild_id, user_id),
+            ).fetchone()
+            name, played, won, rounds_played, rounds_won, round_points, points, best, last, last_at = row
+            return PlayerStats(
+                guild_id=guild_id,
+                user_id=user_id,
+                display_name=name,
+                matches_played=played,
+                matches_won=won,
+                rounds_played=rounds_played,
+                rounds_won=rounds_won,
+                round_points=round_points,
+                points=points,
+                best_place=best,
+                last_place=last,
+                last_played_at=last_at,
+                favourite_preset=None if favourite is None else favourite[0],
+            )
+
+        return await self._call(lambda conn: _read(conn, work))
+
+    async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
+        def work(conn: sqlite3.Connection) -> list[MatchSummary]:
+            matches = conn.execute(
+                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played "
+                "FROM match_results WHERE guild_id = ? ORDER BY finished_at DESC, table_id DESC LIMIT ?",
+                (guild_id, max(0, limit)),
+            ).fetchall()
+            return [
+                MatchSummary(
+                    table_id=table_id,
+                    guild_id=guild,
+                    channel_id=channel_id,
+                    preset=preset,
+                    finished_at=finished_at,
+                    rounds_played=rounds_played,
+                    ranking=_rankings(conn, table_id),
+                )
+                for table_id, guild, channel_id, preset, finished_at, rounds_played in matches
+            ]
+
+        return await self._call(lambda conn: _read(conn, work))
+
+    async def match_ranking(self, table_id: int) -> list[RankingEntry]:
+        """The recorded final ranking of a table's match (empty when none is recorded)."""
+        return await self._call(lambda conn: _rankings(conn, table_id))
+
+    async def round_results(self, table_id: int) -> list[RoundResult]:
+        def work(conn: sqlite3.Connection) -> list[RoundResult]:
+            rows = conn.execute(
+                "SELECT round_number, position, score, won FROM round_results WHERE table_id = ? "
+                "ORDER BY round_number, position",
+                (table_id,),
+            ).fetchall()
+            rounds: dict[int, tuple[list[int], list[int]]] = {}
+            for number, position, score, won in rows:
+                scores, winners = rounds.setdefault(number, ([], []))
+                scores.append(score)
+                if won:
+                    winners.append(position)
+            return [RoundResult(number, scores, winners) for number, (scores, winners) in rounds.items()]
+
+        return await self._call(work)
+
+    # --- guild settings ----------------------------------------------------------------------------------
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        def work(conn: sqlite3.Connection) -> GuildSettings:
+            row = conn.execute(
+                "SELECT default_preset, default_turn_timeout, manager_role_id FROM guild_settings "
+                "WHERE guild_id = ?",
+                (guild_id,),
+            ).fetchone()
+            if row is None:
+                return GuildSettings(guild_id)
+            channels = conn.execute(
+                "SELECT channel_id FROM guild_table_channels WHERE guild_id = ? ORDER BY channel_id",
+                (guild_id,),
+            ).fetchall()
+            return GuildSettings(
+                guild_id=guild_id,
+                default_preset=row[0],
+                default_turn_timeout=row[1],
+                allowed_channel_ids=tuple(channel for (channel,) in channels),
+                manager_role_id=row[2],
+            )
+
+        return await self._call(lambda conn: _read(conn, work))
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO guild_settings "
+                "(guild_id, default_preset, default_turn_timeout, manager_role_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "default_preset = excluded.default_preset, "
+                "default_turn_timeout = excluded.default_turn_timeout, "
+                "manager_role_id = excluded.manager_role_id",
+                (
+                    settings.guild_id,
+                    settings.default_preset,
+                    settings.default_turn_timeout,
+                    settings.manager_role_id,
+                ),
+            )
+            conn.execute("DELETE FROM guild_table_channels WHERE guild_id = ?", (settings.guild_id,))
+            conn.executemany(
+                "INSERT OR IGNORE INTO guild_table_channels (guild_id, channel_id) VALUES (?, ?)",
+                [(settings.guild_id, channel) for channel in settings.allowed_channel_ids],
+            )
+
+        await self._call(lambda conn: _write(conn, work))
+
+
+def _board_filter(guild_id: int, sort: LeaderboardSort, min_matches: int) -> tuple[str, tuple[int, ...]]:
+    if sort not in _ORDER_BY:
+        raise ValueError(f"unknown leaderboard order {sort!r}")
+    if sort == "winrate":
+        return "guild_id = ? AND matches_played >= ?", (guild_id, min_matches)
+    return "guild_id = ?", (guild_id,)
+
+
+def _board_row(rank: int, row: Sequence[Any]) -> LeaderboardRow:
+    user_id, name, played, won, points = row
+    return LeaderboardRow(
+        rank=rank,
+        user_id=user_id,
+        display_name=name,
+        matches_played=played,
+        matches_won=won,
+        win_rate=won / played if played else 0.0,
+        points=points,
+    )
+
+
+def _rankings(conn: sqlite3.Connection, table_id: int) -> list[RankingEntry]:
+    rows = conn.execute(
+        "SELECT position, user_id, display_name, place, total FROM match_rankings WHERE table_id = ? "
+        "ORDER BY place, position",
+        (table_id,),
+    ).fetchall()
+    return [RankingEntry(*row) for row in rows]
+
+
+def _record_round(conn: sqlite3.Connection, table_id: int, result: RoundResult) -> None:
+    winners = set(result.winners)
+    conn.executemany(
+        "INSERT INTO round_results (table_id, round_number, position, score, won) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (table_id, round_number, position) DO NOTHING",
+        [
+            (table_id, result.round_number, position, score, int(position in winners))
+            for position, score in enumerate(result.scores)
+        ],
+    )
+
+
+def _record_match(conn: sqlite3.Connection, table_id: int, result: MatchResult, now: float) -> None:
+    """The match's result, its ranking and the players' statistics — or nothing if already recorded."""
+    where = conn.execute("SELECT guild_id, channel_id FROM game_tables WHERE id = ?", (table_id,)).fetchone()
+    guild_id, channel_id = where
+    inserted = conn.execute(
+        "INSERT INTO match_results (table_id, guild_id, channel_id, preset, rounds_played, finished_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+        (table_id, guild_id, channel_id, result.preset, result.rounds_played, now),
+    ).rowcount
+    if inserted != 1:
+        return
+    conn.executemany(
+        "INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(table_id, e.position, e.user_id, e.display_name, e.place, e.total) for e in result.ranking],
+    )
+    people = [entry for entry in result.ranking if entry.user_id is not None]
+    conn.executemany(
+        _UPSERT_STATS,
+        [
+            (
+                guild_id,
+                entry.user_id,
+                entry.display_name,
+                int(entry.place == 1),
+                result.rounds_played,
+                result.round_wins.get(entry.position, 0),
+                result.round_points.get(entry.position, 0),
+                sum(1 for other in result.ranking if other.place > entry.place),
+                entry.place,
+                entry.place,
+                now,
+            )
+            for entry in people
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) VALUES (?, ?, ?, 1) "
+        "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = matches + 1",
+        [(guild_id, entry.user_id, result.preset) for entry in people],
+    )

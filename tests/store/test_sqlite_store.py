@@ -1,0 +1,469 @@
+"""The SQLite store's behaviour through its public methods."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    ConflictError,
+    GuildSettings,
+    MatchResult,
+    RankingEntry,
+    RoundResult,
+    SeatRecord,
+    TableExistsError,
+    UnsupportedDatabaseError,
+    open_store,
+    parse_database_url,
+)
+from bot.store.sqlite import SqliteStore
+from tests.store.conftest import CHANNEL, GUILD, HOST, host_seat, new_table
+
+# --- database URLs ------------------------------------------------------------------------------------------
+
+
+def test_database_urls_name_relative_absolute_and_memory_paths() -> None:
+    assert parse_database_url("sqlite:///data/bot.sqlite3") == "data/bot.sqlite3"
+    assert parse_database_url("sqlite:////var/lib/bot.db") == "/var/lib/bot.db"
+    assert parse_database_url("sqlite:///:memory:") == ":memory:"
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:secret@host/db", "postgres://host/db"])
+def test_postgres_url_says_it_is_planned(url: str) -> None:
+    with pytest.raises(UnsupportedDatabaseError, match="PostgreSQL support is planned") as raised:
+        parse_database_url(url)
+    assert "secret" not in str(raised.value)
+
+
+@pytest.mark.parametrize("url", ["mysql://u:secret@host/db", "sqlite://", "sqlite:///", "bot.sqlite3", ""])
+def test_other_urls_are_refused_without_leaking_passwords(url: str) -> None:
+    with pytest.raises(UnsupportedDatabaseError) as raised:
+        parse_database_url(url)
+    assert "secret" not in str(raised.value)
+
+
+async def test_open_store_creates_the_folder_and_does_not_migrate(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = await open_store("sqlite:///nested/dir/bot.sqlite3")
+    try:
+        assert (tmp_path / "nested" / "dir" / "bot.sqlite3").exists()
+        assert await store.schema_version() == 0
+        assert await store.migrate() == 2
+    finally:
+        await store.close()
+
+
+async def test_memory_database_works() -> None:
+    store = await open_store("sqlite:///:memory:")
+    try:
+        await store.migrate()
+        table_id = await new_table(store)  # type: ignore[arg-type]
+        assert (await store.get_state(table_id)) is not None
+    finally:
+        await store.close()
+
+
+async def test_connection_uses_wal_and_foreign_keys(store: SqliteStore) -> None:
+    conn = sqlite3.connect(store.path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        await _insert_orphan_seat(store)
+
+
+async def _insert_orphan_seat(store: SqliteStore) -> None:
+    def work(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO seats (table_id, position, display_name, joined_at) VALUES (999999, 0, 'x', 0)"
+        )
+
+    await store._call(work)
+
+
+# --- tables and moves ---------------------------------------------------------------------------------------
+
+
+async def test_create_table_seats_the_host_at_version_zero(store: SqliteStore) -> None:
+    table_id = await new_table(store, options={"preset": "classic", "target": 50})
+    table = await store.get_table(table_id)
+    assert table is not None
+    assert (table.guild_id, table.channel_id, table.host_id, table.status) == (GUILD, CHANNEL, HOST, "lobby")
+    assert table.target == 50  # the option overrides the ruleset's 100
+    assert table.ruleset == {"name": "classic", "target": 100}
+    assert await store.list_seats(table_id) == [SeatRecord(0, HOST, "Host", joined_at=1.0)]
+    state = await store.get_state(table_id)
+    assert state is not None and state.version == 0 and state.state == {"phase": "lobby"}
+    assert state.deadline == 700.0
+    assert (await store.open_table_in_channel(CHANNEL)) == table
+
+
+async def test_one_open_table_per_channel(store: SqliteStore) -> None:
+    first = await new_table(store)
+    with pytest.raises(TableExistsError) as raised:
+        await new_table(store)
+    assert raised.value.table_id == first
+    # Another channel is fine; and once the first table finishes, its channel is free again.
+    await new_table(store, channel_id=CHANNEL + 1)
+    await store.commit_move(
+        first,
+        0,
+        actor_id=HOST,
+        action={"end": True},
+        events=[],
+        new_state={},
+        deadline=None,
+        now=2.0,
+        status="abandoned",
+    )
+    assert await store.open_table_in_channel(CHANNEL) is None
+    second = await new_table(store)
+    assert second != first
+
+
+async def test_the_database_itself_refuses_a_second_open_table(store: SqliteStore) -> None:
+    await new_table(store)
+
+    def sneak(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO game_tables (guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, "
+            "created_at, updated_at) VALUES (1, ?, 1, 'playing', '{}', '{}', 60, 0, 0)",
+            (CHANNEL,),
+        )
+
+    with pytest.raises(sqlite3.IntegrityError):
+        await store._call(sneak)
+
+
+async def test_commit_move_appends_the_log_and_replaces_state(store: SqliteStore) -> None:
+    table_id = await new_table(store)
+    version = await store.commit_move(
+        table_id,
+        0,
+        actor_id=HOST,
+        action={"kind": "start"},
+        events=[{"kind": "dealt", "visible_to": 0, "data": {"cards": ["KH"]}}],
+        new_state={"phase": "playing", "turn": 1},
+        deadline=250.0,
+        now=200.0,
+        status="playing",
+        seats=[host_seat(), SeatRecord(1, None, "CPU 1", cpu_level="easy", joined_at=150.0)],
+    )
+    assert version == 1
+    version = await store.commit_move(
+        table_id,
+        1,
+        actor_id=None,
+        action={"kind": "draw"},
+        events=[],
+        new_state={"turn": 2},
+        deadline=None,
+        now=210.0,
+    )
+    assert version == 2
+    state = await store.get_state(table_id)
+    assert state is not None and (state.version, state.state, state.deadline) == (2, {"turn": 2}, None)
+    moves = await store.moves(table_id)
+    assert [(m.seq, m.version, m.actor_id, m.action["kind"]) for m in moves] == [
+        (1, 1, HOST, "start"),
+        (2, 2, None, "draw"),
+    ]
+    assert moves[0].events == [{"kind": "dealt", "visible_to": 0, "data": {"cards": ["KH"]}}]
+    table = await store.get_table(table_id)
+    assert table is not None and table.status == "playing" and table.updated_at == 210.0
+    seats = await store.list_seats(table_id)
+    assert [(s.position, s.user_id, s.cpu_level) for s in seats] == [(0, HOST, None), (1, None, "easy")]
+
+
+async def test_a_stale_version_conflicts_and_writes_nothing(store: SqliteStore) -> None:
+    table_id = await new_table(store)
+    await store.commit_move(
+        table_id, 0, actor_id=HOST, action={"n": 1}, events=[], new_state={"n": 1}, deadline=None, now=1.0
+    )
+    with pytest.raises(ConflictError) as raised:
+        await store.commit_move(
+            table_id,
+            0,
+            actor_id=HOST,
+            action={"n": 2},
+            events=[],
+            new_state={"n": 2},
+            deadline=5.0,
+            now=2.0,
+            status="finished",
+            match_result=MatchResult("classic", 1, [RankingEntry(0, HOST, "Host", 1, 0)]),
+        )
+    assert (raised.value.expected_version, raised.value.actual_version) == (0, 1)
+    state = await store.get_state(table_id)
+    assert state is not None and state.state == {"n": 1} and state.version == 1
+    assert len(await store.moves(table_id)) == 1
+    assert (await store.get_table(table_id)).status == "lobby"  # type: ignore[union-attr]
+    assert await store.player_stats(GUILD, HOST) is None
+    with pytest.raises(ConflictError) as missing:
+        await store.commit_move(
+            987654, 0, actor_id=None, action={}, events=[], new_state={}, deadline=None, now=1.0
+        )
+    assert missing.value.actual_version is None
+
+
+async def test_seat_list_replaces_the_seats(store: SqliteStore) -> None:
+    table_id = await new_table(store)
+    three = [host_seat(), SeatRecord(1, 11, "A", joined_at=2.0), SeatRecord(2, 12, "B", joined_at=3.0)]
+    await store.commit_move(
+        table_id, 0, actor_id=11, action={}, events=[], new_state={}, deadline=None, now=3.0, seats=three
+    )
+    taken_over = [
+        host_seat(),
+        SeatRecord(1, 11, "A", cpu_level="normal", cpu_takeover=True, joined_at=2.0, left_at=9.0),
+    ]
+    await store.commit_move(
+        table_id, 1, actor_id=12, action={}, events=[], new_state={}, deadline=None, now=9.0, seats=taken_over
+    )
+    assert await store.list_seats(table_id) == taken_over
+
+
+async def test_options_change_updates_the_target(store: SqliteStore) -> None:
+    table_id = await new_table(store)
+    assert (await store.get_table(table_id)).target == 100  # type: ignore[union-attr]
+    await store.commit_move(
+        table_id,
+        0,
+        actor_id=HOST,
+        action={},
+        events=[],
+        new_state={},
+        deadline=None,
+        now=2.0,
+        options={"preset": "classic", "target": 250},
+    )
+    table = await store.get_table(table_id)
+    assert table is not None and table.target == 250 and table.options["target"] == 250
+
+
+async def test_move_log_is_append_only(store: SqliteStore) -> None:
+    table_id = await new_table(store)
+    await store.commit_move(
+        table_id, 0, actor_id=HOST, action={"a": 1}, events=[], new_state={}, deadline=None, now=1.0
+    )
+    for sql in ("UPDATE moves SET action = '{}'", "DELETE FROM moves"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await store._call(lambda conn, sql=sql: conn.execute(sql))
+
+
+async def test_load_open_tables_returns_only_open_ones_with_seats_and_state(store: SqliteStore) -> None:
+    lobby = await new_table(store, channel_id=1, state={"t": "lobby"})
+    playing = await new_table(store, channel_id=2, state={"t": "playing"})
+    closed = await new_table(store, channel_id=3)
+    await store.commit_move(
+        playing,
+        0,
+        actor_id=HOST,
+        action={},
+        events=[],
+        new_state={"t": "started"},
+        deadline=42.0,
+        now=5.0,
+        status="playing",
+        seats=[host_seat(), SeatRecord(1, None, "CPU", cpu_level="hard")],
+    )
+    await store.commit_move(
+        closed,
+        0,
+        actor_id=HOST,
+        action={},
+        events=[],
+        new_state={},
+        deadline=None,
+        now=5.0,
+        status="finished",
+    )
+    await store.set_board_message(playing, 555, now=6.0)
+    loaded = {entry.table.id: entry for entry in await store.load_open_tables()}
+    assert set(loaded) == {lobby, playing}
+    assert loaded[playing].table.board_message_id == 555
+    assert loaded[playing].state.state == {"t": "started"} and loaded[playing].state.deadline == 42.0
+    assert loaded[playing].state.version == 1  # a board message id is not a move
+    assert [seat.display_name for seat in loaded[playing].seats] == ["Host", "CPU"]
+    assert loaded[lobby].state.version == 0
+
+
+# --- results and standings ----------------------------------------------------------------------------------
+
+
+async def finish_match(
+    store: SqliteStore,
+    channel_id: int,
+    ranking: list[tuple[int | None, int, int]],  # (user_id, place, total) per seat position
+    *,
+    now: float,
+    preset: str = "classic",
+    guild_id: int = GUILD,
+    round_wins: dict[int, int] | None = None,
+) -> int:
+    host = next(user for user, _, _ in ranking if user is not None)
+    table_id = await new_table(store, guild_id=guild_id, channel_id=channel_id, host=host_seat(host), now=now)
+    entries = [
+        RankingEntry(position, user, f"P{user}", place, total)
+        for position, (user, place, total) in enumerate(ranking)
+    ]
+    await store.commit_move(
+        table_id,
+        0,
+        actor_id=host,
+        action={"kind": "play"},
+        events=[],
+        new_state={"over": True},
+        deadline=None,
+        now=now,
+        status="finished",
+        round_result=RoundResult(1, [total for _, _, total in ranking], [0]),
+        match_result=MatchResult(
+            preset,
+            1,
+            entries,
+            round_wins=round_wins or {0: 1},
+            round_points={p: t for p, (_, _, t) in enumerate(ranking)},
+        ),
+    )
+    return table_id
+
+
+async def test_match_result_updates_statistics_once(store: SqliteStore) -> None:
+    table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 30), (None, 3, 50)], now=10.0)
+    stats = await store.player_stats(GUILD, 11)
+    assert stats is not None
+    assert (stats.matches_played, stats.matches_won, stats.rounds_played, stats.rounds_won) == (1, 1, 1, 1)
+    assert (stats.points, stats.best_place, stats.last_place, stats.last_played_at) == (2, 1, 1, 10.0)
+    assert stats.favourite_preset == "classic"
+    second = await store.player_stats(GUILD, 12)
+    assert second is not None and (second.matches_won, second.points, second.round_points) == (0, 1, 30)
+    # Committing the result again (a repeat after a crash) does not count the match twice.
+    await store.commit_move(
+        table_id,
+        1,
+        actor_id=None,
+        action={"again": True},
+        events=[],
+        new_state={},
+        deadline=None,
+        now=11.0,
+        round_result=RoundResult(1, [99, 99, 99], [2]),
+        match_result=MatchResult("classic", 1, [RankingEntry(0, 11, "P11", 1, 0)]),
+    )
+    again = await store.player_stats(GUILD, 11)
+    assert again is not None and again.matches_played == 1 and again.points == 2
+    assert await store.round_results(table_id) == [RoundResult(1, [0, 30, 50], [0])]
+    assert [entry.user_id for entry in await store.match_ranking(table_id)] == [11, 12, None]
+
+
+async def test_statistics_accumulate_best_and_last_place(store: SqliteStore) -> None:
+    await finish_match(store, 1, [(11, 1, 0), (12, 2, 10)], now=10.0)
+    await finish_match(store, 2, [(11, 2, 40), (12, 1, 0), (13, 3, 90)], now=20.0, preset="switch")
+    await finish_match(store, 3, [(11, 3, 50), (12, 1, 0), (13, 2, 9)], now=30.0, preset="switch")
+    stats = await store.player_stats(GUILD, 11)
+    assert stats is not None
+    assert (stats.matches_played, stats.matches_won, stats.best_place, stats.last_place) == (3, 1, 1, 3)
+    assert stats.points == 1 + 1 + 0
+    assert stats.favourite_preset == "switch"
+    assert await store.player_stats(GUILD + 1, 11) is None  # statistics are per guild
+
+
+async def test_leaderboard_sorts_pages_and_ranks(store: SqliteStore) -> None:
+    # Points = opponents finished ahead of: 11 gets 2 + 1, 12 gets 1 + 0 + 3, 13 gets 0 + 2.
+    await finish_match(store, 1, [(11, 1, 0), (12, 2, 5), (13, 3, 9)], now=1.0)
+    await finish_match(store, 2, [(11, 1, 0), (12, 2, 5)], now=2.0)
+    await finish_match(store, 3, [(12, 1, 0), (13, 2, 5), (14, 3, 7), (15, 4, 9)], now=3.0)
+    by_wins = await store.leaderboard(GUILD, sort="wins")
+    assert [(row.rank, row.user_id, row.matches_won) for row in by_wins[:2]] == [(1, 11, 2), (2, 12, 1)]
+    by_points = await store.leaderboard(GUILD, sort="points")
+    assert [(row.user_id, row.points) for row in by_points[:3]] == [(12, 4), (11, 3), (13, 2)]
+    # Win rate with a minimum of 2 matches: 11 (1.0), 12 (1/3), 13 (0/2); 14 and 15 played once.
+    by_rate = await store.leaderboard(GUILD, sort="winrate", min_matches=2)
+    assert [row.user_id for row in by_rate] == [11, 12, 13]
+    assert by_rate[1].win_rate == pytest.approx(1 / 3)
+    assert await store.leaderboard_size(GUILD, sort="winrate", min_matches=2) == 3
+    assert await store.leaderboard_size(GUILD) == 5
+    page2 = await store.leaderboard(GUILD, sort="wins", offset=2, limit=2)
+    assert [row.rank for row in page2] == [3, 4]
+    assert [row.user_id for row in page2] == [row.user_id for row in by_wins[2:4]]
+    mine = await store.leaderboard_rank(GUILD, 13, sort="points")
+    assert mine is not None and mine.rank == 3 and mine.points == 2
+    assert await store.leaderboard_rank(GUILD, 14, sort="winrate", min_matches=2) is None
+    assert await store.leaderboard(GUILD + 1) == []
+
+
+async def test_recent_matches_newest_first(store: SqliteStore) -> None:
+    first = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
+    second = await finish_match(store, 2, [(12, 1, 0), (11, 2, 5)], now=2.0, preset="party")
+    await finish_match(store, 3, [(12, 1, 0), (11, 2, 5)], now=3.0, guild_id=GUILD + 1)
+    recent = await store.recent_matches(GUILD)
+    assert [match.table_id for match in recent] == [second, first]
+    assert recent[0].preset == "party" and recent[0].finished_at == 2.0
+    assert [entry.user_id for entry in recent[0].ranking] == [12, 11]
+    assert len(await store.recent_matches(GUILD, limit=1)) == 1
+
+
+async def test_forget_user_deletes_statistics_and_anonymises_closed_tables(store: SqliteStore) -> None:
+    table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
+    live = await new_table(store, channel_id=9, host=host_seat(11))
+    changed = await store.forget_user(11)
+    assert changed > 0
+    assert await store.player_stats(GUILD, 11) is None
+    assert await store.player_stats(GUILD, 12) is not None
+    assert [entry.user_id for entry in await store.match_ranking(table_id)] == [None, 12]
+    assert all(seat.user_id != 11 for seat in await store.list_seats(table_id))
+    assert all(move.actor_id != 11 for move in await store.moves(table_id))
+    assert (await store.get_table(table_id)).host_id != 11  # type: ignore[union-attr]
+    # The live table keeps its seat: the game in progress needs it. The operator is told which tables.
+    assert (await store.list_seats(live))[0].user_id == 11
+    assert await store.open_tables_of_user(11) == [live]
+    assert [row.user_id for row in await store.leaderboard(GUILD)] == [12]
+
+
+async def test_forget_user_in_one_guild_only(store: SqliteStore) -> None:
+    await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
+    await finish_match(store, 2, [(11, 1, 0), (12, 2, 5)], now=1.0, guild_id=GUILD + 1)
+    await store.forget_user(11, guild_id=GUILD)
+    assert await store.player_stats(GUILD, 11) is None
+    assert await store.player_stats(GUILD + 1, 11) is not None
+
+
+# --- settings, meta, backup ---------------------------------------------------------------------------------
+
+
+async def test_guild_settings_default_and_round_trip(store: SqliteStore) -> None:
+    assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD)
+    settings = GuildSettings(GUILD, "party", 45.0, (7, 5), 99)
+    await store.save_guild_settings(settings)
+    assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD, "party", 45.0, (5, 7), 99)
+    await store.save_guild_settings(GuildSettings(GUILD))
+    assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD)
+
+
+async def test_meta_and_heartbeat(store: SqliteStore) -> None:
+    assert await store.get_meta("command_tree_hash") is None
+    await store.set_meta("command_tree_hash", "abc")
+    await store.set_meta("command_tree_hash", "def")
+    assert await store.get_meta("command_tree_hash") == "def"
+    assert await store.read_heartbeat() is None
+    await store.write_heartbeat(1234.5)
+    assert await store.read_heartbeat() == 1234.5
+
+
+async def test_backup_is_a_complete_standalone_copy(store: SqliteStore, tmp_path: Path) -> None:
+    table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
+    target = tmp_path / "backups" / "copy.sqlite3"
+    await store.backup(str(target))
+    assert not (tmp_path / "backups" / "copy.sqlite3-wal").exists()
+    copy = await SqliteStore.open(str(target))
+    try:
+        assert await copy.integrity_check() == ["ok"]
+        assert await copy.migrate() == 2  # nothing pending, checksums match
+        assert await copy.moves(table_id) == await store.moves(table_id)
+        assert await copy.player_stats(GUILD, 11) == await store.player_stats(GUILD, 11)
+    finally:
+        await copy.close()
