@@ -1,0 +1,182 @@
+"""The standings subcommands of /eights: leaderboard, stats, history, settings and forget.
+
+``StandingsCommands`` is a mixin, not a cog: ``EightsCog`` (a ``GroupCog`` named "eights") inherits from
+it, and discord.py's CogMeta walks the class's MRO, so these commands become /eights subcommands. Each
+command resolves who and where, calls ``StandingsService`` and renders with ``bot.ui.standings``. A
+mistaken request (a ``ServiceError``) gets a short private answer here; anything unexpected goes to the cog's
+error handler.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.rules import PRESETS
+from bot.service.errors import ServiceError
+from bot.service.standings import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, StandingsService
+from bot.ui.standings import (
+    FORGET_QUESTION,
+    forget_view,
+    history_embed,
+    leaderboard_embed,
+    leaderboard_view,
+    settings_embed,
+    stats_embed,
+    store_of,
+)
+
+if TYPE_CHECKING:
+    # For the type checker only: app_commands.command expects its methods on a Cog, and the class that
+    # really carries them, EightsCog, is one. At run time the mixin stays a plain class (module docstring).
+    _MixinBase = commands.Cog
+else:
+    _MixinBase = object
+
+NOT_IN_GUILD = "Use this command in a server."
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+async def _private(interaction: discord.Interaction, message: str) -> None:
+    await interaction.response.send_message(message, ephemeral=True)
+
+
+class StandingsCommands(_MixinBase):
+    bot: commands.Bot
+    _standings: StandingsService | None = None
+
+    @property
+    def standings(self) -> StandingsService:
+        """Built on first use, because the bot's store is opened in setup_hook, after the cog is created."""
+        if self._standings is None:
+            self._standings = StandingsService(store_of(self.bot))
+        return self._standings
+
+    @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
+    @app_commands.describe(sort="What to rank by (default: wins)", page="Which page of ten (default: 1)")
+    @app_commands.choices(
+        sort=[
+            app_commands.Choice(name="wins", value="wins"),
+            app_commands.Choice(name="win rate (at least 5 matches)", value="winrate"),
+            app_commands.Choice(name="points", value="points"),
+        ]
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        sort: str = "wins",
+        page: app_commands.Range[int, 1, 1_000_000] = 1,
+    ) -> None:
+        if interaction.guild_id is None:
+            await _private(interaction, NOT_IN_GUILD)
+            return
+        try:
+            board = await self.standings.leaderboard(
+                interaction.guild_id, viewer_id=interaction.user.id, sort=sort, page=page
+            )
+        except ServiceError as error:
+            await _private(interaction, error.message)
+            return
+        await interaction.response.send_message(
+            embed=leaderboard_embed(board), view=leaderboard_view(board), allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="stats", description="A player's Crazy Eights statistics in this server.")
+    @app_commands.describe(member="Whose statistics (default: yours)")
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        if interaction.guild_id is None:
+            await _private(interaction, NOT_IN_GUILD)
+            return
+        user = member or interaction.user
+        try:
+            stats = await self.standings.stats(
+                interaction.guild_id, user.id, own=user.id == interaction.user.id
+            )
+        except ServiceError as error:
+            await _private(interaction, error.message)
+            return
+        await interaction.response.send_message(embed=stats_embed(stats), allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
+    async def history(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            await _private(interaction, NOT_IN_GUILD)
+            return
+        try:
+            matches = await self.standings.history(interaction.guild_id)
+        except ServiceError as error:
+            await _private(interaction, error.message)
+            return
+        await interaction.response.send_message(embed=history_embed(matches), allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(
+        name="settings", description="Show or change this server's Crazy Eights settings (Manage Server)."
+    )
+    @app_commands.describe(
+        default_preset="The preset new tables use",
+        turn_timeout=f"Seconds a player has for a turn ({MIN_TURN_TIMEOUT}–{MAX_TURN_TIMEOUT})",
+        allow_channel="Add a channel where tables may be opened (none listed: any channel)",
+        disallow_channel="Remove a channel from that list",
+        clear_channels="Empty the list, so tables may be opened in any channel",
+        manager_role="A role whose members may manage tables",
+        clear_manager_role="Remove the manager role",
+    )
+    @app_commands.choices(default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        default_preset: str | None = None,
+        turn_timeout: app_commands.Range[int, MIN_TURN_TIMEOUT, MAX_TURN_TIMEOUT] | None = None,
+        allow_channel: discord.TextChannel | None = None,
+        disallow_channel: discord.TextChannel | None = None,
+        clear_channels: bool = False,
+        manager_role: discord.Role | None = None,
+        clear_manager_role: bool = False,
+    ) -> None:
+        if interaction.guild_id is None:
+            await _private(interaction, NOT_IN_GUILD)
+            return
+        # Checked here, when the command runs, and not only through default permissions: a server can grant
+        # the command to anyone in its integration settings, and those overrides must not open the settings.
+        if not interaction.permissions.manage_guild:
+            await _private(interaction, "You need the Manage Server permission to use this command.")
+            return
+        changes = (
+            default_preset is not None
+            or turn_timeout is not None
+            or allow_channel is not None
+            or disallow_channel is not None
+            or clear_channels
+            or manager_role is not None
+            or clear_manager_role
+        )
+        try:
+            if not changes:
+                settings = await self.standings.settings(interaction.guild_id)
+            else:
+                settings = await self.standings.update_settings(
+                    interaction.guild_id,
+                    default_preset=default_preset,
+                    turn_timeout=turn_timeout,
+                    allow_channel=allow_channel.id if allow_channel else None,
+                    disallow_channel=disallow_channel.id if disallow_channel else None,
+                    clear_channels=clear_channels,
+                    manager_role=manager_role.id if manager_role else None,
+                    clear_manager_role=clear_manager_role,
+                )
+        except ServiceError as error:
+            await _private(interaction, error.message)
+            return
+        await interaction.response.send_message(
+            embed=settings_embed(settings, changed=changes), ephemeral=True
+        )
+
+    @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
+    async def forget(self, interaction: discord.Interaction) -> None:
+        # The deletion itself happens when the member confirms (bot.ui.standings.ForgetButton).
+        await interaction.response.send_message(
+            FORGET_QUESTION, view=forget_view(interaction.user.id), ephemeral=True
+        )

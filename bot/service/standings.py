@@ -1,0 +1,225 @@
+"""Standings use cases: the leaderboard, a player's statistics, the server's recent matches, the server's
+settings and a user's request to delete their statistics.
+
+Nothing here knows Discord: inputs are ids and plain values, outputs are the store's records (or a
+``LeaderboardPage``), and a mistaken request raises ``ServiceError`` with a short sentence for a private
+reply.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Final, get_args
+
+from bot.engine.rules import PRESETS
+from bot.service.errors import ServiceError
+from bot.store.base import (
+    GuildSettings,
+    LeaderboardRow,
+    LeaderboardSort,
+    MatchSummary,
+    PlayerStats,
+    Store,
+)
+
+PAGE_SIZE: Final = 10
+MIN_MATCHES_FOR_WIN_RATE: Final = 5
+HISTORY_SIZE: Final = 10
+MIN_TURN_TIMEOUT: Final = 15  # seconds
+MAX_TURN_TIMEOUT: Final = 24 * 60 * 60
+# A longer list of table channels is better expressed through Discord's own channel permissions.
+MAX_ALLOWED_CHANNELS: Final = 25
+LEADERBOARD_SORTS: Final[tuple[LeaderboardSort, ...]] = get_args(LeaderboardSort)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    guild_id: int
+    sort: LeaderboardSort
+    page: int  # 1-based
+    page_count: int
+    player_count: int  # players on the whole board (for the win-rate sort: those with enough matches)
+    rows: list[LeaderboardRow]
+    viewer_id: int  # the member whose own rank the page carries
+    viewer: LeaderboardRow | None  # the viewer's row wherever it is on the board; None when not on it
+    min_matches: int  # applies to the win-rate sort only
+
+    @property
+    def has_previous(self) -> bool:
+        return self.page > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.page_count
+
+
+class StandingsService:
+    """The standings use cases over one store. Holds no state of its own, so it is cheap to build."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        page_size: int = PAGE_SIZE,
+        min_matches_for_win_rate: int = MIN_MATCHES_FOR_WIN_RATE,
+    ) -> None:
+        self._store = store
+        self._page_size = page_size
+        self._min_matches = min_matches_for_win_rate
+
+    @property
+    def page_size(self) -> int:
+        return self._page_size
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        viewer_id: int,
+        sort: str = "wins",
+        page: int = 1,
+        clamp: bool = False,
+    ) -> LeaderboardPage:
+        """One page of the guild's board and the viewer's own row.
+
+        A page past the end is a mistaken request (ServiceError) unless ``clamp``: a Previous/Next button
+        pressed on an old message after the board shrank shows the last page instead. At most three queries:
+        the board's size, the page, and the viewer's rank only when the viewer is not on the page.
+        """
+        board_sort = _leaderboard_sort(sort)
+        if page < 1:
+            if not clamp:
+                raise ServiceError("page-out-of-range", "Pages start at 1.")
+            page = 1
+        player_count = await self._store.leaderboard_size(
+            guild_id, sort=board_sort, min_matches=self._min_matches
+        )
+        if player_count == 0:
+            if board_sort == "winrate":
+                raise ServiceError(
+                    "no-standings",
+                    f"Nobody here has finished {self._min_matches} matches yet, "
+                    "so there is no win-rate board.",
+                )
+            raise ServiceError("no-standings", "Nobody has finished a match in this server yet.")
+        page_count = math.ceil(player_count / self._page_size)
+        if page > page_count:
+            if not clamp:
+                pages = "1 page" if page_count == 1 else f"{page_count} pages"
+                raise ServiceError("page-out-of-range", f"The leaderboard has only {pages}.")
+            page = page_count
+        rows = await self._store.leaderboard(
+            guild_id,
+            sort=board_sort,
+            offset=(page - 1) * self._page_size,
+            limit=self._page_size,
+            min_matches=self._min_matches,
+        )
+        viewer = next((row for row in rows if row.user_id == viewer_id), None)
+        if viewer is None:
+            viewer = await self._store.leaderboard_rank(
+                guild_id, viewer_id, sort=board_sort, min_matches=self._min_matches
+            )
+        return LeaderboardPage(
+            guild_id=guild_id,
+            sort=board_sort,
+            page=page,
+            page_count=page_count,
+            player_count=player_count,
+            rows=rows,
+            viewer_id=viewer_id,
+            viewer=viewer,
+            min_matches=self._min_matches,
+        )
+
+    async def stats(self, guild_id: int, user_id: int, *, own: bool = True) -> PlayerStats:
+        """The player's statistics in this guild; ``own`` only chooses the wording of the refusal."""
+        stats = await self._store.player_stats(guild_id, user_id)
+        if stats is None or stats.matches_played == 0:
+            who = "You haven't" if own else "That member hasn't"
+            raise ServiceError("no-stats", f"{who} finished a match in this server yet.")
+        return stats
+
+    async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[MatchSummary]:
+        matches = await self._store.recent_matches(guild_id, limit=limit)
+        if not matches:
+            raise ServiceError("no-matches", "No match has finished in this server yet.")
+        return matches
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        return await self._store.get_guild_settings(guild_id)
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        default_preset: str | None = None,
+        turn_timeout: int | None = None,
+        allow_channel: int | None = None,
+        disallow_channel: int | None = None,
+        clear_channels: bool = False,
+        manager_role: int | None = None,
+        clear_manager_role: bool = False,
+    ) -> GuildSettings:
+        """Apply the given changes together (all validated before anything is saved) and return the result.
+
+        ``clear_channels`` runs before ``allow_channel``, so both together replace the list with one channel.
+        """
+        settings = await self._store.get_guild_settings(guild_id)
+        new = settings
+        if default_preset is not None:
+            if default_preset not in PRESETS:
+                raise ServiceError("unknown-preset", f"There is no preset called {default_preset!r}.")
+            new = replace(new, default_preset=default_preset)
+        if turn_timeout is not None:
+            if not MIN_TURN_TIMEOUT <= turn_timeout <= MAX_TURN_TIMEOUT:
+                raise ServiceError(
+                    "bad-timeout",
+                    f"The turn timeout must be between {MIN_TURN_TIMEOUT} seconds and 24 hours "
+                    f"({MAX_TURN_TIMEOUT} seconds).",
+                )
+            new = replace(new, default_turn_timeout=float(turn_timeout))
+        if manager_role is not None and clear_manager_role:
+            raise ServiceError("conflicting-options", "Set a manager role or clear it, not both.")
+        if allow_channel is not None and allow_channel == disallow_channel:
+            raise ServiceError("conflicting-options", "Allow a channel or disallow it, not both.")
+        channels = new.allowed_channel_ids
+        if clear_channels:
+            channels = ()
+        if disallow_channel is not None:
+            if disallow_channel not in channels:
+                raise ServiceError(
+                    "not-allowed-channel", "That channel is not on the list of table channels."
+                )
+            channels = tuple(c for c in channels if c != disallow_channel)
+        if allow_channel is not None and allow_channel not in channels:
+            if len(channels) >= MAX_ALLOWED_CHANNELS:
+                raise ServiceError(
+                    "too-many-channels", f"Tables may be limited to at most {MAX_ALLOWED_CHANNELS} channels."
+                )
+            channels = (*channels, allow_channel)
+        new = replace(new, allowed_channel_ids=channels)
+        if clear_manager_role:
+            new = replace(new, manager_role_id=None)
+        elif manager_role is not None:
+            new = replace(new, manager_role_id=manager_role)
+        if new != settings:
+            await self._store.save_guild_settings(new)
+        return new
+
+    async def forget(self, user_id: int) -> int:
+        """Delete the user's statistics in every guild and anonymise their past seats and rankings.
+
+        Everywhere rather than per guild: this is the user's own data-deletion request, and honouring it in
+        one server while keeping their records in the others would not be deleting their data. Returns the
+        number of rows the store changed.
+        """
+        return await self._store.forget_user(user_id, None)
+
+
+def _leaderboard_sort(sort: str) -> LeaderboardSort:
+    for known in LEADERBOARD_SORTS:
+        if sort == known:
+            return known
+    raise ServiceError("unknown-sort", "Sort the leaderboard by wins, win rate or points.")

@@ -1,0 +1,304 @@
+"""Rendering of the standings: what the embeds say and how the persistent buttons encode their state."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+
+from bot.service.standings import LeaderboardPage
+from bot.store.base import GuildSettings, LeaderboardRow, MatchSummary, PlayerStats, RankingEntry
+from bot.ui.standings import (
+    STANDINGS_DYNAMIC_ITEMS,
+    ForgetButton,
+    LeaderboardPageButton,
+    duration,
+    forget_view,
+    history_embed,
+    leaderboard_embed,
+    leaderboard_view,
+    ordinal,
+    settings_embed,
+    stats_embed,
+)
+
+GUILD = 111_111_111_111_111_111
+VIEWER = 999_999_999_999_999_999
+
+
+def row(rank: int, user_id: int, *, played: int = 10, won: int = 5, points: int = 7) -> LeaderboardRow:
+    return LeaderboardRow(
+        rank=rank,
+        user_id=user_id,
+        display_name=f"name{user_id}",
+        matches_played=played,
+        matches_won=won,
+        win_rate=won / played,
+        points=points,
+    )
+
+
+def board(
+    *,
+    page: int = 1,
+    page_count: int = 3,
+    sort: str = "wins",
+    rows: list[LeaderboardRow] | None = None,
+    viewer: LeaderboardRow | None = None,
+) -> LeaderboardPage:
+    return LeaderboardPage(
+        guild_id=GUILD,
+        sort=sort,  # type: ignore[arg-type]
+        page=page,
+        page_count=page_count,
+        player_count=page_count * 10 - 3,
+        rows=rows if rows is not None else [row(i, 1000 + i) for i in range(1, 11)],
+        viewer_id=VIEWER,
+        viewer=viewer,
+        min_matches=5,
+    )
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st")],
+)
+def test_ordinal(n: int, text: str) -> None:
+    assert ordinal(n) == text
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(15, "15 s"), (90, "1 min 30 s"), (3600, "1 h"), (86400, "24 h"), (3661, "1 h 1 min 1 s")],
+)
+def test_duration(seconds: float, text: str) -> None:
+    assert duration(seconds) == text
+
+
+def test_leaderboard_lists_the_page_in_rank_order_with_mentions() -> None:
+    rows = [row(11, 501, won=9), row(12, 502, won=8, played=9)]
+    embed = leaderboard_embed(board(page=2, rows=rows))
+    lines = (embed.description or "").splitlines()
+    assert lines[0] == "**11.** <@501> — **9** wins · 10 played · 90%"
+    assert lines[1] == "**12.** <@502> — **8** wins · 9 played · 89%"
+    assert embed.footer.text == "Page 2 of 3 · 27 players"
+    assert "wins" in (embed.title or "")
+
+
+def test_leaderboard_shows_the_viewers_rank_when_they_are_off_the_page() -> None:
+    embed = leaderboard_embed(board(viewer=row(23, VIEWER, won=1, played=4)))
+    description = embed.description or ""
+    assert f"<@{VIEWER}> is **23rd** of 27 — **1** win · 4 played · 25%" in description
+    # The page itself is not changed by the viewer's line.
+    assert description.count("<@") == 11
+
+
+def test_leaderboard_says_when_the_viewer_is_not_on_the_board() -> None:
+    wins = leaderboard_embed(board(viewer=None)).description or ""
+    assert f"<@{VIEWER}> has not finished a match in this server yet." in wins
+    rate = leaderboard_embed(board(viewer=None, sort="winrate"))
+    assert f"<@{VIEWER}> needs 5 finished matches to be ranked by win rate." in (rate.description or "")
+    assert rate.footer.text is not None and rate.footer.text.endswith("with at least 5 matches")
+
+
+def test_leaderboard_figures_follow_the_sort() -> None:
+    top = [row(1, 7, played=8, won=6, points=13)]
+    rate = leaderboard_embed(board(sort="winrate", rows=top, page_count=1)).description or ""
+    points = leaderboard_embed(board(sort="points", rows=top, page_count=1)).description or ""
+    assert rate.startswith("**1.** <@7> — **75%** · 6 of 8 won")
+    assert points.startswith("**1.** <@7> — **13** points · 6 won · 8 played")
+
+
+def test_leaderboard_buttons_carry_guild_sort_page_and_viewer() -> None:
+    view = leaderboard_view(board(page=2, page_count=3, sort="points"))
+    previous, following = view.children
+    assert isinstance(previous, LeaderboardPageButton)
+    assert isinstance(following, LeaderboardPageButton)
+    assert previous.custom_id == f"eights-lb:{GUILD}:points:1:{VIEWER}"
+    assert following.custom_id == f"eights-lb:{GUILD}:points:3:{VIEWER}"
+    assert not previous.item.disabled and not following.item.disabled
+    assert len(previous.custom_id) <= 100
+    match = re.fullmatch(LeaderboardPageButton.__discord_ui_compiled_template__, following.custom_id)
+    assert match is not None
+    assert (match["guild"], match["sort"], match["page"], match["viewer"]) == (
+        str(GUILD),
+        "points",
+        "3",
+        str(VIEWER),
+    )
+
+
+@pytest.mark.parametrize(
+    ("page", "page_count", "prev_off", "next_off"),
+    [(1, 3, True, False), (3, 3, False, True), (1, 1, True, True)],
+)
+def test_leaderboard_buttons_are_disabled_at_the_ends(
+    page: int, page_count: int, prev_off: bool, next_off: bool
+) -> None:
+    view = leaderboard_view(board(page=page, page_count=page_count))
+    previous, following = view.children
+    assert isinstance(previous, LeaderboardPageButton) and isinstance(following, LeaderboardPageButton)
+    assert (previous.item.disabled, following.item.disabled) == (prev_off, next_off)
+    assert previous.custom_id != following.custom_id  # Discord refuses duplicate custom ids in one message
+
+
+async def test_leaderboard_button_is_rebuilt_from_its_custom_id() -> None:
+    custom_id = f"eights-lb:{GUILD}:winrate:4:{VIEWER}"
+    match = LeaderboardPageButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    template_item = discord.ui.Button[discord.ui.View](label="Next", custom_id=custom_id)
+    button = await LeaderboardPageButton.from_custom_id(None, template_item, match)  # type: ignore[arg-type]
+    assert (button.guild_id, button.sort, button.page, button.viewer_id) == (GUILD, "winrate", 4, VIEWER)
+    assert button.custom_id == custom_id
+    assert button.item.label == "Next"
+
+
+def test_unknown_sort_does_not_match_the_template() -> None:
+    assert (
+        LeaderboardPageButton.__discord_ui_compiled_template__.fullmatch(f"eights-lb:{GUILD}:x:1:{VIEWER}")
+        is None
+    )
+
+
+def stats(**changes: object) -> PlayerStats:
+    values: dict[str, object] = dict(
+        guild_id=GUILD,
+        user_id=42,
+        display_name="Ann",
+        matches_played=8,
+        matches_won=3,
+        rounds_played=20,
+        rounds_won=9,
+        round_points=247,
+        points=11,
+        best_place=1,
+        last_place=2,
+        last_played_at=1_700_000_000.7,
+        favourite_preset="switch",
+    )
+    values.update(changes)
+    return PlayerStats(**values)  # type: ignore[arg-type]
+
+
+def fields(embed: discord.Embed) -> dict[str, str]:
+    return {str(f.name): str(f.value) for f in embed.fields}
+
+
+def test_stats_show_every_figure_the_issue_asks_for() -> None:
+    embed = stats_embed(stats())
+    shown = fields(embed)
+    assert "<@42>" in (embed.description or "")
+    assert shown["Matches"] == "8 played · 3 won"
+    assert shown["Win rate"] == "38%"
+    assert shown["Rounds won"] == "9 of 20"
+    assert shown["Average round score"] == "12.3"  # 247 / 20
+    assert shown["Best finish"] == "1st"
+    assert shown["Favourite preset"] == "switch"
+    assert shown["Last played"] == "<t:1700000000:R>"
+
+
+def test_stats_without_rounds_or_dates_show_dashes() -> None:
+    quiet = stats(
+        rounds_played=0,
+        rounds_won=0,
+        round_points=0,
+        best_place=None,
+        last_played_at=None,
+        favourite_preset=None,
+    )
+    shown = fields(stats_embed(quiet))
+    assert shown["Average round score"] == "—"
+    assert shown["Best finish"] == "—"
+    assert shown["Last played"] == "—"
+    assert shown["Favourite preset"] == "—"
+
+
+def entry(position: int, user_id: int | None, name: str, place: int, total: int) -> RankingEntry:
+    return RankingEntry(position=position, user_id=user_id, display_name=name, place=place, total=total)
+
+
+def test_history_lists_matches_with_their_rankings_in_place_order() -> None:
+    match = MatchSummary(
+        table_id=5,
+        guild_id=GUILD,
+        channel_id=77,
+        preset="classic",
+        finished_at=1_700_000_123.0,
+        rounds_played=3,
+        ranking=[
+            entry(0, 10, "Ann", 2, 40),
+            entry(1, None, "CPU *hard*", 1, 12),
+            entry(2, 11, "Bob", 2, 40),
+        ],
+    )
+    embed = history_embed([match])
+    (field,) = embed.fields
+    assert field.name == "classic · 3 rounds"
+    assert (
+        field.value == "<t:1700000123:R> in <#77>\n1st CPU \\*hard\\* (12) · 2nd <@10> (40) · 2nd <@11> (40)"
+    )
+
+
+def test_history_of_ten_big_matches_fits_discords_embed_limits() -> None:
+    long_name = "@everyone " + "x" * 40
+    matches = [
+        MatchSummary(
+            table_id=i,
+            guild_id=GUILD,
+            channel_id=77,
+            preset="must-play",
+            finished_at=1_700_000_000.0 + i,
+            rounds_played=12,
+            ranking=[entry(p, None, long_name, p + 1, 1000 + p) for p in range(8)],
+        )
+        for i in range(10)
+    ]
+    embed = history_embed(matches)
+    assert len(embed.fields) == 10
+    assert len(embed) <= 6000
+    assert all(len(str(f.value)) <= 1024 for f in embed.fields)
+    assert "@everyone" not in str(
+        embed.fields[0].value
+    )  # escaped: a stored name never reaches anyone as a ping
+
+
+def test_settings_embed_shows_defaults_and_choices() -> None:
+    default = fields(settings_embed(GuildSettings(guild_id=GUILD)))
+    assert default == {
+        "Default preset": "classic",
+        "Default turn timeout": "1 min 30 s",
+        "Table channels": "any channel",
+        "Table manager role": "none (members with Manage Channels manage tables)",
+    }
+    chosen = settings_embed(
+        GuildSettings(
+            guild_id=GUILD,
+            default_preset="party",
+            default_turn_timeout=3600.0,
+            allowed_channel_ids=(5, 6),
+            manager_role_id=9,
+        ),
+        changed=True,
+    )
+    assert fields(chosen) == {
+        "Default preset": "party",
+        "Default turn timeout": "1 h",
+        "Table channels": "<#5>, <#6>",
+        "Table manager role": "<@&9>",
+    }
+    assert "saved" in (chosen.title or "")
+
+
+def test_forget_buttons_name_the_user_and_the_choice() -> None:
+    view = forget_view(VIEWER)
+    confirm, cancel = view.children
+    assert isinstance(confirm, ForgetButton) and isinstance(cancel, ForgetButton)
+    assert confirm.custom_id == f"eights-forget:{VIEWER}:yes"
+    assert cancel.custom_id == f"eights-forget:{VIEWER}:no"
+    assert confirm.item.style is discord.ButtonStyle.danger
+
+
+def test_dynamic_items_are_exported_for_registration() -> None:
+    assert set(STANDINGS_DYNAMIC_ITEMS) == {LeaderboardPageButton, ForgetButton}
+    assert all(issubclass(item, discord.ui.DynamicItem) for item in STANDINGS_DYNAMIC_ITEMS)
