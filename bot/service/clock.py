@@ -1,0 +1,123 @@
+"""Time for the service: the current time and timers, behind a protocol so tests never sleep.
+
+Deadlines are stored as Unix seconds, so production uses the wall clock (``time.time``) for ``now`` and the
+event loop for waiting. ``FakeClock`` is a clock tests drive by hand: ``await clock.advance(30)`` moves time
+on and runs, in order, every timer that falls due on the way (including timers those timers set)."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+TimerCallback = Callable[[], Awaitable[None]]
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Unix seconds."""
+        ...
+
+    def call_later(self, delay: float, callback: TimerCallback) -> Timer:
+        """Run ``await callback()`` after ``delay`` seconds (at once for delay <= 0, but never inline)."""
+        ...
+
+
+class _LoopTimer:
+    def __init__(self) -> None:
+        self._handle: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        # Only the wait is cancelled: a callback already running is left to finish its move.
+        self.cancelled = True
+        if self._handle is not None:
+            self._handle.cancel()
+
+
+class SystemClock:
+    """Wall-clock time and the running event loop's timers."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def now(self) -> float:
+        return time.time()
+
+    def call_later(self, delay: float, callback: TimerCallback) -> Timer:
+        loop = asyncio.get_running_loop()
+        timer = _LoopTimer()
+
+        def fire() -> None:
+            if timer.cancelled:
+                return
+            task = loop.create_task(_run(callback))
+            timer._task = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        timer._handle = loop.call_later(max(0.0, delay), fire)
+        return timer
+
+
+async def _run(callback: TimerCallback) -> None:
+    await callback()
+
+
+class _FakeTimer:
+    def __init__(self, when: float) -> None:
+        self.when = when
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FakeClock:
+    """A clock for tests: time moves only when ``advance`` is awaited, which runs the timers that fall due."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self._now = start
+        self._queue: list[tuple[float, int, _FakeTimer, TimerCallback]] = []
+        self._seq = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_later(self, delay: float, callback: TimerCallback) -> Timer:
+        timer = _FakeTimer(self._now + max(0.0, delay))
+        heapq.heappush(self._queue, (timer.when, next(self._seq), timer, callback))
+        return timer
+
+    def pending(self) -> list[float]:
+        """The due times of the timers still waiting, earliest first."""
+        return sorted(t.when for _, _, t, _ in self._queue if not t.cancelled)
+
+    async def advance(self, seconds: float = 0.0) -> None:
+        """Move time on by ``seconds``, running every timer due by then in order of due time."""
+        target = self._now + max(0.0, seconds)
+        while self._queue and self._queue[0][0] <= target:
+            when, _, timer, callback = heapq.heappop(self._queue)
+            if timer.cancelled:
+                continue
+            self._now = max(self._now, when)
+            await callback()
+            await asyncio.sleep(0)
+        self._now = target
+
+    async def run_pending(self, limit: float = 86_400.0 * 3) -> None:
+        """Run timers one after another until none is left within ``limit`` seconds from now."""
+        end = self._now + limit
+        while True:
+            due = self.pending()
+            if not due or due[0] > end:
+                break
+            await self.advance(due[0] - self._now)

@@ -1,0 +1,25 @@
+"""The one error the service raises: a short plain sentence for a private reply."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A refused use case. ``message`` is a short plain sentence meant for a private (ephemeral) reply; it
+    never holds a card from anyone's hand. ``code`` is the engine's number (901–907, 910+) for rule errors, or
+    a short service code such as ``"not_seated"``, ``"expired"``, ``"stale"`` for everything else.
+    ``table_id`` names the table concerned when there is one (e.g. the table already open in the channel)."""
+
+    def __init__(self, code: str | int, message: str, *, table_id: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.table_id = table_id
+
+    def __repr__(self) -> str:
+        return f"ServiceError({self.code!r}, {self.message!r})"
+
+
+# Messages shared by several use cases, so the UI and tests can compare against one spelling.
+NO_LONGER_POSSIBLE = "That move is no longer possible."
+EXPIRED = "This button has expired."
+NO_TABLE = "There is no open table in this channel. Open one with /eights new."

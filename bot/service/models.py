@@ -1,0 +1,240 @@
+"""What goes into and comes out of the service: plain frozen dataclasses, no Discord types.
+
+The Discord layer renders these; the service never formats a Discord message. Cards are given as canonical
+codes (``"KH"``, ``"10S"``) and suits as codes (``"C" "D" "H" "S"``); the UI turns them into labels with
+``bot.engine.card_label`` / ``suit_symbol`` or uses the labels given here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal, Protocol
+
+Phase = Literal["lobby", "playing", "between_rounds", "finished", "abandoned"]
+CpuLevel = Literal["easy", "normal", "hard"]
+CPU_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who asks. ``can_manage``: the member has Manage Channels or the guild's manager role (the cog computes
+    it; ``TableService.manager_role_id(guild_id)`` says which role counts)."""
+
+    user_id: int
+    display_name: str
+    can_manage: bool = False
+
+
+class IntentKind(StrEnum):
+    PLAY = "play"
+    DRAW = "draw"
+    PASS = "pass"
+    SUIT = "suit"
+    CALL_LAST = "call_last"
+    CATCH = "catch"
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """A player's wish, as typed or clicked. ``card`` and ``suit`` are read liberally ("kh", "K♥", "10s",
+    "ts", "hearts"); a card code from a button works too. ``suit`` with a play names the suit in the same step
+    when the card is a wild. ``target`` is the seat position to catch."""
+
+    kind: IntentKind
+    card: str | None = None
+    suit: str | None = None
+    target: int | None = None
+
+    @classmethod
+    def play(cls, card: str, suit: str | None = None) -> Intent:
+        return cls(IntentKind.PLAY, card=card, suit=suit)
+
+    @classmethod
+    def draw(cls) -> Intent:
+        return cls(IntentKind.DRAW)
+
+    @classmethod
+    def pass_(cls) -> Intent:
+        return cls(IntentKind.PASS)
+
+    @classmethod
+    def name_suit(cls, suit: str) -> Intent:
+        return cls(IntentKind.SUIT, suit=suit)
+
+    @classmethod
+    def call_last(cls) -> Intent:
+        return cls(IntentKind.CALL_LAST)
+
+    @classmethod
+    def catch(cls, target: int) -> Intent:
+        return cls(IntentKind.CATCH, target=target)
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """Something that happened at the table.
+
+    Engine events keep the engine's kind and data (cards as codes), see the engine contract: "dealt"
+    (private), "starter", "played", "suit_named", "drew", "drew_cards" (private), "passed", "turn", "skipped",
+    "reversed", "draw_penalty", "reshuffled", "last_card_called", "last_card_caught", "round_over".
+
+    Service events (``source == "service"``), data keys in brackets:
+    "opened" [user_id, name, preset], "joined" [user_id, name], "rejoined" [user_id, name] (took a seat back
+    from the CPU), "left" [user_id, name] (lobby: seat removed), "host_changed" [user_id, name], "cpu_added"
+    [level, name], "kicked" [user_id, name], "taken_over" [user_id, name, reason: "timeouts" | "left" |
+    "kicked", level], "started" [round_number, seats], "round_started" [round_number, dealer, round_token],
+    "auto_drew" [count] (the referee drew for a player with no legal play), "auto_passed", "timed_out"
+    [user_id, name, in_a_row, count drawn], "round_result" [round_number, scores, totals, winners],
+    "next_round_at" [at: unix seconds], "match_over" [ranking: list of {place, position, name, total,
+    user_id}], "closed" [reason: "ended" | "lobby_expired" | "idle" | "finished" | "empty"].
+    Private service events: "taken_over" to the player whose seat a CPU took.
+
+    ``seat`` is the seat position the event is about, when there is one."""
+
+    kind: str
+    seat: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    source: Literal["engine", "service"] = "service"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    position: int
+    user_id: int | None  # None for a CPU seat; a person's seat taken over keeps the person's id
+    name: str
+    is_host: bool
+    is_cpu: bool  # a CPU plays this seat (a CPU seat, or a person's seat taken over)
+    cpu_level: str | None
+    taken_over: bool  # a person's seat played by a CPU (the person can take it back with join)
+    card_count: int | None  # None before the first deal
+    total: int  # match total so far
+    last_round_score: int | None  # score of the last finished round
+    to_act: bool
+    timeouts_in_a_row: int
+
+
+@dataclass(frozen=True, slots=True)
+class RankingLine:
+    place: int  # 1 = best; ties share a place
+    position: int
+    name: str
+    total: int
+    user_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """Everything the public board shows. No hand contents."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: Literal["lobby", "playing", "finished", "abandoned"]
+    phase: Phase
+    preset: str
+    target_score: int | None  # the match's target total, when the ruleset has one
+    max_seats: int
+    turn_timeout: float
+    auto_draw: bool
+    next_round_pause: float
+    seats: tuple[SeatView, ...]
+    round_number: int  # 0 in the lobby
+    round_token: str  # buttons carry it; a stale one is refused with "This button has expired."
+    target_card: str | None  # code of the top of the discard
+    declared_suit: str | None  # suit code, when a wild's suit is active
+    direction: int  # +1 in seat order, -1 reversed
+    pending_draw: int
+    stock_size: int
+    to_act: int | None  # seat position
+    deadline: (
+        float | None
+    )  # Unix seconds: turn timeout, next-round pause end or lobby expiry (see deadline_kind)
+    deadline_kind: Literal["turn", "pause", "lobby"] | None
+    totals: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...]  # one tuple per finished round
+    recent: tuple[TableEvent, ...]  # the last few public events (plays etc.), oldest first
+    ranking: tuple[RankingLine, ...]  # current standing (final ranking once the match is over)
+    board_message_id: int | None
+
+    @property
+    def open(self) -> bool:
+        return self.status in ("lobby", "playing")
+
+    def seat_of(self, user_id: int) -> SeatView | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a use case, or of something that happened on its own (pushed to the listener).
+
+    ``public_events``: what everyone may see, in order. ``private_events``: user id → events only that user
+    may see (cards drawn, the deal, "taken_over"). Several automatic moves may be gathered into one Outcome;
+    its snapshot is the table's state when it was delivered."""
+
+    snapshot: TableSnapshot
+    public_events: tuple[TableEvent, ...] = ()
+    private_events: Mapping[int, tuple[TableEvent, ...]] = field(default_factory=dict)
+
+    @property
+    def table_id(self) -> int:
+        return self.snapshot.table_id
+
+    @property
+    def closed(self) -> bool:
+        return not self.snapshot.open
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    code: str  # "KH"
+    label: str  # "K♥"
+    name: str  # "King of Hearts"
+    playable: bool  # a legal play now
+    wild: bool  # a suit must be named with it (the UI shows a suit picker)
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One player's private view: the hand sorted by suit then rank, and every control that is legal now."""
+
+    table_id: int
+    round_token: str
+    position: int
+    cards: tuple[HandCard, ...]
+    your_turn: bool
+    can_draw: bool
+    can_pass: bool
+    must_name_suit: bool  # the player played a wild and must now pick a suit (suit picker)
+    can_call_last: bool
+    catch_targets: tuple[int, ...]  # seat positions this player may catch now
+    taken_over: bool  # a CPU plays this seat; join takes it back
+    deadline: float | None  # the turn timeout, when it is this player's turn
+    recent_private: tuple[TableEvent, ...]  # the player's own latest private events (e.g. cards just drawn)
+    snapshot: TableSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """One autocomplete choice for /eights play: ``value`` is the card code to send back."""
+
+    value: str
+    label: str  # e.g. "K♥ King of Hearts"
+
+
+class TableListener(Protocol):
+    """Implemented by the Discord layer: outcomes that happen on their own (CPU moves, timeouts, the next
+    round starting, lobby expiry, idle abandonment) are pushed here. Exceptions raised here are logged and
+    ignored."""
+
+    async def on_outcome(self, outcome: Outcome) -> None: ...
+
+
+class NullListener:
+    async def on_outcome(self, outcome: Outcome) -> None:
+        return None
