@@ -1,0 +1,193 @@
+"""Kill -9 at random moments: the database stays sound and every table is exactly the replay of its move log.
+
+A child process (tests/store/crash_child.py) plays moves through the store in a loop and is killed with
+SIGKILL at random moments — usually mid-game, sometimes while it is still starting up and migrating — 50
+times. After every kill the database must pass ``PRAGMA integrity_check`` and the foreign-key check, and for
+every table: the move log is numbered 1..n with the state at version n; the stored state is what replaying the
+log from the table's seed gives; the round results, the status, the match result and the seats are exactly
+what the moves in the log imply — none of a move's writes present without the move, or the other way round.
+Statistics must equal a recount from the recorded match results: no match counted twice or half.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from tests.store.crash_game import pick_game
+
+KILLS = 50
+REPO = Path(__file__).resolve().parents[2]
+
+
+def start_child(db: Path, seed: int) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.store.crash_child", str(db), str(seed)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+class Checker:
+    """Verifies the database after a kill; remembers which tables are settled (finished and verified)."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.game = pick_game()
+        self.settled: set[int] = set()
+        self.moves_seen = 0
+        self.matches_finished = 0
+
+    def check(self) -> None:
+        conn = sqlite3.connect(self.db)
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+            applied = conn.execute(
+                "SELECT name FROM sqlite_master WHERE name = 'schema_migrations'"
+            ).fetchone()
+            if applied is None:
+                return  # killed before the first migration committed
+            self._check_stats(conn)
+            tables = conn.execute("SELECT id, status, options FROM game_tables ORDER BY id").fetchall()
+            finished = 0
+            for table_id, status, options in tables:
+                if table_id in self.settled:
+                    finished += 1
+                    continue
+                if self._check_table(conn, table_id, status, json.loads(options)["seed"]):
+                    self.settled.add(table_id)
+                    finished += 1
+            open_tables = [row for row in tables if row[1] in ("lobby", "playing")]
+            assert len(open_tables) <= 2 and len({row[0] for row in open_tables}) == len(open_tables)
+            self.moves_seen = conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+            self.matches_finished = finished
+        finally:
+            conn.close()
+
+    def _check_table(self, conn: sqlite3.Connection, table_id: int, status: str, seed: int) -> bool:
+        """Check one table against the replay of its log; True when its match is over (it can no longer
+        change)."""
+        log = conn.execute(
+            "SELECT seq, version, action, events FROM moves WHERE table_id = ? ORDER BY seq", (table_id,)
+        ).fetchall()
+        version, stored = conn.execute(
+            "SELECT version, state FROM game_state WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        n = len(log)
+        assert [(seq, v) for seq, v, _, _ in log] == [(i, i) for i in range(1, n + 1)], table_id
+        assert version == n, (table_id, version, n)
+
+        state = self.game.new(seed)
+        rounds: list[tuple[int, int, int, int]] = []
+        ranking: list[tuple[int, int, int]] | None = None
+        for _, _, action, events in log:
+            assert ranking is None, "a move after the match ended"
+            step = self.game.apply(state, json.loads(action))
+            assert json.loads(events) == step.events
+            state = step.state
+            if step.round_result is not None:
+                number, scores, winners = step.round_result
+                rounds += [(number, seat, score, int(seat in winners)) for seat, score in enumerate(scores)]
+            ranking = step.ranking
+        assert json.loads(stored) == state, f"table {table_id}: stored state is not the replay of its log"
+
+        assert (
+            conn.execute(
+                "SELECT round_number, position, score, won FROM round_results WHERE table_id = ? "
+                "ORDER BY round_number, position",
+                (table_id,),
+            ).fetchall()
+            == rounds
+        )
+
+        expected_status = "lobby" if n == 0 else ("finished" if ranking is not None else "playing")
+        assert status == expected_status, (table_id, status, expected_status)
+        seats = conn.execute("SELECT position FROM seats WHERE table_id = ? ORDER BY position", (table_id,))
+        assert [row[0] for row in seats] == ([0] if n == 0 else [0, 1, 2])
+
+        recorded = conn.execute(
+            "SELECT place, position, total FROM match_rankings WHERE table_id = ? ORDER BY place, position",
+            (table_id,),
+        ).fetchall()
+        has_result = conn.execute(
+            "SELECT COUNT(*) FROM match_results WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if ranking is None:
+            assert recorded == [] and has_result == (0,)
+        else:
+            assert recorded == sorted(ranking) and has_result == (1,)
+        return ranking is not None
+
+    def _check_stats(self, conn: sqlite3.Connection) -> None:
+        """player_stats equals a recount from match_rankings: every match counted exactly once."""
+        played: Counter[tuple[int, int]] = Counter()
+        won: Counter[tuple[int, int]] = Counter()
+        points: Counter[tuple[int, int]] = Counter()
+        rows = conn.execute(
+            "SELECT r.guild_id, k.table_id, k.user_id, k.place FROM match_results AS r "
+            "JOIN match_rankings AS k ON k.table_id = r.table_id"
+        ).fetchall()
+        places: dict[int, list[int]] = {}
+        for _, table_id, _, place in rows:
+            places.setdefault(table_id, []).append(place)
+        for guild_id, table_id, user_id, place in rows:
+            if user_id is None:
+                continue
+            key = (guild_id, user_id)
+            played[key] += 1
+            won[key] += place == 1
+            points[key] += sum(1 for other in places[table_id] if other > place)
+        stats = {
+            (guild_id, user_id): (matches_played, matches_won, pts)
+            for guild_id, user_id, matches_played, matches_won, pts in conn.execute(
+                "SELECT guild_id, user_id, matches_played, matches_won, points FROM player_stats"
+            )
+        }
+        assert stats == {key: (played[key], won[key], points[key]) for key in played}
+
+
+def test_sigkill_at_random_moments_never_corrupts_or_half_applies(tmp_path: Path) -> None:
+    db = tmp_path / "crash.sqlite3"
+    checker = Checker(db)
+    rng = random.Random(20261122)
+    progress: list[int] = []
+    for kill in range(KILLS):
+        child = start_child(db, seed=kill)
+        try:
+            if kill % 10 == 3:
+                # Now and then during start-up: opening the file, applying migrations.
+                time.sleep(rng.uniform(0.0, 0.25))
+            else:
+                assert child.stdout is not None
+                line = child.stdout.readline()
+                assert line == "ready\n" or child.poll() is not None, line
+                time.sleep(rng.uniform(0.01, 0.15))
+            assert child.poll() is None, (
+                f"the child died on its own: {child.stderr.read() if child.stderr else ''}"
+            )
+        finally:
+            child.send_signal(signal.SIGKILL)
+            child.wait(timeout=10)
+            if child.stdout:
+                child.stdout.close()
+            if child.stderr:
+                child.stderr.close()
+        assert child.returncode == -signal.SIGKILL
+        checker.check()
+        progress.append(checker.moves_seen)
+    # The kills landed while real work was going on: moves kept being committed, and matches ended.
+    assert checker.matches_finished >= 1 or checker.game.name == "engine"
+    assert len(set(progress)) > KILLS // 2, progress
