@@ -66,6 +66,8 @@ class EightsBot(commands.AutoShardedBot):
     """
 
     def __init__(self, config: Config, *, force_sync: bool = False, restore_tables: bool = True) -> None:
+        # The bot never joins voice: discord.py's warnings about missing voice libraries are noise here.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Slash commands and components only: no privileged intent, no message content; member names come
         # with each interaction.
         super().__init__(

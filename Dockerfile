@@ -1,0 +1,46 @@
+# Crazy Eights for Discord. Build: docker build -t crazy-eights .
+# Run: docker run -d --name eights --env-file .env -v eights-data:/data crazy-eights
+# No secret is baked in: DISCORD_TOKEN comes from --env-file (or -e) when the container starts.
+
+# --- build stage: a virtual environment with the dependencies -------------------------------------------
+FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+WORKDIR /src
+# Dependencies in their own layer, read from pyproject.toml: rebuilt only when that file changes.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > requirements.txt \
+    && pip install -r requirements.txt
+# The code, and the migrations beside it (the store finds them at ../migrations from bot/).
+COPY bot/ bot/
+COPY migrations/ migrations/
+RUN python -m compileall -q bot
+
+# --- runtime stage: no compiler, no pip cache, not root ---------------------------------------------------
+FROM python:3.11-slim
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONPATH=/app \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    DATABASE_URL=sqlite:////data/eights.sqlite3
+RUN groupadd --system --gid 10001 eights \
+    && useradd --system --uid 10001 --gid eights --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin eights \
+    && mkdir -p /data \
+    && chown eights:eights /data
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build /src/bot /app/bot
+COPY --from=build /src/migrations /app/migrations
+WORKDIR /app
+USER eights
+# The database lives here: mount a volume to keep it across containers and upgrades.
+VOLUME ["/data"]
+# Healthy while the running bot writes its heartbeat (every 20 s) into the database.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "health"]
+# SIGTERM (docker stop) shuts the bot down cleanly within Docker's 10 s grace period.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["python", "-m", "bot"]
+CMD ["run"]

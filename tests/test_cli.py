@@ -1,0 +1,222 @@
+"""The command line, run as a newcomer or Docker would: ``python -m bot …`` in a fresh working directory."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.config import VARIABLES
+from bot.store import open_store
+
+TOKEN = "MTA4OTk1NjE2NzE0NjM0MjQwMA.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+COMMANDS = ["run", "sync", "migrate", "check", "backup", "health", "forget-user"]
+
+
+def bot(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m bot ARGS`` in ``cwd`` with none of the bot's variables set except ``env``."""
+    environ = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+    environ.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def files_in(directory: Path) -> list[str]:
+    return sorted(str(path.relative_to(directory)) for path in directory.rglob("*"))
+
+
+def write_heartbeat(database: Path, when: float) -> None:
+    async def write() -> None:
+        store = await open_store(f"sqlite:///{database}")
+        try:
+            await store.write_heartbeat(when)
+        finally:
+            await store.close()
+
+    asyncio.run(write())
+
+
+def test_run_without_a_token_exits_2_naming_the_variable(tmp_path: Path) -> None:
+    for args in ([], ["run"], ["sync"]):
+        result = bot(tmp_path, *args)
+        assert result.returncode == 2, args
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0], result.stderr
+        assert "Traceback" not in result.stderr and result.stdout == ""
+    assert files_in(tmp_path) == []  # nothing was created before giving up
+
+
+def test_the_newcomer_flow_stops_with_a_clear_message_until_the_token_is_set(tmp_path: Path) -> None:
+    # `cp -n .env.example .env && python -m bot run`, before the token is filled in.
+    example = Path(__file__).resolve().parents[1] / ".env.example"
+    (tmp_path / ".env").write_text(example.read_text())
+    result = bot(tmp_path, "run")
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("LOG_FORMAT", "xml"), ("DATABASE_URL", "postgresql://u:p@db/e"), ("EIGHTS_CPU_DELAY", "-2")],
+)
+def test_a_malformed_variable_exits_2_with_one_line_and_no_token(
+    tmp_path: Path, variable: str, value: str
+) -> None:
+    result = bot(tmp_path, "run", env={"DISCORD_TOKEN": TOKEN, variable: value})
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and variable in lines[0] and "Traceback" not in result.stderr
+    assert TOKEN not in result.stderr + result.stdout
+
+
+def test_a_malformed_env_file_exits_2(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nthis is not a setting\n")
+    result = bot(tmp_path, "migrate")
+    assert result.returncode == 2
+    assert ".env line 2" in result.stderr and TOKEN not in result.stderr
+
+
+def test_run_with_an_unreachable_api_fails_without_showing_the_token(tmp_path: Path) -> None:
+    # Port 9 on localhost: nothing listens, the connection is refused at once.
+    env = {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10", "LOG_LEVEL": "DEBUG"}
+    result = bot(tmp_path, "run", env=env)
+    assert result.returncode == 1, result.stderr
+    assert TOKEN not in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_on_each_command(tmp_path: Path, command: str) -> None:
+    result = bot(tmp_path, command, "--help")
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"usage: python -m bot {command}")
+    assert len(result.stdout) > 150
+
+
+def test_top_level_help_lists_commands_and_variables(tmp_path: Path) -> None:
+    result = bot(tmp_path, "--help")
+    assert result.returncode == 0
+    for word in [*COMMANDS, *VARIABLES]:
+        assert word in result.stdout
+
+
+def test_unknown_command_and_bad_arguments_exit_2(tmp_path: Path) -> None:
+    assert bot(tmp_path, "dance").returncode == 2
+    result = bot(tmp_path, "forget-user", "not-a-number")
+    assert result.returncode == 2 and "USER_ID" in result.stderr
+
+
+def test_check_on_a_fresh_directory_reports_and_changes_nothing(tmp_path: Path) -> None:
+    result = bot(tmp_path, "check")
+    assert result.returncode == 1  # run would stop: no token
+    assert "PROBLEM DISCORD_TOKEN" in result.stdout
+    assert "does not exist yet" in result.stdout and "schema version" in result.stdout
+    assert files_in(tmp_path) == []
+
+    result = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "42"})
+    assert result.returncode == 0, result.stdout
+    assert TOKEN not in result.stdout + result.stderr
+    assert "DISCORD_TOKEN: set (**********" in result.stdout
+    assert "server 42" in result.stdout and result.stdout.rstrip().endswith("with these settings")
+    assert files_in(tmp_path) == []
+
+
+def test_check_lists_every_bad_variable(tmp_path: Path) -> None:
+    result = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "LOUD", "SHARD_COUNT": "x"})
+    assert result.returncode == 1
+    assert "PROBLEM LOG_LEVEL" in result.stdout and "PROBLEM SHARD_COUNT" in result.stdout
+    assert TOKEN not in result.stdout
+
+
+def test_migrate_creates_the_folder_and_database_then_is_idempotent(tmp_path: Path) -> None:
+    result = bot(tmp_path, "migrate")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "data" / "eights.sqlite3").is_file()
+    assert result.stdout.startswith("schema version ") and "applied" in result.stdout
+    version = int(result.stdout.split()[2])
+    assert version >= 1
+    again = bot(tmp_path, "migrate")
+    assert again.returncode == 0 and f"schema version {version} (already up to date)" in again.stdout
+
+    checked = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN})
+    assert checked.returncode == 0 and f"schema version {version} of {version} (up to date)" in checked.stdout
+
+
+def test_absolute_database_url(tmp_path: Path) -> None:
+    database = tmp_path / "elsewhere" / "eights.db"
+    result = bot(tmp_path, "migrate", env={"DATABASE_URL": f"sqlite:///{database}"})
+    assert result.returncode == 0, result.stderr
+    assert database.is_file() and not (tmp_path / "data").exists()
+
+
+def test_health_needs_a_fresh_heartbeat(tmp_path: Path) -> None:
+    result = bot(tmp_path, "health")
+    assert result.returncode == 1 and "no database" in result.stdout
+    assert not (tmp_path / "data").exists()  # health never creates the database
+
+    assert bot(tmp_path, "migrate").returncode == 0
+    result = bot(tmp_path, "health")
+    assert result.returncode == 1 and "not written a heartbeat" in result.stdout
+
+    database = tmp_path / "data" / "eights.sqlite3"
+    write_heartbeat(database, time.time() - 5)
+    result = bot(tmp_path, "health")
+    assert result.returncode == 0 and result.stdout.startswith("healthy")
+
+    write_heartbeat(database, time.time() - 90)
+    result = bot(tmp_path, "health")
+    assert result.returncode == 1 and "90 s ago" in result.stdout
+    assert bot(tmp_path, "health", "--max-age", "120").returncode == 0
+
+
+def test_backup_copies_the_database(tmp_path: Path) -> None:
+    result = bot(tmp_path, "backup", "copy.sqlite3")
+    assert result.returncode == 1 and "no database" in result.stderr
+
+    assert bot(tmp_path, "migrate").returncode == 0
+    write_heartbeat(tmp_path / "data" / "eights.sqlite3", 1234.5)
+    result = bot(tmp_path, "backup", "backups/copy.sqlite3")
+    assert result.returncode == 0, result.stderr
+    copy = tmp_path / "backups" / "copy.sqlite3"
+
+    async def read_copy() -> float | None:
+        store = await open_store(f"sqlite:///{copy}")
+        try:
+            return await store.read_heartbeat()
+        finally:
+            await store.close()
+
+    assert asyncio.run(read_copy()) == 1234.5  # the copy holds the data
+
+    refused = bot(tmp_path, "backup", "backups/copy.sqlite3")
+    assert refused.returncode == 1 and "--force" in refused.stderr
+    assert bot(tmp_path, "backup", "--force", "backups/copy.sqlite3").returncode == 0
+    itself = bot(tmp_path, "backup", "--force", "data/eights.sqlite3")
+    assert itself.returncode == 1
+
+
+def test_forget_user(tmp_path: Path) -> None:
+    result = bot(tmp_path, "forget-user", "1234")
+    assert result.returncode == 1 and "no database" in result.stderr
+    assert bot(tmp_path, "migrate").returncode == 0
+    result = bot(tmp_path, "forget-user", "1234", "--guild", "99")
+    assert result.returncode == 0, result.stderr
+    assert "forgot user 1234 in server 99" in result.stdout
+
+
+def test_console_script_entry_point_is_the_same_main() -> None:
+    from importlib.metadata import entry_points
+
+    (script,) = [ep for ep in entry_points(group="console_scripts") if ep.name == "crazy-eights"]
+    assert script.value == "bot.__main__:main"

@@ -1,0 +1,244 @@
+"""Configuration parsing: defaults, .env and environment, good and bad values, and the token kept secret."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.config import (
+    DEFAULT_DATABASE_URL,
+    VARIABLES,
+    Config,
+    ConfigError,
+    Secret,
+    database_path,
+    inspect_config,
+    load_config,
+    parse_env_file,
+)
+
+TOKEN = "MTA4OTk1NjE2NzE0NjM0MjQwMA.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+NO_FILE = None
+
+
+def load(env: dict[str, str], env_file: Path | None = NO_FILE) -> Config:
+    return load_config(env, env_file)
+
+
+def test_defaults_with_nothing_set() -> None:
+    config = load({})
+    assert not config.token
+    assert config.database_url == DEFAULT_DATABASE_URL == "sqlite:///data/eights.sqlite3"
+    assert config.api_base_url is None and config.gateway_url is None
+    assert config.dev_guild_id is None and config.shard_count is None and config.shard_ids is None
+    assert (config.log_level, config.log_format, config.cpu_delay) == ("INFO", "text", 1.0)
+
+
+def test_every_variable_is_read() -> None:
+    config = load(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "DATABASE_URL": "sqlite:////srv/eights.db",
+            "DISCORD_API_BASE_URL": "http://127.0.0.1:8080/api/v10/",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/gateway",
+            "DEV_GUILD_ID": "123456789012345678",
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "1, 3",
+            "LOG_LEVEL": "debug",
+            "LOG_FORMAT": "JSON",
+            "EIGHTS_CPU_DELAY": "0",
+        }
+    )
+    assert config.token.get() == TOKEN
+    assert config.database_url == "sqlite:////srv/eights.db"
+    assert config.api_base_url == "http://127.0.0.1:8080/api/v10"  # no trailing slash: Route adds "/..."
+    assert config.gateway_url == "ws://127.0.0.1:8080/gateway"
+    assert config.dev_guild_id == 123456789012345678
+    assert (config.shard_count, config.shard_ids) == (4, (1, 3))
+    assert (config.log_level, config.log_format, config.cpu_delay) == ("DEBUG", "json", 0.0)
+
+
+def test_database_paths_relative_and_absolute() -> None:
+    assert database_path("sqlite:///data/eights.sqlite3") == Path("data/eights.sqlite3")
+    assert database_path("sqlite:////srv/eights.db") == Path("/srv/eights.db")
+    assert database_path("sqlite:////srv/eights.db").is_absolute()
+
+
+def test_env_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=WARNING\nEIGHTS_CPU_DELAY=2.5\n")
+    config = load({"LOG_LEVEL": "ERROR"}, env_file)
+    assert config.token.get() == TOKEN  # from the file
+    assert config.log_level == "ERROR"  # the environment wins
+    assert config.cpu_delay == 2.5
+    assert config.env_file == env_file
+
+
+def test_an_empty_environment_variable_does_not_hide_the_file(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("LOG_FORMAT=json\n")
+    assert load({"LOG_FORMAT": ""}, env_file).log_format == "json"
+
+
+def test_a_missing_env_file_is_fine(tmp_path: Path) -> None:
+    config = load({}, tmp_path / "nope.env")
+    assert config.env_file is None
+
+
+def test_env_example_lists_every_variable_and_loads_as_the_defaults() -> None:
+    example = Path(__file__).resolve().parents[1] / ".env.example"
+    text = example.read_text()
+    values = parse_env_file(text)
+    assert set(values) == set(VARIABLES)
+    # Each variable has a one-line comment right above it.
+    lines = text.splitlines()
+    for name in VARIABLES:
+        index = next(i for i, line in enumerate(lines) if line.startswith(f"{name}="))
+        assert lines[index - 1].startswith("# "), name
+    # Copied as it is, it is a valid configuration with the safe defaults and no token.
+    config = load({}, example)
+    assert not config.token
+    assert config.database_url == DEFAULT_DATABASE_URL
+    assert config.cpu_delay == 1.0 and config.log_level == "INFO" and config.log_format == "text"
+
+
+def test_env_file_syntax() -> None:
+    text = "\n".join(
+        [
+            "# a comment",
+            "",
+            "export A=1",
+            "B = two words  # trailing comment",
+            "C='single # not a comment'",
+            'D="line\\nbreak \\"quoted\\""  # comment',
+            "E=value#with-hash",
+            "F=",
+        ]
+    )
+    assert parse_env_file(text) == {
+        "A": "1",
+        "B": "two words",
+        "C": "single # not a comment",
+        "D": 'line\nbreak "quoted"',
+        "E": "value#with-hash",
+        "F": "",
+    }
+
+
+@pytest.mark.parametrize(
+    "line",
+    [f"just text {TOKEN}", f"1BAD={TOKEN}", f'DISCORD_TOKEN="{TOKEN}', f"DISCORD_TOKEN='{TOKEN}' extra"],
+)
+def test_malformed_env_file_line_names_the_line_but_not_its_content(tmp_path: Path, line: str) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"LOG_LEVEL=INFO\n{line}\n")
+    with pytest.raises(ConfigError) as caught:
+        load({}, env_file)
+    assert caught.value.variable == f"{env_file} line 2"
+    assert TOKEN not in str(caught.value)
+
+
+BAD_VALUES = [
+    ("DISCORD_TOKEN", f"Bot {TOKEN}"),
+    ("DISCORD_TOKEN", f"{TOKEN[:20]} {TOKEN[20:]}"),
+    ("DATABASE_URL", "postgresql://user:hunter22@db/eights"),
+    ("DATABASE_URL", "mysql://db/eights"),
+    ("DATABASE_URL", "data/eights.sqlite3"),
+    ("DATABASE_URL", "sqlite://data.db"),
+    ("DATABASE_URL", "sqlite:///data/"),
+    ("DISCORD_API_BASE_URL", "ftp://example.com/api"),
+    ("DISCORD_API_BASE_URL", "http:///api/v10"),
+    ("DISCORD_API_BASE_URL", "https://example.com/api?x=secretish"),
+    ("DISCORD_GATEWAY_URL", "https://gateway.example/"),
+    ("DISCORD_GATEWAY_URL", "wss://gateway.example/?v=10&encoding=json"),
+    ("DEV_GUILD_ID", "my-server"),
+    ("DEV_GUILD_ID", "-5"),
+    ("DEV_GUILD_ID", "0"),
+    ("SHARD_COUNT", "0"),
+    ("SHARD_COUNT", "two"),
+    ("LOG_LEVEL", "LOUD"),
+    ("LOG_FORMAT", "xml"),
+    ("EIGHTS_CPU_DELAY", "-1"),
+    ("EIGHTS_CPU_DELAY", "nan"),
+    ("EIGHTS_CPU_DELAY", "inf"),
+    ("EIGHTS_CPU_DELAY", "61"),
+    ("EIGHTS_CPU_DELAY", "soon"),
+]
+
+
+@pytest.mark.parametrize(("variable", "value"), BAD_VALUES)
+def test_bad_value_names_the_variable_and_what_is_expected(variable: str, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load({variable: value})
+    error = caught.value
+    assert error.variable == variable
+    message = str(error)
+    assert message.startswith(f"{variable}: ") and "\n" not in message
+    assert len(error.expected) > 5
+    # Values are never echoed: some are secrets, some hold passwords.
+    assert TOKEN not in message and "hunter22" not in message and "secretish" not in message
+
+
+def test_shard_ids_need_a_shard_count_and_must_fit_in_it() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load({"SHARD_IDS": "0"})
+    assert caught.value.variable == "SHARD_IDS" and "SHARD_COUNT" in caught.value.expected
+    with pytest.raises(ConfigError) as caught:
+        load({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"})
+    assert "0 to 1" in caught.value.expected
+    with pytest.raises(ConfigError):
+        load({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"})
+    with pytest.raises(ConfigError):
+        load({"SHARD_COUNT": "2", "SHARD_IDS": "0,,1"})
+    assert load({"SHARD_COUNT": "2"}).shard_ids is None
+
+
+def test_the_token_is_optional_until_a_command_needs_it() -> None:
+    config = load({})
+    with pytest.raises(ConfigError) as caught:
+        config.require_token()
+    assert caught.value.variable == "DISCORD_TOKEN"
+    assert load({"DISCORD_TOKEN": f"  {TOKEN}  "}).require_token() == TOKEN
+
+
+def test_inspect_config_collects_every_problem() -> None:
+    config, errors = inspect_config({"LOG_LEVEL": "LOUD", "LOG_FORMAT": "xml", "DEV_GUILD_ID": "x"}, None)
+    assert config is not None
+    assert sorted(error.variable for error in errors) == ["DEV_GUILD_ID", "LOG_FORMAT", "LOG_LEVEL"]
+    # load_config reports the first of them.
+    with pytest.raises(ConfigError):
+        load({"LOG_LEVEL": "LOUD"})
+
+
+def test_secret_never_shows_its_value() -> None:
+    secret = Secret(TOKEN)
+    assert secret.get() == TOKEN
+    for shown in (str(secret), repr(secret), f"{secret}", f"{secret!r}", f"{secret:>100}", "%s" % (secret,)):  # noqa: UP031
+        assert TOKEN not in shown
+        assert "*" in shown
+    config = load({"DISCORD_TOKEN": TOKEN})
+    assert TOKEN not in repr(config) and TOKEN not in str(config)
+    assert len(secret) == len(TOKEN) and secret == Secret(TOKEN) and secret != Secret("other")
+    with pytest.raises(TypeError):
+        pickle.dumps(secret)
+    assert not Secret("") and str(Secret("")) == ""
+
+
+def test_config_is_frozen() -> None:
+    config = load({})
+    with pytest.raises(AttributeError):
+        config.cpu_delay = 5.0  # type: ignore[misc]
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(sorted(VARIABLES)), value=st.text(max_size=40))
+def test_any_value_gives_a_config_or_a_config_error(name: str, value: str) -> None:
+    # Never another exception (ValueError, IndexError…): those would end in a traceback.
+    try:
+        load({name: value})
+    except ConfigError as error:
+        assert error.variable == name

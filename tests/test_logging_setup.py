@@ -1,0 +1,77 @@
+"""Logging: the token is redacted from every record, and JSON lines are one object each."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from bot.logging_setup import REDACTED, setup_logging
+
+TOKEN = "MTA4OTk1NjE2NzE0NjM0MjQwMA.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+
+
+@pytest.fixture
+def restore_root_logger() -> Iterator[None]:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    for handler in handlers:
+        root.addHandler(handler)
+    root.setLevel(level)
+
+
+def log_everywhere(logger: logging.Logger) -> None:
+    logger.info("token is %s", TOKEN)
+    logger.warning(f"headers: {{'Authorization': 'Bot {TOKEN}'}}")
+    logger.info("extra field", extra={"detail": f"x{TOKEN}y"})
+    try:
+        raise RuntimeError(f"login failed with {TOKEN}")
+    except RuntimeError:
+        logger.exception("request failed")
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_the_token_never_reaches_the_output(restore_root_logger: None, log_format: str) -> None:
+    stream = io.StringIO()
+    setup_logging("DEBUG", log_format, secrets=[TOKEN], stream=stream)
+    # Records of any library pass the same handler.
+    log_everywhere(logging.getLogger("discord.http"))
+    output = stream.getvalue()
+    assert TOKEN not in output
+    # Message, pre-formatted message, traceback; JSON also shows the extra field.
+    assert output.count(REDACTED) >= (4 if log_format == "json" else 3)
+    assert "RuntimeError" in output and "request failed" in output
+
+
+def test_json_lines_are_one_object_per_record(restore_root_logger: None) -> None:
+    stream = io.StringIO()
+    setup_logging("INFO", "json", secrets=[TOKEN], stream=stream)
+    logger = logging.getLogger("bot.test")
+    logger.debug("not shown at INFO")
+    logger.info("table %d opened", 7, extra={"table_id": 7})
+    try:
+        1 / 0  # noqa: B018
+    except ZeroDivisionError:
+        logger.error("it broke", exc_info=True)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2
+    first, second = (json.loads(line) for line in lines)
+    assert first["message"] == "table 7 opened" and first["level"] == "INFO" and first["logger"] == "bot.test"
+    assert first["table_id"] == 7 and first["time"].endswith("+00:00")
+    assert second["level"] == "ERROR" and "ZeroDivisionError" in second["exception"]
+
+
+def test_text_format_and_level(restore_root_logger: None) -> None:
+    stream = io.StringIO()
+    setup_logging("WARNING", "text", secrets=[], stream=stream)
+    logging.getLogger("bot.x").info("hidden")
+    logging.getLogger("bot.x").warning("shown %s", "here")
+    output = stream.getvalue()
+    assert "hidden" not in output
+    assert "WARNING" in output and "bot.x: shown here" in output
