@@ -703,10 +703,12 @@ class TableService:
                 raise ServiceError("stale", NO_LONGER_POSSIBLE)
             work = self._work(live)
             change(work)
+            if actor is not None:
+                work.doc["last_human_at"] = work.now
             return await self._commit(live, work, actor.user_id if actor else None, action)
 
     def _work(self, live: _Live) -> _Work:
-        match = Match.from_json(live.match.to_json()) if live.match is not None else None
+        match = live.match.clone() if live.match is not None else None
         return _Work(
             live=live,
             now=self._clock.now(),
