@@ -188,8 +188,8 @@ class FakeGuild:
             value |= role.permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
-    def payload(self) -> dict[str, Any]:
-        """The GUILD_CREATE payload."""
+    def payload(self, *, member_ids: set[int] | None = None) -> dict[str, Any]:
+        """The GUILD_CREATE payload, with the members in ``member_ids`` (all when None)."""
         return {
             "id": str(self.id),
             "name": self.name,
@@ -223,7 +223,9 @@ class FakeGuild:
             "unavailable": False,
             "member_count": len(self.members),
             "voice_states": [],
-            "members": [m.payload() for m in self.members.values()],
+            "members": [
+                m.payload() for m in self.members.values() if member_ids is None or m.user.id in member_ids
+            ],
             "channels": [c.payload() for c in self.channels.values()],
             "threads": [],
             "presences": [],

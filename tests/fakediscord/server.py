@@ -51,6 +51,7 @@ from .model import (
 
 API_PREFIX = "/api/v10"
 INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_PRESENCES = 1 << 8
 INTENT_GUILD_MESSAGES = 1 << 9
 
 MessageObserver = Callable[[FakeMessage, FakeUser | None], None]
@@ -138,6 +139,7 @@ class FakeDiscord:
         token_lifetime: float = 15 * 60.0,
         wait_timeout: float = 5.0,
         heartbeat_interval: float = 41.25,
+        advertised_gateway_url: str | None = None,
     ) -> None:
         self.token = token
         self.recommended_shards = recommended_shards
@@ -145,6 +147,9 @@ class FakeDiscord:
         self.token_lifetime = token_lifetime
         self.wait_timeout = wait_timeout
         self.heartbeat_interval = heartbeat_interval
+        # The gateway URL named by GET /gateway/bot and READY's resume_gateway_url (default: this fake's), to
+        # check that a configured gateway wins over what Discord names.
+        self.advertised_gateway_url = advertised_gateway_url
         self.snowflake = SnowflakeFactory()
 
         self.application_id = self.snowflake()
@@ -238,7 +243,9 @@ class FakeDiscord:
         guild.members[owner.id] = FakeMember(owner, guild_id, [])
         guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild_id, [bot_role])
         self.guilds[guild_id] = guild
-        self._dispatch_guild(guild, "GUILD_CREATE", guild.payload())
+        session = self._session_for(guild.id)
+        if session is not None:
+            session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
         return guild
 
     def create_channel(self, guild: FakeGuild, name: str, *, type: int = 0) -> FakeChannel:
@@ -983,13 +990,17 @@ class FakeDiscord:
         )
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
-        return _json({"url": self.gateway_url})
+        return _json({"url": self.advertised_gateway_url or self.gateway_url})
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         self._require_bot_auth(request)
         limits_ = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         return _json(
-            {"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limits_}
+            {
+                "url": self.advertised_gateway_url or self.gateway_url,
+                "shards": self.recommended_shards,
+                "session_start_limit": limits_,
+            }
         )
 
     # ------------------------------------------------------------------ REST: application commands
@@ -1335,6 +1346,12 @@ class FakeDiscord:
         if session is not None and (not intent or session.intents & intent):
             session.dispatch(event, data)
 
+    def _guild_create(self, session: GatewaySession, guild: FakeGuild) -> dict[str, Any]:
+        # As on Discord: without the presences intent only the bot's own member comes with GUILD_CREATE
+        # (a bot with the members intent asks for the rest with a member chunk request).
+        everyone = session.intents & INTENT_GUILD_PRESENCES
+        return guild.payload(member_ids=None if everyone else {self.bot_user.id})
+
     def _guilds_for_shard(self, shard_id: int, shard_count: int) -> list[FakeGuild]:
         return [g for g in self.guilds.values() if (g.id >> 22) % shard_count == shard_id]
 
@@ -1406,7 +1423,7 @@ class FakeDiscord:
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
-            "resume_gateway_url": self.gateway_url,
+            "resume_gateway_url": self.advertised_gateway_url or self.gateway_url,
             "shard": [shard_id, shard_count],
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
@@ -1418,7 +1435,7 @@ class FakeDiscord:
         }
         session.dispatch("READY", ready)
         for guild in guilds:
-            session.dispatch("GUILD_CREATE", guild.payload())
+            session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
         self._notify()
         return session
 
