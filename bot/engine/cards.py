@@ -1,0 +1,213 @@
+"""Cards and suits as small ints, in the Volity notation (``KH``, ``10S``, ``3C``).
+
+A card is ``rank * 4 + suit`` with ranks A=1 … K=13 and suits C=0, D=1, H=2, S=3, so cards run from 4 (AC) to
+55 (KS). Ints keep the engine's hot path cheap (hands are lists of ints, matching is two shifts and a mask).
+Two decks simply hold every int twice: a card is identified by its rank and suit.
+
+Input is read liberally (case, ``T`` for 10, suit symbols, names such as "10 of spades"); output is canonical.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from bot.engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from bot.engine.rules import Ruleset
+
+Card = int
+Suit = int
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUITS: tuple[Suit, ...] = (CLUBS, DIAMONDS, HEARTS, SPADES)
+RANKS: tuple[int, ...] = tuple(range(1, 14))
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+
+SUIT_CODES = ("C", "D", "H", "S")
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
+RANK_CODES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_NAMES = (
+    "",
+    "Ace",
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+)
+
+MIN_CARD = 4
+MAX_CARD = 55
+#: One standard 52-card deck, in a fixed order (clubs to spades within each rank).
+STANDARD_DECK: tuple[Card, ...] = tuple(range(MIN_CARD, MAX_CARD + 1))
+
+# Canonical codes and labels, indexed by card int (index 0–3 unused).
+CODES: tuple[str, ...] = (
+    "",
+    "",
+    "",
+    "",
+    *tuple(RANK_CODES[c >> 2] + SUIT_CODES[c & 3] for c in STANDARD_DECK),
+)
+LABELS: tuple[str, ...] = (
+    "",
+    "",
+    "",
+    "",
+    *tuple(RANK_CODES[c >> 2] + SUIT_SYMBOLS[c & 3] for c in STANDARD_DECK),
+)
+
+_SUIT_WORDS: dict[str, Suit] = {}
+for _s, _words in enumerate(
+    (
+        ("c", "club", "clubs", "♣", "♧"),
+        ("d", "diamond", "diamonds", "♦", "♢"),
+        ("h", "heart", "hearts", "♥", "♡"),
+        ("s", "spade", "spades", "♠", "♤"),
+    )
+):
+    for _w in _words:
+        _SUIT_WORDS[_w] = _s
+
+_RANK_WORDS: dict[str, int] = {
+    "a": 1,
+    "ace": 1,
+    "1": 1,
+    "t": 10,
+    "j": 11,
+    "jack": 11,
+    "q": 12,
+    "queen": 12,
+    "k": 13,
+    "king": 13,
+}
+for _r in range(2, 11):
+    _RANK_WORDS[str(_r)] = _r
+    _RANK_WORDS[RANK_NAMES[_r].lower()] = _r
+
+_SYMBOL_CHARS = "♣♧♦♢♥♡♠♤"
+_SPLIT = re.compile(r"[\s,_\-]+")
+
+
+def make_card(rank: int, suit: Suit) -> Card:
+    """The card of ``rank`` (1–13) and ``suit`` (0–3)."""
+    if not (1 <= rank <= 13 and 0 <= suit <= 3):
+        raise EngineError(903)
+    return rank * 4 + suit
+
+
+def rank_of(card: Card) -> int:
+    return card >> 2
+
+
+def suit_of(card: Card) -> Suit:
+    return card & 3
+
+
+def is_card(value: object) -> bool:
+    """Whether ``value`` is a card int (not a bool)."""
+    return type(value) is int and MIN_CARD <= value <= MAX_CARD
+
+
+def _clean(text: str) -> str:
+    # Emoji suits often carry a variation selector; dots and stray punctuation carry no meaning.
+    return text.replace("\ufe0f", "").replace(".", " ").strip().lower()
+
+
+def parse_suit(text: str) -> Suit:
+    """A suit from "h", "H", "hearts", "♥" …; raises ``EngineError`` 906 otherwise."""
+    if not isinstance(text, str):
+        raise EngineError(906)
+    suit = _SUIT_WORDS.get(_clean(text))
+    if suit is None:
+        raise EngineError(906)
+    return suit
+
+
+def _parse_card(text: str) -> Card | None:
+    t = _clean(text)
+    if not t:
+        return None
+    words = [w for w in _SPLIT.split(t) if w and w != "of"]
+    if len(words) == 2:
+        rank = _RANK_WORDS.get(words[0])
+        suit = _SUIT_WORDS.get(words[1])
+        if rank is None or suit is None:  # "♥ K" / "hearts king"
+            rank = _RANK_WORDS.get(words[1])
+            suit = _SUIT_WORDS.get(words[0])
+        if rank is None or suit is None:
+            return None
+        return rank * 4 + suit
+    if len(words) != 1:
+        return None
+    w = words[0]
+    # A suit symbol may come first ("♥K") or last ("K♥").
+    if w[0] in _SYMBOL_CHARS:
+        w = w[1:] + w[0]
+    # Longest suit word that ends the token: "kh", "10hearts", "q♠".
+    for cut in range(1, len(w)):
+        rank = _RANK_WORDS.get(w[:cut])
+        suit = _SUIT_WORDS.get(w[cut:])
+        if rank is not None and suit is not None:
+            return rank * 4 + suit
+    return None
+
+
+def parse_card(text: str) -> Card:
+    """A card from "KH", "kh", "TS", "10♠", "K♥", "king of hearts" …; raises ``EngineError`` 903 otherwise."""
+    card = _parse_card(text) if isinstance(text, str) else None
+    if card is None:
+        raise EngineError(903)
+    return card
+
+
+def card_code(card: Card) -> str:
+    """Canonical Volity code: "KH", "10S"."""
+    return CODES[card]
+
+
+def card_label(card: Card) -> str:
+    """Short label with the suit symbol: "K♥", "10♠"."""
+    return LABELS[card]
+
+
+def card_name(card: Card) -> str:
+    """Full name: "King of Hearts"."""
+    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
+
+
+def suit_code(suit: Suit) -> str:
+    return SUIT_CODES[suit]
+
+
+def suit_symbol(suit: Suit) -> str:
+    return SUIT_SYMBOLS[suit]
+
+
+def suit_name(suit: Suit) -> str:
+    return SUIT_NAMES[suit]
+
+
+def sort_key(card: Card) -> int:
+    """Order for showing a hand: by suit (clubs, diamonds, hearts, spades), then rank (A … K)."""
+    return (card & 3) * 16 + (card >> 2)
+
+
+def card_from_code(code: str) -> Card:
+    """Read a canonical code (as written by ``card_code``); used by the JSON readers."""
+    return parse_card(code)
+
+
+def card_value(card: Card, ruleset: Ruleset) -> int:
+    """The card's scoring value under the ruleset's card values."""
+    return ruleset.value_table[card >> 2]

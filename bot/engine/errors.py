@@ -1,0 +1,47 @@
+"""The engine's domain errors: every illegal action raises ``EngineError`` with a stable code.
+
+Codes 901–907 are Volity's (seed 000) with the same meanings; 910 and up are this engine's own, for the rules
+the presets add. ``ERROR_MESSAGES`` is the one table of them all: the service shows ``message`` to the player.
+"""
+
+from __future__ import annotations
+
+ERROR_MESSAGES: dict[int, str] = {
+    # Seed 000 (Volity).
+    901: "It's not your turn.",
+    902: "You don't have that card.",
+    903: "Unknown card.",
+    904: "You can't draw a card: the stock is empty.",
+    905: "You can't choose a suit now.",
+    906: "Unknown suit.",
+    907: "That card doesn't match the target.",
+    # This engine's own.
+    910: "You must play the card you drew.",
+    911: "You must answer the pending draw with the same rank, or draw the cards owed.",
+    912: "You can't draw any more cards this turn.",
+    913: "You must name a suit first.",
+    914: "You can't draw while you have a card you can play.",
+    915: "You can't pass now.",
+    916: "You must draw a card first.",
+    917: "After drawing you may only play the card you drew.",
+    918: "Play another card of the same rank, or pass.",
+    919: "You must answer with the same rank, or pass and miss your turn.",
+    920: "You have no last card to call.",
+    921: "There is nobody to catch.",
+    922: "The round is over.",
+    923: "There is no such seat.",
+    924: "That is not an action of this game.",
+}
+
+
+class EngineError(Exception):
+    """An illegal action: ``code`` is stable (see ``ERROR_MESSAGES``); ``message`` is short, for players."""
+
+    def __init__(self, code: int, message: str | None = None) -> None:
+        self.code = code
+        self.message = message if message is not None else ERROR_MESSAGES.get(code, "Illegal action.")
+        super().__init__(f"{code}: {self.message}")
+
+
+class RulesetError(ValueError):
+    """An impossible ruleset (or option value); the message says why."""

@@ -1,0 +1,548 @@
+"""Rulesets: every option of RULESETS.md as a field of one frozen value, the eight presets, the rules help.
+
+Option values are plain strings and ints so a ruleset is JSON as it is. Where RULESETS.md is silent the choice
+made here (after the seed it names) is written in a comment and in the rules help.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.cards import RANK_CODES, SUIT_NAMES
+from bot.engine.errors import RulesetError
+
+DECKS = ("one", "two-above-5", "two-above-2")
+STARTER_WILD = ("keep", "hearts", "bury")
+AFTER_DRAW = ("must-play-drawn", "may-play-drawn", "may-play-any", "turn-ends")
+REVERSE_TWO = ("nothing", "skip")
+SCORING = ("penalty", "payment", "card-count")
+CARD_VALUES = ("volity", "switch")
+MATCH_END = ("passes-target", "reaches-target", "rounds", "one-round")
+NEXT_LEADER = ("left-of-dealer", "most-points")
+
+#: Card values by rank (index 0 unused).
+VALUE_TABLES: dict[str, tuple[int, ...]] = {
+    # Volity: 8 = 50, court cards 10, A 1, others face value.
+    "volity": (0, 1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10),
+    # Switch (seed 004): A 20; 2, 4, J 15; K Q 10; others face value.
+    "switch": (0, 20, 15, 3, 15, 5, 6, 7, 8, 9, 10, 15, 10, 10),
+}
+
+MAX_SEATS = 8
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One combination of options. Build presets with ``get_preset`` and change them with ``replace``."""
+
+    name: str = "classic"
+    min_players: int = 2
+    max_players: int = 7
+    #: "one" deck; two decks above 5 players ("two-above-5", seed 000); two decks above 2 players (seed 004).
+    decks: str = "two-above-5"
+    hand_size: int = 5
+    #: Hand size with exactly two players.
+    hand_size_two: int = 7
+    #: The wild rank (8 by default, 1 = aces in Switch); None = no wild cards.
+    wild_rank: int | None = 8
+    #: A wild must match the target like any other card.
+    wild_must_match: bool = False
+    #: A wild turned as starter: "keep" (match its suit), "hearts" (hearts declared), "bury" (into the stock).
+    starter_wild: str = "keep"
+    #: A special starter card takes effect as if the dealer had played it.
+    starter_effect: bool = False
+    #: A player may draw even with a legal play in hand.
+    draw_with_legal_play: bool = True
+    #: Cards a player may draw per turn (None = until a playable card comes).
+    draw_limit: int | None = None
+    #: After drawing: must play the drawn card if playable (and it came from a draw forced by having no play);
+    #: may play the drawn card or pass; may play any legal card or pass; the turn ends.
+    after_draw: str = "must-play-drawn"
+    #: Every turn starts with drawing a card (Crazier Eights).
+    draw_first: bool = False
+    #: An empty stock is refilled from the discard pile under its top card.
+    reshuffle: bool = True
+    #: A player who must draw when no card can be drawn ends the round (settled as blocked), not a pass.
+    empty_draw_ends_round: bool = False
+    #: Any player may pass on their turn (not only one who can neither play nor draw).
+    pass_anytime: bool = False
+    skip_ranks: tuple[int, ...] = ()
+    reverse_ranks: tuple[int, ...] = ()
+    #: What a reverse does with two players: "nothing" more, or it also skips the other player.
+    reverse_two_players: str = "nothing"
+    #: (rank, N): the next player owes N cards.
+    draw_ranks: tuple[tuple[int, int], ...] = ()
+    #: (rank, cap): the most that stacking that rank can make a player owe.
+    draw_caps: tuple[tuple[int, int], ...] = ()
+    #: Ranks the player now next must answer with the same rank or miss the turn (Switch jack).
+    answer_ranks: tuple[int, ...] = ()
+    #: A pending draw may be answered with the same rank, adding to it.
+    stacking: bool = True
+    #: A wild may answer a pending draw (it cancels the draw).
+    wild_answers_draw: bool = False
+    #: After a play the player may play more cards of the same rank in the same turn.
+    same_rank_runs: bool = False
+    #: Last card must be called; an uncalled last card can be caught for ``last_card_penalty`` cards.
+    last_card: bool = False
+    last_card_penalty: int = 2
+    #: Passes in a row that block the round (None = one per player).
+    blocked_after: int | None = None
+    #: Safety net: after this many turns the round ends, settled as a blocked round.
+    turn_cap: int = 1000
+    scoring: str = "penalty"
+    card_values: str = "volity"
+    match_end: str = "passes-target"
+    target: int | None = 100
+    rounds: int | None = None
+    next_leader: str = "left-of-dealer"
+
+    def __post_init__(self) -> None:
+        problem = _problem(self)
+        if problem is not None:
+            raise RulesetError(problem)
+
+    # ----------------------------------------------------------------- derived values
+    @property
+    def has_last_card(self) -> bool:
+        return self.last_card
+
+    @property
+    def high_wins(self) -> bool:
+        """Payment scoring ranks the highest total first; penalty and card-count scoring the lowest."""
+        return self.scoring == "payment"
+
+    @property
+    def value_table(self) -> tuple[int, ...]:
+        return VALUE_TABLES[self.card_values]
+
+    def decks_for(self, num_seats: int) -> int:
+        if self.decks == "two-above-5" and num_seats > 5:
+            return 2
+        if self.decks == "two-above-2" and num_seats > 2:
+            return 2
+        return 1
+
+    def hand_size_for(self, num_seats: int) -> int:
+        return self.hand_size_two if num_seats == 2 else self.hand_size
+
+    # ----------------------------------------------------------------- changing and JSON
+    def replace(self, **changes: Any) -> Ruleset:
+        """A copy with some options changed (validated: raises ``RulesetError``)."""
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise RulesetError(f"unknown option: {', '.join(unknown)}")
+        try:
+            return dataclasses.replace(self, **_normalise(changes))
+        except TypeError as exc:  # pragma: no cover - guarded by the name check above
+            raise RulesetError(str(exc)) from exc
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Ruleset:
+        if not isinstance(data, dict):
+            raise RulesetError("a ruleset must be a JSON object")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise RulesetError(f"unknown option: {', '.join(unknown)}")
+        return cls(**_normalise(data))
+
+
+def _normalise(values: dict[str, Any]) -> dict[str, Any]:
+    out = dict(values)
+    for key in ("skip_ranks", "reverse_ranks", "answer_ranks"):
+        if key in out:
+            try:
+                out[key] = tuple(int(v) for v in out[key])
+            except (TypeError, ValueError) as exc:
+                raise RulesetError(f"{key} must be a list of ranks") from exc
+    for key in ("draw_ranks", "draw_caps"):
+        if key in out:
+            try:
+                out[key] = tuple((int(a), int(b)) for a, b in out[key])
+            except (TypeError, ValueError) as exc:
+                raise RulesetError(f"{key} must be a list of [rank, number] pairs") from exc
+    return out
+
+
+def _is_int(v: object) -> bool:
+    return type(v) is int
+
+
+def _problem(rs: Ruleset) -> str | None:
+    """Why the ruleset is impossible, or None."""
+    if rs.name not in PRESET_NAMES:
+        return f"unknown preset name {rs.name!r}"
+    for key in ("min_players", "max_players", "hand_size", "hand_size_two", "last_card_penalty", "turn_cap"):
+        if not _is_int(getattr(rs, key)):
+            return f"{key} must be a whole number"
+    for key in (
+        "wild_must_match",
+        "starter_effect",
+        "draw_with_legal_play",
+        "draw_first",
+        "reshuffle",
+        "empty_draw_ends_round",
+        "pass_anytime",
+        "stacking",
+        "wild_answers_draw",
+        "same_rank_runs",
+        "last_card",
+    ):
+        if type(getattr(rs, key)) is not bool:
+            return f"{key} must be true or false"
+    choices = (
+        ("decks", DECKS),
+        ("starter_wild", STARTER_WILD),
+        ("after_draw", AFTER_DRAW),
+        ("reverse_two_players", REVERSE_TWO),
+        ("scoring", SCORING),
+        ("card_values", CARD_VALUES),
+        ("match_end", MATCH_END),
+        ("next_leader", NEXT_LEADER),
+    )
+    for key, allowed in choices:
+        if getattr(rs, key) not in allowed:
+            return f"{key} must be one of: {', '.join(allowed)}"
+    if not 2 <= rs.min_players <= rs.max_players <= MAX_SEATS:
+        return f"players must be between 2 and {MAX_SEATS}, the minimum not above the maximum"
+    if rs.hand_size < 1 or rs.hand_size_two < 1:
+        return "hand size must be at least 1"
+    for n in range(rs.min_players, rs.max_players + 1):
+        if rs.hand_size_for(n) * n + 2 > 52 * rs.decks_for(n):
+            return f"{n} hands of {rs.hand_size_for(n)} cards do not fit in the deck"
+    if rs.wild_rank is not None and not (_is_int(rs.wild_rank) and 1 <= rs.wild_rank <= 13):
+        return "wild rank must be a rank from A (1) to K (13), or none"
+    if rs.wild_rank is None and (rs.wild_must_match or rs.wild_answers_draw):
+        return "there is no wild rank"
+    if rs.draw_limit is not None and not (_is_int(rs.draw_limit) and rs.draw_limit >= 1):
+        return "draw limit must be at least 1 (or none: draw until playable)"
+    if rs.after_draw == "turn-ends" and rs.draw_limit != 1:
+        return "when the turn ends after drawing, the draw limit must be one card"
+    if rs.draw_first:
+        if rs.draw_limit != 1:
+            return "when every turn starts with a draw, the draw limit must be one card"
+        if rs.after_draw == "turn-ends":
+            return "when every turn starts with a draw, the player must be able to play after drawing"
+        if not rs.draw_with_legal_play:
+            return "when every turn starts with a draw, drawing with a legal play must be allowed"
+    ranks_seen: dict[int, str] = {}
+    specials = (
+        ("skip", rs.skip_ranks),
+        ("reverse", rs.reverse_ranks),
+        ("answer", rs.answer_ranks),
+        ("draw", tuple(r for r, _ in rs.draw_ranks)),
+    )
+    for label, ranks in specials:
+        if len(set(ranks)) != len(ranks):
+            return f"a rank is listed twice as {label}"
+        for r in ranks:
+            if not 1 <= r <= 13:
+                return f"{r} is not a rank (A=1 … K=13)"
+            if r == rs.wild_rank:
+                return f"the wild rank {RANK_CODES[r]} cannot also have a {label} effect"
+            if label == "answer" and r in ranks_seen and ranks_seen[r] == "draw":
+                return f"{RANK_CODES[r]} cannot both need an answer and make the next player draw"
+            ranks_seen.setdefault(r, label)
+    for r, n in rs.draw_ranks:
+        if n < 1:
+            return "a draw card must make the next player draw at least one card"
+        if r in rs.answer_ranks:
+            return f"{RANK_CODES[r]} cannot both need an answer and make the next player draw"
+    draw_ranks = dict(rs.draw_ranks)
+    for r, cap in rs.draw_caps:
+        if r not in draw_ranks:
+            return f"a cap is set for {RANK_CODES[r] if 1 <= r <= 13 else r}, which is not a draw card"
+        if cap < draw_ranks[r]:
+            return f"the cap for {RANK_CODES[r]} is below what one card makes the next player draw"
+    if rs.draw_caps and not rs.stacking:
+        return "stacking caps need stacking"
+    if rs.wild_answers_draw and not rs.stacking:
+        return "a wild can only answer a pending draw when draws stack"
+    if rs.last_card_penalty < 1:
+        return "the last card penalty must be at least one card"
+    if rs.blocked_after is not None and not (_is_int(rs.blocked_after) and rs.blocked_after >= 1):
+        return "blocked round: the number of passes in a row must be at least 1"
+    if rs.turn_cap < 1:
+        return "the turn cap must be at least 1"
+    if rs.match_end == "passes-target" and rs.scoring == "payment":
+        return "with payment scoring the match ends when a total reaches the target (highest wins)"
+    if rs.match_end == "reaches-target" and rs.scoring != "payment":
+        return "a match to reach the target needs payment scoring; with low-wins scoring use passes-target"
+    if rs.match_end in ("passes-target", "reaches-target") and not (
+        _is_int(rs.target) and (rs.target or 0) >= 1
+    ):
+        return "the match needs a target of at least 1 point"
+    if rs.match_end == "rounds" and not (_is_int(rs.rounds) and (rs.rounds or 0) >= 1):
+        return "the match needs a number of rounds of at least 1"
+    return None
+
+
+PRESET_NAMES: tuple[str, ...] = (
+    "classic",
+    "must-play",
+    "draw-one",
+    "uno-lite",
+    "switch",
+    "parlett",
+    "party",
+    "crazier",
+)
+
+
+def _build_presets() -> dict[str, Ruleset]:
+    classic = Ruleset()
+    return {
+        # Seed 000: the standard game.
+        "classic": classic,
+        # Seed 002 (CardStock): must play if able; unable: draw one card, the turn ends; starter 8 = hearts.
+        "must-play": Ruleset(
+            name="must-play",
+            draw_with_legal_play=False,
+            draw_limit=1,
+            after_draw="turn-ends",
+            starter_wild="hearts",
+        ),
+        # Seed 000's variant: draw one card; play it if playable, otherwise the turn passes.
+        "draw-one": Ruleset(name="draw-one", draw_limit=1, after_draw="may-play-drawn"),
+        # Seed 000's Uno-like variant: a 2 makes the next player draw two and lose the turn; a J skips.
+        "uno-lite": Ruleset(name="uno-lite", draw_ranks=((2, 2),), stacking=False, skip_ranks=(11,)),
+        # Seed 004's Switch. Silent points, chosen after seed 004: a starter ace is buried as in the base
+        # game; the card drawn when unable may be played at once; a match is played to 250 points.
+        "switch": Ruleset(
+            name="switch",
+            wild_rank=1,
+            starter_wild="bury",
+            draw_ranks=((2, 2), (4, 4)),
+            draw_caps=((2, 8), (4, 16)),
+            reverse_ranks=(11,),
+            answer_ranks=(11,),
+            draw_with_legal_play=False,
+            draw_limit=1,
+            after_draw="may-play-drawn",
+            last_card=True,
+            scoring="payment",
+            card_values="switch",
+            match_end="reaches-target",
+            target=250,
+        ),
+        # Seed 004's plain game: two decks above two players (up to 8), starter 8 buried, payment scoring.
+        "parlett": Ruleset(
+            name="parlett",
+            max_players=8,
+            decks="two-above-2",
+            starter_wild="bury",
+            scoring="payment",
+            match_end="reaches-target",
+            target=250,
+        ),
+        # Seed 003: 8 cards, starter 8 buried, 4 skips, Q reverses, 2 draws two and stacks, same-rank runs,
+        # draw one card then play one card (no run after a draw) or pass, last card on.
+        "party": Ruleset(
+            name="party",
+            hand_size=8,
+            hand_size_two=8,
+            starter_wild="bury",
+            skip_ranks=(4,),
+            reverse_ranks=(12,),
+            draw_ranks=((2, 2),),
+            same_rank_runs=True,
+            draw_limit=1,
+            after_draw="may-play-any",
+            last_card=True,
+        ),
+        # Seed 001's core: 7 cards; every turn starts with a draw, then discard one matching card or not; an
+        # impossible draw ends the round (fewest cards wins); card-count scoring; most points leads.
+        # Silent point: a match is played until a total passes 25 points.
+        "crazier": Ruleset(
+            name="crazier",
+            hand_size=7,
+            hand_size_two=7,
+            draw_first=True,
+            draw_limit=1,
+            after_draw="may-play-any",
+            empty_draw_ends_round=True,
+            scoring="card-count",
+            next_leader="most-points",
+            target=25,
+        ),
+    }
+
+
+PRESETS: dict[str, Ruleset] = _build_presets()
+
+
+def get_preset(name: str) -> Ruleset:
+    """The preset called ``name`` (case-insensitive); raises ``RulesetError`` for unknown names."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key not in PRESETS:
+        raise RulesetError(f"unknown preset {name!r}; presets: {', '.join(PRESET_NAMES)}")
+    return PRESETS[key]
+
+
+# --------------------------------------------------------------------------------------------- rules help
+_TITLES = {
+    "classic": "Classic Crazy Eights",
+    "must-play": "Must-play Crazy Eights",
+    "draw-one": "Draw-one Crazy Eights",
+    "uno-lite": "Uno-lite Crazy Eights",
+    "switch": "Switch",
+    "parlett": "Parlett's Crazy Eights",
+    "party": "Party Crazy Eights",
+    "crazier": "Crazier Eights",
+}
+
+
+def _rank_list(ranks: tuple[int, ...]) -> str:
+    return "/".join(RANK_CODES[r] for r in ranks)
+
+
+def rules_help(ruleset: Ruleset) -> str:
+    """The rules help players read for this ruleset (Markdown, under 1,800 characters)."""
+    rs = ruleset
+    default = PRESETS.get(rs.name)
+    title = _TITLES.get(rs.name, rs.name)
+    if default is not None and rs != default:
+        title += " (house rules)"
+    lines = [f"**{title}**"]
+    if rs.min_players == rs.max_players:
+        players = f"{rs.min_players} players"
+    else:
+        players = f"{rs.min_players}–{rs.max_players} players"
+    if rs.decks == "one":
+        decks = "one deck"
+    elif rs.decks == "two-above-5":
+        decks = "two decks above 5 players"
+    else:
+        decks = "two decks above 2 players"
+    deal = (
+        f"{rs.hand_size} cards each"
+        if rs.hand_size == rs.hand_size_two
+        else (f"{rs.hand_size} cards each ({rs.hand_size_two} with two players)")
+    )
+    lines.append(f"• {players}, {decks}; {deal}. Empty your hand first.")
+    w = rs.wild_rank
+    if w is None:
+        match = "• Play a card matching the top card's rank or suit. There are no wild cards."
+    else:
+        wr = RANK_CODES[w]
+        how = " (it must match too)" if rs.wild_must_match else ", any time"
+        match = (
+            f"• Play a card matching the top card's rank or suit, or a wild **{wr}**{how}; then name a suit."
+        )
+        starter = {
+            "keep": f"A starter {wr} stays: match its suit.",
+            "hearts": f"A starter {wr} means {SUIT_NAMES[2]} are named.",
+            "bury": f"A starter {wr} is buried in the stock and the next card turned.",
+        }[rs.starter_wild]
+        match += " " + starter
+    lines.append(match)
+    if rs.draw_first:
+        lines.append("• Every turn starts by drawing a card; then play one matching card or pass.")
+    else:
+        if rs.draw_with_legal_play:
+            draw = "• You may draw instead of playing."
+        else:
+            draw = "• You must play if you can; draw only when unable."
+        if rs.draw_limit is None:
+            draw += " Unable to play: draw until a card can be played"
+        else:
+            n = rs.draw_limit
+            draw += f" Draw at most {n} card{'s' if n != 1 else ''} a turn"
+        draw += {
+            "must-play-drawn": "; a playable card drawn when you had no play must be played at once.",
+            "may-play-drawn": "; then play the drawn card or pass.",
+            "may-play-any": "; then play one card or pass.",
+            "turn-ends": "; then your turn ends.",
+        }[rs.after_draw]
+        lines.append(draw)
+    if rs.pass_anytime:
+        lines.append("• You may pass instead of playing.")
+    if rs.reshuffle:
+        lines.append("• An empty stock is refilled from the discard pile (its top card stays).")
+    else:
+        lines.append("• No reshuffle: once the stock is empty, nobody draws.")
+    effects = []
+    if rs.skip_ranks:
+        effects.append(f"{_rank_list(rs.skip_ranks)} skips the next player")
+    if rs.reverse_ranks:
+        rev = f"{_rank_list(rs.reverse_ranks)} reverses play"
+        if rs.reverse_two_players == "skip":
+            rev += " (a skip with two players)"
+        effects.append(rev)
+    caps = dict(rs.draw_caps)
+    for r, n in rs.draw_ranks:
+        eff = f"{RANK_CODES[r]} makes the next player draw {n}"
+        if rs.stacking:
+            eff += f" unless they answer with a {RANK_CODES[r]}, which adds {n}"
+            if r in caps:
+                eff += f" (at most {caps[r]})"
+        else:
+            eff += " and lose the turn"
+        effects.append(eff)
+    for r in rs.answer_ranks:
+        effects.append(
+            f"after a {RANK_CODES[r]} the next player must answer with a {RANK_CODES[r]} or miss a turn"
+        )
+    if effects:
+        lines.append("• " + "; ".join(effects) + ".")
+    if rs.draw_ranks and rs.stacking:
+        extra = " A wild also answers, and cancels it." if rs.wild_answers_draw else ""
+        lines.append("• Not answering a draw: draw all owed and your turn ends." + extra)
+    if rs.same_rank_runs:
+        lines.append(
+            "• After a play you may play more cards of the same rank (not after drawing), then pass."
+        )
+    if rs.starter_effect:
+        lines.append("• A special starter card works as if the dealer played it.")
+    if rs.last_card:
+        lines.append(
+            f"• Down to one card? Call **last card** before the next player acts, or anyone may catch you: "
+            f"you draw {rs.last_card_penalty}."
+        )
+    if rs.empty_draw_ends_round:
+        lines.append("• If a card must be drawn and none can be, the round ends: lowest hand wins.")
+    blocked = (
+        "everyone passes in a row" if rs.blocked_after is None else f"{rs.blocked_after} passes in a row"
+    )
+    lines.append(
+        f"• The round ends when a hand is empty, or is blocked when {blocked} (or after {rs.turn_cap} turns)."
+    )
+    values = (
+        "8 = 50, K/Q/J = 10, A = 1, others face value"
+        if rs.card_values == "volity"
+        else "A = 20, 2/4/J = 15, K/Q = 10, others face value"
+    )
+    if rs.scoring == "penalty":
+        score = f"• Score: the cards left in your hand ({values}); going out scores 0. Low wins."
+    elif rs.scoring == "payment":
+        score = (
+            f"• Score: whoever goes out collects the value of every other hand ({values}); in a blocked "
+            "round the lowest hand collects the difference from each player."
+        )
+    else:
+        score = "• Score: 1 point per card left in hand; the winner scores 0. Low wins."
+    lines.append(score)
+    if rs.match_end == "passes-target":
+        end = f"• Match: until a total passes {rs.target}; lowest total wins."
+    elif rs.match_end == "reaches-target":
+        end = f"• Match: until a total reaches {rs.target}; highest total wins."
+    elif rs.match_end == "rounds":
+        end = f"• Match: {rs.rounds} rounds; {'highest' if rs.high_wins else 'lowest'} total wins."
+    else:
+        end = "• One round."
+    if rs.next_leader == "most-points":
+        end += " The player with the most points leads the next round."
+    lines.append(end)
+    return "\n".join(lines)
