@@ -91,25 +91,29 @@ async def _serve(bot: EightsBot, token: str) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, on_signal, signum)
 
-    runner = asyncio.create_task(bot.start(token), name="eights-bot")
-    stopper = asyncio.create_task(stop.wait(), name="eights-stop")
-    await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-    if stopper.done():
-        try:
-            await asyncio.wait_for(bot.close(), timeout=SHUTDOWN_DEADLINE)
-        except TimeoutError:
-            log.warning("shutdown took longer than %.0f s; exiting anyway", SHUTDOWN_DEADLINE)
-        if not runner.done():
-            runner.cancel()
-        await asyncio.gather(runner, return_exceptions=True)
-        return 0
-    stopper.cancel()
     try:
-        runner.result()
+        runner = asyncio.create_task(bot.start(token), name="eights-bot")
+        stopper = asyncio.create_task(stop.wait(), name="eights-stop")
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stopper.done():
+            try:
+                await asyncio.wait_for(bot.close(), timeout=SHUTDOWN_DEADLINE)
+            except TimeoutError:
+                log.warning("shutdown took longer than %.0f s; exiting anyway", SHUTDOWN_DEADLINE)
+            if not runner.done():
+                runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+            return 0
+        stopper.cancel()
+        try:
+            runner.result()
+        finally:
+            # Whatever ended the bot (an error at start-up, a gateway failure): close the store and session.
+            await bot.close()
+        return 0
     finally:
-        # Whatever ended the bot (an error at start-up, a gateway failure), close the store and the session.
-        await bot.close()
-    return 0
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:

@@ -65,7 +65,10 @@ class EightsBot(commands.AutoShardedBot):
     alongside a running bot; ``bot.cogs.setup_all`` should honour it.
     """
 
-    def __init__(self, config: Config, *, force_sync: bool = False, restore_tables: bool = True) -> None:
+    def __init__(
+        self, config: Config, *, force_sync: bool = False, restore_tables: bool = True, **options: Any
+    ) -> None:
+        """``options`` go to discord.py's client as they are (tests pass ``guild_ready_timeout``)."""
         # The bot never joins voice: discord.py's warnings about missing voice libraries are noise here.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Slash commands and components only: no privileged intent, no message content; member names come
@@ -79,6 +82,7 @@ class EightsBot(commands.AutoShardedBot):
             shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
             # Only @mentions of users who are playing; never @everyone or roles from a display name.
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
         )
         self.config = config
         self.force_sync = force_sync
