@@ -317,28 +317,37 @@ class SqliteStore:
         def work(conn: sqlite3.Connection) -> int:
             in_guild = "" if guild_id is None else " AND guild_id = ?"
             guild_args: tuple[int, ...] = () if guild_id is None else (guild_id,)
-            closed_tables = "SELECT id FROM game_tables WHERE status IN ('finished', 'abandoned')" + in_guild
+            # Closed tables where the user sat, found through their seats (an index), not by scanning tables.
+            their_closed_tables = (
+                "SELECT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
+                "WHERE s.user_id = ? AND t.status IN ('finished', 'abandoned')"
+                + ("" if guild_id is None else " AND t.guild_id = ?")
+            )
             changed = 0
+            # Order matters: moves and hosts are found through the seats, so the seats are anonymised last.
             for sql, args in (
                 (f"DELETE FROM player_stats WHERE user_id = ?{in_guild}", (user_id, *guild_args)),
                 (f"DELETE FROM player_preset_counts WHERE user_id = ?{in_guild}", (user_id, *guild_args)),
                 (
                     "UPDATE match_rankings SET user_id = NULL, display_name = ? WHERE user_id = ? "
-                    f"AND table_id IN (SELECT table_id FROM match_results WHERE 1 = 1{in_guild})",
+                    "AND (SELECT 1 FROM match_results AS r WHERE r.table_id = match_rankings.table_id"
+                    f"{in_guild})",
                     (ANONYMOUS_NAME, user_id, *guild_args),
+                ),
+                (
+                    f"UPDATE moves SET actor_id = NULL WHERE table_id IN ({their_closed_tables}) "
+                    "AND actor_id = ?",
+                    (user_id, *guild_args, user_id),
+                ),
+                (
+                    "UPDATE game_tables SET host_id = 0 WHERE host_id = ? "
+                    f"AND status IN ('finished', 'abandoned'){in_guild}",
+                    (user_id, *guild_args),
                 ),
                 (
                     f"UPDATE seats SET user_id = NULL, display_name = ? WHERE user_id = ? "
-                    f"AND table_id IN ({closed_tables})",
-                    (ANONYMOUS_NAME, user_id, *guild_args),
-                ),
-                (
-                    f"UPDATE moves SET actor_id = NULL WHERE actor_id = ? AND table_id IN ({closed_tables})",
-                    (user_id, *guild_args),
-                ),
-                (
-                    f"UPDATE game_tables SET host_id = 0 WHERE host_id = ? AND id IN ({closed_tables})",
-                    (user_id, *guild_args),
+                    f"AND table_id IN ({their_closed_tables})",
+                    (ANONYMOUS_NAME, user_id, user_id, *guild_args),
                 ),
             ):
                 changed += conn.execute(sql, args).rowcount
@@ -471,10 +480,10 @@ class SqliteStore:
             tables = [
                 _table(row)
                 for row in conn.execute(
-                    f"SELECT {_TABLE_COLUMNS} FROM game_tables "
-                    "WHERE status IN ('lobby', 'playing') ORDER BY id"
+                    f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing')"
                 )
             ]
+            tables.sort(key=lambda table: table.id)  # here, not in SQL: ORDER BY id would skip the index
             seats: dict[int, list[SeatRecord]] = {table.id: [] for table in tables}
             states: dict[int, GameState] = {}
             open_ids = "SELECT id FROM game_tables WHERE status IN ('lobby', 'playing')"

@@ -19,8 +19,11 @@ from bot.store import (
     open_store,
     parse_database_url,
 )
+from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, discover
 from bot.store.sqlite import SqliteStore
 from tests.store.conftest import CHANNEL, GUILD, HOST, host_seat, new_table
+
+LATEST = discover(DEFAULT_MIGRATIONS_DIR)[-1].version
 
 # --- database URLs ------------------------------------------------------------------------------------------
 
@@ -51,7 +54,7 @@ async def test_open_store_creates_the_folder_and_does_not_migrate(tmp_path: Path
     try:
         assert (tmp_path / "nested" / "dir" / "bot.sqlite3").exists()
         assert await store.schema_version() == 0
-        assert await store.migrate() == 2
+        assert await store.migrate() == LATEST
     finally:
         await store.close()
 
@@ -462,7 +465,7 @@ async def test_backup_is_a_complete_standalone_copy(store: SqliteStore, tmp_path
     copy = await SqliteStore.open(str(target))
     try:
         assert await copy.integrity_check() == ["ok"]
-        assert await copy.migrate() == 2  # nothing pending, checksums match
+        assert await copy.migrate() == LATEST  # nothing pending, checksums match
         assert await copy.moves(table_id) == await store.moves(table_id)
         assert await copy.player_stats(GUILD, 11) == await store.player_stats(GUILD, 11)
     finally:
