@@ -1,0 +1,173 @@
+"""CPU player tournaments: win rates with 95% Wilson intervals and decision times per level.
+
+    .venv/bin/python bench/cpu.py                       # classic, 2,000 games per pairing
+    .venv/bin/python bench/cpu.py --preset switch --games 1000 --jobs 2
+    .venv/bin/python bench/cpu.py --quick               # 200 games per pairing, every pairing
+
+A game is one round (one deal) of the preset. Seats are rotated: game g gives seat s the lineup's entry
+(s + g) mod n, and the dealer moves with g. A game's win is shared equally by its winners (a blocked round can
+tie). Out-of-turn moves (calling one's own last card, catching) are asked of every seat after each action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.engine import Round, get_preset
+from bot.engine.cpu import choose_action, react
+
+PAIRINGS: dict[str, tuple[str, ...]] = {
+    "normal-vs-easy": ("normal", "easy"),
+    "hard-vs-normal": ("hard", "normal"),
+    "hard-vs-3-normal": ("hard", "normal", "normal", "normal"),
+}
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: float = 0.0  # share of wins of the lineup's first level (the one measured)
+    turns: int = 0
+    capped: int = 0
+    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.wins += other.wins
+        self.turns += other.turns
+        self.capped += other.capped
+        for level, values in other.times.items():
+            self.times[level].extend(values)
+
+
+def play_game(preset: str, lineup: tuple[str, ...], game: int, time_budget: float | None) -> Tally:
+    ruleset = get_preset(preset)
+    n = len(lineup)
+    rnd = Round.new(ruleset, n, dealer=game % n, seed=game)
+    levels = [lineup[(s + game) % n] for s in range(n)]
+    tally = Tally(games=1)
+    decision = 0
+    actions = 0
+    while not rnd.over:
+        seat = rnd.to_act
+        assert seat is not None
+        decision += 1
+        level = levels[seat]
+        start = time.perf_counter()
+        action = choose_action(rnd, seat, level, seed=game * 100_003 + decision, time_budget=time_budget)
+        tally.times[level].append(time.perf_counter() - start)
+        rnd.apply(action)
+        actions += 1
+        if actions > 5_000:
+            tally.capped += 1
+            break
+        for offset in range(n):
+            other = (seat + offset) % n
+            if rnd.over:
+                break
+            reaction = react(rnd, other, levels[other], seed=game * 100_003 + decision * 7 + offset)
+            if reaction is not None:
+                rnd.apply(reaction)
+    tally.turns = rnd.turn_number
+    if rnd.over:
+        winners = rnd.winners
+        measured = [s for s in winners if levels[s] == lineup[0]]
+        if winners:
+            tally.wins = len(measured) / len(winners)
+    return tally
+
+
+def play_games(preset: str, lineup: tuple[str, ...], games: range, time_budget: float | None) -> Tally:
+    total = Tally()
+    for game in games:
+        total.add(play_game(preset, lineup, game, time_budget))
+    return total
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def run_pairing(
+    preset: str, name: str, lineup: tuple[str, ...], games: int, jobs: int, time_budget: float | None
+) -> Tally:
+    chunks = [range(start, games, jobs) for start in range(jobs)]
+    total = Tally()
+    if jobs == 1:
+        total.add(play_games(preset, lineup, chunks[0], time_budget))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_games, preset, lineup, chunk, time_budget) for chunk in chunks]
+            for future in futures:
+                total.add(future.result())
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--games", type=int, default=2_000, help="games per pairing (default 2,000)")
+    parser.add_argument("--quick", action="store_true", help="200 games per pairing")
+    parser.add_argument("--pairing", action="append", choices=sorted(PAIRINGS), help="default: all")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (the machine has 2 cores)")
+    parser.add_argument("--time-budget", type=float, default=None, help="hard's seconds per decision")
+    args = parser.parse_args(argv)
+    games = 200 if args.quick else args.games
+    names = args.pairing or list(PAIRINGS)
+    print(f"preset {args.preset}: {games} games per pairing, seats rotated, jobs={args.jobs}", flush=True)
+    times: dict[str, list[float]] = defaultdict(list)
+    for name in names:
+        lineup = PAIRINGS[name]
+        start = time.perf_counter()
+        tally = run_pairing(args.preset, name, lineup, games, args.jobs, args.time_budget)
+        low, high = wilson(tally.wins, tally.games)
+        rate = tally.wins / max(1, tally.games)
+        parity = 1 / len(lineup)
+        print(
+            f"{name:18s} {lineup[0]} wins {rate:6.1%}  95% CI [{low:6.1%}, {high:6.1%}]  "
+            f"(parity {parity:.0%}, {tally.games} games, {tally.turns / max(1, tally.games):.0f} turns/game, "
+            f"{tally.capped} capped, {time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+        for level, values in tally.times.items():
+            times[level].extend(values)
+    for level in ("easy", "normal", "hard"):
+        values = times.get(level)
+        if not values:
+            continue
+        print(
+            f"decision time {level:6s} p50 {percentile(values, 0.50) * 1000:7.2f} ms  "
+            f"p99 {percentile(values, 0.99) * 1000:7.2f} ms  max {max(values) * 1000:7.2f} ms  "
+            f"mean {statistics.fmean(values) * 1000:6.2f} ms  ({len(values)} decisions)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""The hard level: fair by construction, deals respect what the seat learned, budgets are counted."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine import Round
+from bot.engine.cpu import choose_action
+from bot.engine.cpu.hard import SearchStats, decide
+from bot.engine.cpu.inference import consistent, observe, sample_hidden
+
+from .helpers import positions
+
+FAIRNESS_PRESETS = ["classic", "must-play", "switch", "party", "uno-lite"]
+
+
+def permuted(rnd: Round, seat: int, rng: random.Random) -> Round:
+    """The same round with the hidden cards (other hands and stock order) dealt differently."""
+    pool = list(rnd.hidden_cards(seat))
+    rng.shuffle(pool)
+    hands: dict[int, list[int]] = {}
+    for other, size in enumerate(rnd.hand_sizes):
+        if other != seat:
+            hands[other], pool = pool[:size], pool[size:]
+    return rnd.with_hidden(seat, hands, pool)
+
+
+def test_permuting_hidden_cards_never_changes_the_hard_decision() -> None:
+    rng = random.Random(7)
+    searched = 0
+    for i, rnd in enumerate(positions(FAIRNESS_PRESETS, per_preset=8, seed=5)):
+        seat = rnd.to_act
+        assert seat is not None
+        stats = SearchStats()
+        decision = decide(rnd, seat, seed=i, time_budget=60.0, max_iterations=3, stats=stats)
+        searched += stats.iterations > 0
+        for _ in range(3):
+            other = permuted(rnd, seat, rng)
+            assert other.view(seat) == rnd.view(seat)
+            assert other.history == rnd.history
+            assert decide(other, seat, seed=i, time_budget=60.0, max_iterations=3) == decision
+    assert searched >= 10  # the test covered real searches, not only forced moves
+
+
+def test_deals_keep_sizes_and_the_hidden_multiset() -> None:
+    rng = random.Random(8)
+    exact = 0
+    for rnd in positions([*FAIRNESS_PRESETS, "crazier", "parlett", "draw-one"], per_preset=6, seed=6):
+        seat = rnd.to_act
+        assert seat is not None
+        obs = observe(rnd, seat)
+        for _ in range(5):
+            hands, stock, honoured = sample_hidden(obs, rng)
+            assert len(stock) == rnd.stock_size
+            for other, cards in hands.items():
+                assert len(cards) == rnd.hand_sizes[other]
+            dealt = sorted([c for cards in hands.values() for c in cards] + stock)
+            assert dealt == sorted(rnd.hidden_cards(seat))
+            if honoured:
+                exact += 1
+                assert consistent(obs, hands)
+    assert exact >= 100  # random players draw when they could play, so some evidence is wrong
+
+
+def test_time_budget_is_kept_by_counting_iterations() -> None:
+    counted = 0
+    for i, rnd in enumerate(positions(["classic", "party"], per_preset=10, seed=9)):
+        seat = rnd.to_act
+        assert seat is not None
+        capped = SearchStats()
+        decide(rnd, seat, seed=i, time_budget=60.0, max_iterations=5, stats=capped)
+        if capped.candidates < 2:
+            continue
+        counted += 1
+        assert capped.iterations == 5
+        assert capped.rollouts == 5 * capped.candidates
+        out_of_time = SearchStats()
+        decide(rnd, seat, seed=i, time_budget=0.0, max_iterations=5, stats=out_of_time)
+        assert out_of_time.iterations == 1  # an exhausted budget stops after the first deal
+    assert counted >= 3
+
+
+def test_choose_action_hard_uses_the_search() -> None:
+    rnd = next(positions(["classic"], per_preset=1, seed=10))
+    seat = rnd.to_act
+    assert seat is not None
+    assert choose_action(rnd, seat, "hard", seed=1, max_iterations=2) in rnd.legal_actions(seat)
