@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 import pytest
@@ -22,6 +23,7 @@ from tests.fakediscord import (
     running_bot,
 )
 
+AnyBot = commands.Bot | commands.AutoShardedBot
 CARDS = ["king of hearts", "king of spades", "knave of clubs", "eight of diamonds", "two of hearts"]
 
 
@@ -66,10 +68,14 @@ class RenameModal(discord.ui.Modal, title="Rename the table"):
         await interaction.response.send_message(f"renamed to {self.name.value}")
 
 
-def make_bot(*, sharded: bool = False, **options: object) -> commands.Bot:
+def make_bot(*, sharded: bool = False, **options: Any) -> AnyBot:
     intents = discord.Intents.default()
-    cls: type[commands.Bot] = commands.AutoShardedBot if sharded else commands.Bot
-    bot = cls(command_prefix="!", intents=intents, **{**fast_bot_options(), **options})
+    kwargs: dict[str, Any] = {**fast_bot_options(), **options}
+    bot: AnyBot = (
+        commands.AutoShardedBot(command_prefix="!", intents=intents, **kwargs)
+        if sharded
+        else commands.Bot(command_prefix="!", intents=intents, **kwargs)
+    )
     group = app_commands.Group(name="eights", description="Crazy Eights")
 
     @group.command(name="new", description="Open a table")
@@ -139,6 +145,13 @@ def make_bot(*, sharded: bool = False, **options: object) -> commands.Bot:
     async def embed(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(embed=discord.Embed(title="t" * 257))
 
+    @rules.command(name="select", description="A select with 30 options")
+    async def select(interaction: discord.Interaction) -> None:
+        view = discord.ui.View()
+        options = [discord.SelectOption(label=f"card {i}") for i in range(30)]
+        view.add_item(discord.ui.Select(custom_id="too-many", options=options))
+        await interaction.response.send_message("pick a card", view=view)
+
     @rules.command(name="early", description="Follow-up before the callback")
     async def early(interaction: discord.Interaction) -> None:
         await interaction.followup.send("too early")
@@ -155,7 +168,7 @@ def make_bot(*, sharded: bool = False, **options: object) -> commands.Bot:
 @dataclass
 class World:
     fake: FakeDiscord
-    bot: commands.Bot
+    bot: AnyBot
     guild: FakeGuild
     channel: FakeChannel
     alice: FakeUser
@@ -365,6 +378,7 @@ async def test_options_are_checked_against_the_synced_schema(world: World) -> No
         ("bad twice", "already been acknowledged"),
         ("bad long", "2001 characters"),
         ("bad embed", "title has 257 characters"),
+        ("bad select", "has 30 options (1 to 25)"),
         ("bad early", "follow-up before the interaction callback"),
     ],
 )
