@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -468,5 +469,49 @@ async def test_backup_is_a_complete_standalone_copy(store: SqliteStore, tmp_path
         assert await copy.migrate() == LATEST  # nothing pending, checksums match
         assert await copy.moves(table_id) == await store.moves(table_id)
         assert await copy.player_stats(GUILD, 11) == await store.player_stats(GUILD, 11)
+    finally:
+        await copy.close()
+
+
+async def test_backup_while_moves_are_being_committed_is_consistent(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    tables = [await new_table(store, channel_id=channel) for channel in range(1, 4)]
+    writer = await SqliteStore.open(store.path)  # another connection, as the running bot would be
+    stop = asyncio.Event()
+
+    async def keep_playing(table_id: int) -> int:
+        version = 0
+        while not stop.is_set():
+            version = await writer.commit_move(
+                table_id,
+                version,
+                actor_id=HOST,
+                action={"n": version},
+                events=[],
+                new_state={"n": version + 1},
+                deadline=None,
+                now=float(version),
+            )
+        return version
+
+    players = [asyncio.create_task(keep_playing(table_id)) for table_id in tables]
+    try:
+        await asyncio.sleep(0.05)
+        target = tmp_path / "online.sqlite3"
+        await store.backup(str(target))
+        await asyncio.sleep(0.02)
+    finally:
+        stop.set()
+        final = await asyncio.gather(*players)
+        await writer.close()
+    copy = await SqliteStore.open(str(target))
+    try:
+        assert await copy.integrity_check() == ["ok"]
+        for table_id, last in zip(tables, final, strict=True):
+            state = await copy.get_state(table_id)
+            moves = await copy.moves(table_id)
+            assert state is not None and 0 < state.version < last  # a snapshot taken mid-play
+            assert len(moves) == state.version and state.state == {"n": state.version}
     finally:
         await copy.close()
