@@ -157,6 +157,7 @@ class TableSnapshot:
     recent: tuple[TableEvent, ...]  # the last few public events (plays etc.), oldest first
     ranking: tuple[RankingLine, ...]  # current standing (final ranking once the match is over)
     board_message_id: int | None
+    has_last_card: bool = False  # the ruleset has "last card" (the hand shows Last card / Catch controls)
 
     @property
     def open(self) -> bool:
@@ -196,7 +197,10 @@ class HandCard:
     label: str  # "K♥"
     name: str  # "King of Hearts"
     playable: bool  # a legal play now
-    wild: bool  # a suit must be named with it (the UI shows a suit picker)
+    # A wild: the player names a suit with it, either in the same step (Intent.play(card, suit)) or right
+    # after (the hand then shows ``must_name_suit``). Played as a last card, no suit is needed: a suit sent
+    # along is ignored then.
+    wild: bool
 
 
 @dataclass(frozen=True, slots=True)

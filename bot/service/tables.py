@@ -41,6 +41,7 @@ from bot.engine import (
     get_preset,
     parse_card,
     parse_suit,
+    rank_of,
     rules_help,
     sort_key,
     suit_code,
@@ -263,7 +264,8 @@ class TableService:
         seat = live.seats[position]
         rnd = live.match.round
         playing = live.phase == "playing" and not rnd.over
-        legal = list(rnd.legal_actions(position)) if playing else []
+        # A seat the CPU plays offers no controls: the person must take it back first.
+        legal = list(rnd.legal_actions(position)) if playing and not seat.cpu_takeover else []
         plays: dict[int, list[Action]] = {}
         for action in legal:
             if action.kind == ActionKind.PLAY and action.card is not None:
@@ -274,12 +276,12 @@ class TableService:
                 label=card_label(card),
                 name=card_name(card),
                 playable=card in plays,
-                wild=any(a.suit is not None for a in plays.get(card, ())),
+                wild=rank_of(card) == live.ruleset.wild_rank,
             )
             for card in sorted(rnd.hand(position), key=sort_key)
         )
         kinds = {a.kind for a in legal}
-        your_turn = playing and rnd.to_act == position
+        your_turn = playing and rnd.to_act == position and not seat.cpu_takeover
         turn = live.doc.get("turn")
         return HandView(
             table_id=live.id,
@@ -603,8 +605,10 @@ class TableService:
         seen_version = live.version
 
         def change(work: _Work) -> None:
+            if work.phase == "between_rounds":
+                raise ServiceError("no_round", "The round is over; the next one starts soon.")
             if work.phase != "playing" or work.match is None or work.match.round.over:
-                raise ServiceError("no_round", "There is no round in progress.")
+                raise ServiceError("no_round", "The game hasn't started yet.")
             position = self._position_of(work.seats, actor.user_id)
             if position is None:
                 raise ServiceError("not_seated", "You are not seated at this table.")
@@ -648,6 +652,8 @@ class TableService:
         number of tables restored."""
         count = 0
         for open_table in await self._store.load_open_tables():
+            if open_table.table.id in self._tables:
+                continue  # already loaded (restore_all called twice, or a request loaded it first)
             try:
                 live = self._live_from(
                     open_table.table, open_table.seats, open_table.state.state, open_table.state.version
@@ -694,6 +700,8 @@ class TableService:
         live = await self._require(table_id, round_token)
         async with live.lock:
             if self._tables.get(table_id) is not live:
+                if table_id in self._tables:  # reloaded after a lost race while this request waited
+                    raise ServiceError("stale", NO_LONGER_POSSIBLE)
                 raise ServiceError(
                     "expired" if round_token else "no_table", EXPIRED if round_token else NO_TABLE
                 )
@@ -1475,6 +1483,7 @@ class TableService:
             ),
             ranking=tuple(self._ranking_lines(match, live.seats)) if match is not None else (),
             board_message_id=live.record.board_message_id,
+            has_last_card=live.ruleset.has_last_card,
         )
 
 

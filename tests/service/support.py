@@ -1,5 +1,6 @@
-"""Shared pieces of the table-service tests: the real SQLite store on a temp file, a fake clock, a listener that
-records what it is pushed, and helpers that play a seat's turn the way a person clicking the hand would."""
+"""Shared pieces of the table-service tests: the real SQLite store on a temp file, a fake clock, a
+listener that records what it is pushed, and helpers that play a seat's turn the way a person clicking the
+hand would."""
 
 from __future__ import annotations
 
@@ -105,7 +106,8 @@ def actor_to_move(snapshot: TableSnapshot) -> Actor | None:
 
 
 async def take_turn(service: TableService, table_id: int, actor: Actor) -> Outcome:
-    """One click of the person to move: a suit if one is owed, else the first playable card, else draw/pass."""
+    """One click of the person to move: a suit if one is owed, else the first playable card, else draw or
+    pass."""
     view = await service.hand(table_id, actor.user_id)
     assert view.your_turn
     if view.must_name_suit:
@@ -132,10 +134,16 @@ async def next_timer(clock: FakeClock) -> bool:
 
 
 async def drive(
-    service: TableService, clock: FakeClock, table_id: int, *, until: Any, max_steps: int = 5000
+    service: TableService,
+    clock: FakeClock,
+    table_id: int,
+    *,
+    until: Any,
+    max_steps: int = 5000,
+    sink: list[Outcome] | None = None,
 ) -> TableSnapshot | None:
     """Play the people's turns by click and let timers run the rest until ``until(snapshot)`` holds.
-    Returns None if the table closed."""
+    Returns None if the table closed. The outcomes of the clicks go to ``sink``."""
     for _ in range(max_steps):
         try:
             snap = await service.snapshot(table_id)
@@ -145,7 +153,9 @@ async def drive(
             return snap
         person = actor_to_move(snap) if snap.phase == "playing" else None
         if person is not None:
-            await take_turn(service, table_id, person)
+            outcome = await take_turn(service, table_id, person)
+            if sink is not None:
+                sink.append(outcome)
         elif not await next_timer(clock):
             raise AssertionError("nothing left to happen")
     raise AssertionError("the table never reached the expected state")

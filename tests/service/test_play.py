@@ -130,7 +130,7 @@ async def test_a_round_played_by_clicks_to_its_end(
     snap = await service.snapshot(table_id)
     assert snap.phase == "between_rounds" and snap.deadline_kind == "pause"
     assert snap.deadline == pytest.approx(clock.now() + 10.0)
-    result = [e for e in last.public_events if e.kind == "round_result"][0]
+    result = next(e for e in last.public_events if e.kind == "round_result")
     assert result.data["round_number"] == 1
     assert list(snap.totals) == result.data["totals"] == list(snap.round_scores[0])
     assert 0 in result.data["scores"]
