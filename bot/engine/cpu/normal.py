@@ -144,7 +144,7 @@ def _best_play(
             # Shed from the longest suit (the suit stays ours), high values first.
             score = suit_counts[suit] * 3.0 + values[card] * 0.2
             if next_lacks >> suit & 1:
-                score += 4.0
+                score += 8.0  # the next player must draw (or spend a wild)
             effect = know.effects[rank]
             if effect:
                 # Attacks are worth more when an opponent is close to going out; otherwise keep them a while.
