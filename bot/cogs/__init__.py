@@ -1,0 +1,78 @@
+"""The bot's Discord features, loaded by ``EightsBot.setup_hook`` through ``setup_all``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, cast
+
+from discord.ext import commands
+
+from bot.cogs.eights import EightsCog
+from bot.cogs.publisher import DEFAULT_DEBOUNCE, TablePublisher
+from bot.service import ServiceError, SystemClock, TableService
+from bot.ui.controls import DYNAMIC_ITEMS
+from bot.ui.standings import STANDINGS_DYNAMIC_ITEMS
+
+if TYPE_CHECKING:
+    from bot.client import EightsBot
+
+log = logging.getLogger(__name__)
+
+BOARD_CHECKS_IN_PARALLEL = 4
+
+
+async def setup_all(bot: EightsBot) -> None:
+    """Build the table service and its Discord publisher, add the /eights cog, register the persistent
+    buttons, restore the open tables (before the bot answers anything) and check their boards.
+
+    ``restore_tables`` False (one-shot commands such as ``sync``) leaves the tables alone."""
+    cpu_delay = float(bot.config.cpu_delay)
+    # Quick automatic moves are gathered into one board edit; with no CPU delay there is nothing to wait for.
+    window = min(DEFAULT_DEBOUNCE, cpu_delay)
+    publisher = TablePublisher(bot, debounce=window)
+    service = TableService(
+        bot.store,
+        clock=SystemClock(),
+        cpu_delay=cpu_delay,
+        listener=publisher,
+        batch_window=window,
+    )
+    publisher.service = service
+    # EightsBot is an AutoShardedBot: the same commands.Bot API, a sibling class for the type checker.
+    await bot.add_cog(EightsCog(cast(commands.Bot, bot), service, publisher))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *STANDINGS_DYNAMIC_ITEMS)
+    # Closers run last registered first: the service finishes its moves, then the publisher shows them.
+    bot.closers.append(publisher.close)
+    bot.closers.append(service.close)
+    if bot.restore_tables:
+        restored = await service.restore_all()
+        if restored:
+            task = asyncio.create_task(_check_boards(bot, service, publisher), name="eights-check-boards")
+            _background.add(task)
+            task.add_done_callback(_background.discard)
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+async def _check_boards(bot: EightsBot, service: TableService, publisher: TablePublisher) -> None:
+    """Bring every restored table's board up to date, reposting the ones whose message was deleted."""
+    try:
+        tables = await bot.store.load_open_tables()
+    except Exception:
+        log.exception("could not list the open tables to check their boards")
+        return
+    gate = asyncio.Semaphore(BOARD_CHECKS_IN_PARALLEL)
+
+    async def check(table_id: int) -> None:
+        async with gate:
+            try:
+                snapshot = await service.snapshot(table_id)
+                await publisher.check_board(snapshot)
+            except ServiceError:
+                return
+            except Exception:
+                log.exception("table %s: checking the board failed", table_id)
+
+    await asyncio.gather(*(check(open_table.table.id) for open_table in tables))

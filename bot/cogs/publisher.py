@@ -1,0 +1,329 @@
+"""The service's outcomes, shown on Discord: board edits, public turn lines and private hand refreshes.
+
+``TablePublisher`` is the service's ``TableListener`` (CPU moves, timeouts, rounds starting on their own) and
+also receives the outcomes of the players' own actions from the cog, so that everything a table shows goes
+through one queue per table. Each table has at most one flush running; outcomes that arrive meanwhile (a burst
+of CPU moves, several clicks) are gathered and shown together: one channel message and one board edit, which
+keeps a busy table within Discord's per-channel rate limits.
+
+Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
+younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
+penalty draw). When it is older, the public line tells the player to press "My hand".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.service import Outcome, ServiceError, TableEvent, TableService, TableSnapshot
+from bot.ui import render
+from bot.ui.controls import board_view, hand_view
+
+log = logging.getLogger(__name__)
+
+HAND_EDIT_WINDOW = 14 * 60.0  # interaction tokens last 15 minutes; keep a margin
+DEFAULT_DEBOUNCE = 0.3
+# Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
+QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
+
+
+@dataclass(slots=True)
+class HandSession:
+    """The interaction whose original response is a player's current hand message."""
+
+    interaction: discord.Interaction | None
+    since: float  # monotonic time the interaction arrived
+    rendered: tuple[str, tuple[str, ...]] = ("", ())
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def fresh(self, now: float) -> bool:
+        return now - self.since < HAND_EDIT_WINDOW
+
+
+@dataclass(slots=True)
+class _Feed:
+    events: list[TableEvent] = field(default_factory=list)
+    snapshot: TableSnapshot | None = None
+    task: asyncio.Task[None] | None = None
+    board_payload: dict[str, Any] | None = None  # the last board this process showed
+    closed: bool = False
+
+
+def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
+    if view is None:
+        return ()
+    return tuple(str(getattr(item, "custom_id", "")) for item in view.children)
+
+
+class TablePublisher:
+    """Implements ``TableListener``; see the module docstring."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        debounce: float = DEFAULT_DEBOUNCE,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.debounce = debounce
+        self.service: TableService | None = None
+        self._monotonic = monotonic
+        self._feeds: dict[int, _Feed] = {}
+        self._boards: dict[int, int] = {}  # table id -> board message id, as last set by this process
+        self._sessions: dict[tuple[int, int], HandSession] = {}
+        self._closed = False
+
+    # --- the listener ---------------------------------------------------------------------------------------
+
+    async def on_outcome(self, outcome: Outcome) -> None:
+        self.publish(outcome)
+
+    def publish(self, outcome: Outcome) -> None:
+        """Queue an outcome for showing; returns at once."""
+        if self._closed:
+            return
+        table_id = outcome.table_id
+        feed = self._feeds.get(table_id)
+        if feed is None:
+            feed = self._feeds[table_id] = _Feed()
+        feed.events.extend(outcome.public_events)
+        # Outcomes arrive in the order they were committed; a closed table stays closed.
+        if feed.snapshot is None or feed.snapshot.open:
+            feed.snapshot = outcome.snapshot
+        if feed.task is None:
+            feed.task = asyncio.create_task(self._drain(table_id, feed), name=f"eights-board-{table_id}")
+
+    async def idle(self, timeout: float = 5.0) -> None:
+        """Wait until every queued outcome has been shown (tests and shutdown)."""
+        deadline = self._monotonic() + timeout
+        while True:
+            tasks = [feed.task for feed in self._feeds.values() if feed.task is not None]
+            if not tasks:
+                return
+            remaining = deadline - self._monotonic()
+            if remaining <= 0:
+                return
+            await asyncio.wait(tasks, timeout=remaining)
+
+    async def close(self) -> None:
+        """Show what is queued (briefly), then stop."""
+        await self.idle(timeout=2.0)
+        self._closed = True
+        for feed in self._feeds.values():
+            if feed.task is not None:
+                feed.task.cancel()
+
+    # --- boards ---------------------------------------------------------------------------------------------
+
+    def board_id(self, snapshot: TableSnapshot) -> int | None:
+        return self._boards.get(snapshot.table_id, snapshot.board_message_id)
+
+    async def remember_board(self, table_id: int, message_id: int) -> None:
+        """A new board message (``/eights new``, ``/eights status``, a repost): edit that one from now on."""
+        self._boards[table_id] = message_id
+        feed = self._feeds.get(table_id)
+        if feed is not None:
+            feed.board_payload = None
+        if self.service is not None:
+            await self.service.set_board_message(table_id, message_id)
+
+    async def post_board(self, snapshot: TableSnapshot) -> int | None:
+        """Post the board as a fresh message in the table's channel and make it the board."""
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        view = board_view(snapshot)
+        try:
+            if view is None:
+                message = await channel.send(embed=render.board_embed(snapshot))
+            else:
+                message = await channel.send(embed=render.board_embed(snapshot), view=view)
+        except discord.HTTPException as error:
+            log.warning("table %s: could not post the board: %s", snapshot.table_id, error)
+            return None
+        await self.remember_board(snapshot.table_id, message.id)
+        return message.id
+
+    async def check_board(self, snapshot: TableSnapshot) -> None:
+        """At start-up: repost a restored table's board if its message is gone, else bring it up to date."""
+        board_id = self.board_id(snapshot)
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        if board_id is not None:
+            try:
+                await channel.fetch_message(board_id)
+            except discord.NotFound:
+                board_id = None
+            except discord.HTTPException as error:
+                log.warning("table %s: could not check the board: %s", snapshot.table_id, error)
+                return
+        if board_id is None:
+            await self.post_board(snapshot)
+        else:
+            self._boards[snapshot.table_id] = board_id
+            await self._edit_board(snapshot, self._feeds.setdefault(snapshot.table_id, _Feed()))
+
+    async def _edit_board(self, snapshot: TableSnapshot, feed: _Feed) -> None:
+        board_id = self.board_id(snapshot)
+        if board_id is None:
+            await self.post_board(snapshot)
+            return
+        embed = render.board_embed(snapshot)
+        view = board_view(snapshot)
+        payload = {"embed": embed.to_dict(), "view": view_signature(view)}
+        if payload == feed.board_payload:
+            return
+        message = self.client.get_partial_messageable(
+            snapshot.channel_id, guild_id=snapshot.guild_id
+        ).get_partial_message(board_id)
+        try:
+            await message.edit(embed=embed, view=view)
+        except discord.NotFound:
+            if self._boards.get(snapshot.table_id, board_id) != board_id:
+                return  # a newer board was posted meanwhile
+            log.info("table %s: the board message was deleted; posting it again", snapshot.table_id)
+            if snapshot.open:
+                await self.post_board(snapshot)
+            return
+        except discord.HTTPException as error:
+            log.warning("table %s: could not edit the board: %s", snapshot.table_id, error)
+            return
+        feed.board_payload = payload
+
+    # --- hands ----------------------------------------------------------------------------------------------
+
+    def session(self, table_id: int, user_id: int) -> HandSession | None:
+        return self._sessions.get((table_id, user_id))
+
+    def hand_lock(self, table_id: int, user_id: int) -> asyncio.Lock:
+        """The lock that orders a player's own hand replies and the refreshes of that hand."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None:
+            session = self._sessions[(table_id, user_id)] = HandSession(None, -HAND_EDIT_WINDOW * 2)
+        return session.lock
+
+    def remember_hand(
+        self,
+        table_id: int,
+        user_id: int,
+        interaction: discord.Interaction,
+        content: str,
+        view: discord.ui.View | None,
+    ) -> None:
+        """The hand message this interaction shows is now the player's hand, to refresh in place."""
+        session = self._sessions.get((table_id, user_id))
+        rendered = (content, view_signature(view))
+        if session is None:
+            self._sessions[(table_id, user_id)] = HandSession(interaction, self._monotonic(), rendered)
+        else:
+            session.interaction = interaction
+            session.since = self._monotonic()
+            session.rendered = rendered
+
+    def hand_is_fresh(self, table_id: int, user_id: int) -> bool:
+        session = self._sessions.get((table_id, user_id))
+        return session is not None and session.interaction is not None and session.fresh(self._monotonic())
+
+    async def refresh_hand(self, table_id: int, user_id: int) -> None:
+        session = self._sessions.get((table_id, user_id))
+        if session is None or self.service is None:
+            return
+        async with session.lock:
+            if session.interaction is None or not session.fresh(self._monotonic()):
+                return
+            try:
+                hand = await self.service.hand(table_id, user_id)
+            except ServiceError:
+                return
+            content = render.hand_content(hand)
+            view = hand_view(hand)
+            rendered = (content, view_signature(view))
+            if rendered == session.rendered:
+                return
+            try:
+                await session.interaction.edit_original_response(content=content, view=view)
+            except discord.HTTPException as error:
+                log.debug("table %s: hand message no longer editable: %s", table_id, error)
+                session.since = -HAND_EDIT_WINDOW * 2
+                return
+            session.rendered = rendered
+
+    def forget_table(self, table_id: int) -> None:
+        for key in [key for key in self._sessions if key[0] == table_id]:
+            del self._sessions[key]
+        self._boards.pop(table_id, None)
+
+    # --- the flush ------------------------------------------------------------------------------------------
+
+    async def _drain(self, table_id: int, feed: _Feed) -> None:
+        try:
+            while True:
+                if self.debounce > 0:
+                    await asyncio.sleep(self.debounce)
+                else:
+                    await asyncio.sleep(0)
+                snapshot, events = feed.snapshot, feed.events
+                feed.events = []
+                feed.snapshot = None
+                if snapshot is None:
+                    break
+                try:
+                    await self._flush(snapshot, events, feed)
+                except Exception:
+                    log.exception("table %s: showing an outcome failed", table_id)
+                if feed.snapshot is None:
+                    break
+        finally:
+            feed.task = None
+            if feed.closed and feed.snapshot is None and self._feeds.get(table_id) is feed:
+                del self._feeds[table_id]
+
+    async def _flush(self, snapshot: TableSnapshot, events: list[TableEvent], feed: _Feed) -> None:
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        shown = events if snapshot.phase != "lobby" else [e for e in events if e.kind not in QUIET_IN_LOBBY]
+        to_act_user = _user_to_act(snapshot)
+        fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
+        turn_changed = any(e.kind in ("turn", "round_started", "started", "rejoined") for e in events)
+        content, mention = render.turn_line(shown, snapshot, hand_is_fresh=fresh, announce_turn=turn_changed)
+        if content:
+            mentions = discord.AllowedMentions(
+                everyone=False,
+                roles=False,
+                replied_user=False,
+                users=[discord.Object(mention)] if mention is not None else False,
+            )
+            try:
+                await channel.send(content, allowed_mentions=mentions)
+            except discord.HTTPException as error:
+                log.warning("table %s: could not post the turn line: %s", snapshot.table_id, error)
+        if any(e.kind == "match_over" for e in events) and snapshot.ranking:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.send(
+                    render.final_ranking_text(snapshot), allowed_mentions=discord.AllowedMentions.none()
+                )
+        await self._edit_board(snapshot, feed)
+        if snapshot.open and snapshot.phase != "lobby":
+            users = [
+                seat.user_id for seat in snapshot.seats if seat.user_id is not None and not seat.taken_over
+            ]
+            for user_id in users:
+                if self.hand_is_fresh(snapshot.table_id, user_id):
+                    await self.refresh_hand(snapshot.table_id, user_id)
+        if not snapshot.open:
+            feed.closed = True
+            self.forget_table(snapshot.table_id)
+
+
+def _user_to_act(snapshot: TableSnapshot) -> int | None:
+    if snapshot.phase != "playing" or snapshot.to_act is None:
+        return None
+    for seat in snapshot.seats:
+        if seat.position == snapshot.to_act and not seat.is_cpu:
+            return seat.user_id
+    return None

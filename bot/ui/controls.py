@@ -1,0 +1,282 @@
+"""The table's buttons and selects: persistent components whose custom id carries everything they need.
+
+A custom id reads ``e8:<table>:<round token>:<action>[:<arg>]`` for buttons and ``e8s:…`` for selects, e.g.
+``e8:42:42.3:play:KH`` or ``e8:42::join`` (the service's round token "42:3" is written with a dot, as
+the colon separates the fields). Both classes are ``discord.ui.DynamicItem``s registered with
+``bot.add_dynamic_items`` at start-up, so a button posted before a restart still reaches the new process. The
+round token lets the service recognise a button of an old round ("This button has expired.").
+
+A click is handed to the cog registered under ``COG_NAME`` (``ControlHandler.on_control``); this module only
+builds and parses components and lays them out within Discord's limits (5 rows, 5 buttons a row, 25 options a
+select).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+from discord.ext import commands
+
+from bot.engine import card_label, card_name, parse_card
+from bot.service.models import HandView, TableSnapshot
+
+log = logging.getLogger(__name__)
+
+COG_NAME = "Eights"
+MAX_CUSTOM_ID = 100
+SELECT_OPTIONS = 25
+BUTTONS_PER_ROW = 5
+MAX_CARD_BUTTONS = 10  # up to two rows of card buttons; more playable cards go into selects
+
+_FIELDS = r"(?P<table>\d+):(?P<token>[\w.-]*):(?P<action>[a-z]+)(?::(?P<arg>\w+))?"
+BUTTON_TEMPLATE = re.compile(r"e8:" + _FIELDS)
+SELECT_TEMPLATE = re.compile(r"e8s:" + _FIELDS)
+
+# Board actions (public message) and hand actions (ephemeral message).
+JOIN, LEAVE, CPU, START, HAND, NEXT = "join", "leave", "cpu", "start", "hand", "next"
+PLAY, DRAW, PASS, SUIT, LAST, CATCH = "play", "draw", "pass", "suit", "last", "catch"
+SUIT_CODES = ("C", "D", "H", "S")
+SUIT_LABELS = {"C": "♣ Clubs", "D": "♦ Diamonds", "H": "♥ Hearts", "S": "♠ Spades"}
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """What a component asks for, read back from its custom id."""
+
+    table_id: int
+    token: str
+    action: str
+    arg: str | None = None
+
+    def custom_id(self, *, select: bool = False) -> str:
+        token = self.token.replace(":", ".")
+        text = f"{'e8s' if select else 'e8'}:{self.table_id}:{token}:{self.action}"
+        if self.arg is not None:
+            text += f":{self.arg}"
+        template = SELECT_TEMPLATE if select else BUTTON_TEMPLATE
+        if len(text) > MAX_CUSTOM_ID or not template.fullmatch(text):
+            raise ValueError(f"not a valid control id: {text!r}")
+        return text
+
+    @classmethod
+    def parse(cls, custom_id: str) -> Control | None:
+        match = BUTTON_TEMPLATE.fullmatch(custom_id) or SELECT_TEMPLATE.fullmatch(custom_id)
+        return cls.from_match(match) if match else None
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Control:
+        return cls(int(match["table"]), match["token"].replace(".", ":"), match["action"], match["arg"])
+
+
+@runtime_checkable
+class ControlHandler(Protocol):
+    async def on_control(
+        self, interaction: discord.Interaction, control: Control, values: list[str]
+    ) -> None: ...
+
+
+async def _dispatch(interaction: discord.Interaction, control: Control, values: list[str]) -> None:
+    client = interaction.client
+    handler = client.get_cog(COG_NAME) if isinstance(client, commands.bot.BotBase) else None
+    if not isinstance(handler, ControlHandler):
+        log.warning("no handler for control %s; is the %s cog loaded?", control.action, COG_NAME)
+        await interaction.response.send_message("The game is not available right now.", ephemeral=True)
+        return
+    await handler.on_control(interaction, control, values)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Button[Any], control: Control) -> None:
+        super().__init__(button)
+        self.control = control
+
+    @classmethod
+    def make(
+        cls,
+        control: Control,
+        label: str,
+        *,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> TableButton:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, custom_id=control.custom_id(), row=row
+        )
+        return cls(button, control)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError("a table button id on something that is not a button")
+        return cls(item, Control.from_match(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, self.control, [])
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Select[Any], control: Control) -> None:
+        super().__init__(select)
+        self.control = control
+
+    @classmethod
+    def make(
+        cls,
+        control: Control,
+        options: list[discord.SelectOption],
+        *,
+        placeholder: str,
+        row: int | None = None,
+    ) -> TableSelect:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=control.custom_id(select=True), options=options, placeholder=placeholder, row=row
+        )
+        return cls(select, control)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableSelect:
+        if not isinstance(item, discord.ui.Select):
+            raise TypeError("a table select id on something that is not a select")
+        return cls(item, Control.from_match(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, self.control, list(self.item.values))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, TableSelect)
+
+
+# --- layouts ------------------------------------------------------------------------------------------------
+
+
+def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
+    """The board's buttons for the table's phase; None when the table is over (the buttons are removed)."""
+    table, token = snapshot.table_id, snapshot.round_token
+    green, grey, blue = (
+        discord.ButtonStyle.success,
+        discord.ButtonStyle.secondary,
+        discord.ButtonStyle.primary,
+    )
+    buttons: list[TableButton] = []
+    if snapshot.phase == "lobby":
+        buttons = [
+            TableButton.make(Control(table, "", JOIN), "Join", style=green),
+            TableButton.make(Control(table, "", LEAVE), "Leave", style=grey),
+            TableButton.make(Control(table, "", CPU), "Add CPU", style=blue),
+            TableButton.make(Control(table, "", START), "Start", style=green),
+        ]
+    elif snapshot.phase == "playing":
+        buttons = [TableButton.make(Control(table, token, HAND), "My hand", style=blue)]
+        if any(seat.taken_over for seat in snapshot.seats):
+            buttons.append(TableButton.make(Control(table, "", JOIN), "Take my seat back", style=grey))
+        buttons.append(TableButton.make(Control(table, "", LEAVE), "Leave", style=grey))
+    elif snapshot.phase == "between_rounds":
+        buttons = [
+            TableButton.make(Control(table, token, NEXT), "Next round", style=green),
+            TableButton.make(Control(table, token, HAND), "My hand", style=blue),
+        ]
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    return view
+
+
+def _card_option(code: str, *, wild: bool, copies: int) -> discord.SelectOption:
+    card = parse_card(code)
+    name = f"{card_label(card)} {card_name(card)}"
+    if copies > 1:
+        name += f" (×{copies})"
+    description = "Wild: name a suit after playing it" if wild else None
+    return discord.SelectOption(label=name, value=code, description=description)
+
+
+def hand_view(hand: HandView) -> discord.ui.View | None:
+    """The controls of one player's hand: one per legal action, within 5 rows.
+
+    Layout: a suit picker when a suit must be named; otherwise the playable cards (as buttons up to ten, else
+    as selects of 25), then Draw / Pass / Last card / Catch. Every distinct playable card gets a control, so a
+    hand of any size stays playable (52 distinct cards at most: three selects)."""
+    table, token = hand.table_id, hand.round_token
+    rows: list[list[discord.ui.Item[Any]]] = []
+    if hand.taken_over or hand.snapshot.phase != "playing":
+        return None
+    if hand.must_name_suit:
+        rows.append(
+            [
+                TableButton.make(
+                    Control(table, token, SUIT, code), SUIT_LABELS[code], style=discord.ButtonStyle.primary
+                )
+                for code in SUIT_CODES
+            ]
+        )
+    elif hand.your_turn:
+        distinct: dict[str, tuple[bool, int]] = {}
+        for card in hand.cards:
+            if card.playable:
+                wild, copies = distinct.get(card.code, (card.wild, 0))
+                distinct[card.code] = (wild or card.wild, copies + 1)
+        codes = list(distinct)
+        if len(codes) <= MAX_CARD_BUTTONS:
+            buttons: list[discord.ui.Item[Any]] = [
+                TableButton.make(
+                    Control(table, token, PLAY, code),
+                    card_label(parse_card(code)),
+                    style=discord.ButtonStyle.primary if distinct[code][0] else discord.ButtonStyle.success,
+                )
+                for code in codes
+            ]
+            rows.extend(buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW))
+        else:
+            for page, start in enumerate(range(0, len(codes), SELECT_OPTIONS)):
+                chunk = codes[start : start + SELECT_OPTIONS]
+                options = [
+                    _card_option(code, wild=distinct[code][0], copies=distinct[code][1]) for code in chunk
+                ]
+                first, last = card_label(parse_card(chunk[0])), card_label(parse_card(chunk[-1]))
+                placeholder = (
+                    "Play a card" if len(codes) <= SELECT_OPTIONS else f"Play a card ({first} – {last})"
+                )
+                rows.append(
+                    [
+                        TableSelect.make(
+                            Control(table, token, PLAY, str(page)), options, placeholder=placeholder
+                        )
+                    ]
+                )
+    actions: list[discord.ui.Item[Any]] = []
+    if hand.can_draw and not hand.must_name_suit:
+        actions.append(TableButton.make(Control(table, token, DRAW), "Draw"))
+    if hand.can_pass and not hand.must_name_suit:
+        actions.append(TableButton.make(Control(table, token, PASS), "Pass"))
+    if hand.can_call_last:
+        actions.append(
+            TableButton.make(Control(table, token, LAST), "Last card!", style=discord.ButtonStyle.danger)
+        )
+    for position in hand.catch_targets:
+        name = next((s.name for s in hand.snapshot.seats if s.position == position), f"seat {position + 1}")
+        actions.append(
+            TableButton.make(
+                Control(table, token, CATCH, str(position)),
+                f"Catch {name}"[:80],
+                style=discord.ButtonStyle.danger,
+            )
+        )
+    rows.extend(actions[i : i + BUTTONS_PER_ROW] for i in range(0, len(actions), BUTTONS_PER_ROW))
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows[:5]):
+        for item in row:
+            item.row = number
+            view.add_item(item)
+    return view

@@ -1,0 +1,398 @@
+"""Rendering: pure functions from the service's snapshots, events and hand views to Discord text and embeds.
+
+Nothing here sends anything. Public renderings (the board, the turn lines, the final ranking) take only public
+data — a ``TableSnapshot`` and public ``TableEvent``s — so a hand cannot leak into them by construction; the
+hand is rendered by ``hand_content`` alone, for its owner's ephemeral message.
+
+Cards are written as text with rank and suit symbol ("K♥ 10♠"): screen readers read them; no images needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import discord
+
+from bot.engine import card_label, card_name, parse_card, parse_suit, suit_name, suit_symbol
+from bot.service.models import HandView, SeatView, TableEvent, TableSnapshot
+
+MAX_CONTENT = 2000
+MAX_FIELD = 1024
+MAX_LINES = 12  # public lines gathered into one channel message; older ones are summarised
+RECENT_PLAYS = 6  # last plays shown on the board
+
+COLOUR_LOBBY = discord.Colour.blurple()
+COLOUR_PLAYING = discord.Colour.green()
+COLOUR_PAUSE = discord.Colour.gold()
+COLOUR_OVER = discord.Colour.dark_grey()
+
+HAND_BUTTON_HINT = "press **My hand** on the board to see your cards"
+
+
+# --- cards and suits ----------------------------------------------------------------------------------------
+
+
+def label(code: str) -> str:
+    """ "KH" -> "K♥"."""
+    return card_label(parse_card(code))
+
+
+def full_name(code: str) -> str:
+    """ "KH" -> "K♥ King of Hearts" (the autocomplete and select wording)."""
+    card = parse_card(code)
+    return f"{card_label(card)} {card_name(card)}"
+
+
+def suit_text(code: str) -> str:
+    """ "H" -> "♥ Hearts"."""
+    suit = parse_suit(code)
+    return f"{suit_symbol(suit)} {suit_name(suit)}"
+
+
+def cards_text(codes: Iterable[str]) -> str:
+    return " ".join(label(code) for code in codes)
+
+
+# --- names --------------------------------------------------------------------------------------------------
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def seat_name(snapshot: TableSnapshot, position: int | None) -> str:
+    if position is None:
+        return "the referee"
+    for seat in snapshot.seats:
+        if seat.position == position:
+            return discord.utils.escape_markdown(seat.name)
+    return f"seat {position + 1}"
+
+
+def _seat_tag(seat: SeatView) -> str:
+    tags: list[str] = []
+    if seat.is_host:
+        tags.append("host")
+    if seat.taken_over:
+        tags.append(f"CPU plays, {seat.cpu_level}" if seat.cpu_level else "CPU plays")
+    elif seat.is_cpu:
+        tags.append(f"CPU, {seat.cpu_level}" if seat.cpu_level else "CPU")
+    return f" ({', '.join(tags)})" if tags else ""
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --- events -------------------------------------------------------------------------------------------------
+
+
+def describe_event(event: TableEvent, snapshot: TableSnapshot) -> str | None:
+    """One public event in plain words, or None when it is not worth a line (turn changes, private events)."""
+    data = event.data
+    who = seat_name(snapshot, event.seat)
+    kind = event.kind
+    if kind == "played":
+        return f"{who} played {label(data['card'])}"
+    if kind == "suit_named":
+        return f"{who} named {suit_text(data['suit'])}"
+    if kind == "starter":
+        buried = data.get("buried") or []
+        extra = f" (buried: {cards_text(buried)})" if buried else ""
+        return f"Starter card: {label(data['card'])}{extra}"
+    if kind == "drew":
+        return f"{who} drew {_plural(int(data.get('count', 1)), 'card')}"
+    if kind == "passed":
+        return f"{who} could not play and passed" if data.get("forced") else f"{who} passed"
+    if kind == "skipped":
+        return f"{who} is skipped"
+    if kind == "reversed":
+        return "Direction reversed"
+    if kind == "draw_penalty":
+        return f"{who} takes {_plural(int(data.get('count', 0)), 'card')} owed"
+    if kind == "reshuffled":
+        return f"The discard pile was shuffled into the stock ({_plural(int(data.get('count', 0)), 'card')})"
+    if kind == "last_card_called":
+        return f"{who}: Last card!"
+    if kind == "last_card_caught":
+        target = seat_name(snapshot, data.get("target"))
+        return f"{who} caught {target} without a last-card call: {target} draws {int(data.get('count', 0))}"
+    if kind == "round_over":
+        winners = [seat_name(snapshot, seat) for seat in data.get("winners") or []]
+        how = "blocked, lowest hand wins" if data.get("blocked") else "went out"
+        return f"Round over: {' and '.join(winners) or 'nobody'} {how}" if winners else "Round over"
+    # Service events.
+    name = discord.utils.escape_markdown(str(data.get("name", who)))
+    if kind == "opened":
+        return f"{name} opened a table ({data.get('preset', 'classic')})"
+    if kind == "joined":
+        return f"{name} joined"
+    if kind == "rejoined":
+        return f"{name} took their seat back"
+    if kind == "left":
+        return f"{name} left"
+    if kind == "host_changed":
+        return f"{name} is now the host"
+    if kind == "cpu_added":
+        return f"{name} (CPU, {data.get('level', 'normal')}) sat down"
+    if kind == "kicked":
+        return f"{name} was removed; a CPU player takes the seat"
+    if kind == "taken_over":
+        reason = {"timeouts": "after timeouts", "left": "who left", "kicked": "who was removed"}.get(
+            str(data.get("reason", "")), ""
+        )
+        return f"A CPU player now plays for {name} {reason}".rstrip()
+    if kind == "started":
+        return "The game has started"
+    if kind == "round_started":
+        return f"Round {data.get('round_number', snapshot.round_number)} dealt"
+    if kind == "auto_drew":
+        return f"{who} had no card to play and drew {_plural(int(data.get('count', 1)), 'card')}"
+    if kind == "auto_passed":
+        return f"{who} could not play or draw and passed"
+    if kind == "timed_out":
+        return f"{name} ran out of time"
+    if kind == "round_result":
+        scores, totals = list(data.get("scores") or []), list(data.get("totals") or [])
+        parts = [
+            f"{seat_name(snapshot, position)} {score} ({totals[position] if position < len(totals) else '?'})"
+            for position, score in enumerate(scores)
+        ]
+        return f"Round {data.get('round_number', snapshot.round_number)} scores (totals): " + ", ".join(parts)
+    if kind == "match_over":
+        return "The match is over"
+    if kind == "closed":
+        reason = str(data.get("reason", ""))
+        return {
+            "ended": "The table was ended",
+            "lobby_expired": "The table closed: nobody started it in time",
+            "idle": "The table closed after a long idle time",
+            "empty": "The table closed: everyone left",
+        }.get(reason)
+    return None
+
+
+def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot) -> list[str]:
+    return [line for line in (describe_event(event, snapshot) for event in events) if line]
+
+
+# --- the board ----------------------------------------------------------------------------------------------
+
+
+def _title(snapshot: TableSnapshot) -> str:
+    title = f"Crazy Eights — {snapshot.preset}"
+    if snapshot.round_number:
+        title += f" · round {snapshot.round_number}"
+    return title
+
+
+def _seat_lines(snapshot: TableSnapshot) -> str:
+    lines: list[str] = []
+    for seat in snapshot.seats:
+        marker = "▶ " if seat.to_act and snapshot.phase == "playing" else ""
+        parts = [
+            f"`{seat.position + 1}` {marker}**{discord.utils.escape_markdown(seat.name)}**{_seat_tag(seat)}"
+        ]
+        if seat.card_count is not None and snapshot.phase in ("playing", "between_rounds"):
+            parts.append(_plural(seat.card_count, "card"))
+        if snapshot.round_scores:
+            parts.append(f"{seat.total} pts")
+        lines.append(" — ".join(parts))
+    return "\n".join(lines) or "nobody yet"
+
+
+def _target_text(snapshot: TableSnapshot) -> str:
+    if snapshot.target_card is None:
+        return "—"
+    text = label(snapshot.target_card)
+    if snapshot.declared_suit:
+        text += f" — suit named: {suit_text(snapshot.declared_suit)}"
+    return text
+
+
+def _recent_lines(snapshot: TableSnapshot) -> str:
+    lines = event_lines(snapshot.recent, snapshot)[-RECENT_PLAYS:]
+    return _clip("\n".join(lines), MAX_FIELD) if lines else "—"
+
+
+def _score_lines(snapshot: TableSnapshot) -> str:
+    last = snapshot.round_scores[-1] if snapshot.round_scores else ()
+    lines = []
+    for seat in snapshot.seats:
+        round_score = last[seat.position] if seat.position < len(last) else seat.last_round_score
+        score = "—" if round_score is None else str(round_score)
+        name = discord.utils.escape_markdown(seat.name)
+        lines.append(f"**{name}**: {score} this round, {seat.total} in total")
+    return "\n".join(lines)
+
+
+def _ranking_lines(snapshot: TableSnapshot) -> str:
+    return "\n".join(
+        f"{line.place}. **{discord.utils.escape_markdown(line.name)}** — {line.total} pts"
+        for line in snapshot.ranking
+    )
+
+
+def board_embed(snapshot: TableSnapshot) -> discord.Embed:
+    """The public board: everything anyone at the table may know, and nothing else."""
+    embed = discord.Embed(title=_title(snapshot))
+    phase = snapshot.phase
+    host = seat_name(snapshot, next((s.position for s in snapshot.seats if s.is_host), None))
+    if phase == "lobby":
+        embed.colour = COLOUR_LOBBY
+        embed.description = (
+            f"Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and presses"
+            f" **Start** with 2–{snapshot.max_seats} seats."
+        )
+        if snapshot.deadline and snapshot.deadline_kind == "lobby":
+            embed.description += f"\nThe table closes <t:{int(snapshot.deadline)}:R> unless it starts."
+    elif phase == "playing":
+        embed.colour = COLOUR_PLAYING
+        to_act = seat_name(snapshot, snapshot.to_act)
+        embed.description = f"**{to_act}** to move."
+        if snapshot.deadline and snapshot.deadline_kind == "turn":
+            embed.description += f" Turn ends <t:{int(snapshot.deadline)}:R>."
+        embed.add_field(name="Target", value=_target_text(snapshot), inline=True)
+        embed.add_field(
+            name="Direction", value="seat order ↓" if snapshot.direction >= 0 else "reversed ↑", inline=True
+        )
+        embed.add_field(name="Stock", value=_plural(snapshot.stock_size, "card"), inline=True)
+        if snapshot.pending_draw:
+            embed.add_field(name="Pending draw", value=_plural(snapshot.pending_draw, "card"), inline=True)
+    elif phase == "between_rounds":
+        embed.colour = COLOUR_PAUSE
+        embed.description = f"Round {snapshot.round_number} is over."
+        if snapshot.deadline and snapshot.deadline_kind == "pause":
+            embed.description += (
+                f" The next round starts <t:{int(snapshot.deadline)}:R>, or press **Next round**."
+            )
+        embed.add_field(
+            name=f"Round {snapshot.round_number} scores", value=_score_lines(snapshot), inline=False
+        )
+    elif phase == "finished":
+        embed.colour = COLOUR_OVER
+        embed.description = "The match is over."
+        if snapshot.ranking:
+            embed.add_field(
+                name="Final ranking", value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False
+            )
+    else:
+        embed.colour = COLOUR_OVER
+        embed.description = "This table was closed."
+    embed.add_field(name="Seats", value=_clip(_seat_lines(snapshot), MAX_FIELD), inline=False)
+    if snapshot.target_score is not None and phase != "lobby":
+        embed.add_field(name="Match", value=f"until a total passes {snapshot.target_score}", inline=True)
+    if phase in ("playing", "between_rounds"):
+        embed.add_field(name="Last plays", value=_recent_lines(snapshot), inline=False)
+    embed.set_footer(text=f"Table {snapshot.table_id} · /eights hand shows your cards privately")
+    return embed
+
+
+# --- the public turn line -----------------------------------------------------------------------------------
+
+
+def turn_line(
+    events: Sequence[TableEvent],
+    snapshot: TableSnapshot,
+    *,
+    hand_is_fresh: bool,
+    announce_turn: bool = True,
+) -> tuple[str | None, int | None]:
+    """The short public message for the moves gathered since the last one: the plays in words, then who
+    moves next, mentioning that person (and, when their hand message can no longer be refreshed, pointing at
+    "My hand"). Returns (content, or None when there is nothing to say; the user id to mention)."""
+    lines = event_lines(events, snapshot)
+    if len(lines) > MAX_LINES:
+        lines = [f"… {len(lines) - MAX_LINES + 1} earlier moves", *lines[-(MAX_LINES - 1) :]]
+    if not lines and not announce_turn:
+        return None, None
+    mention_id: int | None = None
+    if snapshot.phase == "playing" and snapshot.to_act is not None:
+        seat = next((s for s in snapshot.seats if s.position == snapshot.to_act), None)
+        if seat is not None and seat.user_id is not None and not seat.is_cpu:
+            mention_id = seat.user_id
+            tail = "" if hand_is_fresh else f" ({HAND_BUTTON_HINT})"
+            lines.append(f"▶ <@{seat.user_id}>, your turn{tail}.")
+        elif seat is not None:
+            lines.append(f"▶ {seat_name(snapshot, snapshot.to_act)} to move.")
+    if not lines:
+        return None, None
+    return _clip("\n".join(lines), MAX_CONTENT), mention_id
+
+
+# --- the private hand ---------------------------------------------------------------------------------------
+
+
+def hand_content(hand: HandView, *, note: str | None = None) -> str:
+    """The ephemeral hand message: every card as text, the playable ones marked, and what to do now."""
+    snapshot = hand.snapshot
+    lines: list[str] = []
+    if note:
+        lines.append(note)
+    count = len(hand.cards)
+    if count:
+        shown = " ".join(f"**{c.label}**" if c.playable else c.label for c in hand.cards)
+        lines.append(f"**Your hand** ({_plural(count, 'card')}): {shown}")
+    else:
+        lines.append("**Your hand** is empty.")
+    playable = [c for c in hand.cards if c.playable]
+    if hand.taken_over:
+        lines.append("A CPU player is playing your seat. Use /eights join to take it back.")
+    elif snapshot.phase != "playing":
+        lines.append(
+            "The round is over." if snapshot.phase == "between_rounds" else "The game is not running."
+        )
+    elif hand.must_name_suit:
+        lines.append("Name the suit to follow.")
+    elif hand.your_turn:
+        lines.append(f"**Your turn.** Target: {_target_text(snapshot)}.")
+        if snapshot.pending_draw:
+            lines.append(f"You owe {_plural(snapshot.pending_draw, 'card')} unless you can answer.")
+        if playable:
+            seen: list[str] = []
+            for card in playable:
+                text = f"{card.label} (wild)" if card.wild else card.label
+                if text not in seen:
+                    seen.append(text)
+            lines.append("Playable now: " + ", ".join(seen))
+        else:
+            lines.append("No card to play: " + ("draw." if hand.can_draw else "pass."))
+        if hand.deadline:
+            lines.append(f"Turn ends <t:{int(hand.deadline)}:R>.")
+    else:
+        lines.append("Not your turn.")
+    return _clip("\n".join(lines), MAX_CONTENT)
+
+
+def drawn_note(hand: HandView) -> str | None:
+    """ "You drew 7♣ 2♦." from the player's own latest private events, for the hand message only."""
+    drawn: list[str] = []
+    for event in hand.recent_private:
+        if event.kind == "drew_cards":
+            drawn.extend(event.data.get("cards") or [])
+    return f"You drew {cards_text(drawn)}." if drawn else None
+
+
+# --- scores and ranking -------------------------------------------------------------------------------------
+
+
+def scores_text(snapshot: TableSnapshot) -> str:
+    """Private /eights scores: each round's scores and the totals so far."""
+    if not snapshot.round_scores:
+        return "No round has been scored yet at this table."
+    names = [discord.utils.escape_markdown(seat.name) for seat in snapshot.seats]
+    lines = [f"**Scores — {snapshot.preset}**"]
+    for number, scores in enumerate(snapshot.round_scores, start=1):
+        parts = [f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)]
+        lines.append(f"Round {number}: " + ", ".join(parts))
+    lines.append("Totals: " + ", ".join(f"{seat.name} {seat.total}" for seat in snapshot.seats))
+    if snapshot.target_score is not None:
+        lines.append(f"The match ends when a total passes {snapshot.target_score}.")
+    return _clip("\n".join(lines), MAX_CONTENT)
+
+
+def final_ranking_text(snapshot: TableSnapshot) -> str:
+    """The public message at the end of a match, naming every seat with its total."""
+    rounds = _plural(len(snapshot.round_scores), "round")
+    head = f"**Final ranking** — table {snapshot.table_id}, {snapshot.preset}, {rounds}"
+    return _clip(head + "\n" + _ranking_lines(snapshot), MAX_CONTENT)

@@ -1,0 +1,334 @@
+"""End-to-end fixtures: the real EightsBot against the fake Discord, on a temporary SQLite database.
+
+``world`` gives a started bot (CPU delay 0, no board debounce), a guild with a channel and three members, helpers
+to act as those members, and a privacy observer that fails the test (as a fake violation) whenever a public
+message, or an ephemeral message shown to someone, contains a card that a player holds and the rules have not
+made public. ``world.restart()`` closes the bot and starts a new one on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import EightsBot
+from bot.cogs.eights import EightsCog
+from bot.config import Config, Secret
+from bot.engine import card_label, parse_card
+from bot.service import TableService, TableSnapshot
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fast_bot_options, running_bot
+
+LABEL = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
+CUSTOM_ID_CARD = re.compile(r":play:((?:10|[2-9AJQK])[CDHS])$")
+
+
+class PrivacyObserver:
+    """Checks every message the bot creates or edits against the hands held at that moment.
+
+    A card may appear where the viewer is allowed to know it: in the viewer's own hand, or because the round
+    made it public (the starter, buried and played cards in the round's public history) or because it was
+    shown publicly before. Any other card held by a player must never be shown. Live hands are read from the
+    service's in-memory tables (test-only access to its private state)."""
+
+    def __init__(self) -> None:
+        self.bot: EightsBot | None = None
+        self.public_seen: set[str] = set()
+        self.checked = 0
+
+    def _service(self) -> TableService | None:
+        if self.bot is None:
+            return None
+        cog = self.bot.get_cog("Eights")
+        return cog.service if isinstance(cog, EightsCog) else None
+
+    def hidden_from(self, viewer_id: int | None) -> set[str]:
+        service = self._service()
+        if service is None:
+            return set()
+        hidden: set[str] = set()
+        for live in list(service._tables.values()):
+            match = live.match
+            if match is None:
+                continue
+            rnd = match.round
+            public = {card_label(parse_card(code)) for code in _public_codes(rnd.history)}
+            for seat in live.seats:
+                if viewer_id is not None and seat.user_id == viewer_id:
+                    continue
+                for card in rnd.hand(seat.position):
+                    label = card_label(card)
+                    if label not in public and label not in self.public_seen:
+                        hidden.add(label)
+        return hidden
+
+    def __call__(self, message: FakeMessage, recipient: FakeUser | None) -> None:
+        self.checked += 1
+        text = message_text(message)
+        shown = set(LABEL.findall(text))
+        for component in message.iter_components():
+            match = CUSTOM_ID_CARD.search(str(component.get("custom_id", "")))
+            if match:
+                shown.add(card_label(parse_card(match.group(1))))
+            for option in component.get("options", []) or []:
+                shown.add(card_label(parse_card(option["value"])))
+        if recipient is None and "Your hand" in text:
+            raise AssertionError(f"a hand was posted publicly: {text[:200]!r}")
+        leaked = shown & self.hidden_from(recipient.id if recipient is not None else None)
+        if leaked:
+            who = "everyone" if recipient is None else recipient.name
+            raise AssertionError(f"hidden cards {sorted(leaked)} shown to {who}: {text[:300]!r}")
+        if recipient is None:
+            self.public_seen |= shown
+
+
+def _public_codes(history: list[tuple[Any, ...]]) -> list[str]:
+    codes: list[str] = []
+    for entry in history:
+        kind = entry[0]
+        if kind in ("starter", "bury"):
+            codes.append(str(entry[1]))
+        elif kind == "play":
+            codes.append(str(entry[2]))
+    return codes
+
+
+def message_text(message: FakeMessage) -> str:
+    parts = [message.text()]
+    for component in message.iter_components():
+        parts.append(str(component.get("label") or ""))
+        for option in component.get("options", []) or []:
+            parts.append(f"{option.get('label', '')} {option.get('description', '')}")
+    return "\n".join(parts)
+
+
+class World:
+    """A running bot and the people around it."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path, observer: PrivacyObserver) -> None:
+        self.fake = fake
+        self.tmp_path = tmp_path
+        self.observer = observer
+        self.guild = fake.create_guild("Cards")
+        self.channel = fake.create_channel(self.guild, "eights")
+        self.other_channel = fake.create_channel(self.guild, "general")
+        self.alice = fake.create_user("alice")
+        self.bob = fake.create_user("bob")
+        self.carol = fake.create_user("carol")
+        for user in (self.alice, self.bob, self.carol):
+            fake.add_member(self.guild, user)
+        self.bot: EightsBot | None = None
+        self._stack: AsyncExitStack | None = None
+
+    # --- the bot ----------------------------------------------------------------------------------------------
+
+    def config(self) -> Config:
+        return Config(
+            token=Secret(self.fake.token),
+            database_url=f"sqlite:///{self.tmp_path / 'eights.sqlite3'}",
+            api_base_url=self.fake.api_base_url,
+            gateway_url=self.fake.gateway_url,
+            cpu_delay=0.0,
+        )
+
+    async def start(self) -> EightsBot:
+        bot = EightsBot(self.config(), **fast_bot_options())
+        stack = AsyncExitStack()
+        await stack.enter_async_context(running_bot(self.fake, bot, set_endpoints=False))
+        self.bot, self._stack = bot, stack
+        self.observer.bot = bot
+        return bot
+
+    async def stop(self) -> None:
+        if self._stack is not None:
+            await self._stack.aclose()
+        self._stack = None
+        self.observer.bot = None
+
+    async def restart(self) -> EightsBot:
+        """Close the bot (as on SIGTERM) and start a new one on the same database."""
+        await self.stop()
+        return await self.start()
+
+    @property
+    def cog(self) -> EightsCog:
+        assert self.bot is not None
+        cog = self.bot.get_cog("Eights")
+        assert isinstance(cog, EightsCog)
+        return cog
+
+    @property
+    def service(self) -> TableService:
+        return self.cog.service
+
+    # --- acting -----------------------------------------------------------------------------------------------
+
+    async def run(
+        self, user: FakeUser, command: str, channel: FakeChannel | None = None, **options: Any
+    ) -> FakeMessage:
+        """Run ``/eights <command>`` and return the bot's answer once it is there."""
+        handle = await self.fake.invoke(user, channel or self.channel, f"eights {command}", **options)
+        return await handle.reply()
+
+    async def table_id(self) -> int:
+        table_id = await self.service.table_in_channel(self.channel.id)
+        assert table_id is not None
+        return table_id
+
+    async def snapshot(self) -> TableSnapshot:
+        return await self.service.snapshot(await self.table_id())
+
+    def board(self) -> FakeMessage:
+        """The table's board: the latest public message with an embed titled "Crazy Eights…"."""
+        boards = [
+            m
+            for m in self.fake.channel_messages(self.channel)
+            if m.embeds and str(m.embeds[0].get("title", "")).startswith("Crazy Eights")
+        ]
+        assert boards, "no board in the channel"
+        return boards[-1]
+
+    def public_texts(self) -> list[str]:
+        return [m.content for m in self.fake.channel_messages(self.channel)]
+
+    def last_hand(self, user: FakeUser) -> FakeMessage:
+        hands = [m for m in self.fake.ephemeral_messages(user) if "Your hand" in m.content]
+        assert hands, f"{user.name} has no hand message"
+        return hands[-1]
+
+    def busy(self) -> bool:
+        """Whether the bot still has work in flight: a timer's move (CPU, with delay 0) or an outcome to show.
+        (Test-only look at the service's private state.)"""
+        service = self.service
+        clock = service._clock
+        timers = getattr(clock, "_tasks", set())
+        publisher = self.cog.publisher
+        showing = any(feed.task is not None for feed in publisher._feeds.values())
+        return bool(timers or service._pending or service._running or showing)
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        quiet = 0
+        while quiet < 3:
+            await asyncio.sleep(0.002)
+            quiet = 0 if self.busy() else quiet + 1
+            if loop.time() > end:
+                raise AssertionError("the bot did not settle")
+
+    async def until(self, predicate: Callable[[], Awaitable[bool]], what: str, timeout: float = 5.0) -> None:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not await predicate():
+            if loop.time() > end:
+                raise AssertionError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.01)
+
+    def user_of(self, snapshot: TableSnapshot, position: int) -> FakeUser | None:
+        seat = snapshot.seats[position]
+        for user in (self.alice, self.bob, self.carol):
+            if user.id == seat.user_id and not seat.is_cpu:
+                return user
+        return None
+
+    async def human_to_act(self) -> FakeUser | None:
+        """Wait until a person is to move (CPU seats move by themselves) and return them; None when the round
+        is over."""
+
+        async def ready() -> bool:
+            table_id = await self.service.table_in_channel(self.channel.id)
+            if table_id is None:
+                return True
+            snapshot = await self.service.snapshot(table_id)
+            if snapshot.phase != "playing":
+                return True
+            return snapshot.to_act is not None and self.user_of(snapshot, snapshot.to_act) is not None
+
+        await self.until(ready, "a person's turn or the end of the round")
+        await self.settle()
+        table_id = await self.service.table_in_channel(self.channel.id)
+        if table_id is None:
+            return None
+        snapshot = await self.service.snapshot(table_id)
+        if snapshot.phase != "playing" or snapshot.to_act is None:
+            return None
+        return self.user_of(snapshot, snapshot.to_act)
+
+    async def hand_message(self, user: FakeUser) -> FakeMessage:
+        """The user's current hand message, opening it with "My hand" when they have none yet."""
+        hands = [m for m in self.fake.ephemeral_messages(user) if "Your hand" in m.content]
+        table_id = await self.table_id()
+        session = self.cog.publisher.session(table_id, user.id)
+        if hands and session is not None and self.cog.publisher.hand_is_fresh(table_id, user.id):
+            return hands[-1]
+        reply = await (await self.fake.click(user, self.board(), label="My hand")).reply()
+        assert reply.ephemeral and "Your hand" in reply.content
+        return reply
+
+    async def play_by_buttons(self, user: FakeUser) -> str:
+        """One decision through the hand message's controls: a suit when one must be named, else the first
+        playable card, else Draw, else Pass. Returns what was done."""
+        message = await self.hand_message(user)
+        buttons = {b["label"]: b for b in message.buttons}
+        suits = [b for b in message.buttons if ":suit:" in b["custom_id"]]
+        if suits:
+            handle = await self.fake.click(user, message, suits[0]["custom_id"])
+            done = "suit"
+        elif any(":play:" in b["custom_id"] for b in message.buttons):
+            button = next(b for b in message.buttons if ":play:" in b["custom_id"])
+            handle = await self.fake.click(user, message, button["custom_id"])
+            done = "play"
+        elif message.selects:
+            select = message.selects[0]
+            handle = await self.fake.select(
+                user, message, select["custom_id"], [select["options"][0]["value"]]
+            )
+            done = "play"
+        elif "Draw" in buttons:
+            handle = await self.fake.click(user, message, label="Draw")
+            done = "draw"
+        elif "Pass" in buttons:
+            handle = await self.fake.click(user, message, label="Pass")
+            done = "pass"
+        else:
+            raise AssertionError(f"{user.name}'s hand offers nothing to do: {message.content!r}")
+        reply = await handle.reply()
+        assert reply.ephemeral
+        return done
+
+    async def play_round_by_buttons(self, max_moves: int = 400) -> int:
+        """Play until the round is over, every person choosing by buttons. Returns the number of moves."""
+        moves = 0
+        while moves < max_moves:
+            user = await self.human_to_act()
+            if user is None:
+                await self.settle()
+                return moves
+            await self.play_by_buttons(user)
+            moves += 1
+        raise AssertionError("the round did not end")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        yield server
+        server.assert_clean()
+
+
+@pytest.fixture
+async def world(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:
+    observer = PrivacyObserver()
+    fake.add_message_observer(observer)
+    world = World(fake, tmp_path, observer)
+    await world.start()
+    try:
+        yield world
+    finally:
+        await world.stop()
