@@ -64,6 +64,12 @@ _ORDER_BY: dict[str, str] = {
     "points": "points DESC, matches_won DESC, user_id",
     "winrate": f"{_WIN_RATE} DESC, matches_won DESC, user_id",
 }
+# The same orders as (first key, second key), both descending, then user_id ascending: for leaderboard_rank.
+_SORT_KEYS: dict[str, tuple[str, str]] = {
+    "wins": ("matches_won", "points"),
+    "points": ("points", "matches_won"),
+    "winrate": (_WIN_RATE, "matches_won"),
+}
 _BOARD_COLUMNS = "user_id, display_name, matches_played, matches_won, points"
 
 _TABLE_COLUMNS = (
@@ -647,16 +653,29 @@ class SqliteStore:
     ) -> LeaderboardRow | None:
         where, args = _board_filter(guild_id, sort, min_matches)
 
+        keys = _SORT_KEYS[sort]
+
         def work(conn: sqlite3.Connection) -> LeaderboardRow | None:
-            row = conn.execute(
-                f"SELECT rank, {_BOARD_COLUMNS} FROM ("
-                f"SELECT ROW_NUMBER() OVER (ORDER BY {_ORDER_BY[sort]}) AS rank, {_BOARD_COLUMNS} "
-                f"FROM player_stats WHERE {where}) WHERE user_id = ?",
+            mine = conn.execute(
+                f"SELECT {keys[0]}, {keys[1]}, {_BOARD_COLUMNS} FROM player_stats "
+                f"WHERE {where} AND user_id = ?",
                 (*args, user_id),
             ).fetchone()
-            return None if row is None else _board_row(row[0], row[1:])
+            if mine is None:
+                return None
+            first, second = mine[0], mine[1]
+            # Rows ahead of mine in ORDER BY first DESC, second DESC, user_id: three range counts on the
+            # sort's index (no row is read), instead of numbering the whole board.
+            ahead = conn.execute(
+                f"SELECT (SELECT COUNT(*) FROM player_stats WHERE {where} AND {keys[0]} > ?)"
+                f" + (SELECT COUNT(*) FROM player_stats WHERE {where} AND {keys[0]} = ? AND {keys[1]} > ?)"
+                f" + (SELECT COUNT(*) FROM player_stats WHERE {where} AND {keys[0]} = ? AND {keys[1]} = ?"
+                " AND user_id < ?)",
+                (*args, first, *args, first, second, *args, first, second, user_id),
+            ).fetchone()[0]
+            return _board_row(int(ahead) + 1, mine[2:])
 
-        return await self._call(work)
+        return await self._call(lambda conn: _read(conn, work))
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         def work(conn: sqlite3.Connection) -> PlayerStats | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 from pathlib import Path
 
@@ -398,6 +399,23 @@ async def test_leaderboard_sorts_pages_and_ranks(store: SqliteStore) -> None:
     assert mine is not None and mine.rank == 3 and mine.points == 2
     assert await store.leaderboard_rank(GUILD, 14, sort="winrate", min_matches=2) is None
     assert await store.leaderboard(GUILD + 1) == []
+
+
+async def test_own_rank_agrees_with_the_full_board_for_every_player_and_order(store: SqliteStore) -> None:
+    rng = random.Random(7)
+    for match in range(40):
+        players = rng.sample(range(1, 13), rng.choice((2, 3, 4)))
+        totals = [rng.choice((0, 10, 10, 30)) for _ in players]  # many ties
+        places = [1 + sum(1 for other in totals if other < total) for total in totals]
+        await finish_match(store, match, list(zip(players, places, totals, strict=True)), now=float(match))
+    for sort in ("wins", "winrate", "points"):
+        board = await store.leaderboard(GUILD, sort=sort, limit=100, min_matches=4)
+        assert len(board) == await store.leaderboard_size(GUILD, sort=sort, min_matches=4)
+        for row in board:
+            assert await store.leaderboard_rank(GUILD, row.user_id, sort=sort, min_matches=4) == row
+        pages = [row for offset in range(0, len(board), 5) for row in await store.leaderboard(
+            GUILD, sort=sort, offset=offset, limit=5, min_matches=4)]  # fmt: skip
+        assert pages == board
 
 
 async def test_recent_matches_newest_first(store: SqliteStore) -> None:
