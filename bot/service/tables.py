@@ -33,6 +33,7 @@ from bot.engine import (
     ActionKind,
     EngineError,
     Match,
+    Round,
     Ruleset,
     RulesetError,
     card_code,
@@ -93,13 +94,14 @@ RESTORE_GRACE = (
     30.0  # a turn whose deadline passed while the bot was down gets this long, at most its timeout
 )
 RECENT_EVENTS = 12
+RETRY_DELAY = 30.0  # seconds before a table whose automatic move failed sets its timers again
 MAX_STEPS_PER_MOVE = 400  # safety bound on referee/CPU action chains inside one move
 _ON_TURN = (ActionKind.PLAY, ActionKind.DRAW, ActionKind.PASS, ActionKind.SUIT)
 # Engine events not worth keeping in the board's "last plays".
 _NOT_RECENT = {"turn", "dealt", "drew_cards", "round_started", "next_round_at"}
 
 
-def _now_state(doc: dict[str, Any]) -> Phase:
+def _phase_of(doc: dict[str, Any]) -> Phase:
     phase: Phase = doc["phase"]
     return phase
 
@@ -124,7 +126,7 @@ class _Live:
 
     @property
     def phase(self) -> Phase:
-        return _now_state(self.doc)
+        return _phase_of(self.doc)
 
 
 @dataclass
@@ -147,7 +149,7 @@ class _Work:
 
     @property
     def phase(self) -> Phase:
-        return _now_state(self.doc)
+        return _phase_of(self.doc)
 
     def say(self, kind: str, seat: int | None = None, **data: Any) -> None:
         event = TableEvent(kind, seat, data, "service")
@@ -693,8 +695,6 @@ class TableService:
         actor: Actor | None,
         action: dict[str, Any],
         change: Callable[[_Work], None],
-        *,
-        expect_version: int | None = None,
     ) -> Outcome:
         self._check_open()
         live = await self._require(table_id, round_token)
@@ -707,8 +707,6 @@ class TableService:
                 )
             if round_token is not None and round_token != self._token(live.id, live.match):
                 raise ServiceError("expired", EXPIRED)
-            if expect_version is not None and live.version != expect_version:
-                raise ServiceError("stale", NO_LONGER_POSSIBLE)
             work = self._work(live)
             change(work)
             if actor is not None:
@@ -1119,12 +1117,26 @@ class TableService:
             except ServiceError:
                 pass  # the table moved on meanwhile
             except Exception:
-                log.exception("table %s: timer failed", table_id)
+                log.exception(
+                    "table %s: timer failed; its timers are set again in %ss", table_id, RETRY_DELAY
+                )
+                self._retry_later(table_id)
             finally:
                 if task is not None:
                     self._running.discard(task)
 
         return run
+
+    def _retry_later(self, table_id: int) -> None:
+        """After a failed automatic move (e.g. the database was briefly unavailable) the table would wait
+        forever: set its timers again a little later."""
+
+        async def retry() -> None:
+            live = self._tables.get(table_id)
+            if live is not None and not self._closing:
+                self._schedule(live, restoring=True)
+
+        self._clock.call_later(RETRY_DELAY, retry)
 
     def _cpu_has_move(self, live: _Live) -> bool:
         assert live.match is not None
@@ -1210,12 +1222,9 @@ class TableService:
                 if rnd.over or rnd.to_act != seat_no:
                     break
                 seed = seed_base + 17 * step
-                if level == "hard":
-                    action = await asyncio.to_thread(
-                        engine_cpu.choose_action, rnd.clone(), seat_no, level, seed=seed
-                    )
-                else:
-                    action = engine_cpu.choose_action(rnd, seat_no, level, seed=seed)
+                action = await self._cpu_choice(rnd, seat_no, level, seed)
+                if action is None:
+                    break
                 self._apply_safely(work, action, seat_no)
                 rnd = work.match.round
                 # Call one's own last card at once, before anyone else can act.
@@ -1225,10 +1234,23 @@ class TableService:
                         self._apply_safely(work, own, seat_no)
         if not work.steps:
             return
-        actions = list(work.steps)
-        await self._automatic(
-            table_id, version, {"kind": "cpu"}, lambda w: None, prepared=work, label=actions
-        )
+        await self._automatic(table_id, version, {"kind": "cpu"}, lambda w: None, prepared=work)
+
+    @staticmethod
+    async def _cpu_choice(rnd: Round, seat: int, level: str, seed: int) -> Action | None:
+        """The CPU's decision; the hard level searches in a thread so the bot keeps answering. A CPU that
+        fails is replaced by the referee's choice, so a bug there cannot stall the table."""
+        try:
+            if level == "hard":
+                action: Action = await asyncio.to_thread(
+                    engine_cpu.choose_action, rnd.clone(), seat, level, seed=seed
+                )
+            else:
+                action = engine_cpu.choose_action(rnd, seat, level, seed=seed)
+            return action
+        except Exception:
+            log.exception("CPU seat %s (%s) failed to decide; the referee moves for it", seat, level)
+            return _referee_action(rnd, seat)
 
     def _apply_safely(self, work: _Work, action: Action, seat: int) -> None:
         assert work.match is not None
@@ -1249,7 +1271,6 @@ class TableService:
         change: Callable[[_Work], None],
         *,
         prepared: _Work | None = None,
-        label: list[dict[str, Any]] | None = None,
     ) -> None:
         live = self._tables.get(table_id)
         if live is None:
@@ -1506,7 +1527,7 @@ def _best_suit(hand: Sequence[int]) -> int:
     return max(range(4), key=lambda s: (counts[s], -s))
 
 
-def _referee_action(rnd: Any, seat: int) -> Action | None:
+def _referee_action(rnd: Round, seat: int) -> Action | None:
     """The action the referee takes for a seat that did not act in time (see ``_referee_turn``)."""
     legal: list[Action] = [a for a in rnd.legal_actions(seat) if a.kind in _ON_TURN]
     if not legal:

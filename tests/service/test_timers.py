@@ -3,9 +3,12 @@ abandonment and shutdown, all on a fake clock (no real waiting)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.service import FakeClock, Intent, ServiceError, TableService
+from bot.service.tables import RETRY_DELAY
 from bot.store.sqlite import SqliteStore
 from tests.service.support import (
     ALICE,
@@ -16,6 +19,7 @@ from tests.service.support import (
     Recorder,
     clock,
     drive,
+    make_service,
     open_with,
     recorder,
     service,
@@ -176,3 +180,39 @@ async def test_close_stops_every_timer(service: TableService, clock: FakeClock, 
     with pytest.raises(ServiceError) as info:
         await service.act(table_id, ALICE, Intent.draw())
     assert info.value.code == "closing"
+
+
+class FailingOnce:
+    """The real store, except that the next automatic move's commit fails (the database was unavailable)."""
+
+    def __init__(self, inner: SqliteStore) -> None:
+        self._inner = inner
+        self.fail_next = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def commit_move(self, *args: Any, **kwargs: Any) -> int:
+        if self.fail_next and kwargs.get("actor_id") is None:
+            self.fail_next = False
+            raise OSError("database is locked")
+        return await self._inner.commit_move(*args, **kwargs)
+
+
+async def test_a_failed_automatic_move_is_tried_again(store: SqliteStore, clock: FakeClock) -> None:
+    flaky = FailingOnce(store)
+    recorder = Recorder()
+    service = make_service(flaky, clock, recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",))
+    await take_turn(service, table_id, ALICE)
+    snap = await service.snapshot(table_id)
+    if snap.phase != "playing" or snap.to_act != 1:
+        pytest.skip("Alice's move did not pass the turn to the CPU")
+    version = (await store.get_state(table_id)).version  # type: ignore[union-attr]
+    flaky.fail_next = True
+    await clock.advance(CPU_DELAY)
+    assert recorder.outcomes == []
+    assert (await store.get_state(table_id)).version == version  # type: ignore[union-attr]
+    assert (await service.snapshot(table_id)) == snap  # the failed move left the table as it was
+    await clock.advance(RETRY_DELAY + CPU_DELAY)
+    assert recorder.outcomes and any(e.seat == 1 for e in recorder.outcomes[0].public_events)
