@@ -7,11 +7,13 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.endpoints import apply_endpoints
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -121,6 +123,27 @@ def make_bot(*, sharded: bool = False, **options: Any) -> AnyBot:
         gone = await interaction.channel.send("temporary")
         await gone.delete()
 
+    @group.command(name="webhooks", description="Fetch, edit and delete through the interaction webhooks")
+    async def webhooks(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("original")
+        original = await interaction.original_response()  # GET .../messages/@original
+        first = await interaction.followup.send("first follow-up", wait=True)
+        second = await interaction.followup.send("second follow-up", wait=True)
+        fetched = await interaction.followup.fetch_message(first.id)
+        await interaction.followup.edit_message(fetched.id, content=f"{fetched.content}, edited")
+        await interaction.followup.delete_message(second.id)
+        secret = await interaction.followup.send("for your eyes", ephemeral=True, wait=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        public = await interaction.channel.fetch_message(original.id)
+        try:
+            await interaction.channel.fetch_message(secret.id)
+        except discord.NotFound:
+            hidden = "hidden"
+        else:
+            hidden = "visible"
+        await interaction.edit_original_response(content=f"{public.content}: ephemeral via channel {hidden}")
+        await interaction.delete_original_response()
+
     bot.tree.add_command(group)
 
     rules = app_commands.Group(name="bad", description="Commands that break Discord's rules")
@@ -155,6 +178,12 @@ def make_bot(*, sharded: bool = False, **options: Any) -> AnyBot:
     @rules.command(name="early", description="Follow-up before the callback")
     async def early(interaction: discord.Interaction) -> None:
         await interaction.followup.send("too early")
+
+    @rules.command(name="stale", description="Edits after the interaction token expired")
+    async def stale(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("soon stale")
+        await asyncio.sleep(0.3)
+        await interaction.edit_original_response(content="too late to edit")
 
     @rules.command(name="unknown", description="Calls an endpoint the fake does not know")
     async def unknown(interaction: discord.Interaction) -> None:
@@ -196,6 +225,7 @@ async def test_login_ready_and_guild_create(world: World) -> None:
     guild = bot.get_guild(world.guild.id)
     assert guild is not None and guild.name == "Card Room"
     assert [c.name for c in guild.text_channels] == ["table-1"]
+    assert bot.latency < 1.0  # the heartbeat sent at HELLO was acknowledged
     assert guild.member_count == 4 and guild.me is not None
     assert [m.name for m in guild.members] == [fake.bot_user.name]  # no members intent: only the bot's
     assert fake.identifies == [(0, 1)]
@@ -512,3 +542,57 @@ async def test_autosharded_bot_gets_one_ready_per_shard_and_interactions_on_the_
             assert guild0 is not None and guild0.shard_id == 0
             assert guild1 is not None and guild1.shard_id == 1
         fake.assert_clean()
+
+
+async def test_interaction_webhooks_fetch_edit_and_delete(world: World) -> None:
+    fake = world.fake
+    resp = await fake.invoke(world.alice, world.channel, "eights webhooks")
+    original = await resp.reply()
+    await fake.wait_for(lambda: original.deleted, what="the original response's deletion")
+    assert [v.content for v in original.versions] == ["original", "original: ephemeral via channel hidden"]
+    first, second, secret = resp.followups
+    assert [v.content for v in first.versions] == ["first follow-up", "first follow-up, edited"]
+    assert second.deleted and not first.deleted
+    assert secret.ephemeral and fake.ephemeral_messages(world.alice) == [secret]
+    assert fake.channel_messages(world.channel) == [first]
+    assert fake.channel_messages(world.channel, include_deleted=True) == [original, first, second]
+
+
+async def test_an_expired_interaction_token_is_refused(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    fake.token_lifetime = 0.2  # Discord's 15 minutes, scaled down
+    guild = fake.create_guild()
+    channel = fake.create_channel(guild, "t")
+    alice = fake.create_user("alice")
+    fake.add_member(guild, alice)
+    bot = make_bot()
+    async with running_bot(fake, bot):
+        await bot.tree.sync()
+        resp = await fake.invoke(alice, channel, "bad stale")
+        message = await resp.reply()
+        await fake.wait_for(lambda: fake.violations, what="the refused edit")
+    assert message.content == "soon stale" and message.versions == [message.snapshot()]
+    (violation,) = fake.take_violations()
+    assert "Invalid Webhook Token" in violation
+
+
+async def test_json_is_answered_with_exactly_application_json_and_a_bad_token_fails_login(
+    fake_discord: FakeDiscord,
+) -> None:
+    fake = fake_discord
+    async with aiohttp.ClientSession() as session:
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with session.get(f"{fake.api_base_url}/users/@me", headers=headers) as response:
+            assert response.status == 200
+            assert response.headers["Content-Type"] == "application/json"
+            assert (await response.json())["id"] == str(fake.bot_user.id)
+        async with session.get(f"{fake.api_base_url}/users/@me") as response:
+            assert response.status == 401
+    bot = make_bot()
+    apply_endpoints(fake.api_base_url, fake.gateway_url)
+    try:
+        with pytest.raises(discord.LoginFailure):
+            await bot.login("not-the-token")
+    finally:
+        await bot.close()
+        apply_endpoints(None, None)
