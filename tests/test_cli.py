@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import signal
 import subprocess
 import sys
 import time
@@ -220,3 +222,86 @@ def test_console_script_entry_point_is_the_same_main() -> None:
 
     (script,) = [ep for ep in entry_points(group="console_scripts") if ep.name == "crazy-eights"]
     assert script.value == "bot.__main__:main"
+
+
+async def test_run_against_a_fake_discord_then_sigterm_exits_0_within_10_s(tmp_path: Path) -> None:
+    """The whole path a deployment takes, real cogs included: `python -m bot run` in its own process, reaching
+    Discord through DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL, stopped by SIGTERM as `docker stop` does."""
+    from tests.fakediscord import FakeDiscord
+
+    async with FakeDiscord(token=TOKEN) as fake:
+        fake.create_guild("Cards")
+        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+        env.update(
+            DISCORD_TOKEN=TOKEN,
+            DISCORD_API_BASE_URL=fake.api_base_url,
+            DISCORD_GATEWAY_URL=fake.gateway_url,
+            EIGHTS_CPU_DELAY="0",
+        )
+
+        async def run_until_connected() -> tuple[int, str, float]:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+            )
+            assert process.stderr is not None
+            identified = len(fake.identifies)
+            try:
+                await fake.wait_for(
+                    lambda: len(fake.identifies) > identified, what="the bot's IDENTIFY", timeout=30
+                )
+            finally:
+                signalled = time.monotonic()
+                process.send_signal(signal.SIGTERM)
+                stderr = (await asyncio.wait_for(process.stderr.read(), 30)).decode()
+                code = await asyncio.wait_for(process.wait(), 30)
+            return code, stderr, time.monotonic() - signalled
+
+        code, stderr, took = await run_until_connected()
+        assert code == 0, stderr
+        assert took < 10
+        assert "Traceback" not in stderr and TOKEN not in stderr
+        assert "synced" in stderr and fake.synced_commands()  # first start: the commands were sent
+        assert (tmp_path / "data" / "eights.sqlite3").is_file()
+
+        code, stderr, took = await run_until_connected()
+        assert code == 0 and took < 10, stderr
+        assert "unchanged since the last sync" in stderr  # second start: nothing to send
+        fake.assert_clean()
+
+
+async def test_sync_sends_the_commands_without_connecting_to_the_gateway(tmp_path: Path) -> None:
+    from tests.fakediscord import FakeDiscord
+
+    async with FakeDiscord(token=TOKEN) as fake:
+        guild = fake.create_guild("Cards")
+        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+        env.update(
+            DISCORD_TOKEN=TOKEN,
+            DISCORD_API_BASE_URL=fake.api_base_url,
+            DISCORD_GATEWAY_URL=fake.gateway_url,
+            DEV_GUILD_ID=str(guild.id),
+        )
+
+        async def sync() -> tuple[int, str, str]:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                "sync",
+                cwd=tmp_path,
+                env=env,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
+            return await process.wait(), stdout.decode(), stderr.decode()
+
+        for _ in range(2):  # the second time too: sync forces it even though nothing changed
+            code, stdout, stderr = await sync()
+            assert code == 0, stderr
+            assert stdout.strip() == f"application commands synced to server {guild.id}"
+            assert re.search(rf"synced \d+ application commands to server {guild.id}", stderr), stderr
+            assert TOKEN not in stdout + stderr
+        assert fake.synced_commands(guild) and not fake.synced_commands()
+        assert fake.identifies == []  # no gateway connection
+        fake.assert_clean()
