@@ -155,6 +155,24 @@ async def test_autosharded_bot_with_a_fixed_shard_count_connects_and_resumes_eve
         fake.assert_clean()
 
 
+async def test_after_an_invalid_session_the_client_identifies_again_on_the_configured_gateway() -> None:
+    async with FakeDiscord(advertised_gateway_url=ELSEWHERE) as fake:
+        guild = fake.create_guild()
+        channel = fake.create_channel(guild, "t")
+        alice = fake.create_user("alice")
+        fake.add_member(guild, alice)
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        _ping_bot(bot)
+        async with running_bot(fake, bot, ready_timeout=5):
+            await bot.tree.sync()
+            assert await fake.drop_gateway(invalidate=True) == 1
+            await fake.wait_for(lambda: len(fake.identifies) == 2, what="the second IDENTIFY")
+            assert fake.refused_resumes == 1 and fake.resumes == []
+            resp = await fake.invoke(alice, channel, "ping")
+            assert (await resp.reply()).content == "pong"
+        fake.assert_clean()
+
+
 async def test_without_endpoints_applied_the_client_does_not_reach_the_fake() -> None:
     async with FakeDiscord() as fake:
         apply_endpoints(None, None)

@@ -32,6 +32,7 @@ from .interactions import (
     InvalidInteraction,
 )
 from .model import (
+    ADMINISTRATOR,
     DEFAULT_EVERYONE_PERMISSIONS,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -169,6 +170,7 @@ class FakeDiscord:
         self.sessions: dict[str, GatewaySession] = {}
         self.identifies: list[tuple[int, int]] = []  # (shard_id, shard_count) of each IDENTIFY
         self.resumes: list[tuple[int, str]] = []  # (shard_id, session_id) of each successful RESUME
+        self.refused_resumes = 0  # RESUMEs answered with op 9 (invalid session)
         self.gateway_connections = 0
 
         self.unknown_requests: list[RecordedRequest] = []
@@ -508,13 +510,18 @@ class FakeDiscord:
             FakeMessage(self.snowflake(), channel.id, guild.id, user, content=content), recipient=None
         )
 
-    async def drop_gateway(self, shard_id: int | None = None, *, code: int = 4000) -> int:
-        """Close the bot's gateway websocket(s) (of ``shard_id``, or all) with a resumable close code; the
-        session stays, so the client should RESUME. Returns how many connections were closed."""
+    async def drop_gateway(
+        self, shard_id: int | None = None, *, code: int = 4000, invalidate: bool = False
+    ) -> int:
+        """Close the bot's gateway websocket(s) (of ``shard_id``, or all) with a resumable close code, so the
+        client RESUMEs. With ``invalidate`` the session is forgotten first: the RESUME is refused (op 9) and
+        the client IDENTIFYs again. Returns how many connections were closed."""
         closed = 0
         for session in list(self.sessions.values()):
             if shard_id is not None and session.shard_id != shard_id:
                 continue
+            if invalidate:
+                del self.sessions[session.session_id]
             ws, session.ws = session.ws, None
             if ws is not None and not ws.closed:
                 await ws.close(code=code)
@@ -566,7 +573,9 @@ class FakeDiscord:
         required = schema.get("default_member_permissions")
         if required is not None:
             have = guild.permissions_of(user.id)
-            if int(required) & ~have:
+            # "0" hides the command from everyone but administrators.
+            allowed = bool(have & ADMINISTRATOR) if int(required) == 0 else not int(required) & ~have
+            if not allowed:
                 raise InvalidInteraction(
                     f"{user.name} lacks the permissions /{path} requires (hidden for them)"
                 )
@@ -1044,6 +1053,9 @@ class FakeDiscord:
                 "version": str(self.snowflake()),
                 "type": kind,
             }
+            if entry["default_member_permissions"] is not None:
+                # Discord answers permission bit sets as strings, whatever form they were sent in.
+                entry["default_member_permissions"] = str(entry["default_member_permissions"])
             if scope is not None:
                 entry["guild_id"] = str(scope)
             stored.append(entry)
@@ -1442,6 +1454,7 @@ class FakeDiscord:
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> GatewaySession | None:
         session = self.sessions.get(data.get("session_id", ""))
         if data.get("token") != self.token or session is None:
+            self.refused_resumes += 1
             await ws.send_str(json.dumps({"op": 9, "d": False}))  # invalid session, not resumable
             return None
         seq = int(data.get("seq") or 0)

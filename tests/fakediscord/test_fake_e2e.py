@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -143,6 +144,14 @@ def make_bot(*, sharded: bool = False, **options: Any) -> AnyBot:
             hidden = "visible"
         await interaction.edit_original_response(content=f"{public.content}: ephemeral via channel {hidden}")
         await interaction.delete_original_response()
+
+    @group.command(name="export", description="Sends a file")
+    async def export(interaction: discord.Interaction) -> None:
+        score = discord.File(io.BytesIO(b"alice,12\nbob,3\n"), filename="scores.csv")
+        await interaction.response.send_message("scores attached", file=score)
+        await interaction.followup.send(
+            "and again", file=discord.File(io.BytesIO(b"x" * 10), filename="x.txt")
+        )
 
     bot.tree.add_command(group)
 
@@ -588,6 +597,9 @@ async def test_json_is_answered_with_exactly_application_json_and_a_bad_token_fa
             assert (await response.json())["id"] == str(fake.bot_user.id)
         async with session.get(f"{fake.api_base_url}/users/@me") as response:
             assert response.status == 401
+        async with session.post(f"{fake.api_base_url}/users/@me", headers=headers) as response:
+            assert response.status == 404
+        assert [(r.method, r.path) for r in fake.take_unknown_requests()] == [("POST", "/api/v10/users/@me")]
     bot = make_bot()
     apply_endpoints(fake.api_base_url, fake.gateway_url)
     try:
@@ -596,3 +608,34 @@ async def test_json_is_answered_with_exactly_application_json_and_a_bad_token_fa
     finally:
         await bot.close()
         apply_endpoints(None, None)
+
+
+async def test_files_are_uploaded_as_multipart_attachments(world: World) -> None:
+    resp = await world.fake.invoke(world.alice, world.channel, "eights export")
+    message = await resp.reply()
+    assert message.content == "scores attached"
+    assert [(a["filename"], a["size"]) for a in message.attachments] == [("scores.csv", 15)]
+    again = await resp.followup(0)
+    assert [(a["filename"], a["size"]) for a in again.attachments] == [("x.txt", 10)]
+
+
+async def test_admin_only_commands_are_hidden_from_everyone_else(world: World) -> None:
+    fake, bot = world.fake, world.bot
+
+    @bot.tree.command(name="reset", description="Admins only")
+    @app_commands.default_permissions()
+    async def reset(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("reset done")
+
+    await bot.tree.sync()
+    assert (
+        next(c for c in fake.synced_commands() if c["name"] == "reset")["default_member_permissions"] == "0"
+    )
+    with pytest.raises(InvalidInteraction, match="lacks the permissions"):
+        await fake.invoke(world.alice, world.channel, "reset")
+    admins = fake.create_role(
+        world.guild, "admins", permissions=discord.Permissions(administrator=True).value
+    )
+    dave = fake.create_user("dave")
+    fake.add_member(world.guild, dave, roles=[admins])
+    assert (await (await fake.invoke(dave, world.channel, "reset")).reply()).content == "reset done"
