@@ -34,7 +34,9 @@ RUN groupadd --system --gid 10001 eights \
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /src/bot /app/bot
 COPY --from=build /src/migrations /app/migrations
-WORKDIR /app
+# From /, the default DATABASE_URL (sqlite:///data/eights.sqlite3, relative) is the same file in the volume, so
+# an .env copied from .env.example works unchanged.
+WORKDIR /
 USER eights
 # The database lives here: mount a volume to keep it across containers and upgrades.
 VOLUME ["/data"]

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import DEFAULT_DATABASE_URL, database_path, parse_env_file
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -118,9 +120,15 @@ def test_data_volume_healthcheck_and_entrypoint(stages: list[Stage]) -> None:
     assert re.search(r'CMD \["python", "-m", "bot", "health"\]', healthcheck)
     (entrypoint,) = final.all("ENTRYPOINT")
     assert json.loads(entrypoint) == ["python", "-m", "bot"]
-    # The database is in the volume.
+    # The database is in the volume, whether DATABASE_URL comes from the image or from an .env copied from
+    # .env.example (relative to the working directory).
     env = " ".join(final.all("ENV"))
     assert "DATABASE_URL=sqlite:////data/" in env
+    (volume,) = (json.loads(args)[0] for args in final.all("VOLUME"))
+    workdir = Path(final.all("WORKDIR")[-1])
+    example = parse_env_file((ROOT / ".env.example").read_text())["DATABASE_URL"]
+    for url in (DEFAULT_DATABASE_URL, example):
+        assert (workdir / database_path(url)).is_relative_to(volume), url
 
 
 def test_the_code_and_migrations_sit_side_by_side(stages: list[Stage]) -> None:
