@@ -318,3 +318,22 @@ async def test_sync_sends_the_commands_without_connecting_to_the_gateway(tmp_pat
         assert fake.synced_commands(guild) and not fake.synced_commands()
         assert fake.identifies == []  # no gateway connection
         fake.assert_clean()
+
+
+async def test_a_token_discord_rejects_exits_2_naming_the_variable(tmp_path: Path) -> None:
+    from tests.fakediscord import FakeDiscord
+
+    async with FakeDiscord(token="the-real-token") as fake:
+        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+        env.update(
+            DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL=fake.api_base_url, DISCORD_GATEWAY_URL=fake.gateway_url
+        )
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        _, stderr_bytes = await asyncio.wait_for(process.communicate(), 30)
+        stderr = stderr_bytes.decode()
+        assert process.returncode == 2
+        assert stderr.strip().splitlines()[-1].endswith("DISCORD_TOKEN: Discord rejected the token")
+        assert "Traceback" not in stderr and TOKEN not in stderr
+        fake.take_violations()  # the 401 is what this test is about
