@@ -193,12 +193,14 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
     ) -> None:
         """A game move by the interaction's user; answers with the updated hand."""
         user_id = interaction.user.id
+        # The move itself is not under the hand lock: two racing clicks must both reach the service, which
+        # applies one and answers the other "That move is no longer possible."
+        outcome = await self.service.act(table_id, self.actor(interaction), intent, round_token)
+        self.publisher.publish(outcome)
+        seat = outcome.snapshot.seat_of(user_id)
+        lead = _played_note(outcome.public_events, seat.position if seat else None)
+        note = _private_note(outcome, user_id, lead)
         async with self.publisher.hand_lock(table_id, user_id):
-            outcome = await self.service.act(table_id, self.actor(interaction), intent, round_token)
-            self.publisher.publish(outcome)
-            seat = outcome.snapshot.seat_of(user_id)
-            lead = _played_note(outcome.public_events, seat.position if seat else None)
-            note = _private_note(outcome, user_id, lead)
             await self.show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
 
     # --- errors ---------------------------------------------------------------------------------------------

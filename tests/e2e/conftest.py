@@ -1,9 +1,9 @@
 """End-to-end fixtures: the real EightsBot against the fake Discord, on a temporary SQLite database.
 
-``world`` gives a started bot (CPU delay 0, no board debounce), a guild with a channel and three members, helpers
-to act as those members, and a privacy observer that fails the test (as a fake violation) whenever a public
-message, or an ephemeral message shown to someone, contains a card that a player holds and the rules have not
-made public. ``world.restart()`` closes the bot and starts a new one on the same database.
+``world`` gives a started bot (CPU delay 0, no board debounce), a guild with a channel and three members,
+helpers to act as those members, and a privacy observer that fails the test (as a fake violation) whenever
+a public message, or an ephemeral message shown to someone, contains a card that a player holds and the
+rules have not made public. ``world.restart()`` closes the bot and starts a new one on the same database.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ class World:
         self.bot: EightsBot | None = None
         self._stack: AsyncExitStack | None = None
 
-    # --- the bot ----------------------------------------------------------------------------------------------
+    # --- the bot --------------------------------------------------------------------------------------------
 
     def config(self) -> Config:
         return Config(
@@ -166,7 +166,7 @@ class World:
     def service(self) -> TableService:
         return self.cog.service
 
-    # --- acting -----------------------------------------------------------------------------------------------
+    # --- acting ---------------------------------------------------------------------------------------------
 
     async def run(
         self, user: FakeUser, command: str, channel: FakeChannel | None = None, **options: Any
