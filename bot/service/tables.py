@@ -777,7 +777,7 @@ class TableService:
             rnd = work.match.round
             seat = rnd.to_act
             if seat is not None and not self._is_cpu(work.seats[seat]):
-                key = [work.match.round_number, int(getattr(rnd, "turn_number", 0)), seat]
+                key = [work.match.round_number, rnd.turn_number, seat]
                 turn = work.doc.get("turn")
                 if not turn or turn.get("key") != key:
                     work.doc["turn"] = {"key": key, "deadline": work.now + work.live.record.turn_timeout}
