@@ -295,6 +295,12 @@ async def test_settings_need_manage_server_and_persist(world: World) -> None:
     assert bad.content == "That channel is not on the list of table channels."
     assert world.fake.channel_messages(world.channel) == []
 
+    # The table service honours the new settings: tables open only in the listed channel.
+    elsewhere = await world.run(world.alice, "new")
+    assert elsewhere.ephemeral
+    assert f"<#{world.other_channel.id}>" in elsewhere.content
+    assert await world.service.table_in_channel(world.channel.id) is None
+
 
 async def test_forget_asks_then_deletes_everywhere(world: World) -> None:
     await seed(world, *two_matches(world))

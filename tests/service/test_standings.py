@@ -168,6 +168,8 @@ async def test_a_page_past_the_end_is_refused_unless_clamped(twelve_players: Sto
     assert [r.user_id for r in clamped.rows] == [2, 1]
     low = await service.leaderboard(GUILD, viewer_id=1, page=0, clamp=True)
     assert low.page == 1
+    with pytest.raises(ServiceError, match="Pages start at 1"):
+        await service.leaderboard(GUILD, viewer_id=1, page=0)
 
 
 async def test_win_rate_board_needs_five_matches(store: Store) -> None:
