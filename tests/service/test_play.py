@@ -20,6 +20,7 @@ from tests.service.support import (
     actor_to_move,
     clock,
     drive,
+    make_service,
     open_with,
     recorder,
     service,
@@ -331,3 +332,26 @@ async def test_cpu_moves_gathered_into_one_listener_call(
     seats = {e.seat for e in recorder.outcomes[0].public_events if e.kind in ("played", "drew", "passed")}
     assert {1, 2, 3} <= seats or recorder.outcomes[0].snapshot.phase != "playing"
     assert recorder.outcomes[0].snapshot == await gathered.snapshot(table_id)
+
+
+async def test_a_lost_version_race_reloads_and_answers_no_longer_possible(
+    service: TableService, clock: FakeClock, store: SqliteStore
+) -> None:
+    table_id = await open_with(service, ALICE, BOB)
+    # A second copy of the table in memory (as if another worker had loaded it) falls behind the store.
+    other = make_service(store, clock, Recorder())
+    await other.restore_all()
+    await take_turn(service, table_id, ALICE)
+    snap = await service.snapshot(table_id)
+    person = actor_to_move(snap)
+    assert person is not None
+    stale_view = await other.hand(table_id, ALICE.user_id)
+    assert stale_view.your_turn  # the stale copy still thinks it is Alice's turn
+    error = await refused(other.act(table_id, ALICE, Intent.draw()), "stale")
+    assert error.message == NO_LONGER_POSSIBLE
+    # The stale copy reloaded: it now agrees with the store and accepts the right move.
+    assert await other.snapshot(table_id) == snap
+    outcome = await take_turn(other, table_id, person)
+    state = await store.get_state(table_id)
+    assert state is not None and outcome.snapshot.round_token == snap.round_token
+    assert len(await store.moves(table_id)) == state.version
