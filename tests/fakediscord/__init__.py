@@ -57,7 +57,8 @@ Awaiting the bot (``InteractionHandle``):
     ``await resp.reply()`` → the ``FakeMessage`` the callback produced or changed (for a defer: once filled);
     ``await resp.followup(0)`` → the first follow-up; ``resp.content``, ``resp.embeds``, ``resp.components``,
     ``resp.ephemeral``, ``resp.message``, ``resp.followups``, ``resp.modal``.
-    Generic: ``await fake.wait_for(lambda: len(fake.channel_messages(channel)) > 2, what="a turn message")``.
+    Generic: ``await fake.wait_for(lambda: len(fake.channel_messages(channel)) > 2, what="a turn message")``
+    (re-checked on every change in the fake and every 10 ms, so conditions on the bot's state work too).
     Waits time out after ``fake.wait_timeout`` (5 s) with an AssertionError; if the bot's answer broke a rule
     the wait fails at once with the violation.
 
@@ -83,9 +84,21 @@ visibility, and ephemeral messages cannot be fetched or edited through the chann
 
 Gateway: HELLO, IDENTIFY → READY + GUILD_CREATE per guild of the shard, heartbeats, RESUME (missed events are
 replayed), sharded IDENTIFY ``[shard_id, shard_count]`` with ``GET /gateway/bot`` answering
-``FakeDiscord(recommended_shards=N)``, member chunk requests. ``await fake.drop_gateway()`` closes the bot's
-websocket(s) so that the client resumes; ``fake.identifies`` and ``fake.resumes`` record what happened.
-Interactions go to the shard that holds the guild, ``(guild_id >> 22) % shard_count``.
+``FakeDiscord(recommended_shards=N)``, member chunk requests. As on Discord, GUILD_CREATE lists only the
+bot's own member unless the bot has the presences intent (with the members intent discord.py asks for the
+rest). ``await fake.drop_gateway()`` closes the bot's websocket(s) so that the client resumes;
+``drop_gateway(invalidate=True)`` forgets the session first, so the RESUME is refused and the client
+identifies again. ``fake.identifies``, ``fake.resumes``, ``fake.refused_resumes`` and
+``fake.gateway_connections`` record what happened. Interactions go to the shard that holds the guild,
+``(guild_id >> 22) % shard_count``; guilds created in the same millisecond share a shard.
+
+Constructor options: ``FakeDiscord(token=..., recommended_shards=1, callback_deadline=3.0,
+token_lifetime=900.0, wait_timeout=5.0, advertised_gateway_url=None)`` (the last names another gateway in
+``GET /gateway/bot`` and READY's ``resume_gateway_url``, to prove a configured gateway wins). The deadlines
+are attributes too: a test may scale them down (``fake.callback_deadline = 0.2``).
+
+The fake and the real client share the test's event loop: start the bot with ``running_bot`` (or
+``await bot.start(fake.token)`` in a task) and close the bot before the fake.
 """
 
 from .harness import fake_discord, fast_bot_options, running_bot

@@ -147,6 +147,7 @@ class FakeDiscord:
         self.callback_deadline = callback_deadline
         self.token_lifetime = token_lifetime
         self.wait_timeout = wait_timeout
+        self.poll_interval = 0.01
         self.heartbeat_interval = heartbeat_interval
         # The gateway URL named by GET /gateway/bot and READY's resume_gateway_url (default: this fake's), to
         # check that a configured gateway wins over what Discord names.
@@ -322,23 +323,35 @@ class FakeDiscord:
     async def wait_for(
         self, predicate: Callable[[], Any], *, timeout: float | None = None, what: str = "condition"
     ) -> Any:
-        """Wait until ``predicate()`` is truthy (re-checked whenever the fake's state changes); return it."""
+        """Wait until ``predicate()`` is truthy and return its value. It is re-checked at once whenever the
+        fake's state changes, and every ``poll_interval`` (10 ms) for conditions on the bot's own state."""
         result = predicate()
         if result:
             return result
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
         entry = (predicate, future)
         self._waiters.append(entry)
         limit = self.wait_timeout if timeout is None else timeout
+        deadline = loop.time() + limit
         try:
-            return await asyncio.wait_for(future, limit)
-        except TimeoutError:
-            raise AssertionError(
-                f"timed out after {limit}s waiting for {what}; violations so far: {self.violations}"
-            ) from None
+            while True:
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise AssertionError(
+                        f"timed out after {limit}s waiting for {what}; violations so far: {self.violations}"
+                    )
+                await asyncio.wait({future}, timeout=min(self.poll_interval, remaining))
+                if future.done():
+                    return future.result()
+                result = predicate()
+                if result:
+                    return result
         finally:
             with contextlib.suppress(ValueError):
                 self._waiters.remove(entry)
+            if not future.done():
+                future.cancel()
 
     def _notify(self) -> None:
         for predicate, future in list(self._waiters):

@@ -639,3 +639,24 @@ async def test_admin_only_commands_are_hidden_from_everyone_else(world: World) -
     dave = fake.create_user("dave")
     fake.add_member(world.guild, dave, roles=[admins])
     assert (await (await fake.invoke(dave, world.channel, "reset")).reply()).content == "reset done"
+
+
+async def test_guilds_channels_and_members_created_while_connected_reach_the_bot(world: World) -> None:
+    fake, bot = world.fake, world.bot
+    guild = fake.create_guild("Second Room")
+    channel = fake.create_channel(guild, "table-2")
+    extra = fake.create_channel(world.guild, "table-3")
+    erin = fake.create_user("erin")
+    fake.add_member(guild, erin)
+
+    def arrived() -> bool:
+        cached = bot.get_guild(guild.id)
+        return (
+            cached is not None
+            and cached.get_channel(channel.id) is not None
+            and bot.get_channel(extra.id) is not None
+        )
+
+    await fake.wait_for(arrived, what="GUILD_CREATE and CHANNEL_CREATE")
+    resp = await fake.invoke(erin, channel, "eights new", preset="quick")
+    assert (await resp.reply()).content == "New quick table, 4 seats"
