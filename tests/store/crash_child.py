@@ -1,16 +1,22 @@
-"""The process test_crash_safety.py kills: plays moves through the store as fast as it can, forever.
+"""The processes test_crash_safety.py kills: each plays moves through the store as fast as it can, forever.
 
-``python -m tests.store.crash_child DB_PATH SEED`` — prints "ready" once migrated, then keeps two tables
-(channels 1 and 2) going: a new table whenever a channel has none open, one move per open table in turn,
-with seat changes, round results and the match result committed in the same ``commit_move`` as the move
-causing them.
+``python -m tests.store.crash_child DB_PATH`` starts a zygote: it imports everything once, then reads commands
+on stdin — ``spawn SEED`` forks a player and answers ``pid N``; ``reap N`` waits for that player to end and
+answers ``dead N STATUS``. Forking from an idle single-threaded process makes each of the test's 50 lives cost
+milliseconds instead of an interpreter start.
+
+A player opens the store, migrates, writes ``ready N``, then keeps two tables (channels 1 and 2) going: a new
+table whenever a channel has none open, one move per open table in turn, with seat changes, round results and
+the match result committed in the same ``commit_move`` as the move causing them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
+import traceback
 
 from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord
 from bot.store.sqlite import SqliteStore
@@ -32,7 +38,7 @@ async def play(path: str, seed: int, game: Game) -> None:
     store = await SqliteStore.open(path)
     await store.migrate()
     rng = random.Random(seed)
-    print("ready", flush=True)
+    os.write(1, f"ready {os.getpid()}\n".encode())
     clock = 1000.0
     while True:
         tables = await store.load_open_tables()
@@ -87,10 +93,31 @@ async def play(path: str, seed: int, game: Game) -> None:
             )
 
 
-def main() -> None:
-    path, seed = sys.argv[1], int(sys.argv[2])
-    asyncio.run(play(path, seed, pick_game()))
+def player(path: str, seed: int, game: Game) -> None:
+    """The forked child: play until killed. Never returns into the zygote's loop."""
+    status = 1
+    try:
+        asyncio.run(play(path, seed, game))
+    except BaseException:
+        traceback.print_exc()
+        os.write(1, f"failed {os.getpid()}\n".encode())
+    finally:
+        os._exit(status)
+
+
+def zygote(path: str) -> None:
+    game = pick_game()
+    for line in sys.stdin:
+        command, argument = line.split()
+        if command == "spawn":
+            pid = os.fork()
+            if pid == 0:
+                player(path, int(argument), game)
+            os.write(1, f"pid {pid}\n".encode())
+        elif command == "reap":
+            _, status = os.waitpid(int(argument), 0)
+            os.write(1, f"dead {argument} {status}\n".encode())
 
 
 if __name__ == "__main__":
-    main()
+    zygote(sys.argv[1])

@@ -11,6 +11,7 @@ Statistics must equal a recount from the recorded match results: no match counte
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -20,24 +21,77 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from tests.store.crash_game import pick_game
+from tests.store.crash_game import canonical, pick_game
 
 KILLS = 50
 REPO = Path(__file__).resolve().parents[2]
 
 
-def start_child(db: Path, seed: int) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.store.crash_child", str(db), str(seed)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+class Zygote:
+    """Drives tests/store/crash_child.py: forks players, and waits for a killed one to be gone."""
+
+    def __init__(self, db: Path, log: Path) -> None:
+        self._stderr = log.open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.store.crash_child", str(db)],
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            bufsize=1,
+        )
+
+    def _send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def _expect(self, words: tuple[str, ...], pid: int | None = None) -> list[str]:
+        """The next line starting with one of ``words`` (about ``pid``); older players' lines are skipped."""
+        assert self.process.stdout is not None
+        while True:
+            line = self.process.stdout.readline()
+            assert line, "the zygote died"
+            parts = line.split()
+            if parts[0] in words and (pid is None or int(parts[1]) == pid):
+                return parts
+
+    def spawn(self, seed: int) -> int:
+        self._send(f"spawn {seed}")
+        return int(self._expect(("pid",))[1])
+
+    def wait_ready(self, pid: int) -> bool:
+        """True once the player is playing; False if it failed (its traceback is in the log)."""
+        return self._expect(("ready", "failed"), pid)[0] == "ready"
+
+    def kill(self, pid: int) -> int:
+        """SIGKILL the player and return its wait status once it is really gone."""
+        os.kill(pid, signal.SIGKILL)
+        self._send(f"reap {pid}")
+        return int(self._expect(("dead",), pid)[2])
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+        self._stderr.close()
+
+
+@dataclass
+class Replayed:
+    """How far a table's log has been verified, and what replaying it that far gave."""
+
+    moves: int
+    digest: Any  # hashlib sha256 of the verified rows
+    state: dict[str, Any]
+    rounds: list[tuple[int, int, int, int]]
+    ranking: list[tuple[int, int, int]] | None
 
 
 class Checker:
@@ -47,6 +101,7 @@ class Checker:
         self.db = db
         self.game = pick_game()
         self.settled: set[int] = set()
+        self.replayed: dict[int, Replayed] = {}
         self.moves_seen = 0
         self.matches_finished = 0
 
@@ -90,19 +145,32 @@ class Checker:
         assert [(seq, v) for seq, v, _, _ in log] == [(i, i) for i in range(1, n + 1)], table_id
         assert version == n, (table_id, version, n)
 
-        state = self.game.new(seed)
-        rounds: list[tuple[int, int, int, int]] = []
-        ranking: list[tuple[int, int, int]] | None = None
-        for _, _, action, events in log:
+        # Replay incrementally: the log verified after the previous kill must be unchanged (it is
+        # append-only), so only the moves added since are replayed on top of the state it gave.
+        done = self.replayed.get(table_id)
+        if done is None:
+            done = Replayed(0, hashlib.sha256(), self.game.new(seed), [], None)
+        assert n >= done.moves, f"table {table_id}: the move log lost moves"
+        prefix = hashlib.sha256()
+        for row in log[: done.moves]:
+            prefix.update(repr(row).encode())
+        assert prefix.digest() == done.digest.digest(), f"table {table_id}: the move log was rewritten"
+        state, rounds, ranking = done.state, list(done.rounds), done.ranking
+        for row in log[done.moves :]:
+            _, _, action, events = row
             assert ranking is None, "a move after the match ended"
             step = self.game.apply(state, json.loads(action))
-            assert json.loads(events) == step.events
+            assert json.loads(events) == canonical(step.events)
             state = step.state
             if step.round_result is not None:
                 number, scores, winners = step.round_result
                 rounds += [(number, seat, score, int(seat in winners)) for seat, score in enumerate(scores)]
             ranking = step.ranking
-        assert json.loads(stored) == state, f"table {table_id}: stored state is not the replay of its log"
+            done.digest.update(repr(row).encode())
+        self.replayed[table_id] = Replayed(n, done.digest, state, rounds, ranking)
+        assert json.loads(stored) == canonical(state), (
+            f"table {table_id}: stored state is not the replay of its log"
+        )
 
         assert (
             conn.execute(
@@ -164,30 +232,24 @@ def test_sigkill_at_random_moments_never_corrupts_or_half_applies(tmp_path: Path
     checker = Checker(db)
     rng = random.Random(20261122)
     progress: list[int] = []
-    for kill in range(KILLS):
-        child = start_child(db, seed=kill)
-        try:
+    zygote = Zygote(db, tmp_path / "players.log")
+    try:
+        for kill in range(KILLS):
+            pid = zygote.spawn(seed=kill)
             if kill % 10 == 3:
                 # Now and then during start-up: opening the file, applying migrations.
-                time.sleep(rng.uniform(0.0, 0.25))
+                time.sleep(rng.uniform(0.0, 0.03))
             else:
-                assert child.stdout is not None
-                line = child.stdout.readline()
-                assert line == "ready\n" or child.poll() is not None, line
+                assert zygote.wait_ready(pid), (tmp_path / "players.log").read_text()
                 time.sleep(rng.uniform(0.01, 0.15))
-            assert child.poll() is None, (
-                f"the child died on its own: {child.stderr.read() if child.stderr else ''}"
+            status = zygote.kill(pid)
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, (
+                f"the player ended on its own: {(tmp_path / 'players.log').read_text()}"
             )
-        finally:
-            child.send_signal(signal.SIGKILL)
-            child.wait(timeout=10)
-            if child.stdout:
-                child.stdout.close()
-            if child.stderr:
-                child.stderr.close()
-        assert child.returncode == -signal.SIGKILL
-        checker.check()
-        progress.append(checker.moves_seen)
+            checker.check()
+            progress.append(checker.moves_seen)
+    finally:
+        zygote.close()
     # The kills landed while real work was going on: moves kept being committed, and matches ended.
     assert checker.matches_finished >= 1 or checker.game.name == "engine"
     assert len(set(progress)) > KILLS // 2, progress
