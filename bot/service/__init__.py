@@ -1,7 +1,20 @@
 """The service layer: the table use cases, testable without Discord (see ``TableService``).
 
 Inputs are ids, an ``Actor`` and an ``Intent``; outputs are ``Outcome`` / ``TableSnapshot`` / ``HandView``;
-refusals are ``ServiceError`` with a short plain message for a private reply."""
+refusals are ``ServiceError(code, message)`` with a short plain message for a private reply.
+
+At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from a button):
+
+- lobby: ``open_table(guild_id, channel_id, actor, preset, target, seats, turn_timeout, *, auto_draw,
+  next_round_pause)``, ``join``, ``leave``, ``add_cpu(table_id, actor, level)``, ``start``, ``end``,
+  ``kick(table_id, actor, member_id)``;
+- play: ``act(table_id, actor, intent, round_token=None)``, ``next_round(table_id, actor, round_token)``;
+- reads (in memory): ``hand(table_id, user_id)``, ``legal_card_choices(channel_id, user_id, current)``,
+  ``snapshot(table_id)``, ``scores(table_id)``, ``table_in_channel(channel_id)``, ``rules_text(preset,
+  table_id)``, ``manager_role_id(guild_id)``, ``preset_names()``;
+- wiring: ``set_board_message(table_id, message_id)``, ``restore_all()`` at start-up, ``close()`` at shutdown;
+  what happens on its own reaches ``TableListener.on_outcome``.
+"""
 
 from bot.service.clock import Clock, FakeClock, SystemClock, Timer
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError

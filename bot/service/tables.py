@@ -1190,6 +1190,9 @@ class TableService:
             )
             if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER:
                 self._take_over(work, seat, "timeouts")
+                if record.user_id is not None:
+                    # An absent host would leave nobody but managers able to end the table.
+                    self._pass_host(work, record.user_id)
 
         await self._automatic(table_id, version, {"kind": "timeout"}, change)
 

@@ -95,6 +95,7 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_a_cpu_and_join_takes_it_
     assert (
         alice.is_cpu and alice.taken_over and alice.cpu_level == "normal" and alice.user_id == ALICE.user_id
     )
+    assert snap.host_id == BOB.user_id  # the absent host's role passed to Bob
     with pytest.raises(ServiceError) as info:
         await service.act(table_id, ALICE, Intent.draw())
     assert info.value.code == "taken_over" and "/eights join" in info.value.message
