@@ -40,6 +40,10 @@ async def test_absent_players_a_whole_match_by_referee_and_cpus(
     else:
         pytest.fail("the match never ended")
     assert recorder.outcomes[-1].closed and recorder.outcomes[-1].snapshot.status == "finished"
+    # Hands stay private: no dealt or drawn cards in public, private events only for the two people.
+    for outcome in recorder.outcomes:
+        assert not {e.kind for e in outcome.public_events} & {"dealt", "drew_cards"}
+        assert set(outcome.private_events) <= {ALICE.user_id, BOB.user_id}
     taken = {e.seat for e in recorder.events("taken_over")}
     assert taken == {0, 1}
     assert len(recorder.events("match_over")) == 1
