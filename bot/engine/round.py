@@ -672,9 +672,6 @@ class Round:
             if can_draw:
                 acts.append(DRAW_ACTIONS[seat])
             return acts
-        drawn = self._drawn
-        if t.draw_first and not drawn:
-            return [DRAW_ACTIONS[seat]] if can_draw else []
         top = self._discard[-1]
         s = self._declared
         if s < 0:
@@ -685,7 +682,10 @@ class Round:
         if acts and self._dups:
             acts = _dedupe(acts)
         has_play = bool(acts)
-        self._has_play = has_play
+        self._has_play = has_play  # whether a draw now is forced (no play in hand)
+        drawn = self._drawn
+        if t.draw_first and not drawn:
+            return [DRAW_ACTIONS[seat]] if can_draw else []
         if drawn:
             ad = t.ad
             if ad == AD_DRAWN:

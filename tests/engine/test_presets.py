@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.engine import PRESETS, Action, EngineError, Round, get_preset, parse_card
@@ -211,12 +213,16 @@ def test_crazier_reshuffles_while_the_discard_has_more_than_one_card() -> None:
 def test_crazier_most_points_leads_the_next_round() -> None:
     from bot.engine import Match
 
-    m = Match.new(CRAZIER, 3, seed=4)
-    while not m.round.over:
-        m.apply(m.round.legal_actions()[0])
-    if not m.over:
+    m = Match.new(CRAZIER.replace(target=1000), 3, seed=4)
+    rng = random.Random(4)
+    for _ in range(3):
+        while not m.round.over:
+            m.apply(rng.choice(m.round.legal_actions()))
+        assert not m.over
         m.start_next_round()
         best = max(m.totals)
         leader = m.round.leader
-        assert m.totals[leader] == best
-        assert m.round.to_act == leader
+        assert m.totals[leader] == best and m.round.to_act == leader
+        # Ties go to the first such seat left of the (moving) dealer.
+        left = [(m.dealer + k) % 3 for k in range(1, 4)]
+        assert leader == next(s for s in left if m.totals[s] == best)
