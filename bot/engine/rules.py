@@ -459,7 +459,7 @@ def rules_help(ruleset: Ruleset) -> str:
             draw += " Unable to play: draw until a card can be played"
         else:
             n = rs.draw_limit
-            draw += f" Draw at most {n} card{'s' if n != 1 else ''} a turn"
+            draw += " Draw one card a turn" if n == 1 else f" Draw at most {n} cards a turn"
         draw += {
             "must-play-drawn": "; a playable card drawn when you had no play must be played at once.",
             "may-play-drawn": "; then play the drawn card or pass.",
@@ -512,7 +512,8 @@ def rules_help(ruleset: Ruleset) -> str:
             f"you draw {rs.last_card_penalty}."
         )
     if rs.empty_draw_ends_round:
-        lines.append("• If a card must be drawn and none can be, the round ends: lowest hand wins.")
+        low = "fewest cards" if rs.scoring == "card-count" else "lowest hand"
+        lines.append(f"• If a card must be drawn and none can be, the round ends: {low} wins.")
     blocked = (
         "everyone passes in a row" if rs.blocked_after is None else f"{rs.blocked_after} passes in a row"
     )
@@ -528,8 +529,8 @@ def rules_help(ruleset: Ruleset) -> str:
         score = f"• Score: the cards left in your hand ({values}); going out scores 0. Low wins."
     elif rs.scoring == "payment":
         score = (
-            f"• Score: whoever goes out collects the value of every other hand ({values}); in a blocked "
-            "round the lowest hand collects the difference from each player."
+            f"• Score: whoever goes out collects the value of each other hand from its holder ({values}); "
+            "blocked: the lowest hand collects the difference from each player."
         )
     else:
         score = "• Score: 1 point per card left in hand; the winner scores 0. Low wins."
