@@ -228,7 +228,7 @@ class World:
         while not await predicate():
             if loop.time() > end:
                 raise AssertionError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.002)
 
     def user_of(self, snapshot: TableSnapshot, position: int) -> FakeUser | None:
         seat = snapshot.seats[position]

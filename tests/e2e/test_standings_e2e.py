@@ -173,9 +173,9 @@ async def test_recorded_results_in_leaderboard_stats_and_history(world: World) -
     by_points = await world.run(bob, "leaderboard", sort="points")
     assert description(by_points)[:2] == [
         f"**1.** <@{alice.id}> — **4** points · 2 won · 2 played",  # beat two opponents in each match
-        f"**2.** <@{bob.id}> — **1** points · 0 won · 2 played",
+        f"**2.** <@{bob.id}> — **1** point · 0 won · 2 played",
     ]
-    assert description(by_points)[-1] == f"<@{bob.id}> is **2nd** of 2 — **1** points · 0 won · 2 played"
+    assert description(by_points)[-1] == f"<@{bob.id}> is **2nd** of 2 — **1** point · 0 won · 2 played"
 
     shown = fields(await world.run(alice, "stats", member=bob))
     assert shown["Matches"] == "2 played · 0 won"
