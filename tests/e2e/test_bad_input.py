@@ -57,8 +57,8 @@ async def test_moves_out_of_turn_and_illegal_passes(world: World) -> None:
 
 async def test_old_round_and_finished_table_buttons_have_expired(world: World) -> None:
     await start_two(world)
-    # bob opens his hand twice on his turn: the first message keeps round 1's buttons, as the second is the one
-    # refreshed from then on.
+    # bob opens his hand twice on his turn: the first message keeps round 1's buttons, as the second is the
+    # one refreshed from then on.
     while (user := await world.human_to_act()) is world.alice:
         await world.play_by_buttons(world.alice)
     assert user is world.bob

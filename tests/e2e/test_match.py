@@ -66,10 +66,8 @@ async def test_a_whole_match_of_two_people_and_a_cpu(world: World) -> None:
         text = board.text()
         assert f"Round {rounds} scores" in text
         for seat in snapshot.seats:  # every seat's round score and total
-            assert (
-                f"**{seat.name}**: {snapshot.round_scores[-1][seat.position]} this round, {seat.total} in total"
-                in text
-            )
+            score = snapshot.round_scores[-1][seat.position]
+            assert f"**{seat.name}**: {score} this round, {seat.total} in total" in text
         scores = await world.run(world.bob, "scores")
         assert scores.ephemeral and f"Round {rounds}:" in scores.content and "Totals:" in scores.content
         await (await world.fake.click(world.bob, board, label="Next round")).reply()
