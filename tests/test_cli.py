@@ -61,7 +61,7 @@ def test_run_without_a_token_exits_2_naming_the_variable(tmp_path: Path) -> None
 
 
 def test_the_newcomer_flow_stops_with_a_clear_message_until_the_token_is_set(tmp_path: Path) -> None:
-    # `cp -n .env.example .env && python -m bot run`, before the token is filled in.
+    # `(test -e .env || cp .env.example .env) && python -m bot run`, before the token is filled in.
     example = Path(__file__).resolve().parents[1] / ".env.example"
     (tmp_path / ".env").write_text(example.read_text())
     result = bot(tmp_path, "run")

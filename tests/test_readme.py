@@ -16,7 +16,7 @@ README = (ROOT / "README.md").read_text()
 CI = ROOT / ".ci" / "run"
 
 RUN_COMMAND = (
-    "python3 -m venv .venv && .venv/bin/pip install -e . && cp -n .env.example .env"
+    "python3 -m venv .venv && .venv/bin/pip install -e . && (test -e .env || cp .env.example .env)"
     " && .venv/bin/python -m bot run"
 )
 TEST_COMMAND = (
