@@ -1,0 +1,246 @@
+"""Store benchmark: committed moves per second, and leaderboard page time on a big database.
+
+    .venv/bin/python bench/store.py [--moves 5000] [--matches 100000] [--players 5000] [--keep DB]
+
+Prints:
+- moves committed per second on one table, then across 100 tables played concurrently (one coroutine
+  per table, as the service runs them), each move a full commit_move: log entry with three events, a
+  match-sized state, deadline;
+- the time to record the finished matches, then leaderboard page, size and own-rank times in a guild holding
+  all of them (median and 95th percentile over repeated calls), for each sort order.
+
+Targets (issue 4): at least 2,000 committed moves per second; a leaderboard page under 20 ms.
+The file lives on the temporary folder's disk, with the store's own settings (WAL, synchronous=NORMAL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord
+from bot.store.sqlite import SqliteStore
+
+GUILD = 1
+SORTS = ("wins", "winrate", "points")
+
+
+def match_state(rng: random.Random, turn: int) -> dict[str, Any]:
+    """A four-seat match's JSON: hands, stock, discard pile, history, totals (the engine's is ~10 KB)."""
+    codes = [f"{rank}{suit}" for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K") for suit in "CDHS"]
+    deck = rng.sample(codes, len(codes))
+    return {
+        "format": 1,
+        "turn": turn,
+        "hands": [deck[i * 7 : i * 7 + 7] for i in range(4)],
+        "stock": deck[28:],
+        "discard": deck[:12],
+        "history": [["play", i % 4, deck[i % 52]] for i in range(40)],
+        "totals": [rng.randrange(100) for _ in range(4)],
+        "timers": {"turn": 1234567.0 + turn, "pause": None},
+    }
+
+
+def sample_states(count: int) -> tuple[list[dict[str, Any]], str]:
+    """States to commit: real engine states of a four-seat classic match when the engine is there."""
+    rng = random.Random(1)
+    try:
+        from bot.engine import Match, get_preset
+    except ImportError:
+        return [match_state(rng, turn) for turn in range(count)], "synthetic"
+    match = Match.new(get_preset("classic"), 4, seed=1)
+    states = []
+    while len(states) < count:
+        if match.over:
+            match = Match.new(get_preset("classic"), 4, seed=len(states))
+        elif match.round.over:
+            match.start_next_round()
+        else:
+            match.apply(rng.choice(match.round.legal_actions()))
+            states.append(match.to_json())
+    return states, "engine"
+
+
+SYNCHRONOUS_OVERRIDE: list[str] = []
+
+
+async def fresh_store(path: Path) -> SqliteStore:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    store = await SqliteStore.open(str(path))
+    for level in SYNCHRONOUS_OVERRIDE:
+        await store._call(lambda conn, level=level: conn.execute(f"PRAGMA synchronous = {level}"))
+    await store.migrate()
+    return store
+
+
+async def open_table(store: SqliteStore, channel_id: int, host: int, now: float) -> int:
+    table = await store.create_table(
+        guild_id=GUILD,
+        channel_id=channel_id,
+        host=SeatRecord(0, host, f"Player {host}", joined_at=now),
+        ruleset={"name": "classic", "target": 100},
+        options={"preset": "classic"},
+        turn_timeout=60.0,
+        state={"phase": "lobby"},
+        deadline=now + 600,
+        now=now,
+    )
+    return table.id
+
+
+async def play_moves(store: SqliteStore, table_id: int, count: int, states: list[dict[str, Any]]) -> None:
+    version = (await store.get_state(table_id)).version  # type: ignore[union-attr]
+    for i in range(count):
+        version = await store.commit_move(
+            table_id,
+            version,
+            actor_id=42,
+            action={"kind": "play", "seat": i % 4, "card": 37},
+            events=[
+                {"kind": "played", "seat": i % 4, "data": {"card": "QH"}, "visible_to": None},
+                {"kind": "drew_cards", "seat": i % 4, "data": {"cards": ["2C"]}, "visible_to": i % 4},
+                {"kind": "turn", "seat": (i + 1) % 4, "data": {}, "visible_to": None},
+            ],
+            new_state=states[i % len(states)],
+            deadline=1_000_000.0 + i,
+            now=1_000_000.0 + i,
+        )
+
+
+async def bench_moves(path: Path, moves: int) -> None:
+    states, kind = sample_states(64)
+    size = sum(len(json.dumps(state)) for state in states) // len(states)
+    print(f"state: {kind} match states, {size / 1000:.1f} KB of JSON on average")
+    store = await fresh_store(path)
+    try:
+        table_id = await open_table(store, 1, 42, 0.0)
+        await play_moves(store, table_id, 200, states)  # warm up
+        started = time.perf_counter()
+        await play_moves(store, table_id, moves, states)
+        elapsed = time.perf_counter() - started
+        print(f"one table:  {moves / elapsed:8.0f} moves/s committed ({moves} moves, {elapsed:.2f} s)")
+
+        tables = [await open_table(store, 1000 + i, 42, 0.0) for i in range(100)]
+        per_table = max(1, moves // 100)
+        started = time.perf_counter()
+        await asyncio.gather(*(play_moves(store, table, per_table, states) for table in tables))
+        elapsed = time.perf_counter() - started
+        total = per_table * len(tables)
+        print(f"100 tables: {total / elapsed:8.0f} moves/s committed ({total} moves, {elapsed:.2f} s)")
+    finally:
+        await store.close()
+
+
+async def record_matches(store: SqliteStore, matches: int, players: int) -> None:
+    rng = random.Random(2)
+    now = 1_700_000_000.0
+    for match in range(matches):
+        seated = rng.sample(range(1, players + 1), rng.choice((2, 3, 4)))
+        now += 1.0
+        table_id = await open_table(store, 10_000 + match % 50, seated[0], now)
+        totals = [rng.randrange(0, 120) for _ in seated]
+        places = [1 + sum(1 for other in totals if other < total) for total in totals]
+        await store.commit_move(
+            table_id,
+            0,
+            actor_id=seated[0],
+            action={"kind": "play"},
+            events=[],
+            new_state={"over": True},
+            deadline=None,
+            now=now,
+            status="finished",
+            seats=[SeatRecord(i, user, f"Player {user}", joined_at=now) for i, user in enumerate(seated)],
+            round_result=RoundResult(1, totals, [places.index(1)]),
+            match_result=MatchResult(
+                "classic",
+                1,
+                [
+                    RankingEntry(i, user, f"Player {user}", places[i], totals[i])
+                    for i, user in sorted(enumerate(seated), key=lambda item: places[item[0]])
+                ],
+                round_wins={places.index(1): 1},
+                round_points=dict(enumerate(totals)),
+            ),
+        )
+
+
+async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> tuple[float, float]:
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        await call()
+        samples.append((time.perf_counter() - started) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
+
+
+async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) -> None:
+    reuse = keep and path.exists()
+    store = await SqliteStore.open(str(path)) if reuse else await fresh_store(path)
+    try:
+        await store.migrate()
+        if not reuse:
+            started = time.perf_counter()
+            await record_matches(store, matches, players)
+            elapsed = time.perf_counter() - started
+            print(
+                f"recorded {matches} finished matches in {elapsed:.1f} s "
+                f"({matches / elapsed:.0f} matches/s; each a new table and a final move with its results)"
+            )
+        board = await store.leaderboard_size(GUILD)
+        size_mb = Path(path).stat().st_size / 1e6
+        print(f"guild {GUILD}: {board} players on the board; database {size_mb:.0f} MB")
+        some_user = (await store.leaderboard(GUILD, offset=board // 2, limit=1))[0].user_id
+        for sort in SORTS:
+            first = await timed(lambda sort=sort: store.leaderboard(GUILD, sort=sort, limit=10), 200)
+            middle = await timed(
+                lambda sort=sort: store.leaderboard(GUILD, sort=sort, offset=board // 2, limit=10), 100
+            )
+            size = await timed(lambda sort=sort: store.leaderboard_size(GUILD, sort=sort), 50)
+            rank = await timed(lambda sort=sort: store.leaderboard_rank(GUILD, some_user, sort=sort), 50)
+            print(
+                f"leaderboard {sort:7}: first page {first[0]:6.2f} ms (p95 {first[1]:6.2f}), "
+                f"middle page {middle[0]:6.2f} ms (p95 {middle[1]:6.2f}), "
+                f"size {size[0]:6.2f} ms, own rank {rank[0]:6.2f} ms"
+            )
+        stats = await timed(lambda: store.player_stats(GUILD, some_user), 200)
+        recent = await timed(lambda: store.recent_matches(GUILD, limit=10), 200)
+        print(f"player stats {stats[0]:.2f} ms, recent matches {recent[0]:.2f} ms (medians)")
+    finally:
+        await store.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=5000)
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=5000, help="distinct players in the guild")
+    parser.add_argument("--keep", type=Path, help="keep (and reuse) the leaderboard database at this path")
+    parser.add_argument(
+        "--synchronous", choices=("NORMAL", "FULL", "OFF"), help="override the store's level (for comparison)"
+    )
+    args = parser.parse_args()
+    if args.synchronous:
+        SYNCHRONOUS_OVERRIDE.append(args.synchronous)
+    with tempfile.TemporaryDirectory() as folder:
+        await bench_moves(Path(folder) / "moves.sqlite3", args.moves)
+        if args.matches > 0:
+            board_db = args.keep or Path(folder) / "board.sqlite3"
+            await bench_leaderboard(board_db, args.matches, args.players, keep=args.keep is not None)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
