@@ -754,6 +754,11 @@ class Round:
             assert suit is not None
             self._name(seat, suit, ev)
             self._after_card(self._discard[-1] >> 2, ev)
+        if self._phase != P_OVER:  # the common case of _settle, inlined for the hot path
+            acts = self._compute()
+            if acts:
+                self._legal = acts
+                return
         self._settle(ev)
 
     def _play(self, seat: int, card: Card, suit: Suit | None, ev: list[Event] | None) -> None:
