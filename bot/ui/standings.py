@@ -73,7 +73,8 @@ def _row_figures(row: LeaderboardRow, sort: LeaderboardSort) -> str:
     if sort == "winrate":
         return f"**{percent(row.win_rate)}** · {row.matches_won} of {row.matches_played} won"
     if sort == "points":
-        return f"**{row.points}** points · {row.matches_won} won · {played}"
+        points = "point" if row.points == 1 else "points"
+        return f"**{row.points}** {points} · {row.matches_won} won · {played}"
     wins = "win" if row.matches_won == 1 else "wins"
     return f"**{row.matches_won}** {wins} · {played} · {percent(row.win_rate)}"
 

@@ -108,6 +108,8 @@ def test_leaderboard_figures_follow_the_sort() -> None:
     points = leaderboard_embed(board(sort="points", rows=top, page_count=1)).description or ""
     assert rate.startswith("**1.** <@7> — **75%** · 6 of 8 won")
     assert points.startswith("**1.** <@7> — **13** points · 6 won · 8 played")
+    one = leaderboard_embed(board(sort="points", rows=[row(1, 7, played=1, won=0, points=1)], page_count=1))
+    assert (one.description or "").startswith("**1.** <@7> — **1** point · 0 won · 1 played")
 
 
 def test_leaderboard_buttons_carry_guild_sort_page_and_viewer() -> None:
