@@ -89,6 +89,9 @@ _AFTER_DRAW = {
     "turn-ends": AD_END,
 }
 _NO_LIMIT = 1 << 30
+# Bit masks over card ints: the cards of a suit, the cards of a rank (rank 0: none).
+_SUIT_MASKS = tuple(sum(1 << c for c in STANDARD_DECK if c & 3 == s) for s in range(4))
+_RANK_MASKS = tuple(sum(1 << c for c in STANDARD_DECK if c >> 2 == r) for r in range(14))
 
 
 class _Tables:
@@ -125,6 +128,7 @@ class _Tables:
         "wad",
         "wild",
         "wild_free",
+        "wild_mask",
     )
 
     def __init__(self, rs: Ruleset) -> None:
@@ -132,6 +136,7 @@ class _Tables:
         self.wild = rs.wild_rank or 0
         # A wild that matches anything; 0 (no rank) when wilds must match or there are none.
         self.wild_free = 0 if rs.wild_must_match else self.wild
+        self.wild_mask = _RANK_MASKS[self.wild_free]
         self.skip = [r in rs.skip_ranks for r in range(14)]
         self.reverse = [r in rs.reverse_ranks for r in range(14)]
         self.answer = [r in rs.answer_ranks for r in range(14)]
@@ -676,9 +681,9 @@ class Round:
         s = self._declared
         if s < 0:
             s = top & 3
-        tr = top >> 2
-        w = t.wild_free
-        acts = [plays_of[c] for c in hand if (c & 3) == s or (c >> 2) == tr or (c >> 2) == w]
+        # Bit c set = card c matches: the suit to follow, the target's rank, or a free wild.
+        mask = _SUIT_MASKS[s] | _RANK_MASKS[top >> 2] | t.wild_mask
+        acts = [plays_of[c] for c in hand if mask >> c & 1]
         if acts and self._dups:
             acts = _dedupe(acts)
         has_play = bool(acts)
