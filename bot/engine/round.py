@@ -59,6 +59,7 @@ from bot.engine.actions import (
     SUIT,
     SUIT_ACTIONS,
     Action,
+    ActionKind,
 )
 from bot.engine.cards import (
     CODES,
@@ -528,6 +529,11 @@ class Round:
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return the events it caused; raise ``EngineError`` (and change nothing)
         when it is illegal."""
+        if isinstance(action, Action) and type(action.kind) is not ActionKind:
+            try:  # a kind given as a plain string ("play") still names an action
+                action = action._replace(kind=ActionKind(action.kind))
+            except ValueError:
+                raise EngineError(924) from None
         self._check(action)
         ev: list[Event] = []
         self._do(action, ev)

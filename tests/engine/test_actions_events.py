@@ -64,3 +64,15 @@ def test_event_json_and_visibility() -> None:
     assert events_for([public, private], None) == [public]
     assert public.public and not private.public
     assert private.visible(1) and not private.visible(2)
+
+
+def test_apply_accepts_a_kind_given_as_text_and_refuses_unknown_kinds() -> None:
+    from bot.engine import Round, get_preset
+
+    r = Round.new(get_preset("classic"), 2, 1, seed=3)
+    before = r.to_json()
+    with pytest.raises(EngineError) as info:
+        r.apply(Action("dance", 0))  # type: ignore[arg-type]
+    assert info.value.code == 924 and r.to_json() == before
+    r.apply(Action("draw", 0))  # type: ignore[arg-type]
+    assert r.hand_sizes[0] == 8
