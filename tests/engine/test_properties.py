@@ -118,12 +118,10 @@ def without_recent(data: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in data.items() if k != "recent"}
 
 
-@settings(max_examples=50, deadline=None)
-@given(combo=st.sampled_from(COMBOS), seed=st.integers(0, 2**31), skip=st.integers(0, 120))
-def test_every_step_is_exact_and_illegal_actions_change_nothing(
-    combo: tuple[str, int], seed: int, skip: int
-) -> None:
-    name, n = combo
+def check_stretch(name: str, n: int, seed: int, skip: int, steps: int) -> None:
+    """Play ``skip`` actions, then check every step of the next ``steps``: the JSON round trip is exact, the
+    fast path agrees with the validated one, random illegal actions raise a known code and change nothing,
+    every legal action (of every seat) applies; finally replaying the seed gives the same state."""
     rs = PRESETS[name]
     r = Round.new(rs, n, seed % n, seed=seed)
     fast = r.clone()
@@ -137,7 +135,7 @@ def test_every_step_is_exact_and_illegal_actions_change_nothing(
         r.apply(a)
         fast.step(a)
         played.append(a)
-    for _ in range(60):
+    for _ in range(steps):
         if r.over:
             break
         before = r.to_json()
@@ -167,6 +165,19 @@ def test_every_step_is_exact_and_illegal_actions_change_nothing(
     for a in played:
         again.apply(a)
     assert again.to_json() == r.to_json()
+
+
+@settings(max_examples=50, deadline=None)
+@given(combo=st.sampled_from(COMBOS), seed=st.integers(0, 2**31), skip=st.integers(0, 120))
+def test_every_step_is_exact_and_illegal_actions_change_nothing(
+    combo: tuple[str, int], seed: int, skip: int
+) -> None:
+    check_stretch(combo[0], combo[1], seed, skip, 60)
+
+
+@pytest.mark.parametrize(("name", "n"), COMBOS)
+def test_every_preset_and_player_count_step_by_step(name: str, n: int) -> None:
+    check_stretch(name, n, seed=n * 1000 + len(name), skip=15, steps=25)
 
 
 @settings(max_examples=40, deadline=None)
