@@ -16,6 +16,7 @@ from bot.store import (
     RankingEntry,
     RoundResult,
     SeatRecord,
+    StoreError,
     TableExistsError,
     UnsupportedDatabaseError,
     open_store,
@@ -489,6 +490,14 @@ async def test_backup_is_a_complete_standalone_copy(store: SqliteStore, tmp_path
         assert await copy.player_stats(GUILD, 11) == await store.player_stats(GUILD, 11)
     finally:
         await copy.close()
+
+
+async def test_backup_refuses_to_overwrite_the_database(store: SqliteStore) -> None:
+    await new_table(store)
+    with pytest.raises(StoreError, match="database itself"):
+        await store.backup(store.path)
+    assert await store.integrity_check() == ["ok"]
+    assert await store.open_table_in_channel(CHANNEL) is not None
 
 
 async def test_backup_while_moves_are_being_committed_is_consistent(
