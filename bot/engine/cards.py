@@ -203,9 +203,13 @@ def sort_key(card: Card) -> int:
     return (card & 3) * 16 + (card >> 2)
 
 
+_BY_CODE: dict[str, Card] = {CODES[c]: c for c in STANDARD_DECK}
+
+
 def card_from_code(code: str) -> Card:
-    """Read a canonical code (as written by ``card_code``); used by the JSON readers."""
-    return parse_card(code)
+    """Read a canonical code (as written by ``card_code``) fast; anything else goes through ``parse_card``."""
+    card = _BY_CODE.get(code)
+    return card if card is not None else parse_card(code)
 
 
 def card_value(card: Card, ruleset: Ruleset) -> int:
