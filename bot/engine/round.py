@@ -21,8 +21,8 @@ Choices where RULESETS.md is silent (also in the rules help where players meet t
   of a later turn (the engine's own auto-passes do not close it), or when called or caught. Only the caught
   seat's hand size counts: a seat that drew back above one card can no longer be caught.
 * A pending draw is paid by the ``draw`` action: the seat draws everything owed (as far as the stock and a
-  reshuffle allow) and the turn ends. Facing an answer rank (Switch jack) the seat plays that rank or passes
-  (missing the turn); with no such card the engine skips it.
+  reshuffle allow; what cannot be drawn is forgiven) and the turn ends. Facing an answer rank (Switch jack)
+  the seat plays that rank or passes (missing the turn); with no such card the engine skips it.
 * A wild answering a pending draw (option) cancels it. Same-rank runs are not allowed after drawing (seed 003:
   "play ONE card afterwards"). Blocked round: a pass counts only if no card was drawn in that turn; skipped
   turns neither count nor break the count. A starter wild is buried in the middle of the stock.
@@ -36,6 +36,7 @@ Choices where RULESETS.md is silent (also in the rules help where players meet t
   ("bury", card_code) · ("starter", card_code) · ("play", seat, card_code) · ("suit", seat, suit_code) ·
   ("draw", seat, 1) · ("penalty", seat, n_drawn) · ("pass", seat) · ("skip", seat) · ("reverse", direction) ·
   ("reshuffle", n_cards) · ("call", seat) · ("catch", seat, target, n_drawn) · ("over", reason)
+("suit", None, "H") follows the starter when a starter wild means hearts. ("pass", seat) also ends a run.
 It never holds a drawn card's identity.
 """
 
