@@ -219,3 +219,45 @@ def test_views_never_show_other_hands_or_the_stock_order() -> None:
     pub = r.public_view()
     assert "hand" not in pub and "stock" not in pub
     assert pub["stock_size"] == r.stock_size
+
+
+def test_json_needs_its_format_version() -> None:
+    r = Round.new(CLASSIC, 3, 0, seed=4)
+    data = r.to_json()
+    assert data["format"] == 1
+    data["format"] = 99
+    with pytest.raises(ValueError):
+        Round.from_json(data)
+
+
+def test_leader_overrides_who_moves_first() -> None:
+    r = Round.new(CLASSIC, 4, 0, seed=4, leader=3)
+    assert r.to_act == 3 and r.leader == 3 and r.dealer == 0
+
+
+def test_same_seed_same_deal_and_different_seeds_differ() -> None:
+    a = Round.new(CLASSIC, 4, 2, seed=123)
+    b = Round.new(CLASSIC, 4, 2, seed=123)
+    c = Round.new(CLASSIC, 4, 2, seed=124)
+    assert a.to_json() == b.to_json()
+    assert a.to_json()["hands"] != c.to_json()["hands"]
+
+
+def test_declared_suit_survives_a_reshuffle() -> None:
+    r = position(CLASSIC, ["KH 2S 3S", "6D 7D"], discard="4C 5C 8C", to_act=1, declared="H")
+    assert r.legal_actions() == [Action.draw(1)]
+    events = r.apply(Action.draw(1))
+    assert events[0].kind == "reshuffled" and events[0].data == {"count": 2}
+    assert r.declared_suit == parse_suit("H") and r.target == parse_card("8C")
+
+
+def test_a_caught_seat_still_names_its_suit() -> None:
+    rs = CLASSIC.replace(last_card=True)
+    r = position(rs, ["8C 9D", "KH QH JH"], discard="5H", stock="2C 3C 4C")
+    r.apply(play(0, "8C"))
+    assert r.phase == "suit" and r.to_act == 0
+    assert Action.catch(1, 0) in r.legal_actions(1)
+    r.apply(Action.catch(1, 0))
+    assert r.hand_sizes[0] == 3 and r.legal_actions() == [Action.name_suit(0, s) for s in range(4)]
+    r.apply(Action.name_suit(0, 1))
+    assert r.to_act == 1
