@@ -1,9 +1,9 @@
 """The processes test_crash_safety.py kills: each plays moves through the store as fast as it can, forever.
 
-``python -m tests.store.crash_child DB_PATH`` starts a zygote: it imports everything once, then reads commands
-on stdin — ``spawn SEED`` forks a player and answers ``pid N``; ``reap N`` waits for that player to end and
-answers ``dead N STATUS``. Forking from an idle single-threaded process makes each of the test's 50 lives cost
-milliseconds instead of an interpreter start.
+``python -m tests.store.crash_child DB_PATH`` starts a zygote: it imports everything once, then reads
+commands on stdin — ``spawn SEED`` forks a player and answers ``pid N``; ``reap N`` waits for that
+player to end and answers ``dead N STATUS``. Forking from an idle single-threaded process makes each of the
+test's lives cost milliseconds instead of an interpreter start.
 
 A player opens the store, migrates, writes ``ready N``, then keeps two tables (channels 1 and 2) going: a new
 table whenever a channel has none open, one move per open table in turn, with seat changes, round results and

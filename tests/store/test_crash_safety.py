@@ -11,6 +11,7 @@ Statistics must equal a recount from the recorded match results: no match counte
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -25,9 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, discover
+from bot.store.sqlite import SqliteStore
 from tests.store.crash_game import canonical, pick_game
 
 KILLS = 50
+REAL_MIGRATIONS = discover(DEFAULT_MIGRATIONS_DIR)
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -253,3 +257,75 @@ def test_sigkill_at_random_moments_never_corrupts_or_half_applies(tmp_path: Path
     # The kills landed while real work was going on: moves kept being committed, and matches ended.
     assert checker.matches_finished >= 1 or checker.game.name == "engine"
     assert len(set(progress)) > KILLS // 2, progress
+
+
+_MIGRATE_IN_A_CHILD = """
+import asyncio, sys
+from pathlib import Path
+from bot.store.sqlite import SqliteStore
+
+async def main():
+    store = await SqliteStore.open(sys.argv[1], migrations_dir=Path(sys.argv[2]))
+    await store.migrate()
+
+asyncio.run(main())
+"""
+
+
+def test_sigkill_in_the_middle_of_a_migration_leaves_none_of_it(tmp_path: Path) -> None:
+    """A slow migration is killed while it writes: its table and its ledger row are both absent, the earlier
+    migrations are whole, and the next start applies it from the beginning."""
+    code = tmp_path / "migrations"
+    code.mkdir()
+    for migration in REAL_MIGRATIONS:
+        (code / migration.name).write_text(migration.sql)
+    slow = f"{len(REAL_MIGRATIONS) + 1:04d}_slow.sql"
+    (code / slow).write_text(
+        "CREATE TABLE filler (n INTEGER PRIMARY KEY, pad TEXT);\n"
+        "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 400000)\n"
+        "INSERT INTO filler SELECT n, printf('%0100d', n) FROM c;\n"
+    )
+    db = tmp_path / "bot.sqlite3"
+    wal = Path(f"{db}-wal")
+    child = subprocess.Popen(
+        [sys.executable, "-c", _MIGRATE_IN_A_CHILD, str(db), str(code)],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        # The first migrations write a few pages; megabytes in the WAL mean the slow one is under way.
+        while not (wal.exists() and wal.stat().st_size > 4_000_000):
+            assert child.poll() is None, "the migration finished before it could be interrupted"
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+    finally:
+        child.kill()
+        child.wait(timeout=10)
+    assert child.returncode == -signal.SIGKILL
+
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        names = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+        ledger = [name for (name,) in conn.execute("SELECT name FROM schema_migrations ORDER BY version")]
+    finally:
+        conn.close()
+    assert ledger == [m.name for m in REAL_MIGRATIONS]
+    assert "filler" not in names
+    assert {"game_tables", "moves", "player_stats"} <= names
+
+    assert asyncio.run(_migrate(db, code)) == len(REAL_MIGRATIONS) + 1
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM filler").fetchone() == (400000,)
+    finally:
+        conn.close()
+
+
+async def _migrate(db: Path, code: Path) -> int:
+    store = await SqliteStore.open(str(db), migrations_dir=code)
+    try:
+        return await store.migrate()
+    finally:
+        await store.close()
