@@ -187,13 +187,6 @@ def _read(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> 
         conn.execute("COMMIT")
 
 
-def connect_sync(path: str) -> sqlite3.Connection:
-    """A configured sqlite3 connection (also used by tests and tools that inspect the file directly)."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    _configure(conn)
-    return conn
-
-
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA journal_mode = WAL")
