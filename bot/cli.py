@@ -88,8 +88,13 @@ async def _serve(bot: EightsBot, token: str) -> int:
         log.info("%s received: finishing the work in flight and shutting down", signal.Signals(signum).name)
         stop.set()
 
+    installed: list[signal.Signals] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, on_signal, signum)
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+            installed.append(signum)
+        except NotImplementedError:  # Windows: Ctrl+C still ends the process (KeyboardInterrupt, exit 130)
+            pass
 
     try:
         runner = asyncio.create_task(bot.start(token), name="eights-bot")
@@ -112,8 +117,8 @@ async def _serve(bot: EightsBot, token: str) -> int:
             await bot.close()
         return 0
     finally:
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(signum)
+        for handled in installed:
+            loop.remove_signal_handler(handled)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
