@@ -289,3 +289,26 @@ async def ready(client: EightsBot, serving: asyncio.Task[int]) -> None:
 
 async def _no_identify_delay(shard_id: int | None, *, initial: bool = False) -> None:
     """discord.py waits 5 s before a non-first IDENTIFY; the fake has no such limit."""
+
+
+async def test_automatic_sharding_and_resume_use_the_configured_gateway(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Discord names a gateway nobody listens on (port 9), for GET /gateway/bot and for resuming: the bot must
+    # go to DISCORD_GATEWAY_URL for every connection anyway.
+    async with FakeDiscord(recommended_shards=2, advertised_gateway_url="ws://127.0.0.1:9/") as server:
+        for name in ("A", "B", "C", "D"):
+            server.create_guild(name)
+
+        async def setup_all(client: EightsBot) -> None:
+            client.tree.add_command(eights_group("join"))
+
+        use_cogs(monkeypatch, setup_all)
+        client = EightsBot(make_config(server, tmp_path), **fast_bot_options())
+        async with running_bot(server, client, set_endpoints=False):
+            assert client.shard_count == 2
+            assert sorted(server.identifies) == [(0, 2), (1, 2)]
+            assert await server.drop_gateway() == 2
+            await server.wait_for(lambda: len(server.resumes) == 2, what="both shards resuming", timeout=15)
+            assert len(server.identifies) == 2  # resumed, not identified again
+        server.assert_clean()
