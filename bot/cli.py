@@ -249,11 +249,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     add = lines.append
     add(f"crazy-eights {__version__}, working directory {Path.cwd()}")
     env_file = Path(".env")
-    add(
-        f"settings file: {env_file.resolve()}"
-        if env_file.is_file()
-        else "settings file: none (.env not found)"
-    )
+    if env_file.is_file():
+        add(f"settings file: {env_file.resolve()}")
+        if os.name == "posix" and env_file.stat().st_mode & 0o077:
+            add("  note: other users can read .env, which holds the token: chmod 600 .env")
+    else:
+        add("settings file: none (.env not found)")
     if config is None:  # the .env file itself could not be read
         return _report(lines, problems)
 

@@ -250,6 +250,7 @@ async def test_run_against_a_fake_discord_then_sigterm_exits_0_within_10_s(tmp_p
             DISCORD_API_BASE_URL=fake.api_base_url,
             DISCORD_GATEWAY_URL=fake.gateway_url,
             EIGHTS_CPU_DELAY="0",
+            LOG_LEVEL="DEBUG",  # the chattiest logs (HTTP, gateway) must not hold the token either
         )
 
         async def run_until_connected() -> tuple[int, str, float]:
