@@ -9,7 +9,12 @@ is a floor for the bot alone. CPU µs/op (process time, bot and fake together) i
 the machine is shared: wall-clock rate and latency then depend on the other load.
 
 Scenarios:
-    noop  a slash command whose callback answers an ephemeral "ok" at once: the cost of discord.py + the fake.
+    noop    a slash command answering an ephemeral "ok" at once: what discord.py and the fake cost alone.
+    game    the real EightsBot (SQLite, CPU delay 0): ``--tables`` tables played at once by simulated players
+            (two people and a CPU seat each, people clicking what their hand messages offer), beside the no-op
+            command measured on the same bot in the same run with as many in flight. Latency: interaction
+            sent → callback received, for every game move.
+    memory  ``--open-tables`` started tables (two people each): the process's RSS before and after, and peak.
 
 To add one (e.g. the game half): write ``async def my_scenario(args) -> list[Figures]`` that starts a
 ``FakeDiscord``, runs the bot with ``running_bot`` and calls ``measure(label, send, n, concurrency)`` with a
@@ -20,10 +25,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +39,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 from discord.ext import commands
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, fast_bot_options, running_bot
+from bot.client import EightsBot
+from bot.config import Config, Secret
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+    fast_bot_options,
+    running_bot,
+)
 
 
 @dataclass(frozen=True)
@@ -140,8 +157,220 @@ async def noop_scenario(args: argparse.Namespace) -> list[Figures]:
     return results
 
 
+# --- the game: EightsBot with simulated players -----------------------------------------------------------
+
+
+@dataclass
+class BenchTable:
+    channel: FakeChannel
+    host: FakeUser
+    guest: FakeUser
+    board: FakeMessage
+    hands: dict[int, FakeMessage]  # user id -> the hand message that user plays from
+    started: set[str] = field(default_factory=set)  # Next round buttons already pressed (the board may lag)
+
+
+def eights_bot(fake: FakeDiscord, database: Path) -> EightsBot:
+    """The real bot on a fresh SQLite file, CPU delay 0, plus a no-op command measured beside the game."""
+    config = Config(
+        token=Secret(fake.token),
+        database_url=f"sqlite:///{database}",
+        api_base_url=fake.api_base_url,
+        gateway_url=fake.gateway_url,
+        cpu_delay=0.0,
+    )
+    bot = EightsBot(config, **fast_bot_options())
+
+    @bot.tree.command(name="noop", description="Answers at once")
+    async def noop(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("ok", ephemeral=True)
+
+    del noop
+    return bot
+
+
+async def open_table(fake: FakeDiscord, guild: FakeGuild, index: int, *, cpu: bool) -> BenchTable:
+    """/eights new, Join, (Add CPU,) Start, My hand: a started table whose two people hold hand messages."""
+    channel = fake.create_channel(guild, f"table-{index}")
+    host, guest = fake.create_user(f"host{index}"), fake.create_user(f"guest{index}")
+    fake.add_member(guild, host)
+    fake.add_member(guild, guest)
+    board = await (await fake.invoke(host, channel, "eights new", target=100_000)).reply()
+    await (await fake.click(guest, board, label="Join")).callback()
+    if cpu:
+        await (await fake.click(host, board, label="Add CPU")).callback()
+    host_hand = await (await fake.click(host, board, label="Start")).reply()
+    await fake.wait_for(lambda: any(b.get("label") == "My hand" for b in board.buttons), what="the board")
+    guest_hand = await (await fake.click(guest, board, label="My hand")).reply()
+    return BenchTable(channel, host, guest, board, {host.id: host_hand, guest.id: guest_hand})
+
+
+def next_decision(table: BenchTable) -> tuple[FakeUser, FakeMessage, dict[str, Any]] | None:
+    """What a player at the table can do now, read from what they see: a control on their hand message (a
+    suit, the first playable card, Draw, Pass), or the board's Next round. Cheap: the fake calls it on every
+    change of its state."""
+    for user in (table.host, table.guest):
+        hand = table.hands[user.id]
+        if not hand.components:
+            continue
+        controls = [item for row in hand.components for item in row.get("components", ())]
+        for wanted in (":suit:", ":play:", ":draw", ":pass"):
+            for control in controls:
+                if wanted in control.get("custom_id", ""):
+                    return user, hand, control
+    if table.board.components:
+        for row in table.board.components:
+            for button in row.get("components", ()):
+                if button.get("label") == "Next round" and button.get("custom_id") not in table.started:
+                    return table.host, table.board, button
+    return None
+
+
+class Wakeups:
+    """Wakes the driver of a table when one of its messages changes (a fake message observer), so that 50
+    drivers do not each re-check their table on every change of the fake's state."""
+
+    def __init__(self) -> None:
+        self.events: dict[int, asyncio.Event] = {}  # message id -> its table's event
+
+    def watch(self, table: BenchTable, event: asyncio.Event) -> None:
+        for message in (table.board, *table.hands.values()):
+            self.events[message.id] = event
+
+    def __call__(self, message: FakeMessage, recipient: FakeUser | None) -> None:
+        event = self.events.get(message.id)
+        if event is not None:
+            event.set()
+
+
+async def play_moves(
+    fake: FakeDiscord, wakeups: Wakeups, table: BenchTable, moves: int, latencies: list[float]
+) -> int:
+    """Play ``moves`` game moves at the table as its two people; returns the other clicks (Next round)."""
+    changed = asyncio.Event()
+    wakeups.watch(table, changed)
+    others = 0
+    done = 0
+    while done < moves:
+        decision = next_decision(table)
+        if decision is None:
+            changed.clear()
+            try:
+                await asyncio.wait_for(changed.wait(), 30.0)
+            except TimeoutError:
+                raise AssertionError(f"nothing to do at {table.channel.name} for 30 s") from None
+            continue
+        user, message, control = decision
+        custom_id = str(control["custom_id"])
+        if control.get("type") == 3:
+            handle = await fake.select(user, message, custom_id, [control["options"][0]["value"]])
+        else:
+            handle = await fake.click(user, message, custom_id)
+        await handle.callback(timeout=30.0)
+        record = handle.record
+        if message is table.board:
+            others += 1
+
+            table.started.add(custom_id)
+            # Whoever starts the next round gets their hand as a new message.
+            table.hands[user.id] = await handle.reply(timeout=30.0)
+            wakeups.watch(table, changed)
+            continue
+        assert record.callback_at is not None
+        latencies.append(record.callback_at - record.created_at)
+        done += 1
+    return others
+
+
+async def game_scenario(args: argparse.Namespace) -> list[Figures]:
+    """Many tables at once (two people and a CPU player each) beside the no-op command: same bot, same run."""
+    results: list[Figures] = []
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeDiscord(wait_timeout=60.0) as fake:
+            bot = eights_bot(fake, Path(folder) / "bench.sqlite3")
+            wakeups = Wakeups()
+            fake.add_message_observer(wakeups)
+            async with running_bot(fake, bot, set_endpoints=False):
+                world = build_world(fake, players=64)
+                guild = fake.guilds[world.channel.guild_id]
+
+                async def send(i: int) -> None:
+                    user = world.users[i % len(world.users)]
+                    handle = await fake.invoke(user, world.channel, "noop")
+                    await handle.callback()
+
+                for tables in args.tables:
+                    results.append(await measure("no-op slash command", send, args.n, tables))
+                    opened = [
+                        await open_table(fake, guild, len(fake.channels) + i, cpu=True) for i in range(tables)
+                    ]
+                    per_table = max(1, args.n // tables)
+                    await asyncio.gather(*(play_moves(fake, wakeups, t, 10, []) for t in opened))  # warm-up
+                    latencies: list[float] = []
+                    start, cpu_start = time.perf_counter(), time.process_time()
+                    await asyncio.gather(
+                        *(play_moves(fake, wakeups, t, per_table, latencies) for t in opened)
+                    )
+                    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+                    results.append(
+                        Figures(
+                            "game moves (tables at once)", tables, len(latencies), elapsed, cpu, latencies
+                        )
+                    )
+            fake.assert_clean()
+    return results
+
+
+def peak_rss_kib() -> tuple[int, int]:
+    """(current RSS, peak RSS) of this process in KiB, from /proc."""
+    values: dict[str, int] = {}
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(rest.split()[0])
+    return values.get("VmRSS", 0), values.get("VmHWM", 0)
+
+
+async def memory_scenario(args: argparse.Namespace) -> list[Figures]:
+    """Open ``--open-tables`` started tables (two people each) and print the process's peak RSS."""
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeDiscord(wait_timeout=60.0) as fake:
+            bot = eights_bot(fake, Path(folder) / "bench.sqlite3")
+            async with running_bot(fake, bot, set_endpoints=False):
+                guild = fake.create_guild("Bench")
+                await open_table(fake, guild, 0, cpu=False)  # warm every code path before the baseline
+                gc.collect()
+                before, _ = peak_rss_kib()
+                count = args.open_tables
+                gate = asyncio.Semaphore(32)
+
+                async def one(index: int) -> None:
+                    async with gate:
+                        await open_table(fake, guild, index, cpu=False)
+
+                start = time.perf_counter()
+                await asyncio.gather(*(one(i) for i in range(1, count + 1)))
+                elapsed = time.perf_counter() - start
+                gc.collect()
+                current, peak = peak_rss_kib()
+                cog = bot.get_cog("Eights")
+                service = getattr(cog, "service", None)
+                live = len(getattr(service, "_tables", {}))
+                print(
+                    f"{count} open tables ({live} live in the service, opened in {elapsed:.1f} s): "
+                    f"RSS {before / 1024:.1f} MiB before, {current / 1024:.1f} MiB after, "
+                    f"peak {peak / 1024:.1f} MiB; {(current - before) / count:.1f} KiB per open table "
+                    "(bot and fake Discord together, the fake keeping every message)"
+                )
+            fake.assert_clean()
+    return []
+
+
 SCENARIOS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, list[Figures]]]] = {
     "noop": noop_scenario,
+    "game": game_scenario,
+    "memory": memory_scenario,
 }
 
 
@@ -151,6 +380,13 @@ def main() -> None:
     )
     parser.add_argument("--scenario", choices=[*SCENARIOS, "all"], default="all")
     parser.add_argument("--n", type=int, default=3000, help="operations per measurement")
+    parser.add_argument(
+        "--tables",
+        type=lambda text: [int(x) for x in text.split(",")],
+        default=[50],
+        help="game: comma-separated numbers of tables played at once",
+    )
+    parser.add_argument("--open-tables", type=int, default=1000, help="memory: tables to open")
     parser.add_argument(
         "--concurrency",
         type=lambda text: [int(x) for x in text.split(",")],

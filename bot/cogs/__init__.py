@@ -28,9 +28,10 @@ async def setup_all(bot: EightsBot) -> None:
 
     ``restore_tables`` False (one-shot commands such as ``sync``) leaves the tables alone."""
     cpu_delay = float(bot.config.cpu_delay)
-    # Quick automatic moves are gathered into one board edit; with no CPU delay there is nothing to wait for.
+    # A table's flushes are spaced by DEFAULT_DEBOUNCE; with no CPU delay (tests, benchmarks) moves come as
+    # fast as the players click and are shown as they come.
     window = min(DEFAULT_DEBOUNCE, cpu_delay)
-    publisher = TablePublisher(bot, debounce=window)
+    publisher = TablePublisher(bot, gather_window=DEFAULT_DEBOUNCE, min_interval=window)
     service = TableService(
         bot.store,
         clock=SystemClock(),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.engine import RulesetError, get_preset
 from bot.service import Outcome, ServiceError, TableEvent, TableService, TableSnapshot
 from bot.ui import render
 from bot.ui.controls import board_view, hand_view
@@ -30,7 +32,7 @@ from bot.ui.controls import board_view, hand_view
 log = logging.getLogger(__name__)
 
 HAND_EDIT_WINDOW = 14 * 60.0  # interaction tokens last 15 minutes; keep a margin
-DEFAULT_DEBOUNCE = 0.3
+DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves, and spacing between a table's flushes
 # Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
 QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
 
@@ -52,8 +54,13 @@ class HandSession:
 class _Feed:
     events: list[TableEvent] = field(default_factory=list)
     snapshot: TableSnapshot | None = None
+    private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
     task: asyncio.Task[None] | None = None
-    board_payload: dict[str, Any] | None = None  # the last board this process showed
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    last_flush: float = -1e9
+    board_embed: dict[str, Any] | None = None  # the last board this process showed
+    board_view_key: tuple[Any, ...] | None = None
+    hand_keys: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     closed: bool = False
 
 
@@ -70,11 +77,13 @@ class TablePublisher:
         self,
         client: discord.Client,
         *,
-        debounce: float = DEFAULT_DEBOUNCE,
+        gather_window: float = DEFAULT_DEBOUNCE,
+        min_interval: float = DEFAULT_DEBOUNCE,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client = client
-        self.debounce = debounce
+        self.gather_window = gather_window
+        self.min_interval = min_interval
         self.service: TableService | None = None
         self._monotonic = monotonic
         self._feeds: dict[int, _Feed] = {}
@@ -96,9 +105,12 @@ class TablePublisher:
         if feed is None:
             feed = self._feeds[table_id] = _Feed()
         feed.events.extend(outcome.public_events)
+        feed.private_users.update(outcome.private_events)
         # Outcomes arrive in the order they were committed; a closed table stays closed.
         if feed.snapshot is None or feed.snapshot.open:
             feed.snapshot = outcome.snapshot
+        if not _cpu_to_act(feed.snapshot):
+            feed.wake.set()
         if feed.task is None:
             feed.task = asyncio.create_task(self._drain(table_id, feed), name=f"eights-board-{table_id}")
 
@@ -132,7 +144,8 @@ class TablePublisher:
         self._boards[table_id] = message_id
         feed = self._feeds.get(table_id)
         if feed is not None:
-            feed.board_payload = None
+            feed.board_embed = None
+            feed.board_view_key = None
         if self.service is not None:
             await self.service.set_board_message(table_id, message_id)
 
@@ -175,15 +188,19 @@ class TablePublisher:
             await self.post_board(snapshot)
             return
         embed = render.board_embed(snapshot)
-        view = board_view(snapshot)
-        payload = {"embed": embed.to_dict(), "view": view_signature(view)}
-        if payload == feed.board_payload:
+        embed_data: dict[str, Any] = dict(embed.to_dict())
+        view_key = _board_view_key(snapshot)
+        view_changed = view_key != feed.board_view_key
+        if embed_data == feed.board_embed and not view_changed:
             return
         message = self.client.get_partial_messageable(
             snapshot.channel_id, guild_id=snapshot.guild_id
         ).get_partial_message(board_id)
         try:
-            await message.edit(embed=embed, view=view)
+            if view_changed:
+                await message.edit(embed=embed, view=board_view(snapshot))
+            else:
+                await message.edit(embed=embed)  # the buttons stay as they are
         except discord.NotFound:
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile
@@ -194,7 +211,8 @@ class TablePublisher:
         except discord.HTTPException as error:
             log.warning("table %s: could not edit the board: %s", snapshot.table_id, error)
             return
-        feed.board_payload = payload
+        feed.board_embed = embed_data
+        feed.board_view_key = view_key
 
     # --- hands ----------------------------------------------------------------------------------------------
 
@@ -262,19 +280,27 @@ class TablePublisher:
     # --- the flush ------------------------------------------------------------------------------------------
 
     async def _drain(self, table_id: int, feed: _Feed) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                if self.debounce > 0:
-                    await asyncio.sleep(self.debounce)
-                else:
-                    await asyncio.sleep(0)
-                snapshot, events = feed.snapshot, feed.events
-                feed.events = []
-                feed.snapshot = None
+                # A CPU seat to move: its move is coming, show it together with what is queued.
+                deadline = loop.time() + self.gather_window
+                while feed.snapshot is not None and _cpu_to_act(feed.snapshot):
+                    remaining = deadline - loop.time()
+                    if remaining <= 0:
+                        break
+                    feed.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(feed.wake.wait(), remaining)
+                spacing = feed.last_flush + self.min_interval - loop.time()
+                await asyncio.sleep(max(0.0, spacing))
+                snapshot, events, users = feed.snapshot, feed.events, feed.private_users
+                feed.events, feed.snapshot, feed.private_users = [], None, set()
                 if snapshot is None:
                     break
+                feed.last_flush = loop.time()
                 try:
-                    await self._flush(snapshot, events, feed)
+                    await self._flush(snapshot, events, users, feed)
                 except Exception:
                     log.exception("table %s: showing an outcome failed", table_id)
                 if feed.snapshot is None:
@@ -284,7 +310,9 @@ class TablePublisher:
             if feed.closed and feed.snapshot is None and self._feeds.get(table_id) is feed:
                 del self._feeds[table_id]
 
-    async def _flush(self, snapshot: TableSnapshot, events: list[TableEvent], feed: _Feed) -> None:
+    async def _flush(
+        self, snapshot: TableSnapshot, events: list[TableEvent], users: set[int], feed: _Feed
+    ) -> None:
         channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         shown = events if snapshot.phase != "lobby" else [e for e in events if e.kind not in QUIET_IN_LOBBY]
         to_act_user = _user_to_act(snapshot)
@@ -309,11 +337,15 @@ class TablePublisher:
                 )
         await self._edit_board(snapshot, feed)
         if snapshot.open and snapshot.phase != "lobby":
-            users = [
-                seat.user_id for seat in snapshot.seats if seat.user_id is not None and not seat.taken_over
-            ]
-            for user_id in users:
-                if self.hand_is_fresh(snapshot.table_id, user_id):
+            for seat in snapshot.seats:
+                user_id = seat.user_id
+                if user_id is None or seat.taken_over or not self.hand_is_fresh(snapshot.table_id, user_id):
+                    continue
+                # Only a hand that may look different is asked for again: the player's turn came or went,
+                # their cards changed, or the round did.
+                key = _hand_key(snapshot, seat.position)
+                if key != feed.hand_keys.get(user_id) or user_id in users:
+                    feed.hand_keys[user_id] = key
                     await self.refresh_hand(snapshot.table_id, user_id)
         if not snapshot.open:
             feed.closed = True
@@ -327,3 +359,38 @@ def _user_to_act(snapshot: TableSnapshot) -> int | None:
         if seat.position == snapshot.to_act and not seat.is_cpu:
             return seat.user_id
     return None
+
+
+def _cpu_to_act(snapshot: TableSnapshot) -> bool:
+    if snapshot.phase != "playing" or snapshot.to_act is None:
+        return False
+    return any(seat.position == snapshot.to_act and seat.is_cpu for seat in snapshot.seats)
+
+
+def _board_view_key(snapshot: TableSnapshot) -> tuple[Any, ...]:
+    """What the board's buttons depend on (see ``board_view``)."""
+    return (snapshot.phase, snapshot.round_token, any(seat.taken_over for seat in snapshot.seats))
+
+
+@functools.cache
+def _has_last_card(preset: str) -> bool:
+    try:
+        return get_preset(preset).has_last_card
+    except RulesetError:
+        return True
+
+
+def _hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
+    """What one player's hand message depends on, read from the public snapshot: when it is unchanged the
+    hand needs no refresh (private changes, such as cards drawn, come as the player's private events)."""
+    mine = snapshot.to_act == position
+    counts = tuple(seat.card_count for seat in snapshot.seats)
+    return (
+        snapshot.phase,
+        snapshot.round_number,
+        mine,
+        counts[position] if position < len(counts) else None,
+        (snapshot.target_card, snapshot.declared_suit, snapshot.pending_draw) if mine else None,
+        # Last card calls and catches depend on everyone's hand size.
+        counts if _has_last_card(snapshot.preset) else None,
+    )

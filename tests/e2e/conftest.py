@@ -1,6 +1,6 @@
 """End-to-end fixtures: the real EightsBot against the fake Discord, on a temporary SQLite database.
 
-``world`` gives a started bot (CPU delay 0, no board debounce), a guild with a channel and three members,
+``world`` gives a started bot (CPU delay 0), a guild with a channel and three members,
 helpers to act as those members, and a privacy observer that fails the test (as a fake violation) whenever
 a public message, or an ephemeral message shown to someone, contains a card that a player holds and the
 rules have not made public. ``world.restart()`` closes the bot and starts a new one on the same database.
