@@ -341,7 +341,7 @@ def _report(lines: list[str], problems: list[str]) -> int:
 
 
 def _positive_id(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a Discord id (a number), got {text!r}")
     return int(text)
 

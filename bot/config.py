@@ -304,7 +304,7 @@ def _gateway_url(value: str | None) -> str | None:
 def _positive_int(name: str, value: str | None, expected: str) -> int | None:
     if value is None:
         return None
-    if not value.isdigit() or int(value) < 1:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
         raise ConfigError(name, expected)
     return int(value)
 
@@ -315,7 +315,7 @@ def _shard_ids(value: str | None, shard_count: int | None) -> tuple[int, ...] | 
     if shard_count is None:
         raise ConfigError("SHARD_IDS", "to be used with SHARD_COUNT (set SHARD_COUNT too)")
     items = [item.strip() for item in value.split(",")]
-    if not items or any(not item.isdigit() for item in items):
+    if not items or any(not (item.isascii() and item.isdigit()) for item in items):
         raise ConfigError("SHARD_IDS", "comma-separated shard numbers, e.g. 0,1")
     ids = tuple(int(item) for item in items)
     if any(shard >= shard_count for shard in ids):
