@@ -1,0 +1,141 @@
+"""Rendering: the board, the turn lines, the hand, scores and the final ranking, from hand-built snapshots."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.service import RankingLine, TableEvent
+from bot.ui import render
+from tests.ui.snapshots import ALICE, BOB, hand, seat, snapshot, to_act
+
+
+def embed_text(snap: object) -> str:
+    embed = render.board_embed(snap)  # type: ignore[arg-type]
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f"{field.name}: {field.value}" for field in embed.fields]
+    return "\n".join(parts)
+
+
+def test_cards_are_written_with_rank_and_suit_symbol() -> None:
+    assert render.label("KH") == "K♥"
+    assert render.label("10S") == "10♠"
+    assert render.full_name("QD") == "Q♦ Queen of Diamonds"
+    assert render.cards_text(["AC", "10H"]) == "A♣ 10♥"
+    assert render.suit_text("S") == "♠ Spades"
+
+
+def test_the_board_shows_what_everyone_may_know() -> None:
+    snap = replace(snapshot(declared_suit="H", pending_draw=2, direction=-1), target_card="8S")
+    text = embed_text(snap)
+    assert "Crazy Eights — classic · round 1" in text
+    assert "**alice** to move" in text and "<t:1700000090:R>" in text
+    assert "Target: 8♠ — suit named: ♥ Hearts" in text
+    assert "Direction: reversed" in text
+    assert "Pending draw: 2 cards" in text
+    assert "Stock: 30 cards" in text
+    assert "▶ **alice** (host) — 5 cards" in text
+    assert "**CPU 1** (CPU, normal) — 5 cards" in text
+    assert "Last plays: CPU 1 played 9♠" in text
+    assert "Your hand" not in text
+
+
+def test_the_lobby_board_invites_players() -> None:
+    snap = snapshot(
+        phase="lobby", status="lobby", round_number=0, deadline_kind="lobby", seats=(seat(0, "alice", ALICE),)
+    )
+    text = embed_text(snap)
+    assert "press **Join**" in text and "2–7 seats" in text and "Target" not in text
+
+
+def test_between_rounds_the_board_shows_round_scores_and_totals() -> None:
+    seats = (
+        seat(0, "alice", ALICE, total=12, last_round_score=12, card_count=2),
+        seat(1, "bob", BOB, total=0, last_round_score=0, card_count=0),
+    )
+    snap = snapshot(
+        phase="between_rounds", seats=seats, round_scores=((12, 0),), totals=(12, 0), deadline_kind="pause"
+    )
+    text = embed_text(snap)
+    assert "Round 1 is over" in text and "press **Next round**" in text
+    assert "**alice**: 12 this round, 12 in total" in text
+    assert "**bob**: 0 this round, 0 in total" in text
+
+
+def test_the_final_ranking_names_every_seat_with_its_total() -> None:
+    ranking = (
+        RankingLine(1, 1, "bob", 40, BOB),
+        RankingLine(2, 0, "alice", 104, ALICE),
+        RankingLine(2, 2, "CPU 1", 104, None),
+    )
+    snap = snapshot(phase="finished", status="finished", ranking=ranking, round_scores=((1, 2, 3), (4, 5, 6)))
+    text = render.final_ranking_text(snap)
+    assert text.startswith("**Final ranking** — table 7, classic, 2 rounds")
+    assert (
+        "1. **bob** — 40 pts" in text
+        and "2. **alice** — 104 pts" in text
+        and "2. **CPU 1** — 104 pts" in text
+    )
+    assert "Final ranking: 1. **bob**" in embed_text(snap)
+
+
+def test_a_turn_line_tells_the_plays_and_mentions_the_person_to_move() -> None:
+    snap = to_act(snapshot(), 1)
+    events = [
+        TableEvent("played", 0, {"card": "KH"}, "engine"),
+        TableEvent("turn", 1, {}, "engine"),
+    ]
+    content, mention = render.turn_line(events, snap, hand_is_fresh=True)
+    assert content == f"alice played K♥\n▶ <@{BOB}>, your turn."
+    assert mention == BOB
+    content, _ = render.turn_line(events, snap, hand_is_fresh=False)
+    assert content is not None and content.endswith("(press **My hand** on the board to see your cards).")
+
+
+def test_a_turn_line_for_a_cpu_mentions_no_one() -> None:
+    snap = to_act(snapshot(), 2)
+    content, mention = render.turn_line(
+        [TableEvent("drew", 1, {"count": 2}, "engine")], snap, hand_is_fresh=False
+    )
+    assert content == "bob drew 2 cards\n▶ CPU 1 to move."
+    assert mention is None
+    assert render.turn_line([], snap, hand_is_fresh=True, announce_turn=False) == (None, None)
+
+
+def test_many_gathered_moves_stay_within_one_message() -> None:
+    snap = to_act(snapshot(), 1)
+    events = [TableEvent("played", 2, {"card": "2C"}, "engine")] * 500
+    content, _ = render.turn_line(events, snap, hand_is_fresh=True)
+    assert content is not None and len(content) <= 2000
+    assert content.startswith("… 489 earlier moves")
+
+
+def test_private_and_turn_events_give_no_public_line() -> None:
+    snap = snapshot()
+    for kind in ("turn", "dealt", "drew_cards", "mystery"):
+        assert render.describe_event(TableEvent(kind, 0, {"cards": ["KH"]}, "engine"), snap) is None
+
+
+def test_the_hand_marks_playable_cards_and_says_what_to_do() -> None:
+    view = hand(["3C", "9C", "KD", "8S", "QS"], {"9C", "8S", "QS"})
+    text = render.hand_content(view, note="You drew Q♠.")
+    lines = text.splitlines()
+    assert lines[0] == "You drew Q♠."
+    assert lines[1] == "**Your hand** (5 cards): 3♣ **9♣** K♦ **8♠** **Q♠**"
+    assert "**Your turn.** Target: 9♠." in text
+    assert "Playable now: 9♣, 8♠ (wild), Q♠" in text
+
+
+def test_the_hand_off_turn_and_after_a_wild() -> None:
+    off = hand(["3C"], set(), snap=to_act(snapshot(), 1))
+    assert render.hand_content(off).endswith("Not your turn.")
+    suit = hand(["3C"], set(), must_name_suit=True)
+    assert render.hand_content(suit).endswith("Name the suit to follow.")
+
+
+def test_scores_list_each_round_and_the_totals() -> None:
+    seats = (seat(0, "alice", ALICE, total=15), seat(1, "bob", BOB, total=7))
+    snap = snapshot(seats=seats, round_scores=((10, 0), (5, 7)), totals=(15, 7))
+    text = render.scores_text(snap)
+    assert "Round 1: alice 10, bob 0" in text and "Round 2: alice 5, bob 7" in text
+    assert "Totals: alice 15, bob 7" in text
+    assert render.scores_text(snapshot()) == "No round has been scored yet at this table."
