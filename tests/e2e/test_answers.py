@@ -1,0 +1,60 @@
+"""Answers beside the game itself: unexpected errors, the rules, and taking a seat back from the CPU."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+
+from bot.engine import get_preset, rules_help
+from bot.service import TableService
+from tests.e2e.conftest import World
+
+
+async def test_an_unexpected_error_shows_only_a_reference(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    board = await world.run(world.alice, "new")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+
+    async def broken(self: TableService, table_id: int, user_id: int) -> None:
+        raise RuntimeError("secret internals: KH QS")
+
+    monkeypatch.setattr(TableService, "hand", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.cogs.eights"):
+        typed = await world.run(world.bob, "hand")
+        clicked = await (await world.fake.click(world.bob, world.board(), label="My hand")).reply()
+    for answer in (typed, clicked):
+        assert answer.ephemeral
+        match = re.fullmatch(r"Something went wrong \(ref ([0-9a-f]{8})\)\.", answer.content)
+        assert match, answer.content
+        assert any(match.group(1) in record.getMessage() for record in caplog.records)
+    assert "secret" not in typed.content + clicked.content
+
+
+async def test_rules_of_a_preset_and_of_the_table(world: World) -> None:
+    rules = await world.run(world.bob, "rules", preset="switch")
+    assert rules.ephemeral and rules.content == rules_help(get_preset("switch"))
+    await world.run(world.alice, "new", preset="party")
+    table_rules = await world.run(world.bob, "rules")
+    assert table_rules.ephemeral and table_rules.content == rules_help(get_preset("party"))
+    assert len(table_rules.content) <= 2000
+
+
+async def test_a_player_who_left_takes_the_seat_back(world: World) -> None:
+    board = await world.run(world.alice, "new")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    left = await world.run(world.bob, "leave")
+    assert left.ephemeral and "CPU player plays your seat" in left.content
+    await world.settle()
+    assert "bob** (CPU plays" in world.board().text()
+    back = await (await world.fake.click(world.bob, world.board(), label="Take my seat back")).reply()
+    assert back.ephemeral and "You took your seat back." in back.content and "Your hand" in back.content
+    await world.settle()
+    assert "CPU plays" not in world.board().text()
+    assert [b["label"] for b in world.board().buttons] == ["My hand", "Leave"]
