@@ -91,6 +91,7 @@ class _Tracker:
         self.target: Card | None = None
         self.declared: int | None = None
         self.pending = False  # a draw penalty or an answer is owed
+        self.last_play = -1  # the seat whose play was the last entry (a same-rank run continues)
 
     def playable_mask(self) -> int:
         target = self.target
@@ -140,12 +141,24 @@ class _Tracker:
 
     def feed(self, entry: Sequence[object]) -> None:
         kind = entry[0]
+        self._feed(kind, entry)
+        self.last_play = int(str(entry[1])) if kind == "play" else -1
+
+    def _feed(self, kind: object, entry: Sequence[object]) -> None:
         if kind == "starter":
             self.target = _card(entry[1])
         elif kind == "play":
             player, card = int(str(entry[1])), _card(entry[2])
             if player != self.seat:
                 self.remove_played(player, card)
+                if (
+                    self.know.wild_means_unable
+                    and card >> 2 == self.know.wild_rank
+                    and not self.pending
+                    and self.last_play != player
+                ):
+                    # Wilds are kept for when nothing else fits: the rest of the hand did not fit either.
+                    self.exclude(player, self.playable_mask() & ~RANK_MASKS[card >> 2])
             self.target = card
             self.declared = None
             self.pending = self.know.is_attack(card)

@@ -25,6 +25,7 @@ class Knowledge:
     has_last_card: bool
     draw_means_unable: bool  # a draw shows the player had no playable card (certain or strong evidence)
     pass_means_unable: bool
+    wild_means_unable: bool  # a wild played shows nothing else fitted (strong evidence, not a rule)
     starter_wild_declares: int | None  # suit declared when the starter is a wild kept face up
 
     def is_attack(self, card: Card) -> bool:
@@ -76,5 +77,6 @@ def _build(rs: Ruleset) -> Knowledge:
         # dropped).
         draw_means_unable=not rs.draw_first,
         pass_means_unable=pass_forced,
+        wild_means_unable=rs.wild_rank is not None and not rs.wild_must_match,
         starter_wild_declares=2 if rs.starter_wild == "hearts" else None,
     )
