@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from bot.engine import PRESETS, Round, get_preset
+from bot.engine import PRESETS, Round, Ruleset, get_preset, parse_card
+from bot.engine.round import full_deck
 
 
 def seats_for(preset: str, rng: random.Random) -> int:
@@ -37,3 +38,30 @@ def positions(presets: list[str] | None = None, per_preset: int = 20, seed: int 
             if rnd is not None:
                 made += 1
                 yield rnd
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(code) for code in text.split()]
+
+
+def dealt(
+    ruleset: Ruleset, hands: dict[int, str], starter: str, stock_top: str = "", dealer: int = 0
+) -> Round:
+    """A round whose seats hold exactly `hands`, with `starter` turned and `stock_top` on top of the stock."""
+    n = len(hands)
+    size = ruleset.hand_size_for(n)
+    held = {seat: cards(text) for seat, text in hands.items()}
+    assert all(len(h) == size for h in held.values())
+    order: list[int] = []
+    for i in range(size):
+        for k in range(1, n + 1):
+            order.append(held[(dealer + k) % n][i])
+    order.append(parse_card(starter))
+    order.extend(cards(stock_top))
+    rest = full_deck(ruleset.decks_for(n))
+    for card in order:
+        rest.remove(card)
+    rnd = Round.new(ruleset, n, dealer, deck=order + rest, seed=1)
+    for seat, h in held.items():
+        assert sorted(rnd.hand(seat)) == sorted(h)
+    return rnd

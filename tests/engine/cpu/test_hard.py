@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from bot.engine import Round
+from bot.engine import Action, Round, get_preset, parse_card
 from bot.engine.cpu import choose_action
 from bot.engine.cpu.hard import SearchStats, decide
 from bot.engine.cpu.inference import consistent, observe, sample_hidden
 
-from .helpers import positions
+from .helpers import dealt, positions
 
 FAIRNESS_PRESETS = ["classic", "must-play", "switch", "party", "uno-lite"]
 
@@ -85,3 +85,45 @@ def test_choose_action_hard_uses_the_search() -> None:
     seat = rnd.to_act
     assert seat is not None
     assert choose_action(rnd, seat, "hard", seed=1, max_iterations=2) in rnd.legal_actions(seat)
+
+
+CLASSIC = get_preset("classic")
+
+
+def test_deals_respect_a_void_shown_by_a_forced_draw() -> None:
+    # Seat 1 holds no spade, no 3 and no 8 on the 3S starter: it must draw, draws the 9S and plays it.
+    rnd = dealt(
+        CLASSIC,
+        {0: "9H 2H 4H 5S KD QD JC", 1: "2C 4C 6C 7D 10D JD KC"},
+        starter="3S",
+        stock_top="9S",
+    )
+    rnd.apply(Action.draw(1))
+    rnd.apply(Action.play(1, parse_card("9S")))
+    obs = observe(rnd, 0)
+    rng = random.Random(11)
+    seen: set[int] = set()
+    for _ in range(200):
+        hands, _, honoured = sample_hidden(obs, rng)
+        assert honoured
+        for card in hands[1]:
+            assert card & 3 != 3 and card >> 2 not in (3, 8)
+        seen.update(hands[1])
+    assert len(seen) > 20  # the deals still vary over every card the evidence allows
+
+
+def test_deals_respect_what_a_wild_play_shows() -> None:
+    # Seat 1 plays its 8 on the 3S starter: the normal assumption is that nothing else of its hand fitted.
+    rnd = dealt(
+        CLASSIC,
+        {0: "9H 2H 4H 5S KD QD JC", 1: "8C 4C 6C 7D 10D JD KC"},
+        starter="3S",
+    )
+    rnd.apply(Action.play(1, parse_card("8C"), 2))
+    obs = observe(rnd, 0)
+    rng = random.Random(12)
+    for _ in range(100):
+        hands, _, honoured = sample_hidden(obs, rng)
+        assert honoured
+        # No spade and no 3 (another 8 would have been played just the same).
+        assert all(card >> 2 == 8 or (card & 3 != 3 and card >> 2 != 3) for card in hands[1])

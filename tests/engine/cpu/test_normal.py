@@ -2,37 +2,11 @@
 
 from __future__ import annotations
 
-from bot.engine import Action, ActionKind, Round, Ruleset, get_preset, parse_card
+from bot.engine import Action, ActionKind, Round, get_preset, parse_card
 from bot.engine.cpu import choose_action, react
 from bot.engine.cpu.inference import opponent_groups, void_suits
-from bot.engine.round import full_deck
 
-
-def cards(text: str) -> list[int]:
-    return [parse_card(code) for code in text.split()]
-
-
-def dealt(
-    ruleset: Ruleset, hands: dict[int, str], starter: str, stock_top: str = "", dealer: int = 0
-) -> Round:
-    """A round whose seats hold exactly `hands`, with `starter` turned and `stock_top` on top of the stock."""
-    n = len(hands)
-    size = ruleset.hand_size_for(n)
-    held = {seat: cards(text) for seat, text in hands.items()}
-    assert all(len(h) == size for h in held.values())
-    order: list[int] = []
-    for i in range(size):
-        for k in range(1, n + 1):
-            order.append(held[(dealer + k) % n][i])
-    order.append(parse_card(starter))
-    order.extend(cards(stock_top))
-    rest = full_deck(ruleset.decks_for(n))
-    for card in order:
-        rest.remove(card)
-    rnd = Round.new(ruleset, n, dealer, deck=order + rest, seed=1)
-    for seat, h in held.items():
-        assert sorted(rnd.hand(seat)) == sorted(h)
-    return rnd
+from .helpers import dealt
 
 
 def normal(rnd: Round, seat: int | None = None) -> Action:
@@ -117,3 +91,12 @@ def test_catches_a_forgotten_last_card_on_its_turn_and_out_of_turn() -> None:
     assert normal(rnd) == Action.catch(0, 1)
     rnd.apply(Action.catch(0, 1))
     assert rnd.hand_sizes[1] == 3
+
+
+def test_easy_catches_only_sometimes() -> None:
+    rnd = dealt(PARTY_SMALL, {0: "6C 10C JC", 1: "5H 9H KD"}, starter="7H", stock_top="3D")
+    rnd.apply(Action.play(1, parse_card("5H")))
+    rnd.apply(Action.draw(0))
+    rnd.apply(Action.play(1, parse_card("9H")))
+    answers = {react(rnd, 0, "easy", seed=seed) for seed in range(40)}
+    assert answers == {None, Action.catch(0, 1)}
