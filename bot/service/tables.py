@@ -886,6 +886,10 @@ class TableService:
             seat = rnd.to_act
             if rnd.over or seat is None or self._is_cpu(work.seats[seat]):
                 break
+            # A drawing referee would close an uncalled last card's catch window at once: leave the draw to
+            # the player, so the others get their chance to catch.
+            if rnd.last_card_open is not None and rnd.last_card_open != seat:
+                break
             legal = [a for a in rnd.legal_actions(seat) if a.kind in _ON_TURN]
             kinds = {a.kind for a in legal}
             if not legal or ActionKind.PLAY in kinds or ActionKind.SUIT in kinds:

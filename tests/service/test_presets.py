@@ -94,3 +94,35 @@ async def test_last_card_call_and_catch(service: TableService, clock: FakeClock)
             return
         await take_turn(service, table_id, person)
     pytest.fail(f"never saw both a catch and a call (caught={caught}, called={called})")
+
+
+async def test_auto_draw_leaves_an_uncalled_last_card_open_to_a_catch(
+    service: TableService, clock: FakeClock
+) -> None:
+    """Auto-draw for the next player would end the catch window before anyone could press Catch: whenever a
+    person goes down to one card without calling, the next person (even with nothing to play) can catch."""
+    table_id = await open_with(service, ALICE, BOB, preset="switch")
+    seen = 0
+    for _ in range(3000):
+        snap = await service.snapshot(table_id)
+        if snap.phase != "playing":
+            if not await next_timer(clock):
+                break
+            continue
+        person = actor_to_move(snap)
+        assert person is not None
+        before = await service.hand(table_id, person.user_id)
+        await take_turn(service, table_id, person)  # never calls last card
+        after = await service.snapshot(table_id)
+        if after.phase != "playing" or after.round_token != before.round_token:
+            continue
+        mover = after.seats[[s.user_id for s in after.seats].index(person.user_id)]
+        if mover.card_count == 1 and after.to_act != mover.position:
+            other = BOB if person is ALICE else ALICE
+            theirs = await service.hand(table_id, other.user_id)
+            assert mover.position in theirs.catch_targets
+            if not any(card.playable for card in theirs.cards):
+                seen += 1  # the case auto-draw would have taken over
+                if seen >= 3:
+                    return
+    pytest.fail(f"saw only {seen} uncalled last cards")
