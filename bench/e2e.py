@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/e2e.py                          # every scenario
     .venv/bin/python bench/e2e.py --scenario noop --n 5000 --concurrency 1,8,32
+    .venv/bin/python bench/e2e.py --scenario game --n 2000 --tables 10,50
+    .venv/bin/python bench/e2e.py --scenario memory --open-tables 1000 [--trace-memory]
 
 Latency is from the interaction sent on the gateway to the bot's callback received by the fake (what Discord's
 3-second rule measures). The fake and the bot share one process, one event loop and one core, so the rate
@@ -13,8 +15,12 @@ Scenarios:
     game    the real EightsBot (SQLite, CPU delay 0): ``--tables`` tables played at once by simulated players
             (two people and a CPU seat each, people clicking what their hand messages offer), beside the no-op
             command measured on the same bot in the same run with as many in flight. Latency: interaction
-            sent → callback received, for every game move.
-    memory  ``--open-tables`` started tables (two people each): the process's RSS before and after, and peak.
+            sent → callback received, for every click of a person; the moves committed (people's and CPU
+            seats') are counted from the database. Each person's move costs, by the issue's rules, the
+            interaction plus a public line, a board edit and the next player's hand refresh: about four
+            round trips to the one no-op's one.
+    memory  ``--open-tables`` started tables (two people each): the process's RSS before and after, and peak;
+            ``--trace-memory`` splits the Python allocations still held between the fake and the bot.
 
 To add one (e.g. the game half): write ``async def my_scenario(args) -> list[Figures]`` that starts a
 ``FakeDiscord``, runs the bot with ``running_bot`` and calls ``measure(label, send, n, concurrency)`` with a
@@ -29,6 +35,7 @@ import gc
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -306,19 +313,34 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                     ]
                     per_table = max(1, args.n // tables)
                     await asyncio.gather(*(play_moves(fake, wakeups, t, 10, []) for t in opened))  # warm-up
+                    committed_before = await committed_moves(bot, opened)
                     latencies: list[float] = []
                     start, cpu_start = time.perf_counter(), time.process_time()
                     await asyncio.gather(
                         *(play_moves(fake, wakeups, t, per_table, latencies) for t in opened)
                     )
                     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+                    committed = await committed_moves(bot, opened) - committed_before
                     results.append(
-                        Figures(
-                            "game moves (tables at once)", tables, len(latencies), elapsed, cpu, latencies
-                        )
+                        Figures("people's moves (clicks)", tables, len(latencies), elapsed, cpu, latencies)
+                    )
+                    print(
+                        f"{tables} tables: {committed} moves committed in {elapsed:.1f} s, people's and CPU "
+                        f"seats' together ({committed / elapsed:.0f}/s); CPU µs per committed move "
+                        f"{cpu / committed * 1e6:.0f}"
                     )
             fake.assert_clean()
     return results
+
+
+async def committed_moves(bot: EightsBot, tables: list[BenchTable]) -> int:
+    """Moves stored for these tables so far (people's, CPU seats', next rounds), from the database."""
+    total = 0
+    for table in tables:
+        table_id = await bot.store.open_table_in_channel(table.channel.id)
+        if table_id is not None:
+            total += len(await bot.store.moves(table_id.id))
+    return total
 
 
 def peak_rss_kib() -> tuple[int, int]:
@@ -332,6 +354,23 @@ def peak_rss_kib() -> tuple[int, int]:
     return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
 
+def print_memory_split(snapshot: tracemalloc.Snapshot, count: int) -> None:
+    """Python memory still held after opening the tables, by who allocated it (any frame of the allocation's
+    stack in the fake or the bench counts as the fake's: that memory is the test double's, not the bot's)."""
+    shares: dict[str, int] = {}
+    for trace in snapshot.traces:
+        files = [frame.filename for frame in trace.traceback]
+        if any("fakediscord" in name or "/bench/" in name for name in files):
+            part = "fake Discord and bench"
+        elif any("/bot/" in name for name in files):
+            part = "bot code (bot/ and what it calls)"
+        else:
+            part = "discord.py, aiohttp, aiosqlite on their own"
+        shares[part] = shares.get(part, 0) + trace.size
+    for part, size in sorted(shares.items(), key=lambda item: -item[1]):
+        print(f"  traced: {part:<44} {size / 1024 / count:8.1f} KiB per open table")
+
+
 async def memory_scenario(args: argparse.Namespace) -> list[Figures]:
     """Open ``--open-tables`` started tables (two people each) and print the process's peak RSS."""
     with tempfile.TemporaryDirectory() as folder:
@@ -343,17 +382,22 @@ async def memory_scenario(args: argparse.Namespace) -> list[Figures]:
                 gc.collect()
                 before, _ = peak_rss_kib()
                 count = args.open_tables
-                gate = asyncio.Semaphore(32)
+                gate = asyncio.Semaphore(4 if args.trace_memory else 32)  # tracing slows everything down
 
                 async def one(index: int) -> None:
                     async with gate:
                         await open_table(fake, guild, index, cpu=False)
 
+                if args.trace_memory:
+                    tracemalloc.start(30)
                 start = time.perf_counter()
                 await asyncio.gather(*(one(i) for i in range(1, count + 1)))
                 elapsed = time.perf_counter() - start
                 gc.collect()
                 current, peak = peak_rss_kib()
+                if args.trace_memory:
+                    print_memory_split(tracemalloc.take_snapshot(), count)
+                    tracemalloc.stop()
                 cog = bot.get_cog("Eights")
                 service = getattr(cog, "service", None)
                 live = len(getattr(service, "_tables", {}))
@@ -387,6 +431,9 @@ def main() -> None:
         help="game: comma-separated numbers of tables played at once",
     )
     parser.add_argument("--open-tables", type=int, default=1000, help="memory: tables to open")
+    parser.add_argument(
+        "--trace-memory", action="store_true", help="memory: also split Python allocations (slower)"
+    )
     parser.add_argument(
         "--concurrency",
         type=lambda text: [int(x) for x in text.split(",")],

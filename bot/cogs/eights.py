@@ -108,6 +108,7 @@ def _played_note(events: Sequence[TableEvent], position: int | None) -> str | No
     return None
 
 
+@app_commands.guild_only()
 class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name="eights"):
     """Crazy Eights tables: one per channel, hands private, plays public."""
 
