@@ -173,7 +173,34 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot) -> str | None:
 
 
 def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot) -> list[str]:
-    return [line for line in (describe_event(event, snapshot) for event in events) if line]
+    """The events in words; a seat's successive draws become one line ("bob drew 3 cards"), and draws the
+    referee made for a player are told once, as such."""
+    lines: list[str] = []
+    drawing: tuple[int | None, int] | None = None  # (seat, cards) of the draws not told yet
+
+    def tell_draws() -> None:
+        nonlocal drawing
+        if drawing is not None:
+            lines.append(f"{seat_name(snapshot, drawing[0])} drew {_plural(drawing[1], 'card')}")
+            drawing = None
+
+    for event in events:
+        if event.kind == "drew":
+            count = int(event.data.get("count", 1))
+            if drawing is not None and drawing[0] == event.seat:
+                drawing = (event.seat, drawing[1] + count)
+            else:
+                tell_draws()
+                drawing = (event.seat, count)
+            continue
+        if event.kind == "auto_drew" and drawing is not None and drawing[0] == event.seat:
+            drawing = None  # the referee's line below says it
+        tell_draws()
+        line = describe_event(event, snapshot)
+        if line:
+            lines.append(line)
+    tell_draws()
+    return lines
 
 
 # --- the board ----------------------------------------------------------------------------------------------

@@ -182,3 +182,27 @@ async def test_turn_lines_mention_only_the_player_to_move(world: World) -> None:
         assert mentions(line) == [str(user.id)]
         assert str(user.id) in map(str, users)
         await world.play_by_buttons(user)
+
+
+async def test_cpu_moves_are_gathered_into_one_line_and_one_board_edit(world: World) -> None:
+    board = await world.run(world.alice, "new")
+    for _ in range(3):
+        await world.run(world.alice, "cpu", level="easy")
+    await world.settle()
+    await (await world.fake.click(world.alice, board, label="Start")).reply()
+    await world.settle()
+    for _ in range(3):
+        lines_before = len(world.public_texts())
+        edits_before = len(world.board().versions)
+        done = await world.play_by_buttons(world.alice)
+        user = await world.human_to_act()
+        snapshot = await world.snapshot()
+        if user is None or snapshot.phase != "playing":
+            break
+        if done != "play":
+            continue
+        new_lines = world.public_texts()[lines_before:]
+        # alice's play and the three CPU moves after it: one message, one board edit.
+        assert len(new_lines) == 1, new_lines
+        assert "CPU 3" in new_lines[0]
+        assert len(world.board().versions) - edits_before == 1

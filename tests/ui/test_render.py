@@ -139,3 +139,23 @@ def test_scores_list_each_round_and_the_totals() -> None:
     assert "Round 1: alice 10, bob 0" in text and "Round 2: alice 5, bob 7" in text
     assert "Totals: alice 15, bob 7" in text
     assert render.scores_text(snapshot()) == "No round has been scored yet at this table."
+
+
+def test_successive_draws_are_told_once() -> None:
+    snap = snapshot()
+    drew = TableEvent("drew", 1, {"count": 1}, "engine")
+    events = [
+        drew,
+        drew,
+        drew,
+        TableEvent("played", 1, {"card": "2S"}, "engine"),
+        TableEvent("drew", 0, {"count": 1}),
+    ]
+    assert render.event_lines(events, snap) == ["bob drew 3 cards", "bob played 2♠", "alice drew 1 card"]
+    auto = [
+        drew,
+        drew,
+        TableEvent("auto_drew", 1, {"count": 2}),
+        TableEvent("played", 1, {"card": "2S"}, "engine"),
+    ]
+    assert render.event_lines(auto, snap) == ["bob had no card to play and drew 2 cards", "bob played 2♠"]
