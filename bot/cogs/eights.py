@@ -16,6 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs import answers
+from bot.cogs.answers import acknowledge, answer_privately, answer_publicly, update_in_place
 from bot.cogs.publisher import TablePublisher
 from bot.cogs.standings import StandingsCommands
 from bot.engine import PRESETS
@@ -59,19 +61,31 @@ REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
 )
 FINISHED_BUTTON = "This table has finished; this button has expired."
 NOT_IN_GUILD = "Tables can only be opened in a server channel."
+# The commands of this cog (the standings commands of the mixin answer on their own).
+GAME_COMMANDS = frozenset(
+    {
+        "new",
+        "join",
+        "leave",
+        "cpu",
+        "start",
+        "end",
+        "kick",
+        "hand",
+        "play",
+        "draw",
+        "pass",
+        "suit",
+        "status",
+        "scores",
+        "rules",
+    }
+)
 SUITS = (("♣ Clubs", "C"), ("♦ Diamonds", "D"), ("♥ Hearts", "H"), ("♠ Spades", "S"))
 
 
 def error_reference() -> str:
     return uuid.uuid4().hex[:8]
-
-
-async def answer_privately(interaction: discord.Interaction, text: str) -> None:
-    """A short ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def answer_unexpected(interaction: discord.Interaction, error: BaseException, where: str) -> None:
@@ -116,6 +130,7 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         self.bot = bot
         self.service = service
         self.publisher = publisher
+        self.defer_after = answers.DEFER_AFTER
         super().__init__()
 
     # --- helpers --------------------------------------------------------------------------------------------
@@ -168,19 +183,19 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
                 text = "The table is closed."
             full = f"{note}\n{text}" if note else text
             if in_place:
-                await interaction.response.edit_message(content=full, view=None)
+                await update_in_place(interaction, full, None)
             else:
-                await interaction.response.send_message(full, ephemeral=True)
+                await answer_privately(interaction, full)
             return
         content = render.hand_content(hand)
         view = hand_view(hand)
         shown = render.hand_content(hand, note=note) if note else content
         if in_place:
-            await interaction.response.edit_message(content=shown, view=view)
+            await update_in_place(interaction, shown, view)
         elif view is None:
-            await interaction.response.send_message(shown, ephemeral=True)
+            await answer_privately(interaction, shown)
         else:
-            await interaction.response.send_message(shown, view=view, ephemeral=True)
+            await answer_privately(interaction, shown, view=view)
         self.publisher.remember_hand(table_id, user_id, interaction, content, view)
 
     async def play_move(
@@ -203,6 +218,17 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         note = _private_note(outcome, user_id, lead)
         async with self.publisher.hand_lock(table_id, user_id):
             await self.show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every /eights game command is answered in time: deferred if its work runs late (``answers``)."""
+        command = interaction.command
+        if (
+            interaction.type is discord.InteractionType.application_command
+            and command is not None
+            and command.name in GAME_COMMANDS
+        ):
+            answers.watch(interaction, update=False, after=self.defer_after)
+        return True
 
     # --- errors ---------------------------------------------------------------------------------------------
 
@@ -279,14 +305,11 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
             await answer_privately(interaction, text)
             return
         snapshot = outcome.snapshot
-        view = board_view(snapshot)
-        embed = render.board_embed(snapshot)
-        if view is None:
-            response = await interaction.response.send_message(embed=embed)
-        else:
-            response = await interaction.response.send_message(embed=embed, view=view)
-        if response.message_id is not None:
-            await self.publisher.remember_board(snapshot.table_id, response.message_id)
+        message_id = await answer_publicly(
+            interaction, embed=render.board_embed(snapshot), view=board_view(snapshot)
+        )
+        if message_id is not None:
+            await self.publisher.remember_board(snapshot.table_id, message_id)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table.")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -424,16 +447,13 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         table_id = await self.table_here(interaction)
         snapshot = await self.service.snapshot(table_id)
         old_board = self.publisher.board_id(snapshot)
-        view = board_view(snapshot)
-        embed = render.board_embed(snapshot)
-        if view is None:
-            response = await interaction.response.send_message(embed=embed)
-        else:
-            response = await interaction.response.send_message(embed=embed, view=view)
-        if response.message_id is None:
+        message_id = await answer_publicly(
+            interaction, embed=render.board_embed(snapshot), view=board_view(snapshot)
+        )
+        if message_id is None:
             return
-        await self.publisher.remember_board(table_id, response.message_id)
-        if old_board is not None and old_board != response.message_id:
+        await self.publisher.remember_board(table_id, message_id)
+        if old_board is not None and old_board != message_id:
             # One board per table: the old one goes, its buttons would only repeat the new one's.
             old = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
             try:
@@ -461,6 +481,8 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
 
     async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
         """A click on a table's button or a choice in its select (``bot.ui.controls``)."""
+        # Moves and board buttons change a message in place; the rest answer with a new private message.
+        answers.watch(interaction, update=control.action not in (HAND, START, NEXT), after=self.defer_after)
         try:
             await self._control(interaction, control, values)
         except ServiceError as error:
@@ -480,17 +502,17 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
             outcome = await self.service.join(table_id, self.actor(interaction))
             self.publisher.publish(outcome)
             if outcome.snapshot.phase == "lobby":
-                await interaction.response.defer()
+                await acknowledge(interaction)
             else:
                 await self.show_hand(interaction, table_id, note="You took your seat back.")
         elif action == LEAVE:
             outcome = await self.service.leave(table_id, self.actor(interaction))
             self.publisher.publish(outcome)
-            await interaction.response.defer()
+            await acknowledge(interaction)
         elif action == CPU:
             outcome = await self.service.add_cpu(table_id, await self.manager_actor(interaction))
             self.publisher.publish(outcome)
-            await interaction.response.defer()
+            await acknowledge(interaction)
         elif action == START:
             await self._start(interaction, table_id)
         elif action == NEXT:

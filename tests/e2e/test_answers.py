@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from typing import Any
 
 import pytest
 
 from bot.engine import get_preset, rules_help
 from bot.service import TableService
 from tests.e2e.conftest import World
+from tests.fakediscord.interactions import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE
 
 
 async def test_an_unexpected_error_shows_only_a_reference(
@@ -58,3 +61,33 @@ async def test_a_player_who_left_takes_the_seat_back(world: World) -> None:
     await world.settle()
     assert "CPU plays" not in world.board().text()
     assert [b["label"] for b in world.board().buttons] == ["My hand", "Leave"]
+
+
+async def test_slow_work_is_deferred_and_answered_after(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = await world.run(world.alice, "new")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    hand = await (await world.fake.click(world.alice, board, label="Start")).reply()
+    await world.settle()
+    world.cog.defer_after = 0.05
+    act = TableService.act
+
+    async def slow_act(self: TableService, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await act(self, *args, **kwargs)
+
+    monkeypatch.setattr(TableService, "act", slow_act)
+    button = next(b for b in hand.buttons if ":play:" in b["custom_id"] or b["label"] == "Draw")
+    click = await world.fake.click(world.alice, hand, button["custom_id"])
+    assert await click.callback() == DEFERRED_UPDATE_MESSAGE  # deferred in time...
+    updated = await click.reply()  # ...then the hand is updated in place
+    assert updated.id == hand.id and ("You played" in updated.content or "You drew" in updated.content)
+
+    await world.settle()
+    user = await world.human_to_act()
+    assert user is not None
+    typed = await world.fake.invoke(user, world.channel, "eights draw")
+    assert await typed.callback() == DEFERRED_CHANNEL_MESSAGE
+    answer = await typed.reply()
+    assert answer.ephemeral and ("Your hand" in answer.content or "(9" in answer.content)

@@ -1,0 +1,102 @@
+"""Answering interactions within Discord's 3 seconds, whatever the work in between costs.
+
+``watch(interaction, update=...)`` watches an interaction while it is handled: when no answer has
+gone out after ``DEFER_AFTER`` seconds it defers (a silent deferred update for a click that will change its
+own message, a private "thinking…" otherwise). The answer helpers below look at what was done and pick the
+matching call: the interaction response, or the follow-up / original-response edit after a defer. One lock per
+interaction keeps the watchdog and the answer from both responding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
+_LOCK_KEY = "eights_answer_lock"
+
+
+def _lock(interaction: discord.Interaction) -> asyncio.Lock:
+    lock = interaction.extras.get(_LOCK_KEY)
+    if lock is None:
+        lock = interaction.extras[_LOCK_KEY] = asyncio.Lock()
+    return lock
+
+
+_deferring: set[asyncio.Task[None]] = set()
+
+
+async def _defer(interaction: discord.Interaction, update: bool) -> None:
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            return
+        try:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as error:
+            log.warning("could not defer interaction %s: %s", interaction.id, error)
+
+
+def watch(interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER) -> None:
+    """Defer the interaction if it is still unanswered after ``after`` seconds (see the module docstring).
+    Answered in time, the watch does nothing."""
+    loop = asyncio.get_running_loop()
+
+    def fire() -> None:
+        task = loop.create_task(_defer(interaction, update))
+        _deferring.add(task)
+        task.add_done_callback(_deferring.discard)
+
+    loop.call_later(after, fire)
+
+
+async def answer_privately(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """A short ephemeral answer, whether or not the interaction was answered or deferred already."""
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def update_in_place(
+    interaction: discord.Interaction, content: str, view: discord.ui.View | None
+) -> None:
+    """Replace the clicked message (a hand message): the response, or an edit after a deferred update."""
+    async with _lock(interaction):
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, view=view)
+        else:
+            await interaction.response.edit_message(content=content, view=view)
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """A click whose effect shows elsewhere (the board): a silent deferred update."""
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+async def answer_publicly(
+    interaction: discord.Interaction, *, embed: discord.Embed, view: discord.ui.View | None
+) -> int | None:
+    """A public message (the board) as the answer; returns its id. After a private defer the message goes to
+    the channel instead, and the deferred answer says where it is."""
+    extra: dict[str, Any] = {} if view is None else {"view": view}
+    async with _lock(interaction):
+        if not interaction.response.is_done():
+            response = await interaction.response.send_message(embed=embed, **extra)
+            return response.message_id
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        return None
+    message = await channel.send(embed=embed, **extra)
+    await answer_privately(interaction, "Posted below.")
+    return message.id
