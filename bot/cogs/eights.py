@@ -196,7 +196,7 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
             await answer_privately(interaction, shown)
         else:
             await answer_privately(interaction, shown, view=view)
-        self.publisher.remember_hand(table_id, user_id, interaction, content, view)
+        self.publisher.remember_hand(table_id, user_id, interaction, content, view, hand)
 
     async def play_move(
         self,

@@ -25,7 +25,7 @@ from typing import Any
 import discord
 
 from bot.engine import RulesetError, get_preset
-from bot.service import Outcome, ServiceError, TableEvent, TableService, TableSnapshot
+from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
 from bot.ui import render
 from bot.ui.controls import board_view, hand_view
 
@@ -233,8 +233,13 @@ class TablePublisher:
         interaction: discord.Interaction,
         content: str,
         view: discord.ui.View | None,
+        hand: HandView | None = None,
     ) -> None:
-        """The hand message this interaction shows is now the player's hand, to refresh in place."""
+        """The hand message this interaction shows is now the player's hand, to refresh in place. ``hand``,
+        the view it was rendered from, spares the next flush asking for the same hand again."""
+        if hand is not None:
+            feed = self._feeds.setdefault(table_id, _Feed())
+            feed.hand_keys[user_id] = _hand_key(hand.snapshot, hand.position)
         session = self._sessions.get((table_id, user_id))
         rendered = (content, view_signature(view))
         if session is None:
@@ -319,24 +324,29 @@ class TablePublisher:
         fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
         turn_changed = any(e.kind in ("turn", "round_started", "started", "rejoined") for e in events)
         content, mention = render.turn_line(shown, snapshot, hand_is_fresh=fresh, announce_turn=turn_changed)
-        if content:
-            mentions = discord.AllowedMentions(
-                everyone=False,
-                roles=False,
-                replied_user=False,
-                users=[discord.Object(mention)] if mention is not None else False,
-            )
-            try:
-                await channel.send(content, allowed_mentions=mentions)
-            except discord.HTTPException as error:
-                log.warning("table %s: could not post the turn line: %s", snapshot.table_id, error)
-        if any(e.kind == "match_over" for e in events) and snapshot.ranking:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.send(
-                    render.final_ranking_text(snapshot), allowed_mentions=discord.AllowedMentions.none()
+        match_over = any(e.kind == "match_over" for e in events) and bool(snapshot.ranking)
+
+        async def post_lines() -> None:
+            if content:
+                mentions = discord.AllowedMentions(
+                    everyone=False,
+                    roles=False,
+                    replied_user=False,
+                    users=[discord.Object(mention)] if mention is not None else False,
                 )
-        await self._edit_board(snapshot, feed)
-        if snapshot.open and snapshot.phase != "lobby":
+                try:
+                    await channel.send(content, allowed_mentions=mentions)
+                except discord.HTTPException as error:
+                    log.warning("table %s: could not post the turn line: %s", snapshot.table_id, error)
+            if match_over:
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.send(
+                        render.final_ranking_text(snapshot), allowed_mentions=discord.AllowedMentions.none()
+                    )
+
+        async def refresh_hands() -> None:
+            if not snapshot.open or snapshot.phase == "lobby":
+                return
             for seat in snapshot.seats:
                 user_id = seat.user_id
                 if user_id is None or seat.taken_over or not self.hand_is_fresh(snapshot.table_id, user_id):
@@ -347,6 +357,14 @@ class TablePublisher:
                 if key != feed.hand_keys.get(user_id) or user_id in users:
                     feed.hand_keys[user_id] = key
                     await self.refresh_hand(snapshot.table_id, user_id)
+
+        # The line, the board and the hands go to different places (and rate-limit buckets): all at once.
+        results = await asyncio.gather(
+            post_lines(), self._edit_board(snapshot, feed), refresh_hands(), return_exceptions=True
+        )
+        for result in results:
+            if isinstance(result, BaseException):
+                log.error("table %s: showing an outcome failed", snapshot.table_id, exc_info=result)
         if not snapshot.open:
             feed.closed = True
             self.forget_table(snapshot.table_id)

@@ -12,7 +12,7 @@ from tests.fakediscord import FakeMessage, FakeUser
 
 
 async def start_two(world: World) -> FakeMessage:
-    board = await world.run(world.alice, "new")
+    board = await world.run(world.alice, "new", target=1000)  # no match ends after one round
     await (await world.fake.click(world.bob, board, label="Join")).callback()
     await world.settle()
     hand = await (await world.fake.click(world.alice, board, label="Start")).reply()

@@ -93,7 +93,7 @@ async def test_a_whole_match_of_two_people_and_a_cpu(world: World) -> None:
 
 
 async def test_a_restart_in_the_middle_of_a_round(world: World) -> None:
-    alice_hand = await start_three_seats(world)
+    alice_hand = await start_three_seats(world, target=1000)
     for _ in range(3):  # a few moves, so that the round is under way
         user = await world.human_to_act()
         assert user is not None
