@@ -2,9 +2,11 @@
 
 ``TablePublisher`` is the service's ``TableListener`` (CPU moves, timeouts, rounds starting on their own) and
 also receives the outcomes of the players' own actions from the cog, so that everything a table shows goes
-through one queue per table. Each table has at most one flush running; outcomes that arrive meanwhile (a burst
-of CPU moves, several clicks) are gathered and shown together: one channel message and one board edit, which
-keeps a busy table within Discord's per-channel rate limits.
+through one queue per table. Each table has at most one flush running; outcomes that arrive meanwhile are
+gathered and shown together: one channel message, one board edit. While a CPU seat is to move, the flush waits
+for its move (up to ``gather_window``), so a run of CPU moves becomes one message and one edit; when a person
+is to move it goes out at once, as that person is waiting. ``min_interval`` spaces a table's flushes, for
+Discord's per-channel rate limits. A flush sends the line, the board edit and the hand refreshes at once.
 
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
