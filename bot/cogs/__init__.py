@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING, cast
 
@@ -49,12 +50,15 @@ async def setup_all(bot: EightsBot) -> None:
     if bot.restore_tables:
         restored = await service.restore_all()
         if restored:
+            # In the background: the bot answers at once, and the boards catch up within moments.
             task = asyncio.create_task(_check_boards(bot, service, publisher), name="eights-check-boards")
-            _background.add(task)
-            task.add_done_callback(_background.discard)
 
+            async def stop_checking() -> None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
-_background: set[asyncio.Task[None]] = set()
+            bot.closers.append(stop_checking)
 
 
 async def _check_boards(bot: EightsBot, service: TableService, publisher: TablePublisher) -> None:
