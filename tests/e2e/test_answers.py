@@ -91,3 +91,15 @@ async def test_slow_work_is_deferred_and_answered_after(
     assert await typed.callback() == DEFERRED_CHANNEL_MESSAGE
     answer = await typed.reply()
     assert answer.ephemeral and ("Your hand" in answer.content or "(9" in answer.content)
+
+
+async def test_status_moves_the_board_to_the_bottom(world: World) -> None:
+    first = await world.run(world.alice, "new")
+    await world.fake.post_user_message(world.bob, world.channel, "anyone for cards?")
+    again = await world.run(world.bob, "status")
+    assert not again.ephemeral and again.id != first.id
+    assert world.fake.channel_messages(world.channel)[-1].id == again.id
+    await world.fake.wait_for(lambda: first.deleted, what="the old board deleted")  # one board per table
+    await (await world.fake.click(world.bob, again, label="Join")).callback()
+    await world.settle()
+    assert "bob" in world.board().text() and world.board().id == again.id
