@@ -9,19 +9,23 @@ from tests.fakediscord import FakeMessage, FakeUser
 
 
 async def typed_move(world: World, user: FakeUser) -> None:
-    """One decision by slash commands only, choosing from the autocomplete like a person would."""
-    table_id = await world.table_id()
-    hand = await world.service.hand(table_id, user.id)
-    if hand.must_name_suit:
+    """One decision by slash commands only, from what the player sees: their hand message and the
+    autocomplete of /eights play."""
+    seen = (
+        world.last_hand(user).content
+        if any("Your hand" in m.content for m in world.fake.ephemeral_messages(user))
+        else ""
+    )
+    if "Name the suit to follow." in seen:
         reply = await world.run(user, "suit", suit="♠")
     else:
         choices = await world.fake.autocomplete(user, world.channel, "eights play", "card", partial="")
         if choices:
             reply = await world.run(user, "play", card=choices[0]["name"].split(" ")[0])  # typed as "K♥"
-        elif hand.can_draw:
-            reply = await world.run(user, "draw")
         else:
-            reply = await world.run(user, "pass")
+            reply = await world.run(user, "draw")
+            if "Your hand" not in reply.content:  # drawing is not possible: pass
+                reply = await world.run(user, "pass")
     assert reply.ephemeral, reply.content
 
 
