@@ -138,6 +138,8 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot) -> str | None:
     if kind == "kicked":
         return f"{name} was removed; a CPU player takes the seat"
     if kind == "taken_over":
+        if data.get("reason") == "kicked":
+            return None  # the "kicked" line says it
         reason = {"timeouts": "after timeouts", "left": "who left", "kicked": "who was removed"}.get(
             str(data.get("reason", "")), ""
         )
