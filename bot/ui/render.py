@@ -327,16 +327,18 @@ def turn_line(
     hand_is_fresh: bool,
     announce_turn: bool = True,
 ) -> tuple[str | None, int | None]:
-    """The short public message for the moves gathered since the last one: the plays in words, then who
-    moves next, mentioning that person (and, when their hand message can no longer be refreshed, pointing at
-    "My hand"). Returns (content, or None when there is nothing to say; the user id to mention)."""
+    """The short public message for the moves gathered since the last one: the plays in words, then (when
+    the turn passed) who moves next, mentioning that person (and, when their hand message can no longer be
+    refreshed, pointing at "My hand"). Returns (content, or None when there is nothing to say; the user id to
+    mention)."""
     lines = event_lines(events, snapshot)
     if len(lines) > MAX_LINES:
         lines = [f"… {len(lines) - MAX_LINES + 1} earlier moves", *lines[-(MAX_LINES - 1) :]]
     if not lines and not announce_turn:
         return None, None
     mention_id: int | None = None
-    if snapshot.phase == "playing" and snapshot.to_act is not None:
+    # Only a turn that passed is announced: after a wild, the player who names the suit is not called again.
+    if announce_turn and snapshot.phase == "playing" and snapshot.to_act is not None:
         seat = next((s for s in snapshot.seats if s.position == snapshot.to_act), None)
         if seat is not None and seat.user_id is not None and not seat.is_cpu:
             mention_id = seat.user_id

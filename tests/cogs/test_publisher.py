@@ -107,7 +107,7 @@ async def test_cpu_moves_are_gathered_into_one_message_and_one_edit(setup: Any) 
 
 async def test_a_cpu_that_takes_long_does_not_hold_the_board_back(setup: Any) -> None:
     publisher, channel, _, _ = setup
-    publisher.publish(Outcome(to_act(snapshot(), 2), (played(0, "KH"),)))
+    publisher.publish(Outcome(to_act(snapshot(), 2), (played(0, "KH"), TableEvent("turn", 2, {}, "engine"))))
     await asyncio.sleep(0.3)
     assert len(channel.sent) == 1 and channel.sent[0]["content"] == "alice played K♥\n▶ CPU 1 to move."
 
@@ -169,7 +169,8 @@ async def test_a_hand_is_refreshed_in_place_when_its_turn_comes(setup: Any) -> N
     clock.now += HAND_EDIT_WINDOW + 1
     again = to_act(replace(snapshot(), target_card="9H"), 1)
     service.hands[BOB] = hand_of(1, again, ["3C", "9C", "4H"], {"9C", "4H"})
-    publisher.publish(Outcome(again, (TableEvent("drew", 1, {"count": 1}, "engine"),), {BOB: ()}))
+    events = (TableEvent("drew", 0, {"count": 1}, "engine"), TableEvent("turn", 1, {}, "engine"))
+    publisher.publish(Outcome(again, events, {BOB: ()}))
     await publisher.idle()
     assert len(bob.edits) == 1
     assert "press **My hand**" in channel.sent[-1]["content"]

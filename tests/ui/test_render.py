@@ -159,3 +159,11 @@ def test_successive_draws_are_told_once() -> None:
         TableEvent("played", 1, {"card": "2S"}, "engine"),
     ]
     assert render.event_lines(auto, snap) == ["bob had no card to play and drew 2 cards", "bob played 2♠"]
+
+
+def test_no_one_is_called_again_while_their_turn_goes_on() -> None:
+    snap = snapshot()  # alice still to move: she played a wild and names the suit next
+    content, mention = render.turn_line(
+        [TableEvent("played", 0, {"card": "8H"}, "engine")], snap, hand_is_fresh=True, announce_turn=False
+    )
+    assert content == "alice played 8♥" and mention is None
