@@ -192,10 +192,15 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         shown = render.hand_content(hand, note=note) if note else content
         if in_place:
             await update_in_place(interaction, shown, view)
-        elif view is None:
-            await answer_privately(interaction, shown)
         else:
-            await answer_privately(interaction, shown, view=view)
+            if view is None:
+                await answer_privately(interaction, shown)
+            else:
+                await answer_privately(interaction, shown, view=view)
+            # The hand message shown before (if any) is updated in place too.
+            await self.publisher.update_previous_hand(
+                table_id, user_id, interaction, content, hand_view(hand)
+            )
         self.publisher.remember_hand(table_id, user_id, interaction, content, view, hand)
 
     async def play_move(

@@ -251,6 +251,26 @@ class TablePublisher:
             session.since = self._monotonic()
             session.rendered = rendered
 
+    async def update_previous_hand(
+        self,
+        table_id: int,
+        user_id: int,
+        interaction: discord.Interaction,
+        content: str,
+        view: discord.ui.View | None,
+    ) -> None:
+        """A new hand message is being shown (a typed move, "My hand"): the previous one, if it can still be
+        edited, is brought up to date in place, so that no hand message shows old cards or old controls."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None or session.interaction is None or session.interaction is interaction:
+            return
+        if not session.fresh(self._monotonic()) or session.rendered == (content, view_signature(view)):
+            return
+        try:
+            await session.interaction.edit_original_response(content=content, view=view)
+        except discord.HTTPException as error:
+            log.debug("table %s: previous hand message not updated: %s", table_id, error)
+
     def hand_is_fresh(self, table_id: int, user_id: int) -> bool:
         session = self._sessions.get((table_id, user_id))
         return session is not None and session.interaction is not None and session.fresh(self._monotonic())

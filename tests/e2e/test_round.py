@@ -214,3 +214,20 @@ async def test_cpu_moves_are_gathered_into_one_line_and_one_board_edit(world: Wo
         if checked == 3:
             break
     assert checked > 0
+
+
+async def test_a_typed_move_updates_the_hand_message_in_place_too(world: World) -> None:
+    shown = await open_and_start(world)  # alice's hand, shown when she started the game
+    choices = await world.fake.autocomplete(world.alice, world.channel, "eights play", "card", partial="")
+    card = next(c for c in choices if not c["value"].startswith("8"))["value"]
+    label = card_label(parse_card(card))
+    assert label in shown.content
+    reply = await world.run(world.alice, "play", card=card)
+    assert reply.id != shown.id and f"You played {label}." in reply.content
+
+    def hand_line() -> str:
+        return next(line for line in shown.content.splitlines() if line.startswith("**Your hand**"))
+
+    # The earlier hand message shows the hand after the move (edited right after the reply).
+    await world.fake.wait_for(lambda: label not in hand_line(), what="the earlier hand message updated")
+    assert "Not your turn." in shown.content and shown.buttons == []
