@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from bot.engine import Action, Round, get_preset, parse_card
 from bot.engine.cpu import choose_action
-from bot.engine.cpu.hard import SearchStats, decide
+from bot.engine.cpu.hard import SearchStats, decide, value
 from bot.engine.cpu.inference import consistent, observe, sample_hidden
+from bot.engine.cpu.knowledge import knowledge_of
 
 from .helpers import dealt, positions
 
@@ -127,3 +129,14 @@ def test_deals_respect_what_a_wild_play_shows() -> None:
         assert honoured
         # No spade and no 3 (another 8 would have been played just the same).
         assert all(card >> 2 == 8 or (card & 3 != 3 and card >> 2 != 3) for card in hands[1])
+
+
+def test_value_is_a_chance_per_seat_that_favours_wilds() -> None:
+    know = knowledge_of(CLASSIC)
+    rnd = dealt(CLASSIC, {0: "8H 8S 8D 2C 3C 4C 5C", 1: "2D 4D 6D 7D 10D JD KD"}, starter="3S")
+    chances = [value(rnd, seat, know) for seat in (0, 1)]
+    assert math.isclose(sum(chances), 1.0)
+    assert chances[0] > 0.75
+    for other in positions(["classic", "switch", "party"], per_preset=4, seed=13):
+        total = sum(value(other, seat, knowledge_of(other.ruleset)) for seat in range(len(other.hand_sizes)))
+        assert math.isclose(total, 1.0)
