@@ -167,7 +167,20 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         outcome: Outcome | None = None,
     ) -> None:
         """Answer with the player's hand: in place (the clicked hand message) or as a new ephemeral message;
-        from now on that message is the one refreshed when the hand changes."""
+        from now on that message is the one refreshed when the hand changes. Under the player's hand lock, so
+        that a refresh of their hand waits until this message is the one it refreshes."""
+        async with self.publisher.hand_lock(table_id, interaction.user.id):
+            await self._show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
+
+    async def _show_hand(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        *,
+        note: str | None,
+        in_place: bool,
+        outcome: Outcome | None,
+    ) -> None:
         user_id = interaction.user.id
         hand: HandView | None
         try:
@@ -214,15 +227,14 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
     ) -> None:
         """A game move by the interaction's user; answers with the updated hand."""
         user_id = interaction.user.id
-        # The move itself is not under the hand lock: two racing clicks must both reach the service, which
-        # applies one and answers the other "That move is no longer possible."
+        # The move itself is not under the hand lock (only showing the hand is): two racing clicks must both
+        # reach the service, which applies one and answers the other "That move is no longer possible."
         outcome = await self.service.act(table_id, self.actor(interaction), intent, round_token)
         self.publisher.publish(outcome)
         seat = outcome.snapshot.seat_of(user_id)
         lead = _played_note(outcome.public_events, seat.position if seat else None)
         note = _private_note(outcome, user_id, lead)
-        async with self.publisher.hand_lock(table_id, user_id):
-            await self.show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
+        await self.show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Every /eights game command is answered in time: deferred if its work runs late (``answers``)."""
@@ -361,8 +373,7 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         outcome = await self.service.start(table_id, await self.manager_actor(interaction))
         try:
             if outcome.snapshot.seat_of(interaction.user.id) is not None:
-                async with self.publisher.hand_lock(table_id, interaction.user.id):
-                    await self.show_hand(interaction, table_id, note="The game has started.", outcome=outcome)
+                await self.show_hand(interaction, table_id, note="The game has started.", outcome=outcome)
             else:
                 await answer_privately(interaction, "The game has started.")
         finally:
@@ -393,8 +404,7 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
     )
     async def hand(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
-        async with self.publisher.hand_lock(table_id, interaction.user.id):
-            await self.show_hand(interaction, table_id)
+        await self.show_hand(interaction, table_id)
 
     @app_commands.command(name="play", description="Play a card from your hand.")
     @app_commands.describe(card="The card, e.g. KH, 10S, K♥", suit="The suit to name when the card is wild")
@@ -525,8 +535,7 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
             self.publisher.publish(outcome)
             await self.show_hand(interaction, table_id, outcome=outcome)
         elif action == HAND:
-            async with self.publisher.hand_lock(table_id, interaction.user.id):
-                await self.show_hand(interaction, table_id)
+            await self.show_hand(interaction, table_id)
         elif action in (PLAY, DRAW, PASS, SUIT, LAST, CATCH):
             intent = _intent(control, values)
             if intent is None:
