@@ -185,3 +185,24 @@ async def test_closing_a_table_forgets_its_hands(setup: Any) -> None:
     await publisher.idle()
     assert publisher.session(7, ALICE) is None
     assert 7 not in publisher._feeds
+
+
+async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(setup: Any) -> None:
+    publisher, _, service, _ = setup
+    before = to_act(snapshot(), 0)
+    old, new = StubInteraction(), StubInteraction()
+    service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
+    publisher.remember_hand(7, BOB, old, render.hand_content(service.hands[BOB]), None)
+    lock = publisher.hand_lock(7, BOB)
+    await lock.acquire()  # bob's hand is being shown as a new message (e.g. he pressed "My hand")
+    after = to_act(replace(snapshot(), target_card="9D"), 1)
+    service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
+    publisher.publish(Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine"))))
+    await asyncio.sleep(0.05)
+    assert old.edits == [] and new.edits == []  # the refresh waits
+    stale = hand_of(1, before, ["3C", "9C"], set())  # shown from the state before alice's move
+    publisher.remember_hand(7, BOB, new, render.hand_content(stale), None, stale)
+    lock.release()
+    await publisher.idle()
+    assert old.edits == []
+    assert len(new.edits) == 1 and "**Your turn.**" in new.edits[0]["content"]
