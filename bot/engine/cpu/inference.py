@@ -63,11 +63,6 @@ class Observation:
         """Suits that every card of `other`'s hand is known not to be."""
         return void_suits(self.groups, other)
 
-    def lacks(self, other: int, card: Card) -> bool:
-        """True when no card of `other`'s hand can be `card`."""
-        groups = [g for g in self.groups.get(other, []) if g.count]
-        return bool(groups) and all(g.excluded >> card & 1 for g in groups)
-
 
 def _card(code: object) -> Card:
     return parse_card(str(code))
