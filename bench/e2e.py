@@ -47,6 +47,7 @@ import discord
 from discord.ext import commands
 
 from bot.client import EightsBot
+from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
 from tests.fakediscord import (
     FakeChannel,
@@ -196,6 +197,20 @@ def eights_bot(fake: FakeDiscord, database: Path) -> EightsBot:
     return bot
 
 
+def production_spacing(bot: EightsBot) -> None:
+    """CPU delay 0 (the issue's setting) also turns off the publisher's spacing of public flushes (tests want
+    every line at once); a production bot spaces them by ``PUBLIC_INTERVAL`` for Discord's per-channel rate
+    limit, so the bench measures that."""
+    cog = bot.get_cog("Eights")
+    publisher = getattr(cog, "publisher", None)
+    assert isinstance(publisher, TablePublisher)
+    publisher.min_interval = PUBLIC_INTERVAL
+    print(
+        f"publisher: public line + board edit at most every {PUBLIC_INTERVAL:.1f} s per table (production), "
+        f"hands refreshed at once; CPU delay 0"
+    )
+
+
 async def open_table(fake: FakeDiscord, guild: FakeGuild, index: int, *, cpu: bool) -> BenchTable:
     """/eights new, Join, (Add CPU,) Start, My hand: a started table whose two people hold hand messages."""
     channel = fake.create_channel(guild, f"table-{index}")
@@ -298,6 +313,7 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
             wakeups = Wakeups()
             fake.add_message_observer(wakeups)
             async with running_bot(fake, bot, set_endpoints=False):
+                production_spacing(bot)
                 world = build_world(fake, players=64)
                 guild = fake.guilds[world.channel.guild_id]
 

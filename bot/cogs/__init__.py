@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 from discord.ext import commands
 
 from bot.cogs.eights import EightsCog
-from bot.cogs.publisher import DEFAULT_DEBOUNCE, TablePublisher
+from bot.cogs.publisher import DEFAULT_DEBOUNCE, PUBLIC_INTERVAL, TablePublisher
 from bot.service import ServiceError, SystemClock, TableService
 from bot.ui.controls import DYNAMIC_ITEMS
 from bot.ui.standings import STANDINGS_DYNAMIC_ITEMS
@@ -29,10 +29,12 @@ async def setup_all(bot: EightsBot) -> None:
 
     ``restore_tables`` False (one-shot commands such as ``sync``) leaves the tables alone."""
     cpu_delay = float(bot.config.cpu_delay)
-    # A table's flushes are spaced by DEFAULT_DEBOUNCE; with no CPU delay (tests, benchmarks) moves come as
-    # fast as the players click and are shown as they come.
+    # A table's public lines and board edits are spaced by PUBLIC_INTERVAL, for the channel's rate limit;
+    # hands are refreshed at once. With no CPU delay (tests) nothing is spaced or batched: moves are shown as
+    # they come (bench/e2e.py sets the production spacing back on its publisher).
     window = min(DEFAULT_DEBOUNCE, cpu_delay)
-    publisher = TablePublisher(bot, gather_window=DEFAULT_DEBOUNCE, min_interval=window)
+    spacing = PUBLIC_INTERVAL if cpu_delay > 0 else 0.0
+    publisher = TablePublisher(bot, gather_window=DEFAULT_DEBOUNCE, min_interval=spacing)
     service = TableService(
         bot.store,
         clock=SystemClock(),

@@ -3,10 +3,12 @@
 ``TablePublisher`` is the service's ``TableListener`` (CPU moves, timeouts, rounds starting on their own) and
 also receives the outcomes of the players' own actions from the cog, so that everything a table shows goes
 through one queue per table. Each table has at most one flush running; outcomes that arrive meanwhile are
-gathered and shown together: one channel message, one board edit. While a CPU seat is to move, the flush waits
-for its move (up to ``gather_window``), so a run of CPU moves becomes one message and one edit; when a person
-is to move it goes out at once, as that person is waiting. ``min_interval`` spaces a table's flushes, for
-Discord's per-channel rate limits. A flush sends the line, the board edit and the hand refreshes at once.
+gathered and shown together. While a CPU seat is to move, the flush waits for its move (up to
+``gather_window``), so a run of CPU moves becomes one message and one edit; when a person is to move it goes
+out at once, as that person is waiting. Hand refreshes (how the next player learns it is their turn) go out
+at once for every outcome; the public part (the turn line and the board edit) is spaced by ``min_interval``
+per table, for Discord's per-channel rate limit (about 5 messages per 5 s), so at a fast pace one line tells
+several moves and one edit shows their result.
 
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
@@ -34,7 +36,10 @@ from bot.ui.controls import board_view, hand_view
 log = logging.getLogger(__name__)
 
 HAND_EDIT_WINDOW = 14 * 60.0  # interaction tokens last 15 minutes; keep a margin
-DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves, and spacing between a table's flushes
+DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
+# Seconds between a table's public flushes (line + board edit: two requests in the channel's bucket of about
+# 5 per 5 s); hands are refreshed at once regardless.
+PUBLIC_INTERVAL = 1.0
 # Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
 QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
 
@@ -55,10 +60,12 @@ class HandSession:
 @dataclass(slots=True)
 class _Feed:
     events: list[TableEvent] = field(default_factory=list)
-    snapshot: TableSnapshot | None = None
+    snapshot: TableSnapshot | None = None  # the latest, not yet shown publicly
+    hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
     private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
     task: asyncio.Task[None] | None = None
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # an outcome with no CPU seat to move next
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)  # any outcome
     last_flush: float = -1e9
     board_embed: dict[str, Any] | None = None  # the last board this process showed
     board_view_key: tuple[Any, ...] | None = None
@@ -111,7 +118,10 @@ class TablePublisher:
         # Outcomes arrive in the order they were committed; a closed table stays closed.
         if feed.snapshot is None or feed.snapshot.open:
             feed.snapshot = outcome.snapshot
-        if not _cpu_to_act(feed.snapshot):
+        if feed.hand_snapshot is None or feed.hand_snapshot.open:
+            feed.hand_snapshot = outcome.snapshot
+        feed.arrived.set()
+        if not _cpu_to_act(outcome.snapshot):
             feed.wake.set()
         if feed.task is None:
             feed.task = asyncio.create_task(self._drain(table_id, feed), name=f"eights-board-{table_id}")
@@ -312,34 +322,70 @@ class TablePublisher:
             while True:
                 # A CPU seat to move: its move is coming, show it together with what is queued.
                 deadline = loop.time() + self.gather_window
-                while feed.snapshot is not None and _cpu_to_act(feed.snapshot):
+                while True:
+                    latest = feed.hand_snapshot or feed.snapshot
+                    if latest is None or not _cpu_to_act(latest):
+                        break
                     remaining = deadline - loop.time()
                     if remaining <= 0:
                         break
                     feed.wake.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(feed.wake.wait(), remaining)
-                spacing = feed.last_flush + self.min_interval - loop.time()
-                await asyncio.sleep(max(0.0, spacing))
-                snapshot, events, users = feed.snapshot, feed.events, feed.private_users
-                feed.events, feed.snapshot, feed.private_users = [], None, set()
-                if snapshot is None:
+                hands, users = feed.hand_snapshot, feed.private_users
+                feed.hand_snapshot, feed.private_users = None, set()
+                jobs = []
+                if hands is not None:
+                    jobs.append(self._refresh_hands(hands, users, feed))
+                public = feed.snapshot
+                if public is not None and feed.last_flush + self.min_interval <= loop.time():
+                    events, feed.events, feed.snapshot = feed.events, [], None
+                    feed.last_flush = loop.time()
+                    jobs.append(self._flush(public, events, feed))
+                else:
+                    public = None
+                # The line, the board and the hands go to different places (and rate-limit buckets): at once.
+                for result in await asyncio.gather(*jobs, return_exceptions=True):
+                    if isinstance(result, BaseException):
+                        log.error("table %s: showing an outcome failed", table_id, exc_info=result)
+                if public is not None and not public.open:
+                    feed.closed = True
+                    self.forget_table(table_id)
+                if feed.snapshot is None and feed.hand_snapshot is None:
                     break
-                feed.last_flush = loop.time()
-                try:
-                    await self._flush(snapshot, events, users, feed)
-                except Exception:
-                    log.exception("table %s: showing an outcome failed", table_id)
-                if feed.snapshot is None:
-                    break
+                if feed.hand_snapshot is None:
+                    # Only the public part waits, for its spacing; a new outcome's hands go out before.
+                    feed.arrived.clear()
+                    spacing = feed.last_flush + self.min_interval - loop.time()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(feed.arrived.wait(), max(0.0, spacing))
         finally:
             feed.task = None
-            if feed.closed and feed.snapshot is None and self._feeds.get(table_id) is feed:
+            if (
+                feed.closed
+                and feed.snapshot is None
+                and feed.hand_snapshot is None
+                and self._feeds.get(table_id) is feed
+            ):
                 del self._feeds[table_id]
 
-    async def _flush(
-        self, snapshot: TableSnapshot, events: list[TableEvent], users: set[int], feed: _Feed
-    ) -> None:
+    async def _refresh_hands(self, snapshot: TableSnapshot, users: set[int], feed: _Feed) -> None:
+        """Refresh the hand messages that may look different after this snapshot."""
+        if not snapshot.open or snapshot.phase == "lobby":
+            return
+        for seat in snapshot.seats:
+            user_id = seat.user_id
+            if user_id is None or seat.taken_over or not self.hand_is_fresh(snapshot.table_id, user_id):
+                continue
+            # Only a hand that may look different is asked for again: the player's turn came or went,
+            # their cards changed, or the round did.
+            key = _hand_key(snapshot, seat.position)
+            if key != feed.hand_keys.get(user_id) or user_id in users:
+                feed.hand_keys[user_id] = key
+                await self.refresh_hand(snapshot.table_id, user_id)
+
+    async def _flush(self, snapshot: TableSnapshot, events: list[TableEvent], feed: _Feed) -> None:
+        """The public part: the turn line (and the final ranking) and the board edit."""
         channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         shown = events if snapshot.phase != "lobby" else [e for e in events if e.kind not in QUIET_IN_LOBBY]
         to_act_user = _user_to_act(snapshot)
@@ -366,30 +412,11 @@ class TablePublisher:
                         render.final_ranking_text(snapshot), allowed_mentions=discord.AllowedMentions.none()
                     )
 
-        async def refresh_hands() -> None:
-            if not snapshot.open or snapshot.phase == "lobby":
-                return
-            for seat in snapshot.seats:
-                user_id = seat.user_id
-                if user_id is None or seat.taken_over or not self.hand_is_fresh(snapshot.table_id, user_id):
-                    continue
-                # Only a hand that may look different is asked for again: the player's turn came or went,
-                # their cards changed, or the round did.
-                key = _hand_key(snapshot, seat.position)
-                if key != feed.hand_keys.get(user_id) or user_id in users:
-                    feed.hand_keys[user_id] = key
-                    await self.refresh_hand(snapshot.table_id, user_id)
-
-        # The line, the board and the hands go to different places (and rate-limit buckets): all at once.
-        results = await asyncio.gather(
-            post_lines(), self._edit_board(snapshot, feed), refresh_hands(), return_exceptions=True
-        )
-        for result in results:
+        for result in await asyncio.gather(
+            post_lines(), self._edit_board(snapshot, feed), return_exceptions=True
+        ):
             if isinstance(result, BaseException):
                 log.error("table %s: showing an outcome failed", snapshot.table_id, exc_info=result)
-        if not snapshot.open:
-            feed.closed = True
-            self.forget_table(snapshot.table_id)
 
 
 def _user_to_act(snapshot: TableSnapshot) -> int | None:
