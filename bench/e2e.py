@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import random
 import sys
 import tempfile
 import time
@@ -46,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 from discord.ext import commands
 
-from bot.client import EightsBot
+from bot.client import GC_THRESHOLDS, EightsBot, tune_gc
 from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
 from tests.fakediscord import (
@@ -205,9 +206,11 @@ def production_spacing(bot: EightsBot) -> None:
     publisher = getattr(cog, "publisher", None)
     assert isinstance(publisher, TablePublisher)
     publisher.min_interval = PUBLIC_INTERVAL
+    tune_gc()  # as `python -m bot run` does
     print(
         f"publisher: public line + board edit at most every {PUBLIC_INTERVAL:.1f} s per table (production), "
-        f"hands refreshed at once; CPU delay 0"
+        f"hands refreshed at once; CPU delay 0; gc frozen after start-up, thresholds {GC_THRESHOLDS} "
+        "(the bot's run path; process-wide, so the no-op command measured beside it gets them too)"
     )
 
 
@@ -266,9 +269,17 @@ class Wakeups:
 
 
 async def play_moves(
-    fake: FakeDiscord, wakeups: Wakeups, table: BenchTable, moves: int, latencies: list[float]
+    fake: FakeDiscord,
+    wakeups: Wakeups,
+    table: BenchTable,
+    moves: int,
+    latencies: list[float],
+    think: tuple[float, float] | None = None,
+    rng: random.Random | None = None,
 ) -> int:
-    """Play ``moves`` game moves at the table as its two people; returns the other clicks (Next round)."""
+    """Play ``moves`` game moves at the table as its two people; returns the other clicks (Next round).
+    ``think`` (seconds, low and high): each person waits a random time in that range after seeing their
+    move before sending it (a paced load); None sends it at once (a closed loop)."""
     changed = asyncio.Event()
     wakeups.watch(table, changed)
     others = 0
@@ -283,6 +294,10 @@ async def play_moves(
                 raise AssertionError(f"nothing to do at {table.channel.name} for 30 s") from None
             continue
         user, message, control = decision
+        if think is not None and message is not table.board:
+            await asyncio.sleep((rng or random).uniform(*think))
+            if next_decision(table) != decision:
+                continue  # what they saw changed while they thought: look again
         custom_id = str(control["custom_id"])
         if control.get("type") == 3:
             handle = await fake.select(user, message, custom_id, [control["options"][0]["value"]])
@@ -323,28 +338,54 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                     await handle.callback()
 
                 for tables in args.tables:
-                    results.append(await measure("no-op slash command", send, args.n, tables))
+                    noop = await measure("no-op slash command", send, args.n, tables)
+                    results.append(noop)
                     opened = [
                         await open_table(fake, guild, len(fake.channels) + i, cpu=True) for i in range(tables)
                     ]
                     per_table = max(1, args.n // tables)
                     await asyncio.gather(*(play_moves(fake, wakeups, t, 10, []) for t in opened))  # warm-up
-                    committed_before = await committed_moves(bot, opened)
-                    latencies: list[float] = []
-                    start, cpu_start = time.perf_counter(), time.process_time()
-                    await asyncio.gather(
-                        *(play_moves(fake, wakeups, t, per_table, latencies) for t in opened)
-                    )
-                    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-                    committed = await committed_moves(bot, opened) - committed_before
-                    results.append(
-                        Figures("people's moves (clicks)", tables, len(latencies), elapsed, cpu, latencies)
-                    )
-                    print(
-                        f"{tables} tables: {committed} moves committed in {elapsed:.1f} s, people's and CPU "
-                        f"seats' together ({committed / elapsed:.0f}/s); CPU µs per committed move "
-                        f"{cpu / committed * 1e6:.0f}"
-                    )
+                    loads: list[tuple[str, tuple[float, float] | None]] = [
+                        ("closed loop: each move sent as soon as its player sees it", None)
+                    ]
+                    if args.think is not None:
+                        low, high = args.think
+                        loads.append(
+                            (f"paced: each player thinks {low * 1000:.0f}-{high * 1000:.0f} ms", (low, high))
+                        )
+                    for load, think in loads:
+                        rng = random.Random(1)
+                        committed_before = await committed_moves(bot, opened)
+                        latencies: list[float] = []
+                        start, cpu_start = time.perf_counter(), time.process_time()
+                        others = await asyncio.gather(
+                            *(play_moves(fake, wakeups, t, per_table, latencies, think, rng) for t in opened)
+                        )
+                        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+                        committed = await committed_moves(bot, opened) - committed_before
+                        people, next_rounds = len(latencies), sum(others)
+                        figures = Figures(
+                            f"people's clicks, {'paced' if think else 'closed'}",
+                            tables,
+                            people,
+                            elapsed,
+                            cpu,
+                            latencies,
+                        )
+                        results.append(figures)
+                        print(
+                            f"{tables} tables, {load}:\n"
+                            f"  {committed} moves committed in {elapsed:.1f} s = {committed / elapsed:.0f}/s "
+                            f"({people} people's moves = {people / elapsed:.0f}/s, "
+                            f"{committed - people - next_rounds} CPU seats' moves, "
+                            f"{next_rounds} next rounds); "
+                            f"the no-op command: {noop.rate:.0f}/s\n"
+                            f"  committed moves / no-op = {committed / elapsed / noop.rate:.0%}, "
+                            f"people's moves / no-op = {people / elapsed / noop.rate:.0%}; "
+                            f"people's clicks p50 {figures.percentile(0.5) * 1000:.0f} ms, "
+                            f"p99 {figures.percentile(0.99) * 1000:.0f} ms; "
+                            f"CPU µs per committed move {cpu / committed * 1e6:.0f}"
+                        )
             fake.assert_clean()
     return results
 
@@ -445,6 +486,12 @@ def main() -> None:
         type=lambda text: [int(x) for x in text.split(",")],
         default=[50],
         help="game: comma-separated numbers of tables played at once",
+    )
+    parser.add_argument(
+        "--think",
+        type=lambda text: tuple(float(x) / 1000 for x in text.split("-")),
+        default=(0.2, 0.5),
+        help="game: also measure a paced load, players thinking LOW-HIGH ms per move (default 200-500)",
     )
     parser.add_argument("--open-tables", type=int, default=1000, help="memory: tables to open")
     parser.add_argument(

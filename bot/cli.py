@@ -70,9 +70,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
     setup_logging(config.log_level, config.log_format, secrets=[token])
-    from bot.client import EightsBot
+    from bot.client import EightsBot, tune_gc
 
     bot = EightsBot(config)
+    tune_gc()
     return asyncio.run(_serve(bot, token))
 
 
