@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 from discord.ext import commands
 
-from bot.client import GC_THRESHOLDS, EightsBot, tune_gc
+from bot.client import EightsBot
 from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
 from tests.fakediscord import (
@@ -206,11 +206,9 @@ def production_spacing(bot: EightsBot) -> None:
     publisher = getattr(cog, "publisher", None)
     assert isinstance(publisher, TablePublisher)
     publisher.min_interval = PUBLIC_INTERVAL
-    tune_gc()  # as `python -m bot run` does
     print(
         f"publisher: public line + board edit at most every {PUBLIC_INTERVAL:.1f} s per table (production), "
-        f"hands refreshed at once; CPU delay 0; gc frozen after start-up, thresholds {GC_THRESHOLDS} "
-        "(the bot's run path; process-wide, so the no-op command measured beside it gets them too)"
+        f"hands refreshed at once; CPU delay 0; Python's default GC thresholds"
     )
 
 

@@ -70,10 +70,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
     setup_logging(config.log_level, config.log_format, secrets=[token])
-    from bot.client import EightsBot, tune_gc
+    from bot.client import EightsBot
 
     bot = EightsBot(config)
-    tune_gc()
     return asyncio.run(_serve(bot, token))
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import json
 import logging
@@ -36,8 +35,6 @@ HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
 CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
 COMMAND_TREE_HASH_KEY = "command_tree_hash"
-# The cyclic garbage collector's thresholds for the running bot (see ``tune_gc``).
-GC_THRESHOLDS = (50_000, 20, 100)
 
 
 def command_tree_hash_key(guild_id: int | None) -> str:
@@ -57,20 +54,6 @@ def hash_command_payload(application_id: int | None, payload: list[dict[str, Any
         default=str,
     )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def tune_gc() -> None:
-    """Tune the cyclic garbage collector for the running bot (``python -m bot run``; bench/e2e.py too).
-
-    Every move allocates many short-lived objects (parsed payloads, views, embeds), so with the default
-    threshold of 700 a young collection runs every few moves and, every tenth, a middle one, each walking
-    everything young. ``gc.freeze`` first moves what start-up built (modules, discord.py, the command tree)
-    out of the collector's sight for good. Measured with bench/e2e.py --scenario game --tables 50: GC time
-    over the run 6.4 s -> 0.7 s, longest pause 259 ms -> 86 ms, p99 of a click 460 ms -> 189 ms. Objects
-    freed by reference counting (nearly all) are unaffected; only cyclic garbage waits a little longer."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class EightsBot(commands.AutoShardedBot):
