@@ -5,7 +5,7 @@
     .venv/bin/python bench/cpu.py --quick               # 200 games per pairing, every pairing
 
 A game is one round (one deal) of the preset. Seats are rotated: game g gives seat s the lineup's entry
-(s + g) mod n, and the dealer moves with g. A game's win is shared equally by its winners (a blocked round can
+(s + g) mod n, and the dealer is seat (g // n) mod n, so every level plays every position. A game's win is shared equally by its winners (a blocked round can
 tie). Out-of-turn moves (calling one's own last card, catching) are asked of every seat after each action.
 """
 
@@ -53,7 +53,9 @@ class Tally:
 def play_game(preset: str, lineup: tuple[str, ...], game: int, time_budget: float | None) -> Tally:
     ruleset = get_preset(preset)
     n = len(lineup)
-    rnd = Round.new(ruleset, n, dealer=game % n, seed=game)
+    # Seats rotate with every game and the dealer with every n games, so each level plays every position
+    # relative to the dealer (rotating both by one each game would keep them in step).
+    rnd = Round.new(ruleset, n, dealer=(game // n) % n, seed=game)
     levels = [lineup[(s + game) % n] for s in range(n)]
     tally = Tally(games=1)
     decision = 0

@@ -48,6 +48,7 @@ VALUE_WEIGHTS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
         (-0.361, 0.433, -0.222, 0.281, 0.184, 0.746, -0.073),
     ),
 }
+EXPERT_DEFAULT = True
 CONFIDENCE = 1.0  # standard errors by which a searched action must beat the heuristic's
 
 
@@ -188,8 +189,14 @@ def decide(
         return cands[0]
     obs = observe(rnd, seat)
     nxt = normal.next_seat(rnd, seat)
-    belief = expert.beliefs(obs.hidden, obs.groups, nxt, obs.hand_sizes[nxt])
-    default = expert.choose(rnd, seat, cands, random.Random(seed), know, belief)
+    if EXPERT_DEFAULT:
+        belief = expert.beliefs(obs.hidden, obs.groups, nxt, obs.hand_sizes[nxt])
+        default = expert.choose(rnd, seat, cands, random.Random(seed), know, belief)
+    else:
+        lacks = 0
+        for suit in obs.void_suits(nxt):
+            lacks |= 1 << suit
+        default = normal.choose(rnd, seat, cands, random.Random(seed), know, lacks)
     return search(
         rnd,
         obs,
