@@ -5,8 +5,9 @@
     .venv/bin/python bench/cpu.py --quick               # 200 games per pairing, every pairing
 
 A game is one round (one deal) of the preset. Seats are rotated: game g gives seat s the lineup's entry
-(s + g) mod n, and the dealer is seat (g // n) mod n, so every level plays every position. A game's win is shared equally by its winners (a blocked round can
-tie). Out-of-turn moves (calling one's own last card, catching) are asked of every seat after each action.
+(s + g) mod n, and the dealer is seat (g // n) mod n, so every level plays every position. A game's win is
+shared equally by its winners (a blocked round can tie). Out-of-turn moves (calling one's own last card,
+catching) are asked of every seat after each action.
 """
 
 from __future__ import annotations
