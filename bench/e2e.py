@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/e2e.py                          # every scenario
     .venv/bin/python bench/e2e.py --scenario noop --n 5000 --concurrency 1,8,32
-    .venv/bin/python bench/e2e.py --scenario game --n 2000 --tables 10,50
+    .venv/bin/python bench/e2e.py --scenario game --n 3000 --tables 50 [--think 200-500]
     .venv/bin/python bench/e2e.py --scenario memory --open-tables 1000 [--trace-memory]
 
 Latency is from the interaction sent on the gateway to the bot's callback received by the fake (what Discord's
@@ -12,13 +12,15 @@ the machine is shared: wall-clock rate and latency then depend on the other load
 
 Scenarios:
     noop    a slash command answering an ephemeral "ok" at once: what discord.py and the fake cost alone.
-    game    the real EightsBot (SQLite, CPU delay 0): ``--tables`` tables played at once by simulated players
-            (two people and a CPU seat each, people clicking what their hand messages offer), beside the no-op
-            command measured on the same bot in the same run with as many in flight. Latency: interaction
-            sent → callback received, for every click of a person; the moves committed (people's and CPU
-            seats') are counted from the database. Each person's move costs, by the issue's rules, the
-            interaction plus a public line, a board edit and the next player's hand refresh: about four
-            round trips to the one no-op's one.
+    game    the real EightsBot (SQLite, CPU delay 0, the publisher's production spacing of public lines):
+            ``--tables`` tables played at once by simulated players (two people and a CPU seat each, people
+            clicking what their hand messages offer), beside the no-op command measured on the same bot in
+            the same run with as many in flight. Two loads: a closed loop (each table's next move is sent as
+            soon as its player sees it: throughput, latency at saturation) and a paced one (each player
+            thinks ``--think`` ms first: latency below saturation). Latency: interaction sent → callback
+            received, for every click of a person. Moves committed (people's, CPU seats', next rounds) are
+            counted from the database. Each person's move costs the interaction and the next player's hand
+            refresh; a table's public line and board edit go out at most once a second, gathering moves.
     memory  ``--open-tables`` started tables (two people each): the process's RSS before and after, and peak;
             ``--trace-memory`` splits the Python allocations still held between the fake and the bot.
 

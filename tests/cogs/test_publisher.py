@@ -206,3 +206,26 @@ async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(set
     await publisher.idle()
     assert old.edits == []
     assert len(new.edits) == 1 and "**Your turn.**" in new.edits[0]["content"]
+
+
+async def test_a_hand_is_refreshed_at_once_while_the_public_line_waits_for_its_spacing(setup: Any) -> None:
+    publisher, channel, service, _ = setup
+    publisher.min_interval = 0.5
+    before = to_act(snapshot(), 0)
+    bob = StubInteraction()
+    service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
+    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.publish(Outcome(before, (played(1, "KH"),)))
+    await asyncio.sleep(0.05)
+    assert len(channel.sent) == 1 and len(channel.edits) == 1  # a table's first line goes out at once
+
+    after = to_act(replace(snapshot(), target_card="9D"), 1)
+    service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
+    publisher.publish(Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine"))))
+    await asyncio.sleep(0.05)
+    assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]  # bob learns it at once
+    assert len(channel.sent) == 1 and len(channel.edits) == 1  # the channel hears of it after the spacing
+
+    await publisher.idle()
+    assert len(channel.sent) == 2 and len(channel.edits) == 2
+    assert channel.sent[1]["content"].startswith("alice played 9♦")
