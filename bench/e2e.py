@@ -358,9 +358,13 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                         committed_before = await committed_moves(bot, opened)
                         latencies: list[float] = []
                         start, cpu_start = time.perf_counter(), time.process_time()
-                        others = await asyncio.gather(
-                            *(play_moves(fake, wakeups, t, per_table, latencies, think, rng) for t in opened)
-                        )
+                        with GcPauses() as pauses:
+                            others = await asyncio.gather(
+                                *(
+                                    play_moves(fake, wakeups, t, per_table, latencies, think, rng)
+                                    for t in opened
+                                )
+                            )
                         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
                         committed = await committed_moves(bot, opened) - committed_before
                         people, next_rounds = len(latencies), sum(others)
@@ -384,10 +388,43 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                             f"people's moves / no-op = {people / elapsed / noop.rate:.0%}; "
                             f"people's clicks p50 {figures.percentile(0.5) * 1000:.0f} ms, "
                             f"p99 {figures.percentile(0.99) * 1000:.0f} ms; "
-                            f"CPU µs per committed move {cpu / committed * 1e6:.0f}"
+                            f"CPU µs per committed move {cpu / committed * 1e6:.0f}\n"
+                            f"  {pauses.summary()}"
                         )
             fake.assert_clean()
     return results
+
+
+class GcPauses:
+    """The cyclic garbage collector's pauses while measuring (every generation), to tell them apart from
+    queueing in the latency tail. The fake keeps every message it saw in this process, so full collections
+    here walk far more objects than in the bot alone."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []  # (generation, seconds)
+        self._start = 0.0
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append((int(info["generation"]), time.perf_counter() - self._start))
+
+    def summary(self) -> str:
+        parts = []
+        for generation in (0, 1, 2):
+            times = [t for g, t in self.pauses if g == generation]
+            if times:
+                total, longest = sum(times) * 1000, max(times) * 1000
+                parts.append(f"gen{generation} {len(times)}× total {total:.0f} ms max {longest:.0f} ms")
+        return "GC pauses: " + ("; ".join(parts) or "none")
 
 
 async def committed_moves(bot: EightsBot, tables: list[BenchTable]) -> int:
