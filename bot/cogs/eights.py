@@ -230,7 +230,8 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         # The move itself is not under the hand lock (only showing the hand is): two racing clicks must both
         # reach the service, which applies one and answers the other "That move is no longer possible."
         outcome = await self.service.act(table_id, self.actor(interaction), intent, round_token)
-        self.publisher.publish(outcome)
+        # The answer below shows this player their hand: the publisher need not look at it again.
+        self.publisher.publish(outcome, shown_to=user_id)
         seat = outcome.snapshot.seat_of(user_id)
         lead = _played_note(outcome.public_events, seat.position if seat else None)
         note = _private_note(outcome, user_id, lead)

@@ -105,8 +105,9 @@ class TablePublisher:
     async def on_outcome(self, outcome: Outcome) -> None:
         self.publish(outcome)
 
-    def publish(self, outcome: Outcome) -> None:
-        """Queue an outcome for showing; returns at once."""
+    def publish(self, outcome: Outcome, *, shown_to: int | None = None) -> None:
+        """Queue an outcome for showing; returns at once. ``shown_to``: the player whose own move this is and
+        whose answer shows them their hand as of this outcome, so no refresh of that hand is due for it."""
         if self._closed:
             return
         table_id = outcome.table_id
@@ -114,7 +115,12 @@ class TablePublisher:
         if feed is None:
             feed = self._feeds[table_id] = _Feed()
         feed.events.extend(outcome.public_events)
-        feed.private_users.update(outcome.private_events)
+        seat = outcome.snapshot.seat_of(shown_to) if shown_to is not None else None
+        if shown_to is not None and seat is not None:
+            feed.hand_keys[shown_to] = _hand_key(outcome.snapshot, seat.position)
+            feed.private_users.update(user for user in outcome.private_events if user != shown_to)
+        else:
+            feed.private_users.update(outcome.private_events)
         # Outcomes arrive in the order they were committed; a closed table stays closed.
         if feed.snapshot is None or feed.snapshot.open:
             feed.snapshot = outcome.snapshot

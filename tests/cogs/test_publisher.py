@@ -229,3 +229,21 @@ async def test_a_hand_is_refreshed_at_once_while_the_public_line_waits_for_its_s
     await publisher.idle()
     assert len(channel.sent) == 2 and len(channel.edits) == 2
     assert channel.sent[1]["content"].startswith("alice played 9♦")
+
+
+async def test_the_hand_of_the_player_who_moved_is_left_to_their_answer(setup: Any) -> None:
+    publisher, _, service, _ = setup
+    before = to_act(snapshot(), 0)
+    alice = StubInteraction()
+    service.hands[ALICE] = hand_of(0, before, ["9D", "3C"], {"9D"})
+    publisher.remember_hand(7, ALICE, alice, render.hand_content(service.hands[ALICE]), None)
+    after = to_act(replace(snapshot(), target_card="9D"), 1)
+    service.hands[ALICE] = hand_of(0, after, ["3C"], set())
+    moved = Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine")), {ALICE: ()})
+    publisher.publish(moved, shown_to=ALICE)  # her click's answer shows her new hand
+    await publisher.idle()
+    assert alice.edits == []
+    # Someone else's outcome with the same change does refresh her hand message.
+    publisher.publish(moved)
+    await publisher.idle()
+    assert len(alice.edits) == 1 and "Not your turn." in alice.edits[0]["content"]
