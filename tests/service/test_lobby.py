@@ -17,14 +17,8 @@ from tests.service.support import (
     OTHER_CHANNEL,
     STRANGER,
     Recorder,
-    clock,
     open_with,
-    recorder,
-    service,
-    store,
 )
-
-__all__ = ["clock", "recorder", "service", "store"]  # fixtures
 
 
 async def refused(coro: object, code: str | int) -> ServiceError:

@@ -16,16 +16,10 @@ from tests.service.support import (
     CHANNEL,
     GUILD,
     Recorder,
-    clock,
     drive,
     make_service,
     open_with,
-    recorder,
-    service,
-    store,
 )
-
-__all__ = ["clock", "recorder", "service", "store"]  # fixtures
 
 TARGET = 30  # a short match
 

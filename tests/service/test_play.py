@@ -18,17 +18,11 @@ from tests.service.support import (
     STRANGER,
     Recorder,
     actor_to_move,
-    clock,
     drive,
     make_service,
     open_with,
-    recorder,
-    service,
-    store,
     take_turn,
 )
-
-__all__ = ["clock", "recorder", "service", "store"]  # fixtures
 
 PRIVATE_KINDS = {"dealt", "drew_cards"}
 

@@ -14,16 +14,10 @@ from tests.service.support import (
     GUILD,
     Recorder,
     actor_to_move,
-    clock,
     next_timer,
     open_with,
-    recorder,
-    service,
-    store,
     take_turn,
 )
-
-__all__ = ["clock", "recorder", "service", "store"]  # fixtures
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -14,17 +14,11 @@ from tests.service.support import (
     CPU_DELAY,
     GUILD,
     Recorder,
-    clock,
     drive,
     make_service,
     open_with,
-    recorder,
-    service,
-    store,
     take_turn,
 )
-
-__all__ = ["clock", "recorder", "service", "store"]  # fixtures
 
 
 def restarted(

@@ -17,17 +17,11 @@ from tests.service.support import (
     CPU_DELAY,
     GUILD,
     Recorder,
-    clock,
     drive,
     make_service,
     open_with,
-    recorder,
-    service,
-    store,
     take_turn,
 )
-
-__all__ = ["clock", "recorder", "service", "store"]  # fixtures
 
 TIMEOUT = 30.0
 
