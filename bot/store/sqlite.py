@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
@@ -51,6 +52,7 @@ from bot.store.base import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 ANONYMOUS_NAME = "Deleted player"
@@ -229,6 +231,9 @@ class SqliteStore:
     async def close(self) -> None:
         try:
             await self._call(lambda conn: conn.execute("PRAGMA optimize"))
+        except sqlite3.OperationalError:
+            # Only a statistics refresh: when another process holds the database locked, closing matters more.
+            log.debug("PRAGMA optimize skipped at close: the database is busy")
         finally:
             await self._db.close()
 

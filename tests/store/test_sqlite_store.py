@@ -6,6 +6,7 @@ import asyncio
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -542,3 +543,20 @@ async def test_backup_while_moves_are_being_committed_is_consistent(
             assert len(moves) == state.version and state.state == {"n": state.version}
     finally:
         await copy.close()
+
+
+async def test_close_still_closes_when_the_database_is_busy(tmp_path: Path) -> None:
+    """Another process holding the database locked at shutdown must not make close() fail: the statistics
+    refresh it runs first is skipped, and the connection is closed all the same."""
+    store = await SqliteStore.open(str(tmp_path / "busy.sqlite3"))
+    await store.migrate()
+    real_call = store._call
+
+    async def locked(work: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    store._call = locked  # type: ignore[method-assign]
+    await store.close()
+    store._call = real_call  # type: ignore[method-assign]
+    with pytest.raises(ValueError):  # aiosqlite: "no active connection"
+        await store.schema_version()
