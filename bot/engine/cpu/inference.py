@@ -6,7 +6,9 @@ another seat's cards or the stock's order — so anything decided from it is fai
 Each opponent's hand is modelled as groups of card slots; every slot in a group carries the same set of cards
 it cannot be (a bit mask over card ints). Cards held when an opponent drew for want of a play cannot be any
 card that would have been playable then; cards drawn afterwards are unconstrained until the next evidence.
-Not answering a pending draw by stacking says the same of the stacking cards.
+Not answering a pending draw by stacking says the same of the stacking cards. A card played by choice to
+follow suit says the player held no higher card of that suit (the normal level sheds high cards first); a
+human may not play so, and evidence a later play contradicts is dropped.
 """
 
 from __future__ import annotations
@@ -77,8 +79,11 @@ def _suit(code: object) -> int:
 class _Tracker:
     """Replays the public history and keeps slot groups per opponent."""
 
-    def __init__(self, seat: int, num_seats: int, know: Knowledge, initial: list[int]) -> None:
+    def __init__(
+        self, seat: int, num_seats: int, know: Knowledge, initial: list[int], shedding: bool = False
+    ) -> None:
         self.seat = seat
+        self.shedding = shedding
         self.know = know
         self.groups: dict[int, list[SlotGroup]] = {
             p: [SlotGroup(initial[p])] for p in range(num_seats) if p != seat
@@ -87,6 +92,7 @@ class _Tracker:
         self.declared: int | None = None
         self.pending = False  # a draw penalty or an answer is owed
         self.last_play = -1  # the seat whose play was the last entry (a same-rank run continues)
+        self.drew = -1  # the seat that drew since the last play (its play may be the forced drawn card)
 
     def playable_mask(self) -> int:
         target = self.target
@@ -138,6 +144,25 @@ class _Tracker:
         kind = entry[0]
         self._feed(kind, entry)
         self.last_play = int(str(entry[1])) if kind == "play" else -1
+        if kind == "draw":
+            self.drew = int(str(entry[1]))
+        elif kind != "suit":
+            self.drew = -1
+
+    def higher_in_suit(self, card: Card) -> int:
+        """Cards a shedding player would have played before `card` when following suit: the same suit, worth
+        more, neither wild nor special (the normal level sheds high cards of the suit first)."""
+        know = self.know
+        if know.effects[card >> 2]:
+            return 0
+        value = know.values[card]
+        suit = card & 3
+        mask = 0
+        for rank in range(1, 14):
+            other = rank * 4 + suit
+            if rank != know.wild_rank and not know.effects[rank] and know.values[other] > value:
+                mask |= 1 << other
+        return mask
 
     def _feed(self, kind: object, entry: Sequence[object]) -> None:
         if kind == "starter":
@@ -154,6 +179,16 @@ class _Tracker:
                 ):
                     # Wilds are kept for when nothing else fits: the rest of the hand did not fit either.
                     self.exclude(player, self.playable_mask() & ~RANK_MASKS[card >> 2])
+                if (
+                    self.shedding
+                    and self.drew != player
+                    and not self.pending
+                    and self.last_play != player
+                    and self.target is not None
+                    and card >> 2 != self.know.wild_rank
+                    and card & 3 == (self.declared if self.declared is not None else suit_of(self.target))
+                ):
+                    self.exclude(player, self.higher_in_suit(card))
             self.target = card
             self.declared = None
             self.pending = self.know.is_attack(card)
@@ -193,15 +228,17 @@ def _count_history(history: Sequence[Sequence[object]], num_seats: int) -> tuple
     return played, drawn
 
 
-def opponent_groups(rnd: Round, seat: int) -> dict[int, list[SlotGroup]]:
-    """Per opponent, the slot groups of its hand as the public history tells them (sizes match the view)."""
+def opponent_groups(rnd: Round, seat: int, *, shedding: bool = False) -> dict[int, list[SlotGroup]]:
+    """Per opponent, the slot groups of its hand as the public history tells them (sizes match the view).
+    With `shedding` (hard's model of normal players), a card played by choice to follow suit also says the
+    player held no card of that suit worth more (normal sheds the high ones first)."""
     hand_sizes = rnd.hand_sizes
     num_seats = len(hand_sizes)
     history = rnd.history
     know = knowledge_of(rnd.ruleset)
     played, drawn = _count_history(history, num_seats)
     initial = [hand_sizes[p] + played[p] - drawn[p] for p in range(num_seats)]
-    tracker = _Tracker(seat, num_seats, know, initial)
+    tracker = _Tracker(seat, num_seats, know, initial, shedding)
     for entry in history:
         tracker.feed(entry)
     groups = tracker.groups
@@ -229,7 +266,7 @@ def observe(rnd: Round, seat: int) -> Observation:
         hand_sizes=hand_sizes,
         stock_size=int(view.get("stock_size", rnd.stock_size)),
         hidden=sorted(rnd.hidden_cards(seat)),
-        groups=opponent_groups(rnd, seat),
+        groups=opponent_groups(rnd, seat, shedding=True),
     )
 
 

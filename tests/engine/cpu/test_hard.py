@@ -140,3 +140,23 @@ def test_value_is_a_chance_per_seat_that_favours_wilds() -> None:
     for other in positions(["classic", "switch", "party"], per_preset=4, seed=13):
         total = sum(value(other, seat, knowledge_of(other.ruleset)) for seat in range(len(other.hand_sizes)))
         assert math.isclose(total, 1.0)
+
+
+def test_deals_respect_that_a_card_following_suit_was_the_highest_of_it() -> None:
+    # Seat 1 follows the 3S starter with the 6S by choice: as a normal player it holds no spade worth more.
+    rnd = dealt(
+        CLASSIC,
+        {0: "9H 2H 4H 5S KD QD JC", 1: "6S 4C 6C 7D 10D JD KC"},
+        starter="3S",
+    )
+    rnd.apply(Action.play(1, parse_card("6S")))
+    obs = observe(rnd, 0)
+    rng = random.Random(13)
+    higher = {parse_card(code) for code in ("7S", "9S", "10S", "JS", "QS", "KS")}
+    lower: set[int] = set()
+    for _ in range(200):
+        hands, _, honoured = sample_hidden(obs, rng)
+        assert honoured
+        assert not higher & set(hands[1])
+        lower.update(c for c in hands[1] if c & 3 == 3)
+    assert parse_card("8S") in lower and parse_card("2S") in lower  # wilds and lower spades stay possible
