@@ -6,9 +6,11 @@
     .venv/bin/python bench/e2e.py --scenario memory --open-tables 1000 [--trace-memory]
 
 Latency is from the interaction sent on the gateway to the bot's callback received by the fake (what Discord's
-3-second rule measures). The fake and the bot share one process, one event loop and one core, so the rate
-is a floor for the bot alone. CPU µs/op (process time, bot and fake together) is the figure to compare when
-the machine is shared: wall-clock rate and latency then depend on the other load.
+3-second rule measures). The bot runs in a process of its own (this file with ``--serve-bot``), as in a
+deployment where Discord is another machine; the fake and the simulated people run in this process. CPU
+µs/op is the bot process's CPU time per operation: the figure to compare when the machine is shared (the
+wall-clock rate and latency then depend on the other load). ``--profile FILE`` writes a cProfile of the bot
+process.
 
 Scenarios:
     noop    a slash command answering an ephemeral "ok" at once: what discord.py and the fake cost alone.
@@ -21,24 +23,27 @@ Scenarios:
             received, for every click of a person. Moves committed (people's, CPU seats', next rounds) are
             counted from the database. Each person's move costs the interaction and the next player's hand
             refresh; a table's public line and board edit go out at most once a second, gathering moves.
-    memory  ``--open-tables`` started tables (two people each): the process's RSS before and after, and peak;
-            ``--trace-memory`` splits the Python allocations still held between the fake and the bot.
+    memory  ``--open-tables`` started tables (two people each): the bot process's RSS before and after, and
+            its peak.
 
-To add one (e.g. the game half): write ``async def my_scenario(args) -> list[Figures]`` that starts a
-``FakeDiscord``, runs the bot with ``running_bot`` and calls ``measure(label, send, n, concurrency)`` with a
-``send(i)`` coroutine doing one operation end to end; register it in ``SCENARIOS``.
+To add one: write ``async def my_scenario(args) -> list[Figures]`` that starts a ``FakeDiscord``, starts the
+bot with ``BotProcess`` and calls ``measure(label, send, n, concurrency, bot)`` with a ``send(i)`` coroutine
+doing one operation end to end; register it in ``SCENARIOS``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
+import os
 import random
+import signal
 import sys
 import tempfile
 import time
-import tracemalloc
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +57,8 @@ from discord.ext import commands
 from bot.client import EightsBot
 from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
+from bot.endpoints import apply_endpoints
+from bot.store import open_store
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -59,7 +66,6 @@ from tests.fakediscord import (
     FakeMessage,
     FakeUser,
     fast_bot_options,
-    running_bot,
 )
 
 
@@ -69,8 +75,9 @@ class Figures:
     concurrency: int
     count: int
     elapsed: float
-    cpu: float  # process CPU seconds (bot and fake together): the machine may be shared
+    cpu: float  # the bot process's CPU seconds: the machine may be shared
     latencies: list[float]
+    fake_cpu: float = 0.0  # this process's (the fake's and the simulated people's)
 
     @property
     def rate(self) -> float:
@@ -85,7 +92,7 @@ class Figures:
             f"{self.label:<28} in flight {self.concurrency:>3}  n {self.count:>6}  "
             f"{self.rate:>8.0f}/s  p50 {self.percentile(0.50) * 1000:7.2f} ms  "
             f"p99 {self.percentile(0.99) * 1000:7.2f} ms  max {max(self.latencies) * 1000:7.2f} ms  "
-            f"CPU {self.cpu / self.count * 1e6:6.0f} µs/op"
+            f"CPU bot {self.cpu / self.count * 1e6:5.0f} µs/op, fake {self.fake_cpu / self.count * 1e6:5.0f}"
         )
 
 
@@ -94,6 +101,7 @@ async def measure(
     send: Callable[[int], Awaitable[None]],
     n: int,
     concurrency: int,
+    bot: BotProcess,
     *,
     warmup: int = 100,
 ) -> Figures:
@@ -116,10 +124,10 @@ async def measure(
             await send(index)
             latencies.append(time.perf_counter() - start)
 
-    start, cpu_start = time.perf_counter(), time.process_time()
+    start, cpu_start, fake_cpu_start = time.perf_counter(), bot.cpu_seconds(), time.process_time()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
-    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    return Figures(label, concurrency, n, elapsed, cpu, latencies)
+    elapsed, cpu = time.perf_counter() - start, bot.cpu_seconds() - cpu_start
+    return Figures(label, concurrency, n, elapsed, cpu, latencies, time.process_time() - fake_cpu_start)
 
 
 @dataclass
@@ -138,24 +146,171 @@ def build_world(fake: FakeDiscord, players: int) -> World:
     return World(fake, channel, users)
 
 
-def noop_bot() -> commands.Bot:
-    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **fast_bot_options())
+# --- the bot under test, in a process of its own ---------------------------------------------------------
 
+
+class BotProcess:
+    """The bot under test in a child process (this file with ``--serve-bot``) pointed at ``fake``: the no-op
+    bot (``kind`` "noop") or the real EightsBot on a fresh SQLite file with a no-op command beside the game
+    ("eights"). The fake and the simulated people stay in this process, so neither their CPU time nor their
+    memory (the fake keeps every message) is counted as the bot's."""
+
+    def __init__(
+        self, fake: FakeDiscord, kind: str, database: Path | None = None, profile: str | None = None
+    ) -> None:
+        self.fake = fake
+        self.kind = kind
+        self.database = database
+        self.profile = profile
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def __aenter__(self) -> BotProcess:
+        command = [sys.executable, __file__, "--serve-bot", self.kind, "--api", self.fake.api_base_url]
+        command += ["--gateway", self.fake.gateway_url]
+        if self.database is not None:
+            command += ["--database", str(self.database)]
+        if self.profile is not None:
+            command += ["--profile", self.profile]
+        # The token goes by the environment, never on a command line that `ps` shows.
+        environment = {**os.environ, "DISCORD_TOKEN": self.fake.token}
+        self.process = await asyncio.create_subprocess_exec(
+            *command, stdout=asyncio.subprocess.PIPE, env=environment
+        )
+        line = await self._read_line(60.0)
+        if line != "ready":
+            raise RuntimeError(f"the bot process did not start: {line!r}")
+        await self.fake.wait_for(
+            lambda: any(c["name"] == "noop" for c in self.fake.synced_commands()), what="the commands synced"
+        )
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.process is not None
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(self.process.wait(), 30.0)
+
+    async def _read_line(self, timeout: float) -> str:
+        assert self.process is not None and self.process.stdout is not None
+        raw = await asyncio.wait_for(self.process.stdout.readline(), timeout)
+        return raw.decode().strip()
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the bot process so far."""
+        with open(f"/proc/{self.pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_kib(self) -> tuple[int, int]:
+        """(current RSS, peak RSS) of the bot process in KiB."""
+        return rss_kib(self.pid)
+
+    async def window(self) -> None:
+        """Start a measuring window in the bot: its GC pauses are counted from now (and its profile taken)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGUSR1)
+        await asyncio.sleep(0.05)  # the signal is handled on the bot's loop
+
+    async def window_end(self) -> str:
+        """End the window; the bot answers with a line about its GC pauses in the window."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGUSR2)
+        return await self._read_line(10.0)
+
+
+def rss_kib(pid: int | str = "self") -> tuple[int, int]:
+    """(current RSS, peak RSS) of a process in KiB, from /proc."""
+    values: dict[str, int] = {}
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = int(rest.split()[0])
+    return values.get("VmRSS", 0), values.get("VmHWM", 0)
+
+
+def add_noop_command(bot: commands.Bot) -> None:
     @bot.tree.command(name="noop", description="Answers at once")
     async def noop(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("ok", ephemeral=True)
 
     del noop
-    return bot
+
+
+def production_spacing(bot: EightsBot) -> None:
+    """CPU delay 0 (the issue's setting) also turns off the publisher's spacing of public flushes (tests want
+    every line at once); a production bot spaces them by ``PUBLIC_INTERVAL`` for Discord's per-channel rate
+    limit, so the bench measures that."""
+    cog = bot.get_cog("Eights")
+    publisher = getattr(cog, "publisher", None)
+    assert isinstance(publisher, TablePublisher)
+    publisher.min_interval = PUBLIC_INTERVAL
+
+
+async def serve_bot(args: argparse.Namespace) -> None:
+    """The child process: run the bot until SIGTERM. SIGUSR1 opens a measuring window (GC pauses counted
+    from then, the profiler on with ``--profile``); SIGUSR2 closes it and prints one line about the pauses."""
+    token = os.environ["DISCORD_TOKEN"]
+    bot: commands.Bot
+    if args.serve_bot == "eights":
+        config = Config(
+            token=Secret(token),
+            database_url=f"sqlite:///{args.database}",
+            api_base_url=args.api,
+            gateway_url=args.gateway,
+            cpu_delay=0.0,
+        )
+        bot = EightsBot(config, tune_gc=True, **fast_bot_options())  # as `python -m bot run`
+    else:
+        apply_endpoints(args.api, args.gateway)
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **fast_bot_options())
+    add_noop_command(bot)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    pauses = GcPauses()
+    profiler = cProfile.Profile() if args.profile else None
+
+    def open_window() -> None:
+        pauses.pauses.clear()
+        if profiler is not None:
+            profiler.enable()
+
+    def close_window() -> None:
+        if profiler is not None:
+            profiler.disable()
+        print(pauses.summary(), flush=True)
+
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, open_window)
+    loop.add_signal_handler(signal.SIGUSR2, close_window)
+    task = asyncio.create_task(bot.start(token))
+    ready = asyncio.create_task(bot.wait_until_ready())
+    await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        task.result()  # why the bot stopped
+    if isinstance(bot, EightsBot):
+        production_spacing(bot)  # EightsBot synced its commands before it was ready
+    else:
+        await bot.tree.sync()
+    print("ready", flush=True)
+    with pauses:
+        await stop.wait()
+    await bot.close()
+    await task
+    if profiler is not None:
+        profiler.dump_stats(args.profile)
 
 
 async def noop_scenario(args: argparse.Namespace) -> list[Figures]:
     results = []
     async with FakeDiscord(wait_timeout=30.0) as fake:
         world = build_world(fake, players=64)
-        bot = noop_bot()
-        async with running_bot(fake, bot):
-            await bot.tree.sync()
+        async with BotProcess(fake, "noop") as bot:
 
             async def send(i: int) -> None:
                 user = world.users[i % len(world.users)]
@@ -163,7 +318,7 @@ async def noop_scenario(args: argparse.Namespace) -> list[Figures]:
                 await handle.callback()
 
             for concurrency in args.concurrency:
-                results.append(await measure("no-op slash command", send, args.n, concurrency))
+                results.append(await measure("no-op slash command", send, args.n, concurrency, bot))
         fake.assert_clean()
     return results
 
@@ -179,39 +334,6 @@ class BenchTable:
     board: FakeMessage
     hands: dict[int, FakeMessage]  # user id -> the hand message that user plays from
     started: set[str] = field(default_factory=set)  # Next round buttons already pressed (the board may lag)
-
-
-def eights_bot(fake: FakeDiscord, database: Path) -> EightsBot:
-    """The real bot on a fresh SQLite file, CPU delay 0, plus a no-op command measured beside the game."""
-    config = Config(
-        token=Secret(fake.token),
-        database_url=f"sqlite:///{database}",
-        api_base_url=fake.api_base_url,
-        gateway_url=fake.gateway_url,
-        cpu_delay=0.0,
-    )
-    bot = EightsBot(config, **fast_bot_options())
-
-    @bot.tree.command(name="noop", description="Answers at once")
-    async def noop(interaction: discord.Interaction) -> None:
-        await interaction.response.send_message("ok", ephemeral=True)
-
-    del noop
-    return bot
-
-
-def production_spacing(bot: EightsBot) -> None:
-    """CPU delay 0 (the issue's setting) also turns off the publisher's spacing of public flushes (tests want
-    every line at once); a production bot spaces them by ``PUBLIC_INTERVAL`` for Discord's per-channel rate
-    limit, so the bench measures that."""
-    cog = bot.get_cog("Eights")
-    publisher = getattr(cog, "publisher", None)
-    assert isinstance(publisher, TablePublisher)
-    publisher.min_interval = PUBLIC_INTERVAL
-    print(
-        f"publisher: public line + board edit at most every {PUBLIC_INTERVAL:.1f} s per table (production), "
-        f"hands refreshed at once; CPU delay 0; Python's default GC thresholds"
-    )
 
 
 async def open_table(fake: FakeDiscord, guild: FakeGuild, index: int, *, cpu: bool) -> BenchTable:
@@ -323,14 +445,18 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
     """Many tables at once (two people and a CPU player each) beside the no-op command: same bot, same run."""
     results: list[Figures] = []
     with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "bench.sqlite3"
         async with FakeDiscord(wait_timeout=60.0) as fake:
-            bot = eights_bot(fake, Path(folder) / "bench.sqlite3")
             wakeups = Wakeups()
             fake.add_message_observer(wakeups)
-            async with running_bot(fake, bot, set_endpoints=False):
-                production_spacing(bot)
-                world = build_world(fake, players=64)
-                guild = fake.guilds[world.channel.guild_id]
+            world = build_world(fake, players=64)
+            guild = fake.guilds[world.channel.guild_id]
+            async with BotProcess(fake, "eights", database, args.profile) as bot:
+                print(
+                    f"publisher: public line + board edit at most every {PUBLIC_INTERVAL:.1f} s per table "
+                    "(production), hands refreshed at once; CPU delay 0"
+                )
+                store = await open_store(f"sqlite:///{database}")
 
                 async def send(i: int) -> None:
                     user = world.users[i % len(world.users)]
@@ -338,7 +464,7 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                     await handle.callback()
 
                 for tables in args.tables:
-                    noop = await measure("no-op slash command", send, args.n, tables)
+                    noop = await measure("no-op slash command", send, args.n, tables, bot)
                     results.append(noop)
                     opened = [
                         await open_table(fake, guild, len(fake.channels) + i, cpu=True) for i in range(tables)
@@ -355,18 +481,20 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                         )
                     for load, think in loads:
                         rng = random.Random(1)
-                        committed_before = await committed_moves(bot, opened)
+                        committed_before = await committed_moves(store, opened)
                         latencies: list[float] = []
-                        start, cpu_start = time.perf_counter(), time.process_time()
-                        with GcPauses() as pauses:
-                            others = await asyncio.gather(
-                                *(
-                                    play_moves(fake, wakeups, t, per_table, latencies, think, rng)
-                                    for t in opened
-                                )
-                            )
-                        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-                        committed = await committed_moves(bot, opened) - committed_before
+                        await bot.window()
+                        start, cpu_start = time.perf_counter(), bot.cpu_seconds()
+                        fake_cpu_start = time.process_time()
+                        requests_before = fake.requests_by_route.copy()
+                        others = await asyncio.gather(
+                            *(play_moves(fake, wakeups, t, per_table, latencies, think, rng) for t in opened)
+                        )
+                        elapsed, cpu = time.perf_counter() - start, bot.cpu_seconds() - cpu_start
+                        fake_cpu = time.process_time() - fake_cpu_start
+                        requests = fake.requests_by_route - requests_before
+                        pauses = await bot.window_end()
+                        committed = await committed_moves(store, opened) - committed_before
                         people, next_rounds = len(latencies), sum(others)
                         figures = Figures(
                             f"people's clicks, {'paced' if think else 'closed'}",
@@ -375,6 +503,7 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                             elapsed,
                             cpu,
                             latencies,
+                            fake_cpu,
                         )
                         results.append(figures)
                         print(
@@ -388,17 +517,34 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                             f"people's moves / no-op = {people / elapsed / noop.rate:.0%}; "
                             f"people's clicks p50 {figures.percentile(0.5) * 1000:.0f} ms, "
                             f"p99 {figures.percentile(0.99) * 1000:.0f} ms; "
-                            f"CPU µs per committed move {cpu / committed * 1e6:.0f}\n"
-                            f"  {pauses.summary()}"
+                            f"bot CPU µs per committed move {cpu / committed * 1e6:.0f} "
+                            f"(no-op {noop.cpu / noop.count * 1e6:.0f}); the fake and the people's CPU: "
+                            f"{fake_cpu / elapsed:.0%} of a core\n"
+                            f"  bot process {pauses}\n"
+                            f"  the bot's requests per committed move: {request_mix(requests, committed)}"
                         )
+                await store.close()
             fake.assert_clean()
     return results
 
 
+def request_mix(requests: Counter[str], per: int) -> str:
+    """Requests the fake received, by kind, per operation."""
+    kinds = {
+        "POST /api/v10/interactions/{interaction}/{token}/callback": "interaction answers",
+        "PATCH /api/v10/webhooks/{app}/{token}/messages/{message}": "hand refreshes",
+        "POST /api/v10/channels/{channel}/messages": "public lines",
+        "PATCH /api/v10/channels/{channel}/messages/{message}": "board edits",
+    }
+    shares = Counter({kinds.get(route, route): count for route, count in requests.items()})
+    total = sum(shares.values())
+    parts = [f"{name} {count / per:.2f}" for name, count in shares.most_common()]
+    return f"{total / per:.2f} (" + ", ".join(parts) + ")"
+
+
 class GcPauses:
-    """The cyclic garbage collector's pauses while measuring (every generation), to tell them apart from
-    queueing in the latency tail. The fake keeps every message it saw in this process, so full collections
-    here walk far more objects than in the bot alone."""
+    """The cyclic garbage collector's pauses in the bot process (every generation), to tell them apart from
+    queueing in the latency tail."""
 
     def __init__(self) -> None:
         self.pauses: list[tuple[int, float]] = []  # (generation, seconds)
@@ -427,79 +573,44 @@ class GcPauses:
         return "GC pauses: " + ("; ".join(parts) or "none")
 
 
-async def committed_moves(bot: EightsBot, tables: list[BenchTable]) -> int:
-    """Moves stored for these tables so far (people's, CPU seats', next rounds), from the database."""
+async def committed_moves(store: Any, tables: list[BenchTable]) -> int:
+    """Moves stored for these tables so far (people's, CPU seats', next rounds), read from the bot's database
+    (WAL: this reader does not block the bot's writes)."""
     total = 0
     for table in tables:
-        table_id = await bot.store.open_table_in_channel(table.channel.id)
-        if table_id is not None:
-            total += len(await bot.store.moves(table_id.id))
+        record = await store.open_table_in_channel(table.channel.id)
+        if record is not None:
+            total += len(await store.moves(record.id))
     return total
 
 
-def peak_rss_kib() -> tuple[int, int]:
-    """(current RSS, peak RSS) of this process in KiB, from /proc."""
-    values: dict[str, int] = {}
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            key, _, rest = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                values[key] = int(rest.split()[0])
-    return values.get("VmRSS", 0), values.get("VmHWM", 0)
-
-
-def print_memory_split(snapshot: tracemalloc.Snapshot, count: int) -> None:
-    """Python memory still held after opening the tables, by who allocated it (any frame of the allocation's
-    stack in the fake or the bench counts as the fake's: that memory is the test double's, not the bot's)."""
-    shares: dict[str, int] = {}
-    for trace in snapshot.traces:
-        files = [frame.filename for frame in trace.traceback]
-        if any("fakediscord" in name or "/bench/" in name for name in files):
-            part = "fake Discord and bench"
-        elif any("/bot/" in name for name in files):
-            part = "bot code (bot/ and what it calls)"
-        else:
-            part = "discord.py, aiohttp, aiosqlite on their own"
-        shares[part] = shares.get(part, 0) + trace.size
-    for part, size in sorted(shares.items(), key=lambda item: -item[1]):
-        print(f"  traced: {part:<44} {size / 1024 / count:8.1f} KiB per open table")
-
-
 async def memory_scenario(args: argparse.Namespace) -> list[Figures]:
-    """Open ``--open-tables`` started tables (two people each) and print the process's peak RSS."""
+    """Open ``--open-tables`` started tables (two people each) and print the bot process's peak RSS."""
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord(wait_timeout=60.0) as fake:
-            bot = eights_bot(fake, Path(folder) / "bench.sqlite3")
-            async with running_bot(fake, bot, set_endpoints=False):
-                guild = fake.create_guild("Bench")
+            guild = fake.create_guild("Bench")
+            async with BotProcess(fake, "eights", Path(folder) / "bench.sqlite3") as bot:
                 await open_table(fake, guild, 0, cpu=False)  # warm every code path before the baseline
-                gc.collect()
-                before, _ = peak_rss_kib()
+                before, _ = bot.rss_kib()
                 count = args.open_tables
-                gate = asyncio.Semaphore(4 if args.trace_memory else 32)  # tracing slows everything down
+                gate = asyncio.Semaphore(32)
 
                 async def one(index: int) -> None:
                     async with gate:
                         await open_table(fake, guild, index, cpu=False)
 
-                if args.trace_memory:
-                    tracemalloc.start(30)
                 start = time.perf_counter()
                 await asyncio.gather(*(one(i) for i in range(1, count + 1)))
                 elapsed = time.perf_counter() - start
-                gc.collect()
-                current, peak = peak_rss_kib()
-                if args.trace_memory:
-                    print_memory_split(tracemalloc.take_snapshot(), count)
-                    tracemalloc.stop()
-                cog = bot.get_cog("Eights")
-                service = getattr(cog, "service", None)
-                live = len(getattr(service, "_tables", {}))
+                await asyncio.sleep(0.5)  # let the bot finish what the last clicks started
+                current, peak = bot.rss_kib()
+                fake_current, _ = rss_kib()
                 print(
-                    f"{count} open tables ({live} live in the service, opened in {elapsed:.1f} s): "
-                    f"RSS {before / 1024:.1f} MiB before, {current / 1024:.1f} MiB after, "
-                    f"peak {peak / 1024:.1f} MiB; {(current - before) / count:.1f} KiB per open table "
-                    "(bot and fake Discord together, the fake keeping every message)"
+                    f"{count} open tables (opened in {elapsed:.1f} s): bot process RSS "
+                    f"{before / 1024:.1f} MiB before, {current / 1024:.1f} MiB after, "
+                    f"peak {peak / 1024:.1f} MiB; {(current - before) / count:.1f} KiB per open table, "
+                    f"{peak / count:.1f} KiB of peak RSS per open table (the fake and the people, in "
+                    f"another process: {fake_current / 1024:.1f} MiB)"
                 )
             fake.assert_clean()
     return []
@@ -532,18 +643,25 @@ def main() -> None:
     )
     parser.add_argument("--open-tables", type=int, default=1000, help="memory: tables to open")
     parser.add_argument(
-        "--trace-memory", action="store_true", help="memory: also split Python allocations (slower)"
-    )
-    parser.add_argument(
         "--concurrency",
         type=lambda text: [int(x) for x in text.split(",")],
         default=[1, 8, 32],
         help="comma-separated numbers of operations in flight",
     )
+    parser.add_argument("--profile", help="game: write a cProfile of the bot process's measured windows here")
+    # The child process (see BotProcess): not for people.
+    parser.add_argument("--serve-bot", choices=["noop", "eights"], help=argparse.SUPPRESS)
+    parser.add_argument("--api", help=argparse.SUPPRESS)
+    parser.add_argument("--gateway", help=argparse.SUPPRESS)
+    parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_bot:
+        asyncio.run(serve_bot(args))
+        return
     names = list(SCENARIOS) if args.scenario == "all" else [args.scenario]
     print(
-        f"discord.py {discord.__version__}, Python {sys.version.split()[0]}; fake and bot on one event loop"
+        f"discord.py {discord.__version__}, Python {sys.version.split()[0]}; the bot in its own process, "
+        f"the fake Discord and the simulated people in this one; {os.cpu_count()} cores"
     )
     for name in names:
         for figures in asyncio.run(SCENARIOS[name](args)):

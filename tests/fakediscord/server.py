@@ -7,7 +7,7 @@ import contextlib
 import copy
 import json
 import secrets
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -177,6 +177,9 @@ class FakeDiscord:
         self.unknown_requests: list[RecordedRequest] = []
         self.violations: list[str] = []
         self.request_count = 0
+        # Requests by route ("PATCH /api/v10/webhooks/{app}/{token}/messages/{message}"): what a
+        # bench divides by its operations.
+        self.requests_by_route: Counter[str] = Counter()
         self._observers: list[MessageObserver] = []
         self._waiters: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         self._websockets: set[web.WebSocketResponse] = set()
@@ -912,6 +915,8 @@ class FakeDiscord:
         self, request: web.Request, handler: Callable[[web.Request], Any]
     ) -> web.StreamResponse:
         self.request_count += 1
+        resource = request.match_info.route.resource
+        self.requests_by_route[f"{request.method} {resource.canonical if resource else request.path}"] += 1
         try:
             response: web.StreamResponse = await handler(request)
             return response
