@@ -72,7 +72,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     setup_logging(config.log_level, config.log_format, secrets=[token])
     from bot.client import EightsBot
 
-    bot = EightsBot(config)
+    bot = EightsBot(config, tune_gc=True)
     return asyncio.run(_serve(bot, token))
 
 

@@ -312,3 +312,18 @@ async def test_automatic_sharding_and_resume_use_the_configured_gateway(
             await server.wait_for(lambda: len(server.resumes) == 2, what="both shards resuming", timeout=15)
             assert len(server.identifies) == 2  # resumed, not identified again
         server.assert_clean()
+
+
+def test_tune_garbage_collector_freezes_start_up_objects_and_raises_thresholds() -> None:
+    import gc
+
+    from bot.client import GC_THRESHOLDS, tune_garbage_collector
+
+    before = gc.get_threshold()
+    try:
+        tune_garbage_collector()
+        assert gc.get_freeze_count() > 10_000  # modules, classes, functions of the whole bot
+        assert gc.get_threshold() == (*GC_THRESHOLDS, before[2])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
