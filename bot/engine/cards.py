@@ -183,7 +183,7 @@ def card_label(card: Card) -> str:
 
 def card_name(card: Card) -> str:
     """Full name: "King of Hearts"."""
-    return f"{RANK_NAMES[card >> 2]} of {SUIT_NAMES[card & 3]}"
+    return _NAMES[card]
 
 
 def suit_code(suit: Suit) -> str:
@@ -204,6 +204,7 @@ def sort_key(card: Card) -> int:
 
 
 _BY_CODE: dict[str, Card] = {CODES[c]: c for c in STANDARD_DECK}
+_NAMES: dict[Card, str] = {c: f"{RANK_NAMES[c >> 2]} of {SUIT_NAMES[c & 3]}" for c in STANDARD_DECK}
 
 
 def card_from_code(code: str) -> Card:

@@ -140,13 +140,17 @@ class Ruleset:
             raise RulesetError(str(exc)) from exc
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, tuple):
-                value = [list(v) if isinstance(v, tuple) else v for v in value]
-            out[f.name] = value
-        return out
+        # Every stored move writes its ruleset: built once per (immutable) ruleset, copied for each caller.
+        built: dict[str, Any] | None = self.__dict__.get("_json")
+        if built is None:
+            built = {}
+            for f in dataclasses.fields(self):
+                value = getattr(self, f.name)
+                if isinstance(value, tuple):
+                    value = [list(v) if isinstance(v, tuple) else v for v in value]
+                built[f.name] = value
+            object.__setattr__(self, "_json", built)
+        return {key: [*value] if isinstance(value, list) else value for key, value in built.items()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:

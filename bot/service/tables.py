@@ -118,6 +118,9 @@ class _Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[Timer] = field(default_factory=list)
     notes: dict[int, deque[TableEvent]] = field(default_factory=dict)  # user id -> latest private events
+    # The snapshot of (version, record) last built: a move's answer, its hand refreshes and its board all
+    # show the same committed state.
+    snapshot_of: tuple[int, TableRecord, TableSnapshot] | None = None
 
     @property
     def id(self) -> int:
@@ -1432,6 +1435,14 @@ class TableService:
         ]
 
     def _snapshot(self, live: _Live) -> TableSnapshot:
+        cached = live.snapshot_of
+        if cached is not None and cached[0] == live.version and cached[1] is live.record:
+            return cached[2]
+        snapshot = self._build_snapshot(live)
+        live.snapshot_of = (live.version, live.record, snapshot)
+        return snapshot
+
+    def _build_snapshot(self, live: _Live) -> TableSnapshot:
         doc = live.doc
         match = live.match
         rnd = match.round if match is not None else None

@@ -102,3 +102,13 @@ def test_derived_values() -> None:
     assert not cl.has_last_card and cl.target == 100 and not cl.high_wins
     assert (cl.min_players, cl.max_players) == (2, 7)
     assert get_preset("parlett").max_players == 8
+
+
+def test_ruleset_json_is_a_fresh_copy_each_time() -> None:
+    ruleset = get_preset("switch")
+    first = ruleset.to_json()
+    first["draw_ranks"].append([1, 9])
+    first["target"] = -1
+    again = ruleset.to_json()
+    assert again != first and again == Ruleset.from_json(again).to_json()
+    assert Ruleset.from_json(again) == ruleset

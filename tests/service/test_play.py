@@ -349,3 +349,19 @@ async def test_a_lost_version_race_reloads_and_answers_no_longer_possible(
     state = await store.get_state(table_id)
     assert state is not None and outcome.snapshot.round_token == snap.round_token
     assert len(await store.moves(table_id)) == state.version
+
+
+async def test_the_snapshot_is_built_once_per_committed_state(service: TableService) -> None:
+    table_id = await open_with(service, ALICE, BOB)
+    first = await service.snapshot(table_id)
+    assert await service.snapshot(table_id) is first  # nothing committed: the same snapshot
+    assert (await service.hand(table_id, ALICE.user_id)).snapshot is first
+    mover = actor_to_move(first)
+    assert mover is not None
+    await take_turn(service, table_id, mover)
+    after_move = await service.snapshot(table_id)
+    assert after_move is not first and after_move.to_act != first.to_act
+    # A new board message changes the record without a move: the snapshot shows it.
+    await service.set_board_message(table_id, 4242)
+    moved_board = await service.snapshot(table_id)
+    assert moved_board.board_message_id == 4242 and after_move.board_message_id != 4242
