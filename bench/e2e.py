@@ -188,7 +188,12 @@ class BotProcess:
         assert self.process is not None
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(self.process.wait(), 30.0)
+            try:
+                await asyncio.wait_for(self.process.wait(), 30.0)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+                raise RuntimeError("the bot process did not stop within 30 s of SIGTERM") from None
 
     async def _read_line(self, timeout: float) -> str:
         assert self.process is not None and self.process.stdout is not None
