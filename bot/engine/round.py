@@ -207,6 +207,7 @@ class Round:
         "_hands",
         "_has_play",
         "_history",
+        "_history_json",
         "_last_drawn",
         "_lc_seat",
         "_lc_turn",
@@ -261,6 +262,9 @@ class Round:
     _blocked: bool
     _reason: str
     _history: list[tuple[Any, ...]]
+    # The JSON rows of ``_history`` built so far: every stored move writes the whole round, and the history
+    # only grows, so each row is built once. Rows are never changed once built.
+    _history_json: list[list[Any]]
     _recent: list[Event]
     _legal: list[Action]
     _has_play: bool
@@ -336,6 +340,7 @@ class Round:
         self._blocked = False
         self._reason = ""
         self._history = []
+        self._history_json = []
         self._legal = []
         self._has_play = False
         ev: list[Event] = [Event("dealt", s, {"cards": [CODES[c] for c in hands[s]]}, s) for s in range(n)]
@@ -1067,6 +1072,7 @@ class Round:
         r._blocked = self._blocked
         r._reason = self._reason
         r._history = self._history[:]
+        r._history_json = self._history_json[:]
         r._recent = self._recent[:]
         r._legal = self._legal  # never changed in place
         r._has_play = self._has_play
@@ -1126,9 +1132,15 @@ class Round:
             "winners": list(self._winners),
             "blocked": self._blocked,
             "reason": self._reason,
-            "history": [list(h) for h in self._history],
+            "history": self._history_rows(),
             "recent": [e.to_json() for e in self._recent],
         }
+
+    def _history_rows(self) -> list[list[Any]]:
+        rows = self._history_json
+        if len(rows) < len(self._history):
+            rows.extend([list(h) for h in self._history[len(rows) :]])
+        return rows[:]
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Round:
@@ -1169,6 +1181,7 @@ class Round:
         self._blocked = bool(data["blocked"])
         self._reason = str(data["reason"])
         self._history = [tuple(h) for h in data["history"]]
+        self._history_json = []
         self._recent = [Event.from_json(e) for e in data["recent"]]
         self._has_play = False
         self._legal = []

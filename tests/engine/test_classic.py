@@ -261,3 +261,22 @@ def test_a_caught_seat_still_names_its_suit() -> None:
     assert r.hand_sizes[0] == 3 and r.legal_actions() == [Action.name_suit(0, s) for s in range(4)]
     r.apply(Action.name_suit(0, 1))
     assert r.to_act == 1
+
+
+def test_round_json_history_rows_are_built_once_and_handed_out_as_copies() -> None:
+    import random
+
+    from bot.engine import Round, get_preset
+
+    rnd = Round.new(get_preset("classic"), 3, dealer=0, seed=11)
+    rng = random.Random(5)
+    for _ in range(30):
+        if rnd.over:
+            break
+        before = rnd.to_json()["history"]
+        before.append(["tampered"])
+        rnd.apply(rng.choice(rnd.legal_actions()))
+        copy = rnd.clone()
+        rows = rnd.to_json()["history"]
+        assert rows == [list(h) for h in rnd.history] and ["tampered"] not in rows
+        assert copy.to_json()["history"] == rows  # a clone carries the rows built so far
