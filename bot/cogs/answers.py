@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
 _LOCK_KEY = "eights_answer_lock"
+_WATCH_KEY = "eights_answer_watch"
 
 
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:
@@ -46,15 +47,24 @@ async def _defer(interaction: discord.Interaction, update: bool) -> None:
 
 def watch(interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER) -> None:
     """Defer the interaction if it is still unanswered after ``after`` seconds (see the module docstring).
-    Answered in time, the watch does nothing."""
+    Answered in time, the watch does nothing. Call ``unwatch`` when the handler is done."""
     loop = asyncio.get_running_loop()
 
     def fire() -> None:
+        interaction.extras.pop(_WATCH_KEY, None)
         task = loop.create_task(_defer(interaction, update))
         _deferring.add(task)
         task.add_done_callback(_deferring.discard)
 
-    loop.call_later(after, fire)
+    interaction.extras[_WATCH_KEY] = loop.call_later(after, fire)
+
+
+def unwatch(interaction: discord.Interaction) -> None:
+    """The handler is done: drop the watch. A pending timer holds the interaction and everything it
+    references; left to run out, thousands of them pile up under load and slow the garbage collector."""
+    handle = interaction.extras.pop(_WATCH_KEY, None)
+    if handle is not None:
+        handle.cancel()
 
 
 async def answer_privately(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:

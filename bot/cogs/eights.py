@@ -250,7 +250,19 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
 
     # --- errors ---------------------------------------------------------------------------------------------
 
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: object) -> None:
+        answers.unwatch(interaction)
+
     async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        try:
+            await self._answer_error(interaction, error)
+        finally:
+            answers.unwatch(interaction)
+
+    async def _answer_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original: BaseException = error
@@ -511,6 +523,8 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
             await answer_privately(interaction, message)
         except Exception as error:
             await answer_unexpected(interaction, error, f"control {control.action}")
+        finally:
+            answers.unwatch(interaction)
 
     async def _control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
         table_id, action, token = control.table_id, control.action, control.token or None

@@ -103,3 +103,25 @@ async def test_status_moves_the_board_to_the_bottom(world: World) -> None:
     await (await world.fake.click(world.bob, again, label="Join")).callback()
     await world.settle()
     assert "bob" in world.board().text() and world.board().id == again.id
+
+
+async def test_answered_interactions_are_not_held_by_their_watch(world: World) -> None:
+    """The 2-second watch on each interaction is dropped once it is answered: under load, pending watches
+    held thousands of interactions (and their messages) alive and slowed the garbage collector."""
+    import gc
+
+    import discord
+
+    board = await world.run(world.alice, "new")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    for _ in range(8):
+        await world.run(world.bob, "status")
+        await (await world.fake.click(world.alice, world.board(), label="My hand")).reply()
+    await world.settle()
+    gc.collect()
+    alive = [o for o in gc.get_objects() if isinstance(o, discord.Interaction)]
+    # At most the interactions whose hand messages are kept for refreshing, one per player, and a few
+    # in flight; 16 were answered here.
+    assert len(alive) <= 4, len(alive)
