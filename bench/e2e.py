@@ -642,9 +642,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--think",
-        type=lambda text: tuple(float(x) / 1000 for x in text.split("-")),
+        type=lambda text: None if text == "none" else tuple(float(x) / 1000 for x in text.split("-")),
         default=(0.2, 0.5),
-        help="game: also measure a paced load, players thinking LOW-HIGH ms per move (default 200-500)",
+        help="game: also measure a paced load, players thinking LOW-HIGH ms per move (default 200-500; "
+        "none: the closed loop only)",
     )
     parser.add_argument("--open-tables", type=int, default=1000, help="memory: tables to open")
     parser.add_argument(
