@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,18 @@ from pathlib import Path
 from bot.store.base import MigrationError
 
 # migrations/ at the top of the repository (bot/store/migrations.py -> ../../migrations).
-DEFAULT_MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+CHECKOUT_MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def find_migrations_dir(prefix: str = sys.prefix, checkout: Path = CHECKOUT_MIGRATIONS_DIR) -> Path:
+    """The checkout's migrations/ (a clone, an editable install, the Docker image); in a wheel install, where
+    pyproject.toml's data-files put them: <prefix>/share/crazy-eights-bot/migrations."""
+    if checkout.is_dir():
+        return checkout
+    return Path(prefix) / "share" / "crazy-eights-bot" / "migrations"
+
+
+DEFAULT_MIGRATIONS_DIR = find_migrations_dir()
 
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 

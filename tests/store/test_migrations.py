@@ -187,3 +187,19 @@ async def test_two_processes_migrating_at_once_apply_each_migration_once(tmp_pat
             await store.close()
     assert versions == [LATEST] * 3
     assert [row[0] for row in ledger(db)] == [m.version for m in REAL]
+
+
+def test_a_wheel_install_finds_the_migrations_under_its_prefix(tmp_path: Path) -> None:
+    from bot.store.migrations import CHECKOUT_MIGRATIONS_DIR, find_migrations_dir
+
+    assert find_migrations_dir(str(tmp_path)) == CHECKOUT_MIGRATIONS_DIR  # a checkout: its own folder
+    installed = tmp_path / "share" / "crazy-eights-bot" / "migrations"
+    installed.mkdir(parents=True)
+    for migration in discover(CHECKOUT_MIGRATIONS_DIR):
+        shutil.copy(CHECKOUT_MIGRATIONS_DIR / migration.name, installed)
+    found = find_migrations_dir(str(tmp_path), checkout=tmp_path / "no-checkout")
+    assert found == installed
+    assert [m.version for m in discover(found)] == [m.version for m in discover(CHECKOUT_MIGRATIONS_DIR)]
+    # pyproject.toml ships every migration file there.
+    pyproject = (CHECKOUT_MIGRATIONS_DIR.parent / "pyproject.toml").read_text()
+    assert '"share/crazy-eights-bot/migrations" = ["migrations/*.sql"]' in pyproject
