@@ -59,6 +59,7 @@ from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
 from bot.endpoints import apply_endpoints
 from bot.store import open_store
+from bot.ui.controls import DRAW, PLAY, Control, TableButton
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -247,6 +248,43 @@ def add_noop_command(bot: commands.Bot) -> None:
     del noop
 
 
+def add_move_floor_command(bot: commands.Bot) -> None:
+    """``/movefloor``: the Discord requests of one person's move with no game behind them, to tell what the
+    game's own work costs from what talking to Discord costs. The answer carries a hand-sized message with
+    card buttons (a move's answer); the previous caller's message is edited with new buttons (the next
+    player's hand refresh); every third call also posts a line and edits a message in the channel (a
+    table's public line and board edit, which go out at most once a second per table)."""
+    previous: list[discord.Interaction] = []
+    posted: list[discord.Message] = []
+    calls = [0]
+
+    def hand(round_token: str) -> tuple[str, discord.ui.View]:
+        view = discord.ui.View(timeout=None)
+        for code in ("3C", "7C", "8H", "QC"):
+            view.add_item(TableButton.make(Control(1, round_token, PLAY, code), code))
+        view.add_item(TableButton.make(Control(1, round_token, DRAW), "Draw"))
+        return "**Your hand** (7 cards): 3♣ 7♣ 8♥ 9♦ Q♣ K♠ A♦\nYour turn: play on **10♣**.", view
+
+    @bot.tree.command(name="movefloor", description="The Discord requests of a move, without a game")
+    async def movefloor(interaction: discord.Interaction) -> None:
+        calls[0] += 1
+        content, view = hand(f"1.{calls[0]}")
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+        if previous:
+            content, view = hand(f"1.{calls[0]}")
+            await previous[0].edit_original_response(content=content, view=view)
+        previous[:] = [interaction]
+        channel = interaction.channel
+        if calls[0] % 3 == 0 and isinstance(channel, discord.abc.Messageable):
+            line = await channel.send("**alice** played 10♣. <@1>, your turn.")
+            if posted:
+                await posted[0].edit(content=f"board after {calls[0]} calls")
+            else:
+                posted.append(line)
+
+    del movefloor
+
+
 def production_spacing(bot: EightsBot) -> None:
     """CPU delay 0 (the issue's setting) also turns off the publisher's spacing of public flushes (tests want
     every line at once); a production bot spaces them by ``PUBLIC_INTERVAL`` for Discord's per-channel rate
@@ -275,6 +313,8 @@ async def serve_bot(args: argparse.Namespace) -> None:
         apply_endpoints(args.api, args.gateway)
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **fast_bot_options())
     add_noop_command(bot)
+    if args.serve_bot == "eights":
+        add_move_floor_command(bot)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     pauses = GcPauses()
@@ -468,9 +508,22 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                     handle = await fake.invoke(user, world.channel, "noop")
                     await handle.callback()
 
+                async def send_floor(i: int) -> None:
+                    user = world.users[i % len(world.users)]
+                    handle = await fake.invoke(user, world.channel, "movefloor")
+                    await handle.callback()
+
                 for tables in args.tables:
                     noop = await measure("no-op slash command", send, args.n, tables, bot)
                     results.append(noop)
+                    floor = await measure("a move's requests, no game", send_floor, args.n, tables, bot)
+                    results.append(floor)
+                    print(
+                        f"a move's Discord requests without the game: {floor.rate:.0f}/s = "
+                        f"{floor.rate / noop.rate:.0%} of the no-op's {noop.rate:.0f}/s; bot CPU "
+                        f"{floor.cpu / floor.count * 1e6:.0f} µs each "
+                        f"(no-op {noop.cpu / noop.count * 1e6:.0f})"
+                    )
                     opened = [
                         await open_table(fake, guild, len(fake.channels) + i, cpu=True) for i in range(tables)
                     ]
