@@ -74,6 +74,17 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    view = kwargs.get("view")
+    if isinstance(view, discord.ui.View):
+        release(view)
+
+
+def release(view: discord.ui.View) -> None:
+    """Stop discord.py tracking a view it was just sent with. Our components are persistent dynamic items
+    found by their custom ids (``bot.ui.controls``), so the view object is not needed after sending; but
+    discord.py gives a view sent in an ephemeral message a 15-minute timeout task, which would hold every
+    hand message's view and buttons in memory for that long."""
+    view.stop()
 
 
 async def update_in_place(

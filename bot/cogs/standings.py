@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs import answers
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
 from bot.service.standings import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, StandingsService
@@ -177,6 +178,6 @@ class StandingsCommands(_MixinBase):
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
     async def forget(self, interaction: discord.Interaction) -> None:
         # The deletion itself happens when the member confirms (bot.ui.standings.ForgetButton).
-        await interaction.response.send_message(
-            FORGET_QUESTION, view=forget_view(interaction.user.id), ephemeral=True
-        )
+        view = forget_view(interaction.user.id)
+        await interaction.response.send_message(FORGET_QUESTION, view=view, ephemeral=True)
+        answers.release(view)

@@ -125,3 +125,19 @@ async def test_answered_interactions_are_not_held_by_their_watch(world: World) -
     # At most the interactions whose hand messages are kept for refreshing, one per player, and a few
     # in flight; 16 were answered here.
     assert len(alive) <= 4, len(alive)
+
+
+async def test_private_hand_messages_leave_no_view_timers_and_their_buttons_work(world: World) -> None:
+    """discord.py gives a view sent in an ephemeral message a 15-minute timeout task; ours are released
+    once sent (their buttons are found by custom id), so a hand message costs no memory after it is sent."""
+    board = await world.run(world.alice, "new")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    for _ in range(5):
+        await (await world.fake.click(world.bob, world.board(), label="My hand")).reply()
+    await world.run(world.alice, "forget")
+    timers = [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
+    assert timers == []
+    # The hand messages' buttons still play: a whole round by them.
+    assert await world.play_round_by_buttons() > 0
