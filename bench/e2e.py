@@ -270,6 +270,7 @@ def add_move_floor_command(bot: commands.Bot) -> None:
         calls[0] += 1
         content, view = hand(f"1.{calls[0]}")
         await interaction.response.send_message(content, view=view, ephemeral=True)
+        view.stop()  # as the bot releases its private views (bot.cogs.answers.release)
         if previous:
             content, view = hand(f"1.{calls[0]}")
             await previous[0].edit_original_response(content=content, view=view)
