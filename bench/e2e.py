@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/e2e.py                          # every scenario
     .venv/bin/python bench/e2e.py --scenario noop --n 5000 --concurrency 1,8,32
-    .venv/bin/python bench/e2e.py --scenario game --n 3000 --tables 50 [--think 200-500]
-    .venv/bin/python bench/e2e.py --scenario memory --open-tables 1000 [--trace-memory]
+    .venv/bin/python bench/e2e.py --scenario game --n 3000 --tables 50 [--think 200-500|none]
+    .venv/bin/python bench/e2e.py --scenario memory --open-tables 1000
 
 Latency is from the interaction sent on the gateway to the bot's callback received by the fake (what Discord's
 3-second rule measures). The bot runs in a process of its own (this file with ``--serve-bot``), as in a
@@ -23,6 +23,8 @@ Scenarios:
             received, for every click of a person. Moves committed (people's, CPU seats', next rounds) are
             counted from the database. Each person's move costs the interaction and the next player's hand
             refresh; a table's public line and board edit go out at most once a second, gathering moves.
+            Also measured beside them: ``/movefloor``, the same Discord requests as a person's move with no
+            game behind them (what the game's own work is compared with).
     memory  ``--open-tables`` started tables (two people each): the bot process's RSS before and after, and
             its peak.
 
