@@ -30,6 +30,7 @@ from bot.service import (
     ServiceError,
     TableEvent,
     TableService,
+    TableSnapshot,
 )
 from bot.ui import render
 from bot.ui.controls import (
@@ -73,6 +74,8 @@ GAME_COMMANDS = frozenset(
         "kick",
         "hand",
         "play",
+        "last",
+        "catch",
         "draw",
         "pass",
         "suit",
@@ -456,6 +459,43 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         table_id = await self.table_here(interaction)
         await self.play_move(interaction, table_id, Intent.pass_())
 
+    @app_commands.command(name="last", description='Call "last card" when you are down to one card.')
+    async def last(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        await self.play_move(interaction, table_id, Intent.call_last())
+
+    @app_commands.command(name="catch", description='Catch a player who did not call "last card" in time.')
+    @app_commands.describe(player="Who to catch: the player's name (the list shows who can be caught now)")
+    async def catch(self, interaction: discord.Interaction, player: str) -> None:
+        table_id = await self.table_here(interaction)
+        snapshot = await self.service.snapshot(table_id)
+        position = _seat_named(snapshot, player)
+        if position is None:
+            await answer_privately(interaction, f"No one called {player.strip()[:40]!r} sits at this table.")
+            return
+        await self.play_move(interaction, table_id, Intent.catch(position))
+
+    @catch.autocomplete("player")
+    async def catch_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The players the user can catch now (none when there is no one to catch)."""
+        table_id = await self.service.table_in_channel(interaction.channel_id or 0)
+        if table_id is None:
+            return []
+        try:
+            hand = await self.service.hand(table_id, interaction.user.id)
+        except ServiceError:
+            return []
+        typed = current.strip().lower()
+        names = {seat.position: seat.name for seat in hand.snapshot.seats}
+        choices = []
+        for position in hand.catch_targets:
+            name = names.get(position, f"seat {position + 1}")
+            if typed in name.lower():
+                choices.append(app_commands.Choice(name=name[:100], value=f"seat:{position}"))
+        return choices[:25]
+
     @app_commands.command(name="suit", description="Name the suit to follow after playing a wild card.")
     @app_commands.describe(suit="Clubs, diamonds, hearts or spades (C, D, H, S, ♣ ♦ ♥ ♠)")
     async def suit(self, interaction: discord.Interaction, suit: str) -> None:
@@ -577,6 +617,20 @@ def _intent(control: Control, values: list[str]) -> Intent | None:
         return Intent.call_last()
     if action == CATCH:
         return Intent.catch(int(arg)) if arg and arg.isdigit() else None
+    return None
+
+
+def _seat_named(snapshot: TableSnapshot, text: str) -> int | None:
+    """The seat a typed name means: "seat:N" as the autocomplete gives it, else a player's name (in any case,
+    an @ allowed)."""
+    typed = text.strip().removeprefix("@").lower()
+    number = typed.removeprefix("seat:")
+    if number != typed and number.isdigit():
+        position = int(number)
+        return position if any(seat.position == position for seat in snapshot.seats) else None
+    for seat in snapshot.seats:
+        if seat.name.lower() == typed:
+            return seat.position
     return None
 
 

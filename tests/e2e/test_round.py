@@ -235,3 +235,51 @@ async def test_a_typed_move_updates_the_hand_message_in_place_too(world: World) 
     # The earlier hand message shows the hand after the move (edited right after the reply).
     await world.fake.wait_for(lambda: label not in hand_line(), what="the earlier hand message updated")
     assert "Not your turn." in shown.content and shown.buttons == []
+
+
+SEED = 1  # deals are random per table; this one's first round has both (seed 2's has not)
+
+
+async def test_last_card_and_catch_by_typed_commands(world: World) -> None:
+    """/eights last and /eights catch do what the hand's "Last card!" and "Catch" buttons do; the catch's
+    autocomplete lists exactly who can be caught now."""
+    world.service._rng = random.Random(SEED)  # a deal whose first round has both a call and a catch
+    board = await world.run(world.alice, "new", preset="party")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    nothing = await world.run(world.alice, "catch", player="bob")
+    assert nothing.ephemeral and "Your hand" not in nothing.content  # no one to catch: a short refusal
+    stranger = await world.run(world.alice, "catch", player="nobody")
+    assert stranger.ephemeral and "No one called 'nobody'" in stranger.content
+    called = caught = False
+    for _ in range(400):
+        user = await world.human_to_act()
+        if user is None:
+            break
+        other = world.bob if user is world.alice else world.alice
+        for person in (user, other):
+            hand = await world.service.hand(await world.table_id(), person.id)  # what is possible right now
+            choices = await world.fake.autocomplete(person, world.channel, "eights catch", "player")
+            names = {seat.position: seat.name for seat in hand.snapshot.seats}
+            assert [c["name"] for c in choices] == [names[p] for p in hand.catch_targets]
+            if not caught and choices:
+                target = choices[0]["name"]
+                reply = await world.run(person, "catch", player=choices[0]["value"])
+                assert reply.ephemeral and "Your hand" in reply.content
+                await world.settle()
+                texts = [*world.public_texts(), world.board().text()]
+                assert any(f"caught {target}" in text for text in texts), texts[-4:]
+                caught = True
+            elif not called and hand.can_call_last:
+                reply = await world.run(person, "last")
+                assert reply.ephemeral and "Your hand" in reply.content
+                await world.settle()
+                texts = [*world.public_texts(), world.board().text()]
+                assert any(f"{person.name}: Last card!" in text for text in texts), texts[-4:]
+                called = True
+        if called and caught:
+            return
+        if await world.human_to_act() is user:
+            await world.play_by_buttons(user)
+    pytest.fail(f"the round ended before both a call and a catch (called={called}, caught={caught})")
