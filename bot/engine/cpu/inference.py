@@ -149,21 +149,6 @@ class _Tracker:
         elif kind != "suit":
             self.drew = -1
 
-    def higher_in_suit(self, card: Card) -> int:
-        """Cards a shedding player would have played before `card` when following suit: the same suit, worth
-        more, neither wild nor special (the normal level sheds high cards of the suit first)."""
-        know = self.know
-        if know.effects[card >> 2]:
-            return 0
-        value = know.values[card]
-        suit = card & 3
-        mask = 0
-        for rank in range(1, 14):
-            other = rank * 4 + suit
-            if rank != know.wild_rank and not know.effects[rank] and know.values[other] > value:
-                mask |= 1 << other
-        return mask
-
     def _feed(self, kind: object, entry: Sequence[object]) -> None:
         if kind == "starter":
             self.target = _card(entry[1])
@@ -188,7 +173,7 @@ class _Tracker:
                     and card >> 2 != self.know.wild_rank
                     and card & 3 == (self.declared if self.declared is not None else suit_of(self.target))
                 ):
-                    self.exclude(player, self.higher_in_suit(card))
+                    self.exclude(player, self.know.higher_in_suit[card])
             self.target = card
             self.declared = None
             self.pending = self.know.is_attack(card)

@@ -27,6 +27,9 @@ class Knowledge:
     pass_means_unable: bool
     wild_means_unable: bool  # a wild played shows nothing else fitted (strong evidence, not a rule)
     starter_wild_declares: int | None  # suit declared when the starter is a wild kept face up
+    # card int -> mask of the cards a shedding player would have played before it when following suit: the
+    # same suit, worth more, neither wild nor special (the normal level sheds high cards of the suit first)
+    higher_in_suit: tuple[int, ...]
 
     def is_attack(self, card: Card) -> bool:
         return card >> 2 in self.attack_ranks
@@ -62,11 +65,12 @@ def _build(rs: Ruleset) -> Knowledge:
     pass_forced = (
         not rs.pass_anytime and not rs.same_rank_runs and rs.after_draw in ("must-play-drawn", "turn-ends")
     )
+    effects = tuple(1 if r in special else 0 for r in range(14))
     return Knowledge(
         wild_rank=rs.wild_rank,
         wild_must_match=rs.wild_must_match,
         values=values,
-        effects=tuple(1 if r in special else 0 for r in range(14)),
+        effects=effects,
         attack_ranks=frozenset(draw_ranks | set(rs.answer_ranks)),
         draw_ranks=frozenset(draw_ranks),
         stacking=rs.stacking and bool(draw_ranks),
@@ -79,4 +83,19 @@ def _build(rs: Ruleset) -> Knowledge:
         pass_means_unable=pass_forced,
         wild_means_unable=rs.wild_rank is not None and not rs.wild_must_match,
         starter_wild_declares=2 if rs.starter_wild == "hearts" else None,
+        higher_in_suit=tuple(_higher_in_suit(c, rs.wild_rank, values, effects) for c in range(56)),
     )
+
+
+def _higher_in_suit(
+    card: Card, wild_rank: int | None, values: tuple[int, ...], effects: tuple[int, ...]
+) -> int:
+    if card < 4 or effects[card >> 2]:
+        return 0
+    suit = card & 3
+    mask = 0
+    for rank in range(1, 14):
+        other = rank * 4 + suit
+        if rank != wild_rank and not effects[rank] and values[other] > values[card]:
+            mask |= 1 << other
+    return mask
