@@ -488,10 +488,9 @@ class EightsCog(StandingsCommands, commands.GroupCog, name=COG_NAME, group_name=
         except ServiceError:
             return []
         typed = current.strip().lower()
-        names = {seat.position: seat.name for seat in hand.snapshot.seats}
         choices = []
         for position in hand.catch_targets:
-            name = names.get(position, f"seat {position + 1}")
+            name = hand.snapshot.name_at(position)
             if typed in name.lower():
                 choices.append(app_commands.Choice(name=name[:100], value=f"seat:{position}"))
         return choices[:25]

@@ -169,6 +169,13 @@ class TableSnapshot:
                 return seat
         return None
 
+    def name_at(self, position: int) -> str:
+        """The name of the player in a seat, as given (not escaped for Markdown)."""
+        for seat in self.seats:
+            if seat.position == position:
+                return seat.name
+        return f"seat {position + 1}"
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

@@ -263,7 +263,7 @@ def hand_view(hand: HandView) -> discord.ui.View | None:
             TableButton.make(Control(table, token, LAST), "Last card!", style=discord.ButtonStyle.danger)
         )
     for position in hand.catch_targets:
-        name = next((s.name for s in hand.snapshot.seats if s.position == position), f"seat {position + 1}")
+        name = hand.snapshot.name_at(position)
         actions.append(
             TableButton.make(
                 Control(table, token, CATCH, str(position)),

@@ -63,10 +63,7 @@ def _clip(text: str, limit: int) -> str:
 def seat_name(snapshot: TableSnapshot, position: int | None) -> str:
     if position is None:
         return "the referee"
-    for seat in snapshot.seats:
-        if seat.position == position:
-            return discord.utils.escape_markdown(seat.name)
-    return f"seat {position + 1}"
+    return discord.utils.escape_markdown(snapshot.name_at(position))
 
 
 def _seat_tag(seat: SeatView) -> str:
