@@ -354,17 +354,23 @@ async def serve_bot(args: argparse.Namespace) -> None:
         profiler.dump_stats(args.profile)
 
 
+def slash_command(world: World, name: str) -> Callable[[int], Awaitable[None]]:
+    """``send(i)`` for ``measure``: user i (round robin) runs ``/name`` and the bot's callback is awaited."""
+
+    async def send(i: int) -> None:
+        user = world.users[i % len(world.users)]
+        handle = await world.fake.invoke(user, world.channel, name)
+        await handle.callback()
+
+    return send
+
+
 async def noop_scenario(args: argparse.Namespace) -> list[Figures]:
     results = []
     async with FakeDiscord(wait_timeout=30.0) as fake:
         world = build_world(fake, players=64)
         async with BotProcess(fake, "noop") as bot:
-
-            async def send(i: int) -> None:
-                user = world.users[i % len(world.users)]
-                handle = await fake.invoke(user, world.channel, "noop")
-                await handle.callback()
-
+            send = slash_command(world, "noop")
             for concurrency in args.concurrency:
                 results.append(await measure("no-op slash command", send, args.n, concurrency, bot))
         fake.assert_clean()
@@ -506,16 +512,7 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
                 )
                 store = await open_store(f"sqlite:///{database}")
 
-                async def send(i: int) -> None:
-                    user = world.users[i % len(world.users)]
-                    handle = await fake.invoke(user, world.channel, "noop")
-                    await handle.callback()
-
-                async def send_floor(i: int) -> None:
-                    user = world.users[i % len(world.users)]
-                    handle = await fake.invoke(user, world.channel, "movefloor")
-                    await handle.callback()
-
+                send, send_floor = slash_command(world, "noop"), slash_command(world, "movefloor")
                 for tables in args.tables:
                     noop = await measure("no-op slash command", send, args.n, tables, bot)
                     results.append(noop)
