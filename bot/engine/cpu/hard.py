@@ -1,13 +1,15 @@
 """The `hard` CPU level: determinized Monte Carlo search over deals consistent with what the seat knows.
 
-Each iteration deals the hidden cards afresh (`inference.sample_hidden`, which honours the suits each
-opponent showed it lacked), builds that world with `Round.with_hidden`, and plays every candidate action on
+Each iteration deals the hidden cards afresh (`inference.deal`, which honours the suits each opponent showed
+it lacked), weighs the deal by how well it explains the opponents' own choices as the normal level makes them
+(`likely_deal`: a deal that makes them look like they played otherwise is dealt again, per opponent, with
+rejection), builds that world with `Round.with_hidden`, and plays every candidate action on
 with the `normal` policy for every seat (the opponents' own policy, when they are normal CPU players) for
 `ROLLOUT_DEPTH` steps, then judges the position by a fitted win-chance model (`value`); short playouts judged
 this way are far less noisy than whole ones, so many more deals fit in the budget. All candidates share the
 same deal and the same random stream in an iteration (common random numbers), so their difference is measured,
-not their luck. The default is the `expert` policy's choice (normal plus the chance that the next seat cannot
-follow); another action replaces it only when it is better by a confident margin.
+not their luck. The action with the best mean wins; the `expert` policy's choice (normal plus the chance that
+the next seat cannot follow) is the baseline and wins ties.
 
 Its only inputs are the `Observation` (view, public history, own hand) and the real round's public state, so
 permuting the hidden cards cannot change a decision made with the same seed and iteration count.
@@ -24,10 +26,10 @@ from dataclasses import dataclass
 from bot.engine import Action, ActionKind, Round
 
 from . import expert, normal
-from .inference import Observation, observe, sample_hidden
+from .inference import Observation, deal, observe, player_surprises, redeal
 from .knowledge import Knowledge, knowledge_of
 
-DEFAULT_TIME_BUDGET = 0.035  # seconds from the call, observation included (p99 target: 50 ms)
+DEFAULT_TIME_BUDGET = 0.040  # seconds from the call, observation included (p99 target: 50 ms)
 DEFAULT_MAX_ITERATIONS = 400
 MAX_ROLLOUT_STEPS = 160
 ROLLOUT_DEPTH: int | None = 12  # steps before a playout is judged by `value` (None: play to the end)
@@ -49,7 +51,11 @@ VALUE_WEIGHTS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
     ),
 }
 EXPERT_DEFAULT = True
-CONFIDENCE = 1.0  # standard errors by which a searched action must beat the heuristic's
+SURPRISE_WEIGHT = 0.02  # a deal's weight is this to the power of its surprises (opponents' unlikely choices)
+SURPRISE_TRIES = 12  # an opponent's hand is dealt again up to this often before the least surprising is kept
+# Standard errors by which a searched action must beat the heuristic's. With likely deals the search is
+# trusted outright: 0 over 1.0 measured +0.85 +- 0.91 points in 4-player classic (2,000 paired games).
+CONFIDENCE = 0.0
 
 
 @dataclass
@@ -211,6 +217,41 @@ def decide(
     )
 
 
+def likely_deal(
+    obs: Observation, rng: random.Random, know: Knowledge
+) -> tuple[dict[int, list[int]], list[int], dict[int, list[int]]]:
+    """A deal of the hidden cards (hands, stock, and each dealt card's epoch) weighted by how well it explains
+    the opponents' choices: each opponent's hand is dealt again from its cards and the stock's, up to
+    `SURPRISE_TRIES` times, until its surprises pass rejection (else the least surprising hand is kept)."""
+    hands, stock, _, epochs = deal(obs, rng)
+    redealt = False
+    for p in obs.evidence:
+        n = player_surprises(obs, p, hands[p], epochs[p], know)
+        if n == 0 or rng.random() < SURPRISE_WEIGHT**n:
+            continue
+        best = (hands[p], epochs[p], n)
+        for _ in range(SURPRISE_TRIES):
+            if not redeal(obs, p, hands, stock, epochs, rng):
+                break
+            redealt = True
+            n = player_surprises(obs, p, hands[p], epochs[p], know)
+            if n < best[2]:
+                best = (hands[p], epochs[p], n)
+            if n == 0 or rng.random() < SURPRISE_WEIGHT**n:
+                break
+        else:
+            if best[0] is not hands[p]:
+                # Put the least surprising hand back; its cards return from the stock.
+                pool = hands[p] + stock
+                for card in best[0]:
+                    pool.remove(card)
+                hands[p], epochs[p] = best[0], best[1]
+                stock[:] = pool
+    if redealt:
+        rng.shuffle(stock)  # dealing moved the hands' cards to the stock's bottom
+    return hands, stock, epochs
+
+
 def search(
     rnd: Round,
     obs: Observation,
@@ -238,7 +279,7 @@ def search(
     slowest = 0.0
     while done < iterations:
         begun = time.perf_counter()
-        hands, stock, _ = sample_hidden(obs, rng)
+        hands, stock, _ = likely_deal(obs, rng, know)
         world = rnd.with_hidden(seat, hands, stock)
         stream = rng.getrandbits(62)
         for i, action in enumerate(cands):

@@ -26,6 +26,7 @@ class Knowledge:
     draw_means_unable: bool  # a draw shows the player had no playable card (certain or strong evidence)
     pass_means_unable: bool
     wild_means_unable: bool  # a wild played shows nothing else fitted (strong evidence, not a rule)
+    drawn_card_played: bool  # a play right after a draw is of the card drawn
     starter_wild_declares: int | None  # suit declared when the starter is a wild kept face up
     # card int -> mask of the cards a shedding player would have played before it when following suit: the
     # same suit, worth more, neither wild nor special (the normal level sheds high cards of the suit first)
@@ -82,6 +83,7 @@ def _build(rs: Ruleset) -> Knowledge:
         draw_means_unable=not rs.draw_first,
         pass_means_unable=pass_forced,
         wild_means_unable=rs.wild_rank is not None and not rs.wild_must_match,
+        drawn_card_played=rs.after_draw != "may-play-any",
         starter_wild_declares=2 if rs.starter_wild == "hearts" else None,
         higher_in_suit=tuple(_higher_in_suit(c, rs.wild_rank, values, effects) for c in range(56)),
     )
