@@ -129,7 +129,7 @@ class _Tracker:
         self, seat: int, num_seats: int, know: Knowledge, initial: list[int], shedding: bool = False
     ) -> None:
         self.seat = seat
-        self.shedding = shedding
+        self.shedding = shedding  # hard's model of normal players: also keeps their choices as evidence
         self.know = know
         # Every seat's own groups, the deciding seat's too: the normal players' view of its voids (its own
         # entry is dropped when the replay ends).
@@ -237,7 +237,8 @@ class _Tracker:
         elif kind == "play":
             player, card = int(str(entry[1])), _card(entry[2])
             if (
-                player in self.choices
+                self.shedding
+                and player in self.choices
                 and self.drew != player
                 and not self.pending
                 and self.last_play != player
@@ -276,7 +277,7 @@ class _Tracker:
             self.pending = self.know.is_attack(card)
         elif kind == "suit":
             self.declared = _suit(entry[2])
-            if entry[1] is not None and int(str(entry[1])) in self.choices:
+            if self.shedding and entry[1] is not None and int(str(entry[1])) in self.choices:
                 self.record(int(str(entry[1])), -1, self.declared)
         elif kind == "reverse":
             self.direction = int(str(entry[1]))
