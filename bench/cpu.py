@@ -3,6 +3,7 @@
     .venv/bin/python bench/cpu.py                       # classic, 2,000 games per pairing
     .venv/bin/python bench/cpu.py --preset switch --games 1000 --jobs 2
     .venv/bin/python bench/cpu.py --quick               # 200 games per pairing, every pairing
+    .venv/bin/python bench/cpu.py --first-game 2000     # other deals: games 2,000 to 3,999
 
 A game is one round (one deal) of the preset. Seats are rotated: game g gives seat s the lineup's entry
 (s + g) mod n, and the dealer is seat (g // n) mod n, so every level plays every position. A game's win is
@@ -116,9 +117,15 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_pairing(
-    preset: str, name: str, lineup: tuple[str, ...], games: int, jobs: int, time_budget: float | None
+    preset: str,
+    name: str,
+    lineup: tuple[str, ...],
+    games: int,
+    jobs: int,
+    time_budget: float | None,
+    first: int = 0,
 ) -> Tally:
-    chunks = [range(start, games, jobs) for start in range(jobs)]
+    chunks = [range(first + start, first + games, jobs) for start in range(jobs)]
     total = Tally()
     if jobs == 1:
         total.add(play_games(preset, lineup, chunks[0], time_budget))
@@ -139,16 +146,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="200 games per pairing")
     parser.add_argument("--pairing", action="append", choices=sorted(PAIRINGS), help="default: all")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (the machine has 2 cores)")
+    parser.add_argument("--first-game", type=int, default=0, help="first game number (its seed)")
     parser.add_argument("--time-budget", type=float, default=None, help="hard's seconds per decision")
     args = parser.parse_args(argv)
     games = 200 if args.quick else args.games
     names = args.pairing or list(PAIRINGS)
-    print(f"preset {args.preset}: {games} games per pairing, seats rotated, jobs={args.jobs}", flush=True)
+    print(
+        f"preset {args.preset}: {games} games per pairing (games {args.first_game} to "
+        f"{args.first_game + games - 1}), seats rotated, jobs={args.jobs}",
+        flush=True,
+    )
     times: dict[str, list[float]] = defaultdict(list)
     for name in names:
         lineup = PAIRINGS[name]
         start = time.perf_counter()
-        tally = run_pairing(args.preset, name, lineup, games, args.jobs, args.time_budget)
+        tally = run_pairing(args.preset, name, lineup, games, args.jobs, args.time_budget, args.first_game)
         low, high = wilson(tally.wins, tally.games)
         rate = tally.wins / max(1, tally.games)
         parity = 1 / len(lineup)
