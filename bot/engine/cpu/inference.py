@@ -494,11 +494,9 @@ def surprises(
 
 def player_surprises(obs: Observation, p: int, now: list[Card], held: list[int], know: Knowledge) -> int:
     """`surprises` for one opponent, given its dealt hand `now` and each card's epoch `held`."""
-    from .normal import best_suit
+    from .normal import best_suit, play_score
 
     wild = know.wild_rank
-    values = know.values
-    effects = know.effects
     count = 0
     for ev in obs.evidence.get(p, ()):
         rec = ev.choice
@@ -523,11 +521,7 @@ def player_surprises(obs: Observation, p: int, now: list[Card], held: list[int],
             suit = card & 3
             if suit != rec.suit and rank != rec.target_rank:
                 continue
-            score = suit_counts[suit] * 3.0 + values[card] * 0.2
-            if rec.next_lacks >> suit & 1:
-                score += 8.0
-            if effects[rank]:
-                score += 6.0 if rec.next_size <= 2 or rec.threat <= 2 else -1.0
+            score = play_score(card, suit_counts, rec.next_lacks, rec.next_size, rec.threat, False, know)
             if card == rec.card:
                 mine = score
             if score > best:

@@ -104,6 +104,34 @@ def choose(
     return legal[0]
 
 
+def play_score(
+    card: Card,
+    suit_counts: Sequence[int],
+    next_lacks: int,
+    next_size: int,
+    threat: int,
+    pending: bool,
+    know: Knowledge,
+) -> float:
+    """How much the normal level wants to play `card` (not a wild), tie-breaking noise aside; `suit_counts`
+    counts the hand's cards per suit, wilds aside. The hard level's reading of opponents' choices uses it
+    too, so both judge a choice alike."""
+    suit = card & 3
+    # Shed from the longest suit (the suit stays ours), high values first.
+    score = suit_counts[suit] * 3.0 + know.values[card] * 0.2
+    if next_lacks >> suit & 1:
+        score += 8.0  # the next player must draw (or spend a wild)
+    if know.effects[card >> 2]:
+        # Attacks are worth more when an opponent is close to going out; otherwise keep them a while.
+        if next_size <= 2 or threat <= 2:
+            score += 6.0
+        elif pending:
+            score += 10.0  # answering a pending draw by stacking
+        else:
+            score -= 1.0
+    return score
+
+
 def _best_play(
     rnd: Round,
     seat: int,
@@ -123,6 +151,7 @@ def _best_play(
         if held >> 2 != wild:
             suit_counts[held & 3] += 1
     values = know.values
+    pending = bool(rnd.pending_draw)
     best: Action | None = None
     best_score = -1e9
     for action in plays:
@@ -130,7 +159,6 @@ def _best_play(
         if card is None:
             continue
         rank = card >> 2
-        suit = card & 3
         if rank == wild and not know.wild_must_match:
             if len(hand) == 1:
                 return action
@@ -141,19 +169,7 @@ def _best_play(
             # Last resort: only when nothing else fits (scored far below every other play).
             score = -1000.0 + values[card] * 0.01
         else:
-            # Shed from the longest suit (the suit stays ours), high values first.
-            score = suit_counts[suit] * 3.0 + values[card] * 0.2
-            if next_lacks >> suit & 1:
-                score += 8.0  # the next player must draw (or spend a wild)
-            effect = know.effects[rank]
-            if effect:
-                # Attacks are worth more when an opponent is close to going out; otherwise keep them a while.
-                if next_size <= 2 or threat <= 2:
-                    score += 6.0
-                elif rnd.pending_draw:
-                    score += 10.0  # answering a pending draw by stacking
-                else:
-                    score -= 1.0
+            score = play_score(card, suit_counts, next_lacks, next_size, threat, pending, know)
         score += rng.random() * 0.01
         if score > best_score:
             best, best_score = action, score
