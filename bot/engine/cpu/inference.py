@@ -131,9 +131,11 @@ class _Tracker:
         self.seat = seat
         self.shedding = shedding  # hard's model of normal players: also keeps their choices as evidence
         self.know = know
-        # Every seat's own groups, the deciding seat's too: the normal players' view of its voids (its own
-        # entry is dropped when the replay ends).
-        self.groups: dict[int, list[SlotGroup]] = {p: [SlotGroup(initial[p])] for p in range(num_seats)}
+        # Every opponent's slot groups; for hard's model, the deciding seat's too: the normal players' view of
+        # its voids, which their choices depend on (dropped when the replay ends).
+        self.groups: dict[int, list[SlotGroup]] = {
+            p: [SlotGroup(initial[p])] for p in range(num_seats) if shedding or p != seat
+        }
         self.target: Card | None = None
         self.declared: int | None = None
         self.pending = False  # a draw penalty or an answer is owed
@@ -332,7 +334,7 @@ def _replay(rnd: Round, seat: int, shedding: bool) -> _Tracker:
     tracker = _Tracker(seat, num_seats, know, initial, shedding)
     for entry in history:
         tracker.feed(entry)
-    del tracker.groups[seat]
+    tracker.groups.pop(seat, None)
     for p, player_groups in tracker.groups.items():
         _reconcile(player_groups, hand_sizes[p])
     return tracker
