@@ -1,0 +1,134 @@
+"""Picture speed: drawing the card emojis and the board picture, p50/p99 in milliseconds, and PNG sizes.
+
+Boards are random but plausible (2 to 7 seats, random counts, targets, named suits, direction, stock), each
+one different, so every board render is a real drawing (a cache miss); the cached path is measured apart.
+The board is drawn in a worker thread by the bot, so these times are spent off the event loop.
+
+    .venv/bin/python bench/art.py [--boards 300] [--cards 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bot.engine.cards import STANDARD_DECK, card_code
+from bot.service.models import SeatView, TableSnapshot
+from bot.ui.art.board import BoardRenderer, render_board
+from bot.ui.art.emoji_set import all_keys, draw
+
+NAMES = ("alice", "Bob", "CPU 1", "Zoë", "dave the destroyer", "李小龍", "eve", "mallory")
+
+
+def random_board(rng: random.Random, table_id: int) -> TableSnapshot:
+    count = rng.randint(2, 7)
+    to_act = rng.randrange(count)
+    seats = tuple(
+        SeatView(
+            position=i,
+            user_id=None if i == 2 else 1000 + i,
+            name=rng.choice(NAMES),
+            is_host=i == 0,
+            is_cpu=i == 2,
+            cpu_level="normal" if i == 2 else None,
+            taken_over=False,
+            card_count=rng.randint(0, 25),
+            total=0,
+            last_round_score=None,
+            to_act=i == to_act,
+            timeouts_in_a_row=0,
+        )
+        for i in range(count)
+    )
+    target = card_code(rng.choice(STANDARD_DECK))
+    return TableSnapshot(
+        table_id=table_id,
+        guild_id=1,
+        channel_id=2,
+        host_id=1000,
+        status="playing",
+        phase="playing",
+        preset="classic",
+        target_score=100,
+        max_seats=7,
+        turn_timeout=90.0,
+        auto_draw=True,
+        next_round_pause=10.0,
+        seats=seats,
+        round_number=rng.randint(1, 5),
+        round_token=f"{table_id}:1",
+        target_card=target,
+        declared_suit=rng.choice("CDHS") if target.startswith("8") else None,
+        direction=rng.choice((1, -1)),
+        pending_draw=rng.choice((0, 0, 0, 2, 4)),
+        stock_size=rng.randint(0, 40),
+        to_act=to_act,
+        deadline=None,
+        deadline_kind=None,
+        totals=(0,) * count,
+        round_scores=(),
+        recent=(),
+        ranking=(),
+        board_message_id=None,
+    )
+
+
+def percentiles(samples: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p99, ordered[-1]
+
+
+def report(what: str, samples: list[float]) -> None:
+    p50, p99, worst = percentiles(samples)
+    print(f"{what:<38} n={len(samples):>5}  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms  max {worst:7.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=300, help="distinct boards to draw")
+    parser.add_argument("--cards", type=int, default=3, help="times each of the 57 emojis is drawn")
+    args = parser.parse_args()
+
+    rng = random.Random(18)
+    boards = [random_board(rng, i) for i in range(args.boards)]
+    render_board(boards[0])  # warm the sprite caches (card faces, backs, the empty table)
+
+    emoji_times: list[float] = []
+    sizes: list[int] = []
+    for _ in range(args.cards):
+        for key in all_keys():
+            start = time.perf_counter()
+            png = draw(key)
+            emoji_times.append((time.perf_counter() - start) * 1000)
+            sizes.append(len(png))
+    report("emoji (card, back, suit), drawn", emoji_times)
+    print(f"{'':<38} PNG {min(sizes)}–{max(sizes)} bytes (Discord allows 262,144)")
+
+    board_times: list[float] = []
+    board_sizes: list[int] = []
+    for board in boards:
+        start = time.perf_counter()
+        picture = render_board(board)
+        board_times.append((time.perf_counter() - start) * 1000)
+        board_sizes.append(len(picture.png))
+    report("board picture, drawn (cache miss)", board_times)
+    print(f"{'':<38} PNG p50 {statistics.median(board_sizes):,.0f} bytes, max {max(board_sizes):,} bytes")
+
+    renderer = BoardRenderer()
+    for board in boards[:50]:
+        renderer.render(board)
+    hit_times: list[float] = []
+    for _ in range(20):
+        for board in boards[:50]:
+            start = time.perf_counter()
+            renderer.render(board)
+            hit_times.append((time.perf_counter() - start) * 1000)
+    report("board picture, unchanged (cache hit)", hit_times)
+    print(f"{'':<38} drawn {renderer.drawn} of {len(hit_times) + 50} requests")
+
+
+if __name__ == "__main__":
+    main()

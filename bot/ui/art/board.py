@@ -1,0 +1,391 @@
+"""The board as a picture: a card table seen from above, drawn from the public ``TableSnapshot`` only.
+
+What it shows: the target card large in the middle, the suit a wild named beside it, the stock as a pile with
+its count, arrows round the middle for the direction of play, and every seat round the table with its name,
+a fan of card backs (one back per card, up to ``FAN_MAX``) and its card count; the seat to move is lit in
+gold. ``alt_text`` says the same in words, for the attachment's description (screen readers).
+
+Only public fields of the snapshot are read (``board_key`` lists them), so a hand can never reach the
+picture; identical boards give identical bytes and are served from a small cache (``BoardRenderer``) instead
+of being drawn again. Drawing takes a few milliseconds; ``BoardRenderer.render_async`` runs it in a worker
+thread so the event loop never waits on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import math
+import threading
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.engine import card_name, parse_card, parse_suit, suit_name
+from bot.service.models import TableSnapshot
+from bot.ui.art.cards import (
+    FOUR_COLOUR,
+    INK,
+    SUPERSAMPLE,
+    Palette,
+    back_image,
+    card_image,
+    draw_centered_text,
+    font,
+    png_bytes,
+    suit_badge,
+)
+
+WIDTH, HEIGHT = 800, 450
+CENTRE = (WIDTH / 2, HEIGHT / 2)
+TABLE_RADII = (372, 208)  # the felt
+SEAT_RADII = (318, 165)  # where the seats sit
+FAN_MAX = 12  # backs drawn in one seat's fan; the count says the rest
+MAX_ALT_TEXT = 1024  # Discord's limit on an attachment's description
+CACHE_SIZE = 64
+
+BACKGROUND = (43, 45, 49)
+FELT = (27, 104, 68)
+FELT_DARK = (20, 80, 52)
+RIM = (92, 60, 36)
+GOLD = (240, 178, 50)
+PLATE = (22, 24, 27)
+WHITE = (255, 255, 255)
+ALERT = (218, 55, 60)
+
+TARGET_SIZE = (100, 140)
+STOCK_SIZE = (74, 104)
+FAN_CARD = (26, 36)
+BADGE = 46
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPicture:
+    png: bytes
+    alt_text: str
+    key: Hashable  # the public content it was drawn from (equal keys, equal pictures)
+    filename: str = "board.png"
+
+
+def has_picture(snapshot: TableSnapshot) -> bool:
+    """A picture is drawn while a round is on the table (playing, or between rounds)."""
+    return snapshot.phase in ("playing", "between_rounds") and snapshot.target_card is not None
+
+
+def board_key(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Hashable:
+    """Everything the picture (and its alt text) shows: public fields, nothing else."""
+    return (
+        palette.name,
+        snapshot.phase,
+        snapshot.round_number,
+        snapshot.target_card,
+        snapshot.declared_suit,
+        snapshot.direction,
+        snapshot.stock_size,
+        snapshot.pending_draw,
+        snapshot.to_act if snapshot.phase == "playing" else None,
+        tuple((seat.position, seat.name, seat.card_count, seat.is_cpu) for seat in snapshot.seats),
+    )
+
+
+# --- sprites (drawn once per size) -------------------------------------------------------------------------
+
+
+@functools.cache
+def _card(code: str, width: int, height: int, palette: Palette) -> Image.Image:
+    return card_image(code, width=width, height=height, palette=palette)
+
+
+@functools.cache
+def _back(width: int, height: int) -> Image.Image:
+    return back_image(width=width, height=height)
+
+
+@functools.cache
+def _fan_back(angle: int) -> Image.Image:
+    return _back(*FAN_CARD).rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
+
+
+@functools.cache
+def _badge(suit: int, size: int, palette: Palette) -> Image.Image:
+    return suit_badge(suit, size=size, palette=palette)
+
+
+@functools.cache
+def _table() -> Image.Image:
+    """The empty table, drawn large and scaled down once for smooth edges."""
+    s = SUPERSAMPLE
+    image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    cx, cy = CENTRE[0] * s, CENTRE[1] * s
+    rx, ry = TABLE_RADII[0] * s, TABLE_RADII[1] * s
+    draw.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=RIM)
+    rim = 9 * s
+    draw.ellipse((cx - rx + rim, cy - ry + rim, cx + rx - rim, cy + ry - rim), fill=FELT)
+    inner = 0.62
+    draw.ellipse(
+        (cx - rx * inner, cy - ry * inner, cx + rx * inner, cy + ry * inner), outline=FELT_DARK, width=3 * s
+    )
+    return image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+
+
+@functools.cache
+def _direction_arrows(direction: int) -> Image.Image:
+    """Two curved arrows on the inner ring, turning clockwise (seat order) or anticlockwise (reversed)."""
+    s = SUPERSAMPLE
+    layer = Image.new("RGBA", (WIDTH * s, HEIGHT * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    cx, cy = CENTRE[0] * s, CENTRE[1] * s
+    rx, ry = TABLE_RADII[0] * 0.62 * s, TABLE_RADII[1] * 0.62 * s
+    colour = (*GOLD, 235)
+    for start in (200.0, 20.0):  # one arc over the top, one under the bottom (degrees, y down)
+        span = 140.0
+        steps = 40
+        points = [
+            (
+                cx + rx * math.cos(math.radians(start + span * i / steps)),
+                cy + ry * math.sin(math.radians(start + span * i / steps)),
+            )
+            for i in range(steps + 1)
+        ]
+        draw.line(points, fill=colour, width=5 * s, joint="curve")
+        # The head sits at the end the play moves towards.
+        tip, before = (points[-1], points[-4]) if direction >= 0 else (points[0], points[3])
+        angle = math.atan2(tip[1] - before[1], tip[0] - before[0])
+        size = 16 * s
+        head = [
+            (tip[0] + math.cos(angle) * size * 0.6, tip[1] + math.sin(angle) * size * 0.6),
+            (tip[0] + math.cos(angle + 2.4) * size, tip[1] + math.sin(angle + 2.4) * size),
+            (tip[0] + math.cos(angle - 2.4) * size, tip[1] + math.sin(angle - 2.4) * size),
+        ]
+        draw.polygon(head, fill=colour)
+    return layer.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+
+
+# --- names -------------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _mask_bytes(char: str) -> tuple[tuple[int, int], bytes]:
+    mask = font(16).getmask(char)
+    return mask.size, Image.Image()._new(mask).tobytes()
+
+
+@functools.cache
+def _drawable(char: str) -> bool:
+    """The bundled font has a glyph for ``char`` (it has ASCII only)."""
+    if char.isspace():
+        return True
+    return _mask_bytes(char) != _mask_bytes("\U0010fffd")
+
+
+def drawable_name(name: str, position: int) -> str:
+    """The name as the picture can write it: characters the font lacks become "?", and a name that would
+    be mostly question marks is written as its seat number instead (the alt text has the real name)."""
+    # Accented Latin letters lose their accents ("Zoë" -> "Zoe"): the bundled font has ASCII only.
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name.strip()) if not unicodedata.combining(c))
+    cleaned = "".join(char if _drawable(char) else "?" for char in plain)
+    if not cleaned or cleaned.count("?") * 2 > len(cleaned):
+        return f"Seat {position + 1}"
+    return cleaned
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+    face = font(size)
+    if draw.textlength(text, font=face) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=face) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+# --- drawing -----------------------------------------------------------------------------------------------
+
+
+def _seat_centres(count: int) -> list[tuple[float, float]]:
+    """Seats round the table in seat order, clockwise on screen, seat 1 at the bottom."""
+    centres = []
+    for i in range(count):
+        angle = math.radians(90 + 360 * i / count)
+        centres.append(
+            (CENTRE[0] + SEAT_RADII[0] * math.cos(angle), CENTRE[1] + SEAT_RADII[1] * math.sin(angle))
+        )
+    return centres
+
+
+def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    image.paste(sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)), sprite)
+
+
+def _draw_seat(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    name: str,
+    count: int | None,
+    to_act: bool,
+) -> None:
+    x, y = centre
+    cards = count or 0
+    shown = min(cards, FAN_MAX)
+    if shown:
+        spread = min(64.0, 8.0 * (shown - 1))  # degrees across the fan
+        for i in range(shown):
+            angle = -spread / 2 + (spread * i / (shown - 1) if shown > 1 else 0)
+            radians = math.radians(angle)
+            # Cards pivot round a point below the fan, as a hand of cards is held.
+            px = x + 46 * math.sin(radians)
+            py = y - 14 - 46 * (math.cos(radians) - 1) - 8
+            _paste(image, _fan_back(round(-angle)), (px, py))
+    plate = (x - 78, y + 12, x + 78, y + 38)
+    if to_act:
+        draw.rounded_rectangle((plate[0] - 3, plate[1] - 3, plate[2] + 3, plate[3] + 3), radius=10, fill=GOLD)
+        draw.polygon([(plate[0] - 16, y + 17), (plate[0] - 16, y + 33), (plate[0] - 6, y + 25)], fill=GOLD)
+    draw.rounded_rectangle(plate, radius=8, fill=GOLD if to_act else PLATE)
+    ink = INK if to_act else WHITE
+    count_text = str(cards) if count is not None else ""
+    count_width = draw.textlength(count_text, font=font(17)) if count_text else 0
+    label = _fit(draw, name, 15, plate[2] - plate[0] - count_width - 22)
+    draw.text((plate[0] + 8, y + 25), label, font=font(15), fill=ink, anchor="lm")
+    if count_text:
+        draw.text((plate[2] - 8, y + 25), count_text, font=font(17), fill=ink, anchor="rm")
+
+
+def draw_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image.Image:
+    """The picture of a board with a round on it (see ``has_picture``)."""
+    image = _table().copy()
+    image.paste(_direction_arrows(snapshot.direction), (0, 0), _direction_arrows(snapshot.direction))
+    draw = ImageDraw.Draw(image)
+    cx, cy = CENTRE
+    # The stock: a small pile of backs with its count, left of the target.
+    stock_centre = (cx - 112, cy - 8)
+    layers = min(3, max(1, (snapshot.stock_size + 9) // 10)) if snapshot.stock_size else 0
+    for i in range(layers):
+        _paste(image, _back(*STOCK_SIZE), (stock_centre[0] - 2 * i, stock_centre[1] - 3 * i))
+    if not layers:
+        w, h = STOCK_SIZE
+        draw.rounded_rectangle(
+            (
+                stock_centre[0] - w / 2,
+                stock_centre[1] - h / 2,
+                stock_centre[0] + w / 2,
+                stock_centre[1] + h / 2,
+            ),
+            radius=8,
+            outline=FELT_DARK,
+            width=3,
+        )
+    draw_centered_text(
+        draw, f"stock {snapshot.stock_size}", (stock_centre[0], cy + 62), size=16, fill=WHITE, bold=0
+    )
+    # The target card, large.
+    if snapshot.target_card is not None:
+        _paste(image, _card(snapshot.target_card, *TARGET_SIZE, palette), (cx, cy - 8))
+    # The named suit.
+    if snapshot.declared_suit:
+        badge_centre = (cx + 104, cy - 22)
+        _paste(image, _badge(parse_suit(snapshot.declared_suit), BADGE, palette), badge_centre)
+        draw_centered_text(
+            draw, "named", (badge_centre[0], badge_centre[1] + 38), size=15, fill=WHITE, bold=0
+        )
+    if snapshot.pending_draw:
+        draw_centered_text(
+            draw, f"+{snapshot.pending_draw} to draw", (cx, cy + 76), size=17, fill=ALERT, bold=0.06
+        )
+    elif snapshot.phase == "between_rounds":
+        draw_centered_text(
+            draw, f"round {snapshot.round_number} over", (cx, cy + 76), size=17, fill=GOLD, bold=0.06
+        )
+    seats = sorted(snapshot.seats, key=lambda seat: seat.position)
+    for seat, centre in zip(seats, _seat_centres(len(seats)), strict=True):
+        to_act = snapshot.phase == "playing" and snapshot.to_act == seat.position
+        _draw_seat(image, draw, centre, drawable_name(seat.name, seat.position), seat.card_count, to_act)
+    return image
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def alt_text(snapshot: TableSnapshot) -> str:
+    """The picture in words (the attachment's description)."""
+    parts = [f"Crazy Eights table, round {snapshot.round_number}."]
+    if snapshot.phase == "between_rounds":
+        parts.append("The round is over.")
+    if snapshot.target_card is not None:
+        parts.append(f"Target card: {card_name(parse_card(snapshot.target_card))}.")
+    if snapshot.declared_suit:
+        parts.append(f"Suit named: {suit_name(parse_suit(snapshot.declared_suit))}.")
+    if snapshot.pending_draw:
+        parts.append(f"Next player draws {_cards(snapshot.pending_draw)} unless they answer.")
+    parts.append(
+        "Play goes in seat order." if snapshot.direction >= 0 else "Play goes in reverse seat order."
+    )
+    parts.append(f"Stock: {_cards(snapshot.stock_size)}.")
+    seats = []
+    for seat in sorted(snapshot.seats, key=lambda seat: seat.position):
+        text = f"{seat.position + 1}. {seat.name}"
+        if seat.card_count is not None:
+            text += f", {_cards(seat.card_count)}"
+        if snapshot.phase == "playing" and snapshot.to_act == seat.position:
+            text += ", to move"
+        seats.append(text)
+    parts.append("Seats: " + "; ".join(seats) + ".")
+    text = " ".join(parts)
+    return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
+
+
+def render_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> BoardPicture:
+    """Draw now (no cache)."""
+    # A palette of 255 colours: the picture is flat colours and text, and the PNG is four times smaller and
+    # five times faster to encode than in full colour.
+    image = draw_board(snapshot, palette).quantize(colors=255, method=Image.Quantize.FASTOCTREE)
+    return BoardPicture(
+        png=png_bytes(image, optimize=False), alt_text=alt_text(snapshot), key=board_key(snapshot, palette)
+    )
+
+
+class BoardRenderer:
+    """Board pictures with a cache keyed by the public content: an unchanged board is not drawn again."""
+
+    def __init__(self, palette: Palette = FOUR_COLOUR, *, cache_size: int = CACHE_SIZE) -> None:
+        self.palette = palette
+        self.cache_size = cache_size
+        self.drawn = 0  # pictures actually drawn (the rest came from the cache)
+        self._cache: OrderedDict[Hashable, BoardPicture] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def cached(self, snapshot: TableSnapshot) -> BoardPicture | None:
+        key = board_key(snapshot, self.palette)
+        with self._lock:
+            picture = self._cache.get(key)
+            if picture is not None:
+                self._cache.move_to_end(key)
+            return picture
+
+    def render(self, snapshot: TableSnapshot) -> BoardPicture | None:
+        """The picture of this board (None when the table has no round to show)."""
+        if not has_picture(snapshot):
+            return None
+        picture = self.cached(snapshot)
+        if picture is not None:
+            return picture
+        picture = render_board(snapshot, self.palette)
+        with self._lock:
+            self.drawn += 1
+            self._cache[picture.key] = picture
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        return picture
+
+    async def render_async(self, snapshot: TableSnapshot) -> BoardPicture | None:
+        """``render`` in a worker thread unless the picture is cached."""
+        if not has_picture(snapshot):
+            return None
+        picture = self.cached(snapshot)
+        if picture is not None:
+            return picture
+        return await asyncio.to_thread(self.render, snapshot)

@@ -1,0 +1,135 @@
+"""The application emojis the bot owns: 52 cards, the card back and the four suits, with stable names.
+
+A name reads ``e8<palette><art version>_<key>``: ``e8f1_KH`` (four-colour palette, art version 1, King of
+Hearts), ``e8f1_back``, ``e8f1_sH`` (the Hearts badge). Names keep to Discord's rule for emoji names (2–32
+characters of letters, digits and underscores). Bumping ``ART_VERSION`` when the drawings change gives new
+names, so the bot uploads the new pictures instead of keeping the old ones by name.
+
+The PNGs are drawn once and cached on disk (``cache_dir``, one file per emoji, written atomically): a start-up
+reads them back instead of drawing them again. A damaged or missing file is simply drawn again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.engine.cards import STANDARD_DECK, card_code
+from bot.ui.art.cards import (
+    FOUR_COLOUR,
+    Palette,
+    back_emoji_png,
+    card_emoji_png,
+    suit_emoji_png,
+)
+
+log = logging.getLogger(__name__)
+
+ART_VERSION = 1
+SUIT_KEYS = ("sC", "sD", "sH", "sS")
+BACK_KEY = "back"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_]{2,32}$")
+# Names this project gives its emojis, whatever the palette or version (to recognise its own old ones).
+OWN_NAME = re.compile(r"^e8[a-z]\d+_\w+$")
+MAX_EMOJI_BYTES = 256 * 1024
+
+
+def all_keys() -> tuple[str, ...]:
+    """Every emoji's key, in upload order: the cards (clubs to spades in each rank), the back, the suits."""
+    return (*(card_code(card) for card in STANDARD_DECK), BACK_KEY, *SUIT_KEYS)
+
+
+def emoji_name(key: str, palette: Palette = FOUR_COLOUR, version: int = ART_VERSION) -> str:
+    name = f"e8{palette.name[0]}{version}_{key}"
+    if not NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"not a valid emoji name: {name!r}")
+    return name
+
+
+def draw(key: str, palette: Palette = FOUR_COLOUR) -> bytes:
+    """The PNG of one emoji, drawn now (no cache)."""
+    if key == BACK_KEY:
+        return back_emoji_png()
+    if key in SUIT_KEYS:
+        return suit_emoji_png(key[1], palette)
+    return card_emoji_png(key, palette)
+
+
+@dataclass(frozen=True, slots=True)
+class EmojiArt:
+    key: str  # "KH", "back", "sH"
+    name: str  # "e8f1_KH"
+    png: bytes
+
+
+class EmojiSet:
+    """The pictures of one palette, drawn or read from the disk cache on first use."""
+
+    def __init__(
+        self,
+        cache_dir: Path | None,
+        palette: Palette = FOUR_COLOUR,
+        *,
+        drawer: Callable[[str, Palette], bytes] = draw,
+    ) -> None:
+        self.palette = palette
+        self.cache_dir = cache_dir / f"v{ART_VERSION}-{palette.name}" if cache_dir is not None else None
+        self._draw = drawer
+        self._pngs: dict[str, bytes] = {}
+
+    def name(self, key: str) -> str:
+        return emoji_name(key, self.palette)
+
+    def png(self, key: str) -> bytes:
+        png = self._pngs.get(key)
+        if png is None:
+            png = self._pngs[key] = self._load(key)
+        return png
+
+    def __iter__(self) -> Iterator[EmojiArt]:
+        for key in all_keys():
+            yield EmojiArt(key, self.name(key), self.png(key))
+
+    def _load(self, key: str) -> bytes:
+        path = self.cache_dir / f"{key}.png" if self.cache_dir is not None else None
+        if path is not None:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                data = b""
+            # The file name carries no checksum; a truncated file fails the PNG signature or the IEND check.
+            if data.startswith(b"\x89PNG\r\n\x1a\n") and data.endswith(b"IEND\xaeB`\x82"):
+                return data
+        png = self._draw(key, self.palette)
+        if path is not None:
+            try:
+                _write_atomically(path, png)
+            except OSError as error:
+                log.warning("could not cache the card art in %s: %s", path.parent, error)
+        return png
+
+    def digest(self) -> str:
+        """A short hash of every picture: changes when any drawing changes."""
+        sha = hashlib.sha256()
+        for art in self:
+            sha.update(art.name.encode())
+            sha.update(art.png)
+        return sha.hexdigest()[:16]
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,180 @@
+"""The board picture: drawn from public data only, deterministic, cached by content, described in words."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from PIL import Image
+
+from bot.service.models import HandCard, HandView, TableSnapshot
+from bot.ui.art.board import (
+    HEIGHT,
+    MAX_ALT_TEXT,
+    WIDTH,
+    BoardRenderer,
+    alt_text,
+    board_key,
+    drawable_name,
+    has_picture,
+    render_board,
+)
+from tests.ui.snapshots import hand, seat, snapshot, to_act
+
+ROOT = Path(__file__).resolve().parents[3]
+TEN_MIB = 10 * 1024 * 1024
+
+
+def pixels(png: bytes) -> bytes:
+    return Image.open(io.BytesIO(png)).convert("RGB").tobytes()
+
+
+def test_the_picture_is_a_png_discord_accepts() -> None:
+    picture = render_board(snapshot())
+    image = Image.open(io.BytesIO(picture.png))
+    assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+    assert len(picture.png) < TEN_MIB  # Discord's default upload limit
+    assert picture.filename.endswith(".png")
+
+
+def test_same_board_same_bytes_and_same_bytes_in_another_process() -> None:
+    board = snapshot()
+    first, second = render_board(board), render_board(board)
+    assert first.png == second.png
+    script = (
+        "import sys; from tests.ui.snapshots import snapshot; from bot.ui.art.board import render_board;"
+        " sys.stdout.buffer.write(render_board(snapshot()).png)"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, check=True).stdout
+    assert out == first.png
+
+
+def test_hidden_hands_do_not_change_the_picture() -> None:
+    # Two tables that differ only in what is private: the hands (as the service's hand views hold them),
+    # the deadline, the buttons' round token, the recent events. The picture and its alt text are the same.
+    board = snapshot()
+    other = replace(
+        board, deadline=board.deadline + 30 if board.deadline else 5.0, round_token="7:9", recent=()
+    )
+    mine: HandView = hand(["KH", "8C", "2D"], {"KH"}, board)
+    theirs: HandView = hand(["AS", "3S", "9D", "QC", "JH"], {"AS"}, other)
+    assert mine.cards != theirs.cards
+    first, second = render_board(mine.snapshot), render_board(theirs.snapshot)
+    assert first.png == second.png
+    assert first.alt_text == second.alt_text
+    assert first.key == second.key
+    # No card of either hand is named in the description (the target, 9♠, is in neither hand).
+    for card in (*mine.cards, *theirs.cards):
+        assert isinstance(card, HandCard)
+        assert card.name not in first.alt_text
+
+
+def test_what_the_picture_shows_changes_its_pixels() -> None:
+    board = snapshot()
+    base = pixels(render_board(board).png)
+    changes: list[TableSnapshot] = [
+        replace(board, target_card="KH"),
+        replace(board, target_card="8H", declared_suit="C"),
+        replace(board, direction=-1),
+        replace(board, stock_size=3),
+        replace(board, pending_draw=2),
+        to_act(board, 1),
+        replace(board, seats=(replace(board.seats[0], card_count=9), *board.seats[1:])),
+        replace(board, seats=(*board.seats[:2], replace(board.seats[2], name="robot"))),
+    ]
+    seen = {base}
+    for changed in changes:
+        picture = pixels(render_board(changed).png)
+        assert picture not in seen, changed
+        seen.add(picture)
+
+
+def test_the_key_holds_public_fields_only() -> None:
+    board = snapshot()
+    assert board_key(board) == board_key(replace(board, deadline=1.0, recent=(), round_token="x"))
+    assert board_key(board) != board_key(replace(board, target_card="2C"))
+
+
+def test_alt_text_describes_the_board() -> None:
+    board = to_act(replace(snapshot(), target_card="8H", declared_suit="C", direction=-1, pending_draw=2), 1)
+    text = alt_text(board)
+    for words in (
+        "Eight of Hearts",
+        "Suit named: Clubs",
+        "reverse seat order",
+        "Stock: 30 cards",
+        "1. alice, 5 cards",
+        "2. bob, 5 cards, to move",
+        "3. CPU 1, 5 cards",
+        "draws 2 cards",
+    ):
+        assert words in text, words
+    long = replace(board, seats=tuple(seat(i, "x" * 200, 1000 + i) for i in range(7)))
+    assert len(alt_text(long)) <= MAX_ALT_TEXT
+
+
+def test_names_the_font_cannot_write() -> None:
+    assert drawable_name("Zoë", 0) == "Zoe"
+    assert drawable_name("José María", 0) == "Jose Maria"
+    assert drawable_name("李小龍", 3) == "Seat 4"
+    assert drawable_name("bob 🎲", 1) == "bob ?"
+
+
+def test_no_picture_without_a_round() -> None:
+    renderer = BoardRenderer()
+    for phase in ("lobby", "finished", "abandoned"):
+        board = replace(snapshot(), phase=phase, target_card=None if phase == "lobby" else "9S")
+        assert not has_picture(board)
+        assert renderer.render(board) is None
+    assert has_picture(replace(snapshot(), phase="between_rounds"))
+
+
+def test_the_renderer_draws_each_board_once() -> None:
+    renderer = BoardRenderer(cache_size=2)
+    a, b, c = snapshot(), replace(snapshot(), target_card="KH"), replace(snapshot(), target_card="QH")
+    first = renderer.render(a)
+    assert renderer.render(replace(a, deadline=12.0)) is first  # private change: the same picture object
+    assert renderer.drawn == 1
+    renderer.render(b)
+    renderer.render(c)  # a is evicted (cache of two)
+    assert renderer.drawn == 3
+    renderer.render(a)
+    assert renderer.drawn == 4
+
+
+async def test_render_async_draws_off_the_event_loop() -> None:
+    renderer = BoardRenderer()
+    loop_thread: list[int] = []
+    import threading
+
+    loop_thread.append(threading.get_ident())
+    drawn_in: list[int] = []
+    original = renderer.render
+
+    def spy(board: TableSnapshot) -> object:
+        drawn_in.append(threading.get_ident())
+        return original(board)
+
+    renderer.render = spy  # type: ignore[method-assign]
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(ticker())
+    picture = await renderer.render_async(snapshot())
+    task.cancel()
+    assert picture is not None
+    assert drawn_in and drawn_in[0] != loop_thread[0]
+    assert ticks > 0  # the loop ran while the picture was drawn
+    # A cached picture comes straight back, without a thread.
+    drawn_in.clear()
+    assert await renderer.render_async(snapshot()) is picture
+    assert drawn_in == []
