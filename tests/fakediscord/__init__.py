@@ -82,6 +82,18 @@ autocomplete at most 25 choices; command schemas as Discord validates them. As o
 follow-up after a deferred response (type 5) replaces the "thinking" message and keeps the defer's
 visibility, and ephemeral messages cannot be fetched or edited through the channel.
 
+Application emojis (``tests/fakediscord/emojis.py``): ``GET/POST /applications/{app}/emojis`` and
+``GET/PATCH/DELETE .../emojis/{id}`` with Discord's limits (names 2–32 of ``[A-Za-z0-9_]`` and unique,
+PNG/JPEG/GIF/WebP/AVIF of at most 256 KiB, 2,000 per app), refused with Discord's form error shape;
+``fake.emojis`` (``items``, ``by_name``, ``images``, ``created``, ``fail_creates = 503`` to make uploads fail,
+``add`` as the owner would in the portal). An emoji on a button or select option must be a Unicode emoji or
+one of the app's.
+
+Files (``tests/fakediscord/attachments.py``): multipart messages and edits (``payload_json`` plus
+``files[n]``), the ``attachments`` array with descriptions, kept attachments on edits, 10 files of 10 MiB at
+most, Attach Files needed on channel routes; ``fake.files.content(attachment)`` gives an upload's bytes, and
+``FakeMessage.versions`` keep each version's attachments.
+
 Gateway: HELLO, IDENTIFY → READY + GUILD_CREATE per guild of the shard, heartbeats, RESUME (missed events are
 replayed), sharded IDENTIFY ``[shard_id, shard_count]`` with ``GET /gateway/bot`` answering
 ``FakeDiscord(recommended_shards=N)``, member chunk requests. As on Discord, GUILD_CREATE lists only the

@@ -243,6 +243,7 @@ class MessageVersion:
     embeds: list[dict[str, Any]]
     components: list[dict[str, Any]]
     edited_at: str | None
+    attachments: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -295,7 +296,11 @@ class FakeMessage:
 
     def snapshot(self) -> MessageVersion:
         return MessageVersion(
-            self.content, copy.deepcopy(self.embeds), copy.deepcopy(self.components), self.edited_at
+            self.content,
+            copy.deepcopy(self.embeds),
+            copy.deepcopy(self.components),
+            self.edited_at,
+            copy.deepcopy(self.attachments),
         )
 
     def iter_components(self) -> list[dict[str, Any]]:

@@ -12,9 +12,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp import WSMsgType, web
 
 from . import limits
+from .attachments import Uploads
+from .emojis import AppEmojis
+from .errors import FormError
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -65,15 +68,8 @@ class RecordedRequest:
     body: str
 
 
-class _Reject(Exception):
+class _Reject(FormError):
     """Answer the current request with this Discord error (and, when ``violation``, record it)."""
-
-    def __init__(self, status: int, code: int, message: str, *, violation: bool = True) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.violation = violation
 
 
 @dataclass(eq=False)
@@ -181,6 +177,8 @@ class FakeDiscord:
         # bench divides by its operations.
         self.requests_by_route: Counter[str] = Counter()
         self._observers: list[MessageObserver] = []
+        self.emojis = AppEmojis(self)  # the application's own emojis (tests/fakediscord/emojis.py)
+        self.files = Uploads(self)  # files uploaded with messages (tests/fakediscord/attachments.py)
         self._waiters: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
         self._websockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
@@ -907,6 +905,8 @@ class FakeDiscord:
         r.add_delete(p + "/channels/{channel}/messages/{message}", self._channel_message_delete)
         r.add_get(p + "/guilds/{guild}", self._guild_get)
         r.add_get(p + "/guilds/{guild}/members/{user}", self._member_get)
+        self.emojis.add_routes(r, p)
+        self.files.add_routes(r)
         r.add_route("*", "/{tail:.*}", self._unknown)
         app.middlewares.append(self._middleware)
 
@@ -920,14 +920,14 @@ class FakeDiscord:
         try:
             response: web.StreamResponse = await handler(request)
             return response
-        except _Reject as reject:
+        except FormError as reject:
             if reject.violation:
                 self.violations.append(f"{request.method} {request.path}: {reject.message}")
                 record = self._record_of(request)
                 if record is not None:
                     record.errors.append(reject.message)
                 self._notify()
-            return _json({"code": reject.code, "message": reject.message}, reject.status)
+            return _json(reject.body(), reject.status)
         except web.HTTPException:
             raise
         except Exception as exc:
@@ -952,33 +952,15 @@ class FakeDiscord:
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise _Reject(401, 0, "401: Unauthorized", violation=False)
 
-    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The JSON payload (plain or multipart ``payload_json``) and the attachments of uploaded files."""
+    async def _read_body(
+        self, request: web.Request, channel: FakeChannel | None = None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The JSON payload (plain or multipart ``payload_json``) and the attachments of uploaded files.
+        ``channel``: a channel route, where uploads need the bot's Attach Files permission."""
         content_type = request.headers.get("Content-Type", "")
         attachments: list[dict[str, Any]] = []
         if content_type.startswith("multipart/"):
-            payload: dict[str, Any] = {}
-            reader = await request.multipart()
-            async for part in reader:
-                if not isinstance(part, BodyPartReader):
-                    continue
-                if part.name == "payload_json":
-                    payload = json.loads(await part.text())
-                    continue
-                content = await part.read()
-                attachment_id = self.snowflake()
-                filename = part.filename or "file"
-                url = f"{self.base_url}/attachments/{attachment_id}/{filename}"
-                attachments.append(
-                    {
-                        "id": str(attachment_id),
-                        "filename": filename,
-                        "size": len(content),
-                        "url": url,
-                        "proxy_url": url,
-                    }
-                )
-            return payload, attachments
+            return await self.files.read_multipart(request, channel)
         text = await request.text()
         if not text:
             return {}, attachments
@@ -1167,6 +1149,8 @@ class FakeDiscord:
         if errors:
             code = 50006 if errors == ["cannot send an empty message"] else 50035
             raise _Reject(400, code, "Invalid Form Body: " + "; ".join(errors))
+        for error in self.emojis.check_components(data.get("components")):
+            raise error
 
     # ------------------------------------------------------------------ REST: interaction webhooks
 
@@ -1295,7 +1279,7 @@ class FakeDiscord:
 
     async def _channel_message_create(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        body, attachments = await self._read_body(request)
+        body, attachments = await self._read_body(request, channel)
         self._check_message(body, creating=True)
         kind = MESSAGE_REPLY if body.get("message_reference") else MESSAGE_DEFAULT
         message = self._new_bot_message(
@@ -1320,7 +1304,7 @@ class FakeDiscord:
             raise _Reject(404, 10008, f"Unknown Message {request.match_info['message']} (edit)")
         if message.author is not self.bot_user:
             raise _Reject(403, 50005, f"Cannot edit a message authored by another user ({message.id})")
-        body, attachments = await self._read_body(request)
+        body, attachments = await self._read_body(request, channel)
         self._check_message(body, creating=False)
         self._edit_message(message, body, attachments)
         return _json(message.payload())
