@@ -1,4 +1,5 @@
-"""Persistence: the Store interface (base.py) and its SQLite backend (sqlite.py).
+"""Persistence: the Store interface (base.py) and its backends, SQLite (sqlite.py) and PostgreSQL
+(postgres.py), chosen by DATABASE_URL (urls.py).
 
 All SQL lives in this package."""
 
@@ -11,6 +12,7 @@ from bot.store.base import (
     ConflictError,
     GameState,
     GuildSettings,
+    Heartbeat,
     LeaderboardRow,
     LeaderboardSort,
     MatchResult,
@@ -29,12 +31,15 @@ from bot.store.base import (
     TableStatus,
     UnsupportedDatabaseError,
 )
+from bot.store.urls import DatabaseTarget, mask_password, parse_database_url
 
 __all__ = [
     "OPEN_STATUSES",
     "ConflictError",
+    "DatabaseTarget",
     "GameState",
     "GuildSettings",
+    "Heartbeat",
     "LeaderboardRow",
     "LeaderboardSort",
     "MatchResult",
@@ -52,48 +57,26 @@ __all__ = [
     "TableRecord",
     "TableStatus",
     "UnsupportedDatabaseError",
+    "mask_password",
     "open_store",
     "parse_database_url",
 ]
 
-_SQLITE_PREFIX = "sqlite:///"
+DEFAULT_POOL_SIZE = 10
 
 
-def parse_database_url(url: str) -> str:
-    """The SQLite file path a DATABASE_URL names.
+async def open_store(database_url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> Store:
+    """Connect to the database a DATABASE_URL names (see ``bot.store.urls``): SQLite, creating the file's
+    folder, or PostgreSQL with a pool of at most ``pool_size`` connections. Does not migrate: callers run
+    ``await store.migrate()``. Errors never show the URL's password."""
+    target = parse_database_url(database_url)
+    if target.backend == "postgresql":
+        from bot.store.postgres import PostgresStore
 
-    ``sqlite:///relative/path.sqlite3`` is relative to the working directory, ``sqlite:////abs/path.db`` is
-    absolute, and ``sqlite:///:memory:`` is an in-memory database (tests). Anything else raises
-    UnsupportedDatabaseError.
-    """
-    text = url.strip()
-    scheme = text.split(":", 1)[0].lower() if ":" in text else ""
-    if scheme.startswith("postgres"):
-        raise UnsupportedDatabaseError(
-            "PostgreSQL support is planned; use sqlite:///path/to/file.sqlite3 for now"
-        )
-    if not text.lower().startswith(_SQLITE_PREFIX) or len(text) == len(_SQLITE_PREFIX):
-        raise UnsupportedDatabaseError(
-            f"unsupported DATABASE_URL {_redact(text)!r}; use sqlite:///relative/path.sqlite3 or "
-            "sqlite:////absolute/path.sqlite3"
-        )
-    return text[len(_SQLITE_PREFIX) :]
-
-
-def _redact(url: str) -> str:
-    """Hide a password in a URL before it goes into an error message."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
-    return url
-
-
-async def open_store(database_url: str) -> Store:
-    """Connect to the database a DATABASE_URL names, creating the file's folder. Does not migrate: callers
-    run ``await store.migrate()``."""
+        return await PostgresStore.open(target, pool_size=pool_size)
     from bot.store.sqlite import SqliteStore
 
-    path = parse_database_url(database_url)
-    if path != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return await SqliteStore.open(path)
+    assert target.path is not None
+    if not target.is_memory:
+        Path(target.path).parent.mkdir(parents=True, exist_ok=True)
+    return await SqliteStore.open(target.path)

@@ -1,8 +1,8 @@
 """The store's interface: what the rest of the bot may ask of persistence.
 
-Every SQL statement lives behind this interface (``bot/store/sqlite.py`` today, PostgreSQL later), so the
-service layer depends only on these records and methods. All times are Unix seconds (float). Ids of Discord
-objects are ints. JSON documents are plain ``dict``/``list`` values; the store encodes them.
+Every SQL statement lives behind this interface (``bot/store/sqlite.py`` and ``bot/store/postgres.py``), so
+the service layer depends only on these records and methods. All times are Unix seconds (float). Ids of
+Discord objects are ints. JSON documents are plain ``dict``/``list`` values; the store encodes them.
 
 One game action is one ``commit_move`` call: the move log entry, the new state, the deadline, the seat rows,
 the table status and (at the end of a round or a match) the results are written in one transaction, guarded by
@@ -12,7 +12,8 @@ apply.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -176,6 +177,20 @@ class GuildSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """One process's sign of life: ``process`` names the shards it runs ("all", or e.g. "0,2/4")."""
+
+    process: str
+    beat_at: float
+    pid: int | None = None
+    host: str | None = None
+
+
+# copy-db: (table name, column names, rows) written inside the target's one transaction.
+BulkWriter = Callable[[str, Sequence[str], Sequence[Sequence[Any]]], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
 class OpenTable:
     table: TableRecord
     seats: list[SeatRecord]
@@ -183,7 +198,8 @@ class OpenTable:
 
 
 class Store(Protocol):
-    """What the bot needs from persistence. Implemented by ``bot.store.sqlite.SqliteStore``."""
+    """What the bot needs from persistence. Implemented by ``bot.store.sqlite.SqliteStore`` and
+    ``bot.store.postgres.PostgresStore``; ``tests/store`` runs the same tests against both."""
 
     async def close(self) -> None: ...
 
@@ -195,19 +211,26 @@ class Store(Protocol):
     async def schema_version(self) -> int: ...
 
     async def backup(self, path: str) -> None:
-        """A consistent copy of the whole database at ``path`` while the bot runs."""
+        """A consistent copy of the whole database at ``path`` while the bot runs (SQLite; PostgreSQL raises
+        StoreError saying how to use pg_dump)."""
         ...
 
     async def get_meta(self, key: str) -> str | None: ...
 
     async def set_meta(self, key: str, value: str) -> None: ...
 
-    async def write_heartbeat(self, now: float) -> None:
-        """Record that the bot is alive at ``now`` (meta key "heartbeat")."""
+    async def write_heartbeat(
+        self, now: float, process: str = "all", *, pid: int | None = None, host: str | None = None
+    ) -> None:
+        """Record that the process running the shards ``process`` names is alive at ``now``."""
         ...
 
-    async def read_heartbeat(self) -> float | None:
-        """The last heartbeat, or None if never written."""
+    async def read_heartbeat(self, process: str = "all") -> float | None:
+        """That process's last heartbeat, or None if never written."""
+        ...
+
+    async def heartbeats(self) -> list[Heartbeat]:
+        """Every process's last heartbeat, oldest first."""
         ...
 
     async def integrity_check(self) -> list[str]:
@@ -222,6 +245,19 @@ class Store(Protocol):
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:
         """Ids of the open tables where the user has a seat."""
+        ...
+
+    # --- copy-db -----------------------------------------------------------------------------------------
+    async def row_counts(self) -> dict[str, int]:
+        """The number of rows of every data table (``bot.store.rows.DATA_TABLES``)."""
+        ...
+
+    def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
+        """The rows of one data table as (column names, a batch of rows), in batches."""
+        ...
+
+    def bulk_writer(self) -> AbstractAsyncContextManager[BulkWriter]:
+        """One transaction that inserts rows as they are; it commits on leaving the block without error."""
         ...
 
     # --- tables ------------------------------------------------------------------------------------------

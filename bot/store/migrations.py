@@ -7,7 +7,10 @@ a database that has a migration this code does not know (the database is newer t
 recorded checksum no longer matches its file (someone edited an applied migration): both raise
 :class:`MigrationError` with a one-line message.
 
-The functions here are synchronous: the store runs them on its connection's worker thread.
+SQLite's files are in ``migrations/``, PostgreSQL's in ``migrations/postgres/`` under the same numbers (the
+SQL differs: types, triggers). The SQLite functions here are synchronous (the store runs them on its
+connection's worker thread); ``migrate_postgres`` is async, and holds a PostgreSQL advisory lock while it
+works, so that processes starting at once apply each migration once.
 """
 
 from __future__ import annotations
@@ -17,10 +20,15 @@ import re
 import sqlite3
 import sys
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.store.base import MigrationError
+
+if TYPE_CHECKING:
+    import asyncpg
 
 # migrations/ at the top of the repository (bot/store/migrations.py -> ../../migrations).
 CHECKOUT_MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
@@ -35,6 +43,8 @@ def find_migrations_dir(prefix: str = sys.prefix, checkout: Path = CHECKOUT_MIGR
 
 
 DEFAULT_MIGRATIONS_DIR = find_migrations_dir()
+POSTGRES_SUBDIR = "postgres"
+DEFAULT_POSTGRES_MIGRATIONS_DIR = DEFAULT_MIGRATIONS_DIR / POSTGRES_SUBDIR
 
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -176,3 +186,71 @@ def migrate(conn: sqlite3.Connection, known: list[Migration]) -> int:
 def schema_version(conn: sqlite3.Connection) -> int:
     done = applied(conn)
     return done[-1].version if done else 0
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------------------------
+
+_CREATE_PG_LEDGER = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    checksum   TEXT NOT NULL,
+    applied_at DOUBLE PRECISION NOT NULL
+)
+"""
+
+
+def advisory_lock_key(schema: str) -> int:
+    """The advisory lock that serialises migrations of one schema (a signed 64-bit number)."""
+    return (0x45_69_67_68 << 32) | zlib.crc32(f"crazy-eights migrations {schema}".encode())
+
+
+async def applied_postgres(conn: asyncpg.Connection) -> list[AppliedMigration]:
+    if await conn.fetchval("SELECT to_regclass('schema_migrations')") is None:
+        return []
+    rows = await conn.fetch(
+        "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
+    )
+    return [AppliedMigration(int(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in rows]
+
+
+async def schema_version_postgres(conn: asyncpg.Connection) -> int:
+    done = await applied_postgres(conn)
+    return done[-1].version if done else 0
+
+
+async def migrate_postgres(conn: asyncpg.Connection, known: list[Migration]) -> int:
+    """Apply the pending migrations in order, each in its own transaction with its ledger row; return the
+    schema version. A session advisory lock (per schema) makes a second process wait, then find the work
+    done."""
+    import asyncpg
+
+    schema = str(await conn.fetchval("SELECT current_schema()"))
+    key = advisory_lock_key(schema)
+    await conn.execute("SELECT pg_advisory_lock($1)", key)
+    try:
+        await conn.execute(_CREATE_PG_LEDGER)
+        for migration in known:
+            async with conn.transaction():
+                done = await applied_postgres(conn)
+                check(known, done)
+                if any(record.version == migration.version for record in done):
+                    continue
+                try:
+                    await conn.execute(migration.sql)
+                except asyncpg.PostgresError as error:
+                    raise MigrationError(
+                        f"migration {migration.name} failed and was rolled back: {error}"
+                    ) from error
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, name, checksum, applied_at) "
+                    "VALUES ($1, $2, $3, $4)",
+                    migration.version,
+                    migration.name,
+                    migration.checksum,
+                    time.time(),
+                )
+        check(known, await applied_postgres(conn))
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", key)
+    return await schema_version_postgres(conn)

@@ -20,21 +20,24 @@ Durability and atomicity:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import aiosqlite
-import orjson
 
 from bot.store import migrations as migration_runner
+from bot.store import rows
 from bot.store.base import (
+    BulkWriter,
     ConflictError,
     GameState,
     GuildSettings,
+    Heartbeat,
     LeaderboardRow,
     LeaderboardSort,
     MatchResult,
@@ -50,35 +53,15 @@ from bot.store.base import (
     TableRecord,
     TableStatus,
 )
+from bot.store.rows import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
-ANONYMOUS_NAME = "Deleted player"
-HEARTBEAT_KEY = "heartbeat"
 
-# Leaderboard orders. Each ORDER BY matches an index in migrations/0002_results.sql term for term, so a page
-# is an index range scan; the user id makes the order total, so ranks are stable between pages.
-_WIN_RATE = "(CAST(matches_won AS REAL) / matches_played)"
-_ORDER_BY: dict[str, str] = {
-    "wins": "matches_won DESC, points DESC, user_id",
-    "points": "points DESC, matches_won DESC, user_id",
-    "winrate": f"{_WIN_RATE} DESC, matches_won DESC, user_id",
-}
-# The same orders as (first key, second key), both descending, then user_id ascending: for leaderboard_rank.
-_SORT_KEYS: dict[str, tuple[str, str]] = {
-    "wins": ("matches_won", "points"),
-    "points": ("points", "matches_won"),
-    "winrate": (_WIN_RATE, "matches_won"),
-}
-_BOARD_COLUMNS = "user_id, display_name, matches_played, matches_won, points"
-
-_TABLE_COLUMNS = (
-    "id, guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, board_message_id, "
-    "created_at, updated_at, target"
-)
-_SEAT_COLUMNS = "position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at"
+# Leaderboard orders (see BoardOrders): each matches an index in migrations/0002_results.sql term for term.
+_ORDERS = rows.BoardOrders("(CAST(matches_won AS REAL) / matches_played)")
 
 _UPSERT_SEAT = """
 INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
@@ -108,63 +91,6 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     last_place = excluded.last_place,
     last_played_at = excluded.last_played_at
 """
-
-
-def _dumps(value: Any) -> str:
-    # Encoding the state is much of a move's cost: orjson is several times faster than json. Non-string keys
-    # become strings, as json.dumps makes them.
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-_loads = orjson.loads
-
-
-def _target_of(ruleset: dict[str, Any], options: dict[str, Any]) -> int | None:
-    """The match's target score: a table option overrides the ruleset's."""
-    value = options["target"] if "target" in options else ruleset.get("target")
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _table(row: Sequence[Any]) -> TableRecord:
-    return TableRecord(
-        id=row[0],
-        guild_id=row[1],
-        channel_id=row[2],
-        host_id=row[3],
-        status=row[4],
-        ruleset=_loads(row[5]),
-        options=_loads(row[6]),
-        turn_timeout=row[7],
-        board_message_id=row[8],
-        created_at=row[9],
-        updated_at=row[10],
-        target=row[11],
-    )
-
-
-def _seat(row: Sequence[Any]) -> SeatRecord:
-    return SeatRecord(
-        position=row[0],
-        user_id=row[1],
-        display_name=row[2],
-        cpu_level=row[3],
-        cpu_takeover=bool(row[4]),
-        joined_at=row[5],
-        left_at=row[6],
-    )
-
-
-def _seat_params(table_id: int, seat: SeatRecord) -> tuple[Any, ...]:
-    return (
-        table_id,
-        seat.position,
-        seat.user_id,
-        seat.display_name,
-        seat.cpu_level,
-        int(seat.cpu_takeover),
-        seat.joined_at,
-        seat.left_at,
-    )
 
 
 def _write(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -312,57 +238,78 @@ class SqliteStore:
 
         await self._call(work)
 
-    async def write_heartbeat(self, now: float) -> None:
-        await self.set_meta(HEARTBEAT_KEY, repr(float(now)))
+    async def write_heartbeat(
+        self, now: float, process: str = rows.ALL_SHARDS, *, pid: int | None = None, host: str | None = None
+    ) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO heartbeats (process, beat_at, pid, host) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (process) DO UPDATE SET beat_at = excluded.beat_at, pid = excluded.pid, "
+                "host = excluded.host",
+                (process, float(now), pid, host),
+            )
 
-    async def read_heartbeat(self) -> float | None:
-        value = await self.get_meta(HEARTBEAT_KEY)
-        if value is None:
-            return None
+        await self._call(work)
+
+    async def read_heartbeat(self, process: str = rows.ALL_SHARDS) -> float | None:
+        def work(conn: sqlite3.Connection) -> float | None:
+            row = conn.execute("SELECT beat_at FROM heartbeats WHERE process = ?", (process,)).fetchone()
+            return None if row is None else float(row[0])
+
+        return await self._call(work)
+
+    async def heartbeats(self) -> list[Heartbeat]:
+        def work(conn: sqlite3.Connection) -> list[Heartbeat]:
+            found = conn.execute("SELECT process, beat_at, pid, host FROM heartbeats ORDER BY beat_at")
+            return [Heartbeat(*row) for row in found]
+
+        return await self._call(work)
+
+    # --- copy-db -----------------------------------------------------------------------------------------
+
+    async def row_counts(self) -> dict[str, int]:
+        def work(conn: sqlite3.Connection) -> dict[str, int]:
+            return {
+                table: int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+                for table in rows.DATA_TABLES
+            }
+
+        return await self._call(lambda conn: _read(conn, work))
+
+    async def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
+        if table not in rows.DATA_TABLES:
+            raise ValueError(f"unknown table {table!r}")
+        cursor = await self._db.execute(f"SELECT * FROM {table}")
         try:
-            return float(value)
-        except ValueError:
-            return None
+            columns = [column[0] for column in cursor.description]
+            while found := await cursor.fetchmany(batch):
+                yield columns, list(found)
+        finally:
+            await cursor.close()
+
+    @contextlib.asynccontextmanager
+    async def bulk_writer(self) -> AsyncIterator[BulkWriter]:
+        async def write(table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]) -> None:
+            if table not in rows.DATA_TABLES:
+                raise ValueError(f"unknown table {table!r}")
+            marks = ", ".join("?" for _ in columns)
+            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+            await self._call(lambda conn: conn.executemany(sql, values))
+
+        # copy-db owns this connection: nothing else runs on it between BEGIN and COMMIT.
+        await self._call(lambda conn: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            yield write
+        except BaseException:
+            await self._call(lambda conn: conn.execute("ROLLBACK"))
+            raise
+        await self._call(lambda conn: conn.execute("COMMIT"))
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
+        statements = rows.forget_user_statements(user_id, guild_id)
+
         def work(conn: sqlite3.Connection) -> int:
-            in_guild = "" if guild_id is None else " AND guild_id = ?"
-            guild_args: tuple[int, ...] = () if guild_id is None else (guild_id,)
-            # Closed tables where the user sat, found through their seats (an index), not by scanning tables.
-            their_closed_tables = (
-                "SELECT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
-                "WHERE s.user_id = ? AND t.status IN ('finished', 'abandoned')"
-                + ("" if guild_id is None else " AND t.guild_id = ?")
-            )
-            changed = 0
-            # Order matters: moves and hosts are found through the seats, so the seats are anonymised last.
-            for sql, args in (
-                (f"DELETE FROM player_stats WHERE user_id = ?{in_guild}", (user_id, *guild_args)),
-                (f"DELETE FROM player_preset_counts WHERE user_id = ?{in_guild}", (user_id, *guild_args)),
-                (
-                    "UPDATE match_rankings SET user_id = NULL, display_name = ? WHERE user_id = ? "
-                    "AND (SELECT 1 FROM match_results AS r WHERE r.table_id = match_rankings.table_id"
-                    f"{in_guild})",
-                    (ANONYMOUS_NAME, user_id, *guild_args),
-                ),
-                (
-                    f"UPDATE moves SET actor_id = NULL WHERE table_id IN ({their_closed_tables}) "
-                    "AND actor_id = ?",
-                    (user_id, *guild_args, user_id),
-                ),
-                (
-                    "UPDATE game_tables SET host_id = 0 WHERE host_id = ? "
-                    f"AND status IN ('finished', 'abandoned'){in_guild}",
-                    (user_id, *guild_args),
-                ),
-                (
-                    f"UPDATE seats SET user_id = NULL, display_name = ? WHERE user_id = ? "
-                    f"AND table_id IN ({their_closed_tables})",
-                    (ANONYMOUS_NAME, user_id, user_id, *guild_args),
-                ),
-            ):
-                changed += conn.execute(sql, args).rowcount
-            return changed
+            return sum(conn.execute(sql, params).rowcount for sql, params in statements)
 
         return await self._call(lambda conn: _write(conn, work))
 
@@ -394,20 +341,9 @@ class SqliteStore:
         deadline: float | None,
         now: float,
     ) -> TableRecord:
-        if host.user_id is None:
-            raise ValueError("a table's host is a person: host.user_id is required")
-        host_id = host.user_id
-        host_seat = SeatRecord(
-            position=0,
-            user_id=host_id,
-            display_name=host.display_name,
-            cpu_level=host.cpu_level,
-            cpu_takeover=host.cpu_takeover,
-            joined_at=host.joined_at or now,
-            left_at=host.left_at,
-        )
-        ruleset_json, options_json, state_json = _dumps(ruleset), _dumps(options), _dumps(state)
-        target = _target_of(ruleset, options)
+        host_id, host_row = rows.host_seat(host, now)
+        ruleset_json, options_json, state_json = dumps(ruleset), dumps(options), dumps(state)
+        target = rows.target_of(ruleset, options)
 
         def work(conn: sqlite3.Connection) -> TableRecord:
             existing = conn.execute(
@@ -423,24 +359,13 @@ class SqliteStore:
             )
             table_id = cursor.lastrowid
             assert table_id is not None
-            conn.execute(_UPSERT_SEAT, _seat_params(table_id, host_seat))
+            conn.execute(_UPSERT_SEAT, rows.seat_params(table_id, host_row))
             conn.execute(
                 "INSERT INTO game_state (table_id, version, state, deadline) VALUES (?, 0, ?, ?)",
                 (table_id, state_json, deadline),
             )
-            return TableRecord(
-                id=table_id,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                status="lobby",
-                ruleset=_loads(ruleset_json),
-                options=_loads(options_json),
-                turn_timeout=turn_timeout,
-                board_message_id=None,
-                created_at=now,
-                updated_at=now,
-                target=target,
+            return rows.new_table_record(
+                table_id, guild_id, channel_id, host_id, ruleset, options, turn_timeout, now
             )
 
         return await self._call(lambda conn: _write(conn, work))
@@ -448,29 +373,29 @@ class SqliteStore:
     async def get_table(self, table_id: int) -> TableRecord | None:
         def work(conn: sqlite3.Connection) -> TableRecord | None:
             row = conn.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
+                f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
             ).fetchone()
-            return None if row is None else _table(row)
+            return None if row is None else rows.table_record(row)
 
         return await self._call(work)
 
     async def open_table_in_channel(self, channel_id: int) -> TableRecord | None:
         def work(conn: sqlite3.Connection) -> TableRecord | None:
             row = conn.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM game_tables "
+                f"SELECT {TABLE_COLUMNS} FROM game_tables "
                 "WHERE channel_id = ? AND status IN ('lobby', 'playing')",
                 (channel_id,),
             ).fetchone()
-            return None if row is None else _table(row)
+            return None if row is None else rows.table_record(row)
 
         return await self._call(work)
 
     async def list_seats(self, table_id: int) -> list[SeatRecord]:
         def work(conn: sqlite3.Connection) -> list[SeatRecord]:
-            rows = conn.execute(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
+            found = conn.execute(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
             ).fetchall()
-            return [_seat(row) for row in rows]
+            return [rows.seat_record(row) for row in found]
 
         return await self._call(work)
 
@@ -481,7 +406,7 @@ class SqliteStore:
             ).fetchone()
             if row is None:
                 return None
-            return GameState(table_id=table_id, version=row[0], state=_loads(row[1]), deadline=row[2])
+            return GameState(table_id=table_id, version=row[0], state=loads(row[1]), deadline=row[2])
 
         return await self._call(work)
 
@@ -489,9 +414,9 @@ class SqliteStore:
         def work(conn: sqlite3.Connection) -> list[OpenTable]:
             # The WHERE clause repeats the partial index's, so these scan only open tables.
             tables = [
-                _table(row)
+                rows.table_record(row)
                 for row in conn.execute(
-                    f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing')"
+                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing')"
                 )
             ]
             tables.sort(key=lambda table: table.id)  # here, not in SQL: ORDER BY id would skip the index
@@ -499,14 +424,14 @@ class SqliteStore:
             states: dict[int, GameState] = {}
             open_ids = "SELECT id FROM game_tables WHERE status IN ('lobby', 'playing')"
             for row in conn.execute(
-                f"SELECT table_id, {_SEAT_COLUMNS} FROM seats WHERE table_id IN ({open_ids}) "
+                f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id IN ({open_ids}) "
                 "ORDER BY table_id, position"
             ):
-                seats[row[0]].append(_seat(row[1:]))
+                seats[row[0]].append(rows.seat_record(row[1:]))
             for row in conn.execute(
                 f"SELECT table_id, version, state, deadline FROM game_state WHERE table_id IN ({open_ids})"
             ):
-                states[row[0]] = GameState(row[0], row[1], _loads(row[2]), row[3])
+                states[row[0]] = GameState(row[0], row[1], loads(row[2]), row[3])
             return [OpenTable(table, seats[table.id], states[table.id]) for table in tables]
 
         return await self._call(lambda conn: _read(conn, work))
@@ -546,7 +471,7 @@ class SqliteStore:
         """
         # Encode outside the transaction: the write lock is held only for the SQL.
         params = (
-            _dumps(new_state),
+            dumps(new_state),
             deadline,
             table_id,
             expected_version,
@@ -556,13 +481,13 @@ class SqliteStore:
             table_id,
             expected_version + 1,
             actor_id,
-            _dumps(action),
-            _dumps(list(events)),
+            dumps(action),
+            dumps(list(events)),
             now,
         )
-        options_json = None if options is None else _dumps(options)
-        seat_rows = None if seats is None else [_seat_params(table_id, seat) for seat in seats]
-        seat_positions = None if seats is None else _dumps([seat.position for seat in seats])
+        options_json = None if options is None else dumps(options)
+        seat_rows = None if seats is None else [rows.seat_params(table_id, seat) for seat in seats]
+        seat_positions = None if seats is None else dumps([seat.position for seat in seats])
 
         def work(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
@@ -586,7 +511,7 @@ class SqliteStore:
             )
             if options_json is not None:
                 ruleset = conn.execute("SELECT ruleset FROM game_tables WHERE id = ?", (table_id,)).fetchone()
-                target = _target_of(_loads(ruleset[0]), cast(dict[str, Any], options))
+                target = rows.target_of(loads(ruleset[0]), cast(dict[str, Any], options))
                 conn.execute(
                     "UPDATE game_tables SET options = ?, target = ? WHERE id = ?",
                     (options_json, target, table_id),
@@ -608,15 +533,12 @@ class SqliteStore:
 
     async def moves(self, table_id: int) -> list[MoveRecord]:
         def work(conn: sqlite3.Connection) -> list[MoveRecord]:
-            rows = conn.execute(
+            found = conn.execute(
                 "SELECT seq, version, actor_id, action, events, created_at FROM moves "
                 "WHERE table_id = ? ORDER BY seq",
                 (table_id,),
             ).fetchall()
-            return [
-                MoveRecord(table_id, seq, version, actor, _loads(action), _loads(events), created)
-                for seq, version, actor, action, events, created in rows
-            ]
+            return [rows.move_record(table_id, row) for row in found]
 
         return await self._call(work)
 
@@ -634,12 +556,12 @@ class SqliteStore:
         where, args = _board_filter(guild_id, sort, min_matches)
 
         def work(conn: sqlite3.Connection) -> list[LeaderboardRow]:
-            rows = conn.execute(
-                f"SELECT {_BOARD_COLUMNS} FROM player_stats WHERE {where} ORDER BY {_ORDER_BY[sort]} "
+            found = conn.execute(
+                f"SELECT {BOARD_COLUMNS} FROM player_stats WHERE {where} ORDER BY {_ORDERS.order_by[sort]} "
                 "LIMIT ? OFFSET ?",
                 (*args, max(0, limit), max(0, offset)),
             ).fetchall()
-            return [_board_row(max(0, offset) + i + 1, row) for i, row in enumerate(rows)]
+            return [rows.board_row(max(0, offset) + i + 1, row) for i, row in enumerate(found)]
 
         return await self._call(work)
 
@@ -658,11 +580,11 @@ class SqliteStore:
     ) -> LeaderboardRow | None:
         where, args = _board_filter(guild_id, sort, min_matches)
 
-        keys = _SORT_KEYS[sort]
+        keys = _ORDERS.keys[sort]
 
         def work(conn: sqlite3.Connection) -> LeaderboardRow | None:
             mine = conn.execute(
-                f"SELECT {keys[0]}, {keys[1]}, {_BOARD_COLUMNS} FROM player_stats "
+                f"SELECT {keys[0]}, {keys[1]}, {BOARD_COLUMNS} FROM player_stats "
                 f"WHERE {where} AND user_id = ?",
                 (*args, user_id),
             ).fetchone()
@@ -678,16 +600,14 @@ class SqliteStore:
                 " AND user_id < ?)",
                 (*args, first, *args, first, second, *args, first, second, user_id),
             ).fetchone()[0]
-            return _board_row(int(ahead) + 1, mine[2:])
+            return rows.board_row(int(ahead) + 1, mine[2:])
 
         return await self._call(lambda conn: _read(conn, work))
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         def work(conn: sqlite3.Connection) -> PlayerStats | None:
             row = conn.execute(
-                "SELECT display_name, matches_played, matches_won, rounds_played, rounds_won, round_points, "
-                "points, best_place, last_place, last_played_at FROM player_stats "
-                "WHERE guild_id = ? AND user_id = ?",
+                f"SELECT {rows.STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             ).fetchone()
             if row is None:
@@ -697,21 +617,8 @@ class SqliteStore:
                 "ORDER BY matches DESC, preset LIMIT 1",
                 (guild_id, user_id),
             ).fetchone()
-            name, played, won, rounds_played, rounds_won, round_points, points, best, last, last_at = row
-            return PlayerStats(
-                guild_id=guild_id,
-                user_id=user_id,
-                display_name=name,
-                matches_played=played,
-                matches_won=won,
-                rounds_played=rounds_played,
-                rounds_won=rounds_won,
-                round_points=round_points,
-                points=points,
-                best_place=best,
-                last_place=last,
-                last_played_at=last_at,
-                favourite_preset=None if favourite is None else favourite[0],
+            return rows.player_stats_record(
+                guild_id, user_id, row, None if favourite is None else favourite[0]
             )
 
         return await self._call(lambda conn: _read(conn, work))
@@ -744,18 +651,13 @@ class SqliteStore:
 
     async def round_results(self, table_id: int) -> list[RoundResult]:
         def work(conn: sqlite3.Connection) -> list[RoundResult]:
-            rows = conn.execute(
-                "SELECT round_number, position, score, won FROM round_results WHERE table_id = ? "
-                "ORDER BY round_number, position",
-                (table_id,),
-            ).fetchall()
-            rounds: dict[int, tuple[list[int], list[int]]] = {}
-            for number, position, score, won in rows:
-                scores, winners = rounds.setdefault(number, ([], []))
-                scores.append(score)
-                if won:
-                    winners.append(position)
-            return [RoundResult(number, scores, winners) for number, (scores, winners) in rounds.items()]
+            return rows.rounds_from_rows(
+                conn.execute(
+                    "SELECT round_number, position, score, won FROM round_results WHERE table_id = ? "
+                    "ORDER BY round_number, position",
+                    (table_id,),
+                )
+            )
 
         return await self._call(work)
 
@@ -768,19 +670,11 @@ class SqliteStore:
                 "WHERE guild_id = ?",
                 (guild_id,),
             ).fetchone()
-            if row is None:
-                return GuildSettings(guild_id)
             channels = conn.execute(
                 "SELECT channel_id FROM guild_table_channels WHERE guild_id = ? ORDER BY channel_id",
                 (guild_id,),
             ).fetchall()
-            return GuildSettings(
-                guild_id=guild_id,
-                default_preset=row[0],
-                default_turn_timeout=row[1],
-                allowed_channel_ids=tuple(channel for (channel,) in channels),
-                manager_role_id=row[2],
-            )
+            return rows.guild_settings(guild_id, row, (channel for (channel,) in channels))
 
         return await self._call(lambda conn: _read(conn, work))
 
@@ -810,44 +704,26 @@ class SqliteStore:
 
 
 def _board_filter(guild_id: int, sort: LeaderboardSort, min_matches: int) -> tuple[str, tuple[int, ...]]:
-    if sort not in _ORDER_BY:
-        raise ValueError(f"unknown leaderboard order {sort!r}")
+    _ORDERS.check(sort)
     if sort == "winrate":
         return "guild_id = ? AND matches_played >= ?", (guild_id, min_matches)
     return "guild_id = ?", (guild_id,)
 
 
-def _board_row(rank: int, row: Sequence[Any]) -> LeaderboardRow:
-    user_id, name, played, won, points = row
-    return LeaderboardRow(
-        rank=rank,
-        user_id=user_id,
-        display_name=name,
-        matches_played=played,
-        matches_won=won,
-        win_rate=won / played if played else 0.0,
-        points=points,
-    )
-
-
 def _rankings(conn: sqlite3.Connection, table_id: int) -> list[RankingEntry]:
-    rows = conn.execute(
+    found = conn.execute(
         "SELECT position, user_id, display_name, place, total FROM match_rankings WHERE table_id = ? "
         "ORDER BY place, position",
         (table_id,),
     ).fetchall()
-    return [RankingEntry(*row) for row in rows]
+    return [rows.ranking_entry(row) for row in found]
 
 
 def _record_round(conn: sqlite3.Connection, table_id: int, result: RoundResult) -> None:
-    winners = set(result.winners)
     conn.executemany(
         "INSERT INTO round_results (table_id, round_number, position, score, won) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT (table_id, round_number, position) DO NOTHING",
-        [
-            (table_id, result.round_number, position, score, int(position in winners))
-            for position, score in enumerate(result.scores)
-        ],
+        rows.round_rows(table_id, result),
     )
 
 
@@ -865,30 +741,11 @@ def _record_match(conn: sqlite3.Connection, table_id: int, result: MatchResult, 
     conn.executemany(
         "INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        [(table_id, e.position, e.user_id, e.display_name, e.place, e.total) for e in result.ranking],
+        rows.ranking_rows(table_id, result),
     )
-    people = [entry for entry in result.ranking if entry.user_id is not None]
-    conn.executemany(
-        _UPSERT_STATS,
-        [
-            (
-                guild_id,
-                entry.user_id,
-                entry.display_name,
-                int(entry.place == 1),
-                result.rounds_played,
-                result.round_wins.get(entry.position, 0),
-                result.round_points.get(entry.position, 0),
-                sum(1 for other in result.ranking if other.place > entry.place),
-                entry.place,
-                entry.place,
-                now,
-            )
-            for entry in people
-        ],
-    )
+    conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
     conn.executemany(
         "INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) VALUES (?, ?, ?, 1) "
         "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = matches + 1",
-        [(guild_id, entry.user_id, result.preset) for entry in people],
+        rows.preset_rows(guild_id, result),
     )

@@ -1,12 +1,11 @@
-"""Shared pieces of the table-service tests: the real SQLite store on a temp file, a fake clock, a
+"""Shared pieces of the table-service tests: the real store of each backend (SQLite on a temp file, and
+PostgreSQL: every service test runs on both), a fake clock, a
 listener that records what it is pushed, and helpers that play a seat's turn the way a person clicking the
 hand would."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from bot.service import (
     TableService,
     TableSnapshot,
 )
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
 
 GUILD = 500
 CHANNEL = 600
@@ -52,11 +51,8 @@ class Recorder:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(str(tmp_path / "eights.sqlite3"))
-    await opened.migrate()
-    yield opened
-    await opened.close()
+def store(any_store: Store) -> Store:
+    return any_store
 
 
 @pytest.fixture
@@ -70,7 +66,7 @@ def recorder() -> Recorder:
 
 
 @pytest.fixture
-def service(store: SqliteStore, clock: FakeClock, recorder: Recorder) -> TableService:
+def service(store: Store, clock: FakeClock, recorder: Recorder) -> TableService:
     return make_service(store, clock, recorder)
 
 

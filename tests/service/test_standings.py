@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from bot.service.errors import ServiceError
 from bot.service.standings import StandingsService
-from bot.store import open_store
 from bot.store.base import GuildSettings, MatchResult, RankingEntry, SeatRecord, Store
 
 GUILD = 1_000
@@ -103,14 +102,6 @@ class CountingStore:
             return await attribute(*args, **kwargs)
 
         return counted
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    opened = await open_store("sqlite:///:memory:")
-    await opened.migrate()
-    yield opened
-    await opened.close()
 
 
 @pytest.fixture

@@ -6,8 +6,11 @@ from typing import Any
 
 import pytest
 
-from bot.store import SeatRecord
+from bot.store import SeatRecord, Store
 from bot.store.sqlite import SqliteStore
+from tests.backends import any_store, backend_url, pg_database, pg_schema_url, pg_url
+
+__all__ = ["any_store", "backend_url", "pg_database", "pg_schema_url", "pg_url"]
 
 GUILD = 1000
 CHANNEL = 2000
@@ -15,7 +18,14 @@ HOST = 3000
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+def store(any_store: Store) -> Store:
+    """The store of each backend (the tests run once per backend), migrated and empty."""
+    return any_store
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    """For what only SQLite has (its file, WAL, online backup)."""
     opened = await SqliteStore.open(str(tmp_path / "bot.sqlite3"))
     await opened.migrate()
     yield opened
@@ -27,7 +37,7 @@ def host_seat(user_id: int = HOST, name: str = "Host") -> SeatRecord:
 
 
 async def new_table(
-    store: SqliteStore,
+    store: Store,
     *,
     guild_id: int = GUILD,
     channel_id: int = CHANNEL,

@@ -1,21 +1,26 @@
-"""Every query the store makes is served by an index: no full table scans, no sorting the leaderboard."""
+"""Every query the store makes is served by an index: no full table scans, no sorting the leaderboard.
+
+SQLite: EXPLAIN QUERY PLAN of every statement traced. PostgreSQL: EXPLAIN of every statement logged, with
+sequential scans and sorts disabled for the session, so that a plan that still has one has no index to use.
+"""
 
 from __future__ import annotations
 
 import re
 import sqlite3
 
-from bot.store import GuildSettings, SeatRecord
+from bot.store import GuildSettings, SeatRecord, Store, parse_database_url
+from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
 from tests.store.conftest import GUILD, new_table
-from tests.store.test_sqlite_store import finish_match
+from tests.store.test_store import finish_match
 
 _BARE_SCAN = re.compile(r"\bSCAN (\w+)$")
 # The schema ledger and sqlite_master (read by the migration runner) are tiny; json_each is a function.
 _SCAN_ALLOWED = {"sqlite_master", "json_each", "schema_migrations"}
 
 
-async def exercise_every_query(store: SqliteStore) -> None:
+async def exercise_every_query(store: Store) -> None:
     await store.schema_version()
     await store.set_meta("k", "v")
     await store.get_meta("k")
@@ -50,7 +55,8 @@ async def exercise_every_query(store: SqliteStore) -> None:
     await store.forget_user(11)
 
 
-async def test_no_query_scans_a_table_or_sorts_the_leaderboard(store: SqliteStore) -> None:
+async def test_no_query_scans_a_table_or_sorts_the_leaderboard(sqlite_store: SqliteStore) -> None:
+    store = sqlite_store
     statements: list[str] = []
     await store._call(lambda conn: conn.set_trace_callback(statements.append))
     await exercise_every_query(store)
@@ -72,4 +78,52 @@ async def test_no_query_scans_a_table_or_sorts_the_leaderboard(store: SqliteStor
                 problems.append(f"{step!r} in {query}")
             if "player_stats" in query and "ORDER BY" in query and "TEMP B-TREE" in step:
                 problems.append(f"{step!r} in {query}")
+    assert problems == [], "\n".join(problems)
+
+
+_STATEMENTS = ("SELECT", "UPDATE", "DELETE", "INSERT", "WITH")
+# The ledger is read whole at start-up, by design; advisory locks and catalog lookups are not table reads.
+_PG_SKIP = ("schema_migrations", "pg_advisory", "to_regclass", "current_schema", "information_schema")
+
+
+def _pg_plan_problems(query: str, plan: list[str]) -> list[str]:
+    problems = []
+    for line in (step.strip() for step in plan):
+        if "Seq Scan on" in line:
+            problems.append(f"{line!r} in {query}")
+        sorts = line.startswith(("Sort", "-> Sort", "->  Sort"))
+        if sorts and "player_stats" in query and "ORDER BY" in query:
+            problems.append(f"{line!r} in {query}")
+    return problems
+
+
+async def test_postgres_plans_use_indexes_for_every_query(pg_url: str) -> None:
+    store = await PostgresStore.open(parse_database_url(pg_url), pool_size=1)
+    logged: dict[str, tuple[object, ...]] = {}
+
+    def log(record: object) -> None:
+        query: str = record.query  # type: ignore[attr-defined]
+        if query.lstrip().split(None, 1)[0].upper() in _STATEMENTS:
+            args = tuple(record.args or ())  # type: ignore[attr-defined]
+            if args and isinstance(args[0], tuple):  # executemany: one row's arguments will do
+                args = args[0]
+            logged[query] = args
+
+    problems: list[str] = []
+    try:
+        async with store._pool.acquire() as conn:  # the pool's one connection
+            conn.add_query_logger(log)
+        await exercise_every_query(store)
+        async with store._pool.acquire() as conn:
+            conn.remove_query_logger(log)
+            assert len(logged) > 30  # the workload really ran the store's queries
+            await conn.execute("SET enable_seqscan = off; SET enable_sort = off")
+            for query, args in sorted(logged.items()):
+                if any(word in query for word in _PG_SKIP):
+                    continue
+                plan = [row[0] for row in await conn.fetch("EXPLAIN " + query, *args)]
+                problems.extend(_pg_plan_problems(query, plan))
+            await conn.execute("RESET enable_seqscan; RESET enable_sort")
+    finally:
+        await store.close()
     assert problems == [], "\n".join(problems)

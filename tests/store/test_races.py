@@ -1,19 +1,16 @@
-"""Racing moves: exactly one commit_move per state version wins; every other gets ConflictError."""
+"""Racing moves: exactly one commit_move per state version wins; every other gets ConflictError. On each
+backend: coroutines on one connection (pool), several stores, several processes."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import multiprocessing
-import sqlite3
-from pathlib import Path
 
-from bot.store import ConflictError
-from bot.store.sqlite import SqliteStore
+from bot.store import ConflictError, Store, open_store
 from tests.store.conftest import new_table
 
 
-async def attempt(store: SqliteStore, table_id: int, version: int, who: int) -> bool:
+async def attempt(store: Store, table_id: int, version: int, who: int) -> bool:
     try:
         await store.commit_move(
             table_id,
@@ -32,37 +29,29 @@ async def attempt(store: SqliteStore, table_id: int, version: int, who: int) -> 
     return True
 
 
-def assert_log_is_one_move_per_version(db: Path, table_id: int, versions: int) -> None:
-    conn = sqlite3.connect(db)
-    try:
-        rows = conn.execute(
-            "SELECT seq, version, action FROM moves WHERE table_id = ? ORDER BY seq", (table_id,)
-        ).fetchall()
-        state = conn.execute(
-            "SELECT version, state FROM game_state WHERE table_id = ?", (table_id,)
-        ).fetchone()
-    finally:
-        conn.close()
-    assert [(seq, version) for seq, version, _ in rows] == [(v, v) for v in range(1, versions + 1)]
-    actions = [json.loads(action) for _, _, action in rows]
-    assert [action["version"] for action in actions] == list(range(versions))  # each built on the one before
+async def assert_log_is_one_move_per_version(store: Store, table_id: int, versions: int) -> None:
+    moves = await store.moves(table_id)
+    state = await store.get_state(table_id)
+    assert [(move.seq, move.version) for move in moves] == [(v, v) for v in range(1, versions + 1)]
+    # Each move was built on the one before.
+    assert [move.action["version"] for move in moves] == list(range(versions))
     # The stored state is the one written by the winner of the last version.
-    assert state[0] == versions
-    assert json.loads(state[1]) == {"last": actions[-1]["who"], "version": versions}
+    assert state is not None and state.version == versions
+    assert state.state == {"last": moves[-1].action["who"], "version": versions}
 
 
-async def test_concurrent_moves_on_one_connection(store: SqliteStore) -> None:
+async def test_concurrent_moves_on_one_store(store: Store) -> None:
     table_id = await new_table(store)
     for version in range(10):
         results = await asyncio.gather(*(attempt(store, table_id, version, who) for who in range(25)))
         assert results.count(True) == 1
-    assert_log_is_one_move_per_version(Path(store.path), table_id, 10)
+    await assert_log_is_one_move_per_version(store, table_id, 10)
 
 
-async def test_concurrent_moves_across_connections(store: SqliteStore) -> None:
-    # Separate connections run on separate threads, so these really overlap inside SQLite.
+async def test_concurrent_moves_across_connections(store: Store, backend_url: str) -> None:
+    # Separate connections (SQLite: on separate threads) really overlap inside the database.
     table_id = await new_table(store)
-    others = [await SqliteStore.open(store.path) for _ in range(3)]
+    others = [await open_store(backend_url) for _ in range(3)]
     try:
         stores = [store, *others]
         for version in range(10):
@@ -73,12 +62,12 @@ async def test_concurrent_moves_across_connections(store: SqliteStore) -> None:
     finally:
         for other in others:
             await other.close()
-    assert_log_is_one_move_per_version(Path(store.path), table_id, 10)
+    await assert_log_is_one_move_per_version(store, table_id, 10)
 
 
-def _race_in_process(path: str, table_id: int, worker: int, rounds: int, wins: multiprocessing.Queue) -> None:
+def _race_in_process(url: str, table_id: int, worker: int, rounds: int, wins: multiprocessing.Queue) -> None:
     async def run() -> int:
-        store = await SqliteStore.open(path)
+        store = await open_store(url)
         won = 0
         try:
             for _ in range(rounds):
@@ -92,12 +81,14 @@ def _race_in_process(path: str, table_id: int, worker: int, rounds: int, wins: m
     wins.put(asyncio.run(run()))
 
 
-async def test_processes_racing_read_then_commit_never_lose_or_double_a_move(store: SqliteStore) -> None:
+async def test_processes_racing_read_then_commit_never_lose_or_double_a_move(
+    store: Store, backend_url: str
+) -> None:
     table_id = await new_table(store)
     context = multiprocessing.get_context("spawn")
     wins: multiprocessing.Queue = context.Queue()
     workers = [
-        context.Process(target=_race_in_process, args=(store.path, table_id, worker, 60, wins))
+        context.Process(target=_race_in_process, args=(backend_url, table_id, worker, 60, wins))
         for worker in range(3)
     ]
     for process in workers:
@@ -108,4 +99,4 @@ async def test_processes_racing_read_then_commit_never_lose_or_double_a_move(sto
         assert process.exitcode == 0
     state = await store.get_state(table_id)
     assert state is not None and state.version == total
-    assert_log_is_one_move_per_version(Path(store.path), table_id, total)
+    await assert_log_is_one_move_per_version(store, table_id, total)

@@ -1,4 +1,4 @@
-"""The SQLite store's behaviour through its public methods."""
+"""The store's behaviour through its public methods, on each backend (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ import pytest
 from bot.store import (
     ConflictError,
     GuildSettings,
+    Heartbeat,
     MatchResult,
     RankingEntry,
     RoundResult,
     SeatRecord,
+    Store,
     StoreError,
     TableExistsError,
     UnsupportedDatabaseError,
@@ -25,6 +27,7 @@ from bot.store import (
 )
 from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, discover
 from bot.store.sqlite import SqliteStore
+from tests.backends import integrity_error, raw_execute
 from tests.store.conftest import CHANNEL, GUILD, HOST, host_seat, new_table
 
 LATEST = discover(DEFAULT_MIGRATIONS_DIR)[-1].version
@@ -33,23 +36,59 @@ LATEST = discover(DEFAULT_MIGRATIONS_DIR)[-1].version
 
 
 def test_database_urls_name_relative_absolute_and_memory_paths() -> None:
-    assert parse_database_url("sqlite:///data/bot.sqlite3") == "data/bot.sqlite3"
-    assert parse_database_url("sqlite:////var/lib/bot.db") == "/var/lib/bot.db"
-    assert parse_database_url("sqlite:///:memory:") == ":memory:"
+    assert parse_database_url("sqlite:///data/bot.sqlite3").path == "data/bot.sqlite3"
+    assert parse_database_url("sqlite:////var/lib/bot.db").path == "/var/lib/bot.db"
+    assert parse_database_url("sqlite:///:memory:").is_memory
+    # A query string is not part of the file name.
+    assert parse_database_url("sqlite:///q.db?cache=shared").path == "q.db"
 
 
-@pytest.mark.parametrize("url", ["postgresql://u:secret@host/db", "postgres://host/db"])
-def test_postgres_url_says_it_is_planned(url: str) -> None:
-    with pytest.raises(UnsupportedDatabaseError, match="PostgreSQL support is planned") as raised:
+@pytest.mark.parametrize(
+    "url", ["postgresql://u:s3cret@db.example:5432/eights", "postgres://u:s3cret@db.example/eights"]
+)
+def test_postgres_urls_select_postgres_and_mask_the_password(url: str) -> None:
+    target = parse_database_url(url)
+    assert target.backend == "postgresql" and target.password == "s3cret"
+    assert "s3cret" not in target.shown and "u:***@db.example" in target.shown
+    assert target.scrub(f"failed for {url} with s3cret") == f"failed for {target.shown} with ***"
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:secret@host/", "postgresql://u:secret@/db"])
+def test_postgres_urls_without_host_or_database_are_refused(url: str) -> None:
+    with pytest.raises(UnsupportedDatabaseError) as raised:
         parse_database_url(url)
     assert "secret" not in str(raised.value)
 
 
-@pytest.mark.parametrize("url", ["mysql://u:secret@host/db", "sqlite://", "sqlite:///", "bot.sqlite3", ""])
+@pytest.mark.parametrize(
+    "url",
+    ["mysql://u:secret@host/db", "sqlite://", "sqlite:///", "sqlite:///?cache=shared", "bot.sqlite3", ""],
+)
 def test_other_urls_are_refused_without_leaking_passwords(url: str) -> None:
     with pytest.raises(UnsupportedDatabaseError) as raised:
         parse_database_url(url)
     assert "secret" not in str(raised.value)
+
+
+async def test_sqlite_url_with_a_query_opens_the_named_file(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = await open_store("sqlite:///q.db?cache=shared")
+    try:
+        await store.migrate()
+    finally:
+        await store.close()
+    assert (tmp_path / "q.db").is_file()
+    assert not any("?" in path.name for path in tmp_path.iterdir())
+
+
+async def test_postgres_connection_errors_never_show_the_password(pg_database: str) -> None:
+    wrong = pg_database.replace("postgresql://", "postgresql://nobody_here:hunter2secret@").replace(
+        "@postgres@", "@"
+    )
+    wrong = wrong.replace("127.0.0.1:5432", "127.0.0.1:1")  # nothing listens there
+    with pytest.raises(StoreError) as raised:
+        await open_store(wrong)
+    assert "hunter2secret" not in str(raised.value) and "***" in str(raised.value)
 
 
 async def test_open_store_creates_the_folder_and_does_not_migrate(tmp_path: Path, monkeypatch) -> None:
@@ -73,29 +112,27 @@ async def test_memory_database_works() -> None:
         await store.close()
 
 
-async def test_connection_uses_wal_and_foreign_keys(store: SqliteStore) -> None:
+async def test_sqlite_connection_uses_wal(sqlite_store: SqliteStore) -> None:
+    store = sqlite_store
     conn = sqlite3.connect(store.path)
     try:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         conn.close()
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
-        await _insert_orphan_seat(store)
 
 
-async def _insert_orphan_seat(store: SqliteStore) -> None:
-    def work(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            "INSERT INTO seats (table_id, position, display_name, joined_at) VALUES (999999, 0, 'x', 0)"
+async def test_the_schema_refuses_a_seat_at_no_table(store: Store) -> None:
+    with pytest.raises(integrity_error(store), match=r"(?i)foreign key"):
+        await raw_execute(
+            store,
+            "INSERT INTO seats (table_id, position, display_name, joined_at) VALUES (999999, 0, 'x', 0)",
         )
-
-    await store._call(work)
 
 
 # --- tables and moves ---------------------------------------------------------------------------------------
 
 
-async def test_create_table_seats_the_host_at_version_zero(store: SqliteStore) -> None:
+async def test_create_table_seats_the_host_at_version_zero(store: Store) -> None:
     table_id = await new_table(store, options={"preset": "classic", "target": 50})
     table = await store.get_table(table_id)
     assert table is not None
@@ -109,7 +146,7 @@ async def test_create_table_seats_the_host_at_version_zero(store: SqliteStore) -
     assert (await store.open_table_in_channel(CHANNEL)) == table
 
 
-async def test_one_open_table_per_channel(store: SqliteStore) -> None:
+async def test_one_open_table_per_channel(store: Store) -> None:
     first = await new_table(store)
     with pytest.raises(TableExistsError) as raised:
         await new_table(store)
@@ -132,21 +169,18 @@ async def test_one_open_table_per_channel(store: SqliteStore) -> None:
     assert second != first
 
 
-async def test_the_database_itself_refuses_a_second_open_table(store: SqliteStore) -> None:
+async def test_the_database_itself_refuses_a_second_open_table(store: Store) -> None:
     await new_table(store)
 
-    def sneak(conn: sqlite3.Connection) -> None:
-        conn.execute(
+    with pytest.raises(integrity_error(store)):
+        await raw_execute(
+            store,
             "INSERT INTO game_tables (guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, "
-            "created_at, updated_at) VALUES (1, ?, 1, 'playing', '{}', '{}', 60, 0, 0)",
-            (CHANNEL,),
+            f"created_at, updated_at) VALUES (1, {CHANNEL}, 1, 'playing', '{{}}', '{{}}', 60, 0, 0)",
         )
 
-    with pytest.raises(sqlite3.IntegrityError):
-        await store._call(sneak)
 
-
-async def test_commit_move_appends_the_log_and_replaces_state(store: SqliteStore) -> None:
+async def test_commit_move_appends_the_log_and_replaces_state(store: Store) -> None:
     table_id = await new_table(store)
     version = await store.commit_move(
         table_id,
@@ -186,7 +220,7 @@ async def test_commit_move_appends_the_log_and_replaces_state(store: SqliteStore
     assert [(s.position, s.user_id, s.cpu_level) for s in seats] == [(0, HOST, None), (1, None, "easy")]
 
 
-async def test_a_stale_version_conflicts_and_writes_nothing(store: SqliteStore) -> None:
+async def test_a_stale_version_conflicts_and_writes_nothing(store: Store) -> None:
     table_id = await new_table(store)
     await store.commit_move(
         table_id, 0, actor_id=HOST, action={"n": 1}, events=[], new_state={"n": 1}, deadline=None, now=1.0
@@ -217,7 +251,7 @@ async def test_a_stale_version_conflicts_and_writes_nothing(store: SqliteStore) 
     assert missing.value.actual_version is None
 
 
-async def test_seat_list_replaces_the_seats(store: SqliteStore) -> None:
+async def test_seat_list_replaces_the_seats(store: Store) -> None:
     table_id = await new_table(store)
     three = [host_seat(), SeatRecord(1, 11, "A", joined_at=2.0), SeatRecord(2, 12, "B", joined_at=3.0)]
     await store.commit_move(
@@ -233,7 +267,7 @@ async def test_seat_list_replaces_the_seats(store: SqliteStore) -> None:
     assert await store.list_seats(table_id) == taken_over
 
 
-async def test_options_change_updates_the_target(store: SqliteStore) -> None:
+async def test_options_change_updates_the_target(store: Store) -> None:
     table_id = await new_table(store)
     assert (await store.get_table(table_id)).target == 100  # type: ignore[union-attr]
     await store.commit_move(
@@ -251,17 +285,17 @@ async def test_options_change_updates_the_target(store: SqliteStore) -> None:
     assert table is not None and table.target == 250 and table.options["target"] == 250
 
 
-async def test_move_log_is_append_only(store: SqliteStore) -> None:
+async def test_move_log_is_append_only(store: Store) -> None:
     table_id = await new_table(store)
     await store.commit_move(
         table_id, 0, actor_id=HOST, action={"a": 1}, events=[], new_state={}, deadline=None, now=1.0
     )
     for sql in ("UPDATE moves SET action = '{}'", "DELETE FROM moves"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            await store._call(lambda conn, sql=sql: conn.execute(sql))
+        with pytest.raises(integrity_error(store), match="append-only"):
+            await raw_execute(store, sql)
 
 
-async def test_load_open_tables_returns_only_open_ones_with_seats_and_state(store: SqliteStore) -> None:
+async def test_load_open_tables_returns_only_open_ones_with_seats_and_state(store: Store) -> None:
     lobby = await new_table(store, channel_id=1, state={"t": "lobby"})
     playing = await new_table(store, channel_id=2, state={"t": "playing"})
     closed = await new_table(store, channel_id=3)
@@ -302,7 +336,7 @@ async def test_load_open_tables_returns_only_open_ones_with_seats_and_state(stor
 
 
 async def finish_match(
-    store: SqliteStore,
+    store: Store,
     channel_id: int,
     ranking: list[tuple[int | None, int, int]],  # (user_id, place, total) per seat position
     *,
@@ -339,7 +373,7 @@ async def finish_match(
     return table_id
 
 
-async def test_match_result_updates_statistics_once(store: SqliteStore) -> None:
+async def test_match_result_updates_statistics_once(store: Store) -> None:
     table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 30), (None, 3, 50)], now=10.0)
     stats = await store.player_stats(GUILD, 11)
     assert stats is not None
@@ -367,7 +401,7 @@ async def test_match_result_updates_statistics_once(store: SqliteStore) -> None:
     assert [entry.user_id for entry in await store.match_ranking(table_id)] == [11, 12, None]
 
 
-async def test_statistics_accumulate_best_and_last_place(store: SqliteStore) -> None:
+async def test_statistics_accumulate_best_and_last_place(store: Store) -> None:
     await finish_match(store, 1, [(11, 1, 0), (12, 2, 10)], now=10.0)
     await finish_match(store, 2, [(11, 2, 40), (12, 1, 0), (13, 3, 90)], now=20.0, preset="switch")
     await finish_match(store, 3, [(11, 3, 50), (12, 1, 0), (13, 2, 9)], now=30.0, preset="switch")
@@ -379,7 +413,7 @@ async def test_statistics_accumulate_best_and_last_place(store: SqliteStore) -> 
     assert await store.player_stats(GUILD + 1, 11) is None  # statistics are per guild
 
 
-async def test_leaderboard_sorts_pages_and_ranks(store: SqliteStore) -> None:
+async def test_leaderboard_sorts_pages_and_ranks(store: Store) -> None:
     # Points = opponents finished ahead of: 11 gets 2 + 1, 12 gets 1 + 0 + 3, 13 gets 0 + 2.
     await finish_match(store, 1, [(11, 1, 0), (12, 2, 5), (13, 3, 9)], now=1.0)
     await finish_match(store, 2, [(11, 1, 0), (12, 2, 5)], now=2.0)
@@ -403,7 +437,7 @@ async def test_leaderboard_sorts_pages_and_ranks(store: SqliteStore) -> None:
     assert await store.leaderboard(GUILD + 1) == []
 
 
-async def test_own_rank_agrees_with_the_full_board_for_every_player_and_order(store: SqliteStore) -> None:
+async def test_own_rank_agrees_with_the_full_board_for_every_player_and_order(store: Store) -> None:
     rng = random.Random(7)
     for match in range(40):
         players = rng.sample(range(1, 13), rng.choice((2, 3, 4)))
@@ -420,7 +454,7 @@ async def test_own_rank_agrees_with_the_full_board_for_every_player_and_order(st
         assert pages == board
 
 
-async def test_recent_matches_newest_first(store: SqliteStore) -> None:
+async def test_recent_matches_newest_first(store: Store) -> None:
     first = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
     second = await finish_match(store, 2, [(12, 1, 0), (11, 2, 5)], now=2.0, preset="party")
     await finish_match(store, 3, [(12, 1, 0), (11, 2, 5)], now=3.0, guild_id=GUILD + 1)
@@ -431,7 +465,7 @@ async def test_recent_matches_newest_first(store: SqliteStore) -> None:
     assert len(await store.recent_matches(GUILD, limit=1)) == 1
 
 
-async def test_forget_user_deletes_statistics_and_anonymises_closed_tables(store: SqliteStore) -> None:
+async def test_forget_user_deletes_statistics_and_anonymises_closed_tables(store: Store) -> None:
     table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
     live = await new_table(store, channel_id=9, host=host_seat(11))
     changed = await store.forget_user(11)
@@ -448,7 +482,7 @@ async def test_forget_user_deletes_statistics_and_anonymises_closed_tables(store
     assert [row.user_id for row in await store.leaderboard(GUILD)] == [12]
 
 
-async def test_forget_user_in_one_guild_only(store: SqliteStore) -> None:
+async def test_forget_user_in_one_guild_only(store: Store) -> None:
     await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
     await finish_match(store, 2, [(11, 1, 0), (12, 2, 5)], now=1.0, guild_id=GUILD + 1)
     await store.forget_user(11, guild_id=GUILD)
@@ -459,7 +493,7 @@ async def test_forget_user_in_one_guild_only(store: SqliteStore) -> None:
 # --- settings, meta, backup ---------------------------------------------------------------------------------
 
 
-async def test_guild_settings_default_and_round_trip(store: SqliteStore) -> None:
+async def test_guild_settings_default_and_round_trip(store: Store) -> None:
     assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD)
     settings = GuildSettings(GUILD, "party", 45.0, (7, 5), 99)
     await store.save_guild_settings(settings)
@@ -468,7 +502,7 @@ async def test_guild_settings_default_and_round_trip(store: SqliteStore) -> None
     assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD)
 
 
-async def test_meta_and_heartbeat(store: SqliteStore) -> None:
+async def test_meta_and_heartbeat(store: Store) -> None:
     assert await store.get_meta("command_tree_hash") is None
     await store.set_meta("command_tree_hash", "abc")
     await store.set_meta("command_tree_hash", "def")
@@ -476,9 +510,21 @@ async def test_meta_and_heartbeat(store: SqliteStore) -> None:
     assert await store.read_heartbeat() is None
     await store.write_heartbeat(1234.5)
     assert await store.read_heartbeat() == 1234.5
+    # One row per process, keyed by its shards: each process's health reads its own.
+    await store.write_heartbeat(1300.0, "1/2", pid=77, host="box-b")
+    await store.write_heartbeat(1240.0, "0/2", pid=76, host="box-a")
+    await store.write_heartbeat(1250.0, "0/2", pid=76, host="box-a")
+    assert await store.read_heartbeat("0/2") == 1250.0 and await store.read_heartbeat("1/2") == 1300.0
+    assert await store.read_heartbeat("2/3") is None
+    assert await store.heartbeats() == [
+        Heartbeat("all", 1234.5),
+        Heartbeat("0/2", 1250.0, 76, "box-a"),
+        Heartbeat("1/2", 1300.0, 77, "box-b"),
+    ]
 
 
-async def test_backup_is_a_complete_standalone_copy(store: SqliteStore, tmp_path: Path) -> None:
+async def test_backup_is_a_complete_standalone_copy(sqlite_store: SqliteStore, tmp_path: Path) -> None:
+    store = sqlite_store
     table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
     target = tmp_path / "backups" / "copy.sqlite3"
     await store.backup(str(target))
@@ -493,7 +539,18 @@ async def test_backup_is_a_complete_standalone_copy(store: SqliteStore, tmp_path
         await copy.close()
 
 
-async def test_backup_refuses_to_overwrite_the_database(store: SqliteStore) -> None:
+async def test_postgres_backup_says_how_to_use_pg_dump(pg_url: str) -> None:
+    store = await open_store(pg_url)
+    try:
+        with pytest.raises(StoreError, match=r"pg_dump --format=custom --file=out\.dump") as raised:
+            await store.backup("out.dump")
+        assert "pg_restore" in str(raised.value)
+    finally:
+        await store.close()
+
+
+async def test_backup_refuses_to_overwrite_the_database(sqlite_store: SqliteStore) -> None:
+    store = sqlite_store
     await new_table(store)
     with pytest.raises(StoreError, match="database itself"):
         await store.backup(store.path)
@@ -502,8 +559,9 @@ async def test_backup_refuses_to_overwrite_the_database(store: SqliteStore) -> N
 
 
 async def test_backup_while_moves_are_being_committed_is_consistent(
-    store: SqliteStore, tmp_path: Path
+    sqlite_store: SqliteStore, tmp_path: Path
 ) -> None:
+    store = sqlite_store
     tables = [await new_table(store, channel_id=channel) for channel in range(1, 4)]
     writer = await SqliteStore.open(store.path)  # another connection, as the running bot would be
     stop = asyncio.Event()

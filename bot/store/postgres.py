@@ -1,0 +1,677 @@
+"""The PostgreSQL backend of the store, through asyncpg and its connection pool.
+
+The same guarantees as the SQLite store, from any number of processes on any number of machines:
+
+- One game action is one transaction. Its first statement is ``UPDATE game_state … WHERE version = $n``: the
+  row lock makes a second mover wait for the first to commit, and PostgreSQL then re-checks the condition
+  against the committed row, so exactly one of two racing moves updates it and the other gets ConflictError.
+  A plain move (no seats, options or results) is that statement alone, with the move log entry and the
+  table's ``updated_at`` written by data-modifying CTEs of the same statement: one round trip, one commit.
+- A match result is recorded by ``INSERT … ON CONFLICT (table_id) DO NOTHING`` in the move's transaction, and
+  the statistics are updated only when that insert wrote its row: exactly once per table.
+- Connections come from a pool of at most ``pool_size`` (DATABASE_POOL_SIZE, default 10). asyncpg prepares
+  and caches every statement per connection.
+- The URL's password never appears in an error: connection failures are re-raised as StoreError with the
+  masked URL (``bot.store.urls``).
+- A PostgreSQL ``schema`` other than the default (``search_path``) keeps test runs apart in one database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bot.store import migrations as migration_runner
+from bot.store import rows
+from bot.store.base import (
+    BulkWriter,
+    ConflictError,
+    GameState,
+    GuildSettings,
+    Heartbeat,
+    LeaderboardRow,
+    LeaderboardSort,
+    MatchResult,
+    MatchSummary,
+    MoveRecord,
+    OpenTable,
+    PlayerStats,
+    RankingEntry,
+    RoundResult,
+    SeatRecord,
+    StoreError,
+    TableExistsError,
+    TableRecord,
+    TableStatus,
+)
+from bot.store.rows import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
+from bot.store.urls import DatabaseTarget
+
+log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT = 10.0  # seconds
+APPLICATION_NAME = "crazy-eights"
+
+# Leaderboard orders (see BoardOrders): each matches an index in migrations/postgres/0002_results.sql.
+_ORDERS = rows.BoardOrders("(CAST(matches_won AS DOUBLE PRECISION) / matches_played)")
+
+_UPSERT_SEAT = """
+INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (table_id, position) DO UPDATE SET
+    user_id = excluded.user_id, display_name = excluded.display_name, cpu_level = excluded.cpu_level,
+    cpu_takeover = excluded.cpu_takeover, joined_at = excluded.joined_at, left_at = excluded.left_at
+"""
+
+# A move: the version check, the new state, the log entry and the table's status in one statement. The CTEs
+# that write depend on `moved`, so when the version check fails nothing at all is written. seq is the next
+# number of this table's log: the row lock on game_state serialises the table's moves, so no other
+# transaction can be adding one.
+_MOVE = """
+WITH moved AS (
+    UPDATE game_state SET version = version + 1, state = $1, deadline = $2
+    WHERE table_id = $3 AND version = $4
+    RETURNING table_id, version
+), logged AS (
+    INSERT INTO moves (table_id, seq, version, actor_id, action, events, created_at)
+    SELECT table_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE table_id = $3), version,
+           $5, $6, $7, $8
+    FROM moved
+), touched AS (
+    UPDATE game_tables SET updated_at = $8, status = COALESCE($9::text, status)
+    WHERE id = $3 AND EXISTS (SELECT 1 FROM moved)
+)
+SELECT version FROM moved
+"""
+
+_CREATE_TABLE = """
+WITH created AS (
+    INSERT INTO game_tables (guild_id, channel_id, host_id, status, ruleset, options, target, turn_timeout,
+                             created_at, updated_at)
+    VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $8)
+    RETURNING id
+), host AS (
+    INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
+    SELECT id, 0, $3, $9, $10, $11, $12, $13 FROM created
+), state AS (
+    INSERT INTO game_state (table_id, version, state, deadline) SELECT id, 0, $14, $15 FROM created
+)
+SELECT id FROM created
+"""
+
+_UPSERT_STATS = """
+INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
+                          rounds_won, round_points, points, best_place, last_place, last_played_at)
+VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    display_name = excluded.display_name,
+    matches_played = player_stats.matches_played + 1,
+    matches_won = player_stats.matches_won + excluded.matches_won,
+    rounds_played = player_stats.rounds_played + excluded.rounds_played,
+    rounds_won = player_stats.rounds_won + excluded.rounds_won,
+    round_points = player_stats.round_points + excluded.round_points,
+    points = player_stats.points + excluded.points,
+    best_place = LEAST(player_stats.best_place, excluded.best_place),
+    last_place = excluded.last_place,
+    last_played_at = excluded.last_played_at
+"""
+
+
+class PostgresStore:
+    """The Store protocol over a PostgreSQL database (one schema of it)."""
+
+    def __init__(
+        self, pool: asyncpg.Pool, target: DatabaseTarget, migrations_dir: Path, schema: str | None
+    ) -> None:
+        self._pool = pool
+        self._target = target
+        self._migrations_dir = migrations_dir
+        self._schema = schema
+
+    @classmethod
+    async def open(
+        cls,
+        target: DatabaseTarget,
+        *,
+        pool_size: int = 10,
+        schema: str | None = None,
+        migrations_dir: Path | None = None,
+    ) -> PostgresStore:
+        """Connect (without migrating). ``schema``: work in that schema (it must exist), not the default."""
+        settings = {"application_name": APPLICATION_NAME}
+        if schema is not None:
+            settings["search_path"] = schema
+        try:
+            pool = await asyncpg.create_pool(
+                target.url,
+                min_size=1,
+                max_size=max(1, pool_size),
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=60.0,
+                server_settings=settings,
+            )
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            # The driver's message can quote the DSN; ours names the masked URL only.
+            reason = target.scrub(f"{type(error).__name__}: {error}")
+            raise StoreError(f"cannot connect to PostgreSQL at {target.shown}: {reason}") from None
+        return cls(pool, target, migrations_dir or migration_runner.DEFAULT_POSTGRES_MIGRATIONS_DIR, schema)
+
+    @property
+    def shown_url(self) -> str:
+        """The database URL with its password masked."""
+        return self._target.shown
+
+    async def close(self) -> None:
+        try:
+            await self._pool.close()
+        except Exception:
+            log.debug("closing the PostgreSQL pool failed; terminating it", exc_info=True)
+            self._pool.terminate()
+
+    # --- schema and operations -------------------------------------------------------------------------
+
+    async def migrate(self) -> int:
+        known = migration_runner.discover(self._migrations_dir)
+        async with self._pool.acquire() as conn:
+            return await migration_runner.migrate_postgres(conn, known)
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            return await migration_runner.schema_version_postgres(conn)
+
+    async def integrity_check(self) -> list[str]:
+        """What PostgreSQL can tell without extensions: the ledger and every table of the schema are
+        readable. (The server checks its own pages: enable data checksums with initdb -k.)"""
+        problems = []
+        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+            for table in rows.DATA_TABLES:
+                try:
+                    await conn.fetchval(f"SELECT 1 FROM {table} LIMIT 1")
+                except asyncpg.PostgresError as error:
+                    problems.append(f"{table}: {error}")
+        return problems or ["ok"]
+
+    async def backup(self, path: str) -> None:
+        raise StoreError(backup_advice(self._target, path))
+
+    async def get_meta(self, key: str) -> str | None:
+        value = await self._pool.fetchval("SELECT value FROM meta WHERE key = $1", key)
+        return None if value is None else str(value)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._pool.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = $2",
+            key,
+            value,
+        )
+
+    async def write_heartbeat(
+        self, now: float, process: str = rows.ALL_SHARDS, *, pid: int | None = None, host: str | None = None
+    ) -> None:
+        await self._pool.execute(
+            "INSERT INTO heartbeats (process, beat_at, pid, host) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT (process) DO UPDATE SET beat_at = $2, pid = $3, host = $4",
+            process,
+            float(now),
+            pid,
+            host,
+        )
+
+    async def read_heartbeat(self, process: str = rows.ALL_SHARDS) -> float | None:
+        value = await self._pool.fetchval("SELECT beat_at FROM heartbeats WHERE process = $1", process)
+        return None if value is None else float(value)
+
+    async def heartbeats(self) -> list[Heartbeat]:
+        found = await self._pool.fetch("SELECT process, beat_at, pid, host FROM heartbeats ORDER BY beat_at")
+        return [Heartbeat(*row) for row in found]
+
+    async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
+        changed = 0
+        async with self._pool.acquire() as conn, conn.transaction():
+            for named_sql, params in rows.forget_user_statements(user_id, guild_id):
+                sql, args = rows.numbered(named_sql, params)
+                status = await conn.execute(sql, *args)  # "UPDATE 3", "DELETE 1"
+                changed += int(status.rsplit(" ", 1)[-1])
+        return changed
+
+    async def open_tables_of_user(self, user_id: int) -> list[int]:
+        found = await self._pool.fetch(
+            "SELECT DISTINCT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
+            f"WHERE s.user_id = $1 AND t.{rows.OPEN} ORDER BY s.table_id",
+            user_id,
+        )
+        return [int(row[0]) for row in found]
+
+    # --- copy-db -----------------------------------------------------------------------------------------
+
+    async def row_counts(self) -> dict[str, int]:
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
+            return {
+                table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in rows.DATA_TABLES
+            }
+
+    async def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
+        if table not in rows.DATA_TABLES:
+            raise ValueError(f"unknown table {table!r}")
+        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+            statement = await conn.prepare(f"SELECT * FROM {table}")
+            columns = [attribute.name for attribute in statement.get_attributes()]
+            cursor = await statement.cursor()
+            while found := await cursor.fetch(batch):
+                yield columns, [tuple(row) for row in found]
+
+    @contextlib.asynccontextmanager
+    async def bulk_writer(self) -> AsyncIterator[BulkWriter]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            types: dict[str, dict[str, str]] = {}
+
+            async def write(table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]) -> None:
+                if table not in rows.DATA_TABLES:
+                    raise ValueError(f"unknown table {table!r}")
+                if table not in types:
+                    found = await conn.fetch(
+                        "SELECT column_name, data_type FROM information_schema.columns "
+                        "WHERE table_schema = current_schema() AND table_name = $1",
+                        table,
+                    )
+                    types[table] = {row[0]: row[1] for row in found}
+                kinds = [types[table].get(column, "") for column in columns]
+                records = [
+                    tuple(_coerce(kind, value) for kind, value in zip(kinds, row, strict=True))
+                    for row in values
+                ]
+                await conn.copy_records_to_table(table, records=records, columns=list(columns))
+
+            yield write
+            # The identity must continue after the ids brought along, never hand one out again.
+            await conn.execute(
+                "SELECT setval(pg_get_serial_sequence('game_tables', 'id'), "
+                "COALESCE((SELECT MAX(id) FROM game_tables), 0) + 1, false)"
+            )
+
+    # --- tables ------------------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host: SeatRecord,
+        ruleset: dict[str, Any],
+        options: dict[str, Any],
+        turn_timeout: float,
+        state: dict[str, Any],
+        deadline: float | None,
+        now: float,
+    ) -> TableRecord:
+        host_id, seat = rows.host_seat(host, now)
+        try:
+            table_id = await self._pool.fetchval(
+                _CREATE_TABLE,
+                guild_id,
+                channel_id,
+                host_id,
+                dumps(ruleset),
+                dumps(options),
+                rows.target_of(ruleset, options),
+                turn_timeout,
+                now,
+                seat.display_name,
+                seat.cpu_level,
+                seat.cpu_takeover,
+                seat.joined_at,
+                seat.left_at,
+                dumps(state),
+                deadline,
+            )
+        except asyncpg.UniqueViolationError:
+            existing = await self.open_table_in_channel(channel_id)
+            raise TableExistsError(channel_id, existing.id if existing else 0) from None
+        return rows.new_table_record(
+            table_id, guild_id, channel_id, host_id, ruleset, options, turn_timeout, now
+        )
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        row = await self._pool.fetchrow(f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE id = $1", table_id)
+        return None if row is None else rows.table_record(row)
+
+    async def open_table_in_channel(self, channel_id: int) -> TableRecord | None:
+        row = await self._pool.fetchrow(
+            f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE channel_id = $1 AND {rows.OPEN}", channel_id
+        )
+        return None if row is None else rows.table_record(row)
+
+    async def list_seats(self, table_id: int) -> list[SeatRecord]:
+        found = await self._pool.fetch(
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY position", table_id
+        )
+        return [rows.seat_record(row) for row in found]
+
+    async def get_state(self, table_id: int) -> GameState | None:
+        row = await self._pool.fetchrow(
+            "SELECT version, state, deadline FROM game_state WHERE table_id = $1", table_id
+        )
+        return None if row is None else GameState(table_id, row[0], loads(row[1]), row[2])
+
+    async def load_open_tables(self) -> list[OpenTable]:
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            tables = [
+                rows.table_record(row)
+                for row in await conn.fetch(
+                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE {rows.OPEN} ORDER BY id"
+                )
+            ]
+            ids = [table.id for table in tables]
+            seats: dict[int, list[SeatRecord]] = {table_id: [] for table_id in ids}
+            for row in await conn.fetch(
+                f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id = ANY($1::bigint[]) "
+                "ORDER BY table_id, position",
+                ids,
+            ):
+                seats[row[0]].append(rows.seat_record(row[1:]))
+            states = {
+                row[0]: GameState(row[0], row[1], loads(row[2]), row[3])
+                for row in await conn.fetch(
+                    "SELECT table_id, version, state, deadline FROM game_state "
+                    "WHERE table_id = ANY($1::bigint[])",
+                    ids,
+                )
+            }
+        return [OpenTable(table, seats[table.id], states[table.id]) for table in tables]
+
+    async def set_board_message(self, table_id: int, message_id: int | None, now: float) -> None:
+        await self._pool.execute(
+            "UPDATE game_tables SET board_message_id = $1, updated_at = $2 WHERE id = $3",
+            message_id,
+            now,
+            table_id,
+        )
+
+    async def commit_move(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        actor_id: int | None,
+        action: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        new_state: dict[str, Any],
+        deadline: float | None,
+        now: float,
+        seats: Sequence[SeatRecord] | None = None,
+        status: TableStatus | None = None,
+        options: dict[str, Any] | None = None,
+        round_result: RoundResult | None = None,
+        match_result: MatchResult | None = None,
+    ) -> int:
+        """See :meth:`bot.store.base.Store.commit_move`."""
+        move = (
+            dumps(new_state),
+            deadline,
+            table_id,
+            expected_version,
+            actor_id,
+            dumps(action),
+            dumps(list(events)),
+            now,
+            status,
+        )
+        more = (
+            seats is not None or options is not None or round_result is not None or match_result is not None
+        )
+        async with self._pool.acquire() as conn:
+            if not more:
+                version = await conn.fetchval(_MOVE, *move)
+                if version is None:
+                    raise await self._conflict(conn, table_id, expected_version)
+                return int(version)
+            async with conn.transaction():
+                version = await conn.fetchval(_MOVE, *move)
+                if version is None:
+                    raise await self._conflict(conn, table_id, expected_version)
+                if options is not None:
+                    ruleset = await conn.fetchval("SELECT ruleset FROM game_tables WHERE id = $1", table_id)
+                    await conn.execute(
+                        "UPDATE game_tables SET options = $1, target = $2 WHERE id = $3",
+                        dumps(options),
+                        rows.target_of(loads(ruleset), options),
+                        table_id,
+                    )
+                if seats is not None:
+                    await conn.execute(
+                        "DELETE FROM seats WHERE table_id = $1 AND position <> ALL($2::integer[])",
+                        table_id,
+                        [seat.position for seat in seats],
+                    )
+                    await conn.executemany(_UPSERT_SEAT, [rows.seat_params(table_id, seat) for seat in seats])
+                if round_result is not None:
+                    await conn.executemany(
+                        "INSERT INTO round_results (table_id, round_number, position, score, won) "
+                        "VALUES ($1, $2, $3, $4, $5) "
+                        "ON CONFLICT (table_id, round_number, position) DO NOTHING",
+                        rows.round_rows(table_id, round_result),
+                    )
+                if match_result is not None:
+                    await _record_match(conn, table_id, match_result, now)
+                return int(version)
+
+    @staticmethod
+    async def _conflict(conn: asyncpg.Connection, table_id: int, expected_version: int) -> ConflictError:
+        actual = await conn.fetchval("SELECT version FROM game_state WHERE table_id = $1", table_id)
+        return ConflictError(table_id, expected_version, None if actual is None else int(actual))
+
+    async def moves(self, table_id: int) -> list[MoveRecord]:
+        found = await self._pool.fetch(
+            "SELECT seq, version, actor_id, action, events, created_at FROM moves WHERE table_id = $1 "
+            "ORDER BY seq",
+            table_id,
+        )
+        return [rows.move_record(table_id, row) for row in found]
+
+    # --- standings ---------------------------------------------------------------------------------------
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        sort: LeaderboardSort = "wins",
+        offset: int = 0,
+        limit: int = 10,
+        min_matches: int = 5,
+    ) -> list[LeaderboardRow]:
+        where, args = _board_filter(guild_id, sort, min_matches)
+        n = len(args)
+        found = await self._pool.fetch(
+            f"SELECT {BOARD_COLUMNS} FROM player_stats WHERE {where} ORDER BY {_ORDERS.order_by[sort]} "
+            f"LIMIT ${n + 1} OFFSET ${n + 2}",
+            *args,
+            max(0, limit),
+            max(0, offset),
+        )
+        return [rows.board_row(max(0, offset) + i + 1, row) for i, row in enumerate(found)]
+
+    async def leaderboard_size(
+        self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+    ) -> int:
+        where, args = _board_filter(guild_id, sort, min_matches)
+        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM player_stats WHERE {where}", *args))
+
+    async def leaderboard_rank(
+        self, guild_id: int, user_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+    ) -> LeaderboardRow | None:
+        where, args = _board_filter(guild_id, sort, min_matches)
+        first, second = _ORDERS.keys[sort]
+        n = len(args)
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            mine = await conn.fetchrow(
+                f"SELECT {first}, {second}, {BOARD_COLUMNS} FROM player_stats "
+                f"WHERE {where} AND user_id = ${n + 1}",
+                *args,
+                user_id,
+            )
+            if mine is None:
+                return None
+            # Rows ahead in ORDER BY first DESC, second DESC, user_id: three range counts on the sort's index.
+            a, b, u = f"${n + 1}", f"${n + 2}", f"${n + 3}"
+            ahead = await conn.fetchval(
+                f"SELECT (SELECT COUNT(*) FROM player_stats WHERE {where} AND {first} > {a})"
+                f" + (SELECT COUNT(*) FROM player_stats WHERE {where} AND {first} = {a} AND {second} > {b})"
+                f" + (SELECT COUNT(*) FROM player_stats WHERE {where} AND {first} = {a} AND {second} = {b}"
+                f" AND user_id < {u})",
+                *args,
+                mine[0],
+                mine[1],
+                user_id,
+            )
+        return rows.board_row(int(ahead) + 1, tuple(mine)[2:])
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            row = await conn.fetchrow(
+                f"SELECT {rows.STATS_COLUMNS} FROM player_stats WHERE guild_id = $1 AND user_id = $2",
+                guild_id,
+                user_id,
+            )
+            if row is None:
+                return None
+            favourite = await conn.fetchval(
+                "SELECT preset FROM player_preset_counts WHERE guild_id = $1 AND user_id = $2 "
+                "ORDER BY matches DESC, preset LIMIT 1",
+                guild_id,
+                user_id,
+            )
+        return rows.player_stats_record(guild_id, user_id, row, favourite)
+
+    async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            matches = await conn.fetch(
+                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played "
+                "FROM match_results WHERE guild_id = $1 ORDER BY finished_at DESC, table_id DESC LIMIT $2",
+                guild_id,
+                max(0, limit),
+            )
+            rankings = await _rankings(conn, [match[0] for match in matches])
+        return [
+            MatchSummary(*match, ranking=rankings.get(match[0], []))  # type: ignore[misc]
+            for match in matches
+        ]
+
+    async def match_ranking(self, table_id: int) -> list[RankingEntry]:
+        async with self._pool.acquire() as conn:
+            return (await _rankings(conn, [table_id])).get(table_id, [])
+
+    async def round_results(self, table_id: int) -> list[RoundResult]:
+        return rows.rounds_from_rows(
+            await self._pool.fetch(
+                "SELECT round_number, position, score, won FROM round_results WHERE table_id = $1 "
+                "ORDER BY round_number, position",
+                table_id,
+            )
+        )
+
+    # --- guild settings ----------------------------------------------------------------------------------
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            row = await conn.fetchrow(
+                "SELECT default_preset, default_turn_timeout, manager_role_id FROM guild_settings "
+                "WHERE guild_id = $1",
+                guild_id,
+            )
+            channels = await conn.fetch(
+                "SELECT channel_id FROM guild_table_channels WHERE guild_id = $1 ORDER BY channel_id",
+                guild_id,
+            )
+        return rows.guild_settings(guild_id, row, (channel[0] for channel in channels))
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO guild_settings "
+                "(guild_id, default_preset, default_turn_timeout, manager_role_id) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
+                "default_preset = $2, default_turn_timeout = $3, manager_role_id = $4",
+                settings.guild_id,
+                settings.default_preset,
+                settings.default_turn_timeout,
+                settings.manager_role_id,
+            )
+            await conn.execute("DELETE FROM guild_table_channels WHERE guild_id = $1", settings.guild_id)
+            await conn.executemany(
+                "INSERT INTO guild_table_channels (guild_id, channel_id) VALUES ($1, $2) "
+                "ON CONFLICT DO NOTHING",
+                [(settings.guild_id, channel) for channel in settings.allowed_channel_ids],
+            )
+
+
+def backup_advice(target: DatabaseTarget, path: str) -> str:
+    """How to back up (and restore) a PostgreSQL database: pg_dump, which the bot does not replace."""
+    shown = target.shown
+    return (
+        "the bot backs up SQLite only; for PostgreSQL use pg_dump, which takes a consistent snapshot while "
+        f"the bot runs:\n  pg_dump --format=custom --file={path} '{shown}'\n"
+        "(give the password through PGPASSWORD or ~/.pgpass, not on the command line). To restore: stop the "
+        f"bot, then pg_restore --clean --if-exists --dbname='{shown}' {path}"
+    )
+
+
+def _coerce(kind: str, value: Any) -> Any:
+    """A value read from the other backend, as this column's type wants it (SQLite keeps booleans as 0/1)."""
+    if value is None:
+        return None
+    if kind == "boolean":
+        return bool(value)
+    if kind == "double precision":
+        return float(value)
+    if kind in ("bigint", "integer", "smallint"):
+        return int(value)
+    return value
+
+
+def _board_filter(guild_id: int, sort: LeaderboardSort, min_matches: int) -> tuple[str, tuple[int, ...]]:
+    _ORDERS.check(sort)
+    if sort == "winrate":
+        return "guild_id = $1 AND matches_played >= $2", (guild_id, min_matches)
+    return "guild_id = $1", (guild_id,)
+
+
+async def _rankings(conn: asyncpg.Connection, table_ids: list[int]) -> dict[int, list[RankingEntry]]:
+    found: dict[int, list[RankingEntry]] = {}
+    for row in await conn.fetch(
+        "SELECT table_id, position, user_id, display_name, place, total FROM match_rankings "
+        "WHERE table_id = ANY($1::bigint[]) ORDER BY table_id, place, position",
+        table_ids,
+    ):
+        found.setdefault(row[0], []).append(rows.ranking_entry(tuple(row)[1:]))
+    return found
+
+
+async def _record_match(conn: asyncpg.Connection, table_id: int, result: MatchResult, now: float) -> None:
+    """The match's result, its ranking and the players' statistics — or nothing if already recorded."""
+    guild_id = await conn.fetchval(
+        "INSERT INTO match_results (table_id, guild_id, channel_id, preset, rounds_played, finished_at) "
+        "SELECT id, guild_id, channel_id, $2, $3, $4 FROM game_tables WHERE id = $1 "
+        "ON CONFLICT (table_id) DO NOTHING RETURNING guild_id",
+        table_id,
+        result.preset,
+        result.rounds_played,
+        now,
+    )
+    if guild_id is None:
+        return
+    await conn.executemany(
+        "INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
+        "VALUES ($1, $2, $3, $4, $5, $6)",
+        rows.ranking_rows(table_id, result),
+    )
+    await conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
+    await conn.executemany(
+        "INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) VALUES ($1, $2, $3, 1) "
+        "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = player_preset_counts.matches + 1",
+        rows.preset_rows(guild_id, result),
+    )
