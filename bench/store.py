@@ -1,6 +1,7 @@
 """Store benchmark: committed moves per second, and leaderboard page time on a big database.
 
     .venv/bin/python bench/store.py [--moves 5000] [--matches 100000] [--players 5000] [--keep DB]
+    .venv/bin/python bench/store.py --database-url postgresql://postgres@127.0.0.1:5432/test
 
 Prints:
 - moves committed per second on one table, then across 100 tables played concurrently (one coroutine
@@ -10,7 +11,9 @@ Prints:
   all of them (median and 95th percentile over repeated calls), for each sort order.
 
 Targets (issue 4): at least 2,000 committed moves per second; a leaderboard page under 20 ms.
-The file lives on the temporary folder's disk, with the store's own settings (WAL, synchronous=NORMAL).
+SQLite (the default): the file lives on the temporary folder's disk, with the store's own settings (WAL,
+synchronous=NORMAL). PostgreSQL (--database-url): the benchmark works in schemas of its own in that database
+(bench_<random>), dropped at the end, with the store's default pool of 10 connections.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import asyncio
 import json
 import random
+import secrets
 import statistics
 import sys
 import tempfile
@@ -29,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord
+from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord, Store, open_store
 from bot.store.sqlite import SqliteStore
 
 GUILD = 1
@@ -75,17 +79,40 @@ def sample_states(count: int) -> tuple[list[dict[str, Any]], str]:
 SYNCHRONOUS_OVERRIDE: list[str] = []
 
 
-async def fresh_store(path: Path) -> SqliteStore:
+POSTGRES_URL: list[str] = []  # --database-url
+POOL_SIZE: list[int] = []  # --pool-size
+SCHEMAS: list[str] = []  # PostgreSQL schemas made by this run, dropped at its end
+
+
+async def postgres_admin(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES_URL[0])
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def fresh_store(path: Path) -> Store:
+    if POSTGRES_URL:
+        schema = f"bench_{secrets.token_hex(4)}"
+        await postgres_admin(f"CREATE SCHEMA {schema}")
+        SCHEMAS.append(schema)
+        separator = "&" if "?" in POSTGRES_URL[0] else "?"
+        store = await open_store(f"{POSTGRES_URL[0]}{separator}search_path={schema}", pool_size=POOL_SIZE[0])
+        await store.migrate()
+        return store
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    store = await SqliteStore.open(str(path))
+    sqlite = await SqliteStore.open(str(path))
     for level in SYNCHRONOUS_OVERRIDE:
-        await store._call(lambda conn, level=level: conn.execute(f"PRAGMA synchronous = {level}"))
-    await store.migrate()
-    return store
+        await sqlite._call(lambda conn, level=level: conn.execute(f"PRAGMA synchronous = {level}"))
+    await sqlite.migrate()
+    return sqlite
 
 
-async def open_table(store: SqliteStore, channel_id: int, host: int, now: float) -> int:
+async def open_table(store: Store, channel_id: int, host: int, now: float) -> int:
     table = await store.create_table(
         guild_id=GUILD,
         channel_id=channel_id,
@@ -100,7 +127,7 @@ async def open_table(store: SqliteStore, channel_id: int, host: int, now: float)
     return table.id
 
 
-async def play_moves(store: SqliteStore, table_id: int, count: int, states: list[dict[str, Any]]) -> None:
+async def play_moves(store: Store, table_id: int, count: int, states: list[dict[str, Any]]) -> None:
     version = (await store.get_state(table_id)).version  # type: ignore[union-attr]
     for i in range(count):
         version = await store.commit_move(
@@ -143,7 +170,7 @@ async def bench_moves(path: Path, moves: int) -> None:
         await store.close()
 
 
-async def record_matches(store: SqliteStore, matches: int, players: int) -> None:
+async def record_matches(store: Store, matches: int, players: int) -> None:
     rng = random.Random(2)
     now = 1_700_000_000.0
     for match in range(matches):
@@ -188,8 +215,8 @@ async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> tuple[flo
 
 
 async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) -> None:
-    reuse = keep and path.exists()
-    store = await SqliteStore.open(str(path)) if reuse else await fresh_store(path)
+    reuse = keep and path.exists() and not POSTGRES_URL
+    store: Store = await SqliteStore.open(str(path)) if reuse else await fresh_store(path)
     try:
         await store.migrate()
         if not reuse:
@@ -201,7 +228,7 @@ async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) 
                 f"({matches / elapsed:.0f} matches/s; each a new table and a final move with its results)"
             )
         board = await store.leaderboard_size(GUILD)
-        size_mb = Path(path).stat().st_size / 1e6
+        size_mb = (await database_bytes(store, path)) / 1e6
         print(f"guild {GUILD}: {board} players on the board; database {size_mb:.0f} MB")
         some_user = (await store.leaderboard(GUILD, offset=board // 2, limit=1))[0].user_id
         for sort in SORTS:
@@ -223,6 +250,21 @@ async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) 
         await store.close()
 
 
+async def database_bytes(store: Store, path: Path) -> int:
+    if not POSTGRES_URL:
+        return Path(path).stat().st_size
+    from bot.store.postgres import PostgresStore
+
+    assert isinstance(store, PostgresStore)
+    return int(
+        await store._pool.fetchval(
+            "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+        )
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=5000)
@@ -232,14 +274,30 @@ async def main() -> None:
     parser.add_argument(
         "--synchronous", choices=("NORMAL", "FULL", "OFF"), help="override the store's level (for comparison)"
     )
+    parser.add_argument(
+        "--database-url", help="a PostgreSQL database to measure in (schemas of its own, dropped at the end)"
+    )
+    parser.add_argument(
+        "--pool-size", type=int, default=10, help="PostgreSQL connections (DATABASE_POOL_SIZE)"
+    )
     args = parser.parse_args()
+    POOL_SIZE.append(args.pool_size)
     if args.synchronous:
         SYNCHRONOUS_OVERRIDE.append(args.synchronous)
-    with tempfile.TemporaryDirectory() as folder:
-        await bench_moves(Path(folder) / "moves.sqlite3", args.moves)
-        if args.matches > 0:
-            board_db = args.keep or Path(folder) / "board.sqlite3"
-            await bench_leaderboard(board_db, args.matches, args.players, keep=args.keep is not None)
+    if args.database_url:
+        if not args.database_url.startswith(("postgresql://", "postgres://")):
+            parser.error("--database-url takes a postgresql:// URL (SQLite is the default)")
+        POSTGRES_URL.append(args.database_url)
+    print(f"backend: {'PostgreSQL' if POSTGRES_URL else 'SQLite'}")
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            await bench_moves(Path(folder) / "moves.sqlite3", args.moves)
+            if args.matches > 0:
+                board_db = args.keep or Path(folder) / "board.sqlite3"
+                await bench_leaderboard(board_db, args.matches, args.players, keep=args.keep is not None)
+    finally:
+        for schema in SCHEMAS:
+            await postgres_admin(f"DROP SCHEMA {schema} CASCADE")
 
 
 if __name__ == "__main__":

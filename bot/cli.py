@@ -1,4 +1,4 @@
-"""The command line: ``python -m bot [run|sync|migrate|check|backup|health|forget-user]``.
+"""The command line: ``python -m bot [run|sync|migrate|check|backup|health|forget-user|copy-db]``.
 
 Exit codes: 0 done; 1 the command failed (database, Discord, unhealthy, check found a problem); 2 a missing
 or malformed setting or a wrong command line. Errors are one line on stderr, never a traceback, and never
@@ -20,9 +20,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from bot import __version__
-from bot.config import VARIABLES, Config, ConfigError, database_path, inspect_config, load_config
+from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config
 from bot.logging_setup import setup_logging
-from bot.store import MigrationError, StoreError, UnsupportedDatabaseError, open_store
+from bot.store import (
+    DatabaseTarget,
+    MigrationError,
+    Store,
+    StoreError,
+    UnsupportedDatabaseError,
+    open_store,
+    parse_database_url,
+)
 
 if TYPE_CHECKING:
     from bot.client import EightsBot
@@ -51,16 +59,56 @@ def _config() -> Config:
 
 
 def _database_file(config: Config) -> Path | None:
-    path = database_path(config.database_url)
-    return None if str(path) == ":memory:" else path
+    """The SQLite file; None for an in-memory database or PostgreSQL."""
+    target = parse_database_url(config.database_url)
+    return None if target.path is None or target.is_memory else Path(target.path)
 
 
-def _existing_database(config: Config) -> Path:
-    """The database file, which must exist: commands that only read it should not create an empty one."""
+def _is_postgres(config: Config) -> bool:
+    return parse_database_url(config.database_url).backend == "postgresql"
+
+
+def _shown(config: Config) -> str:
+    """Where the database is, fit to print: the SQLite file, or the PostgreSQL URL without its password."""
+    return str(_database_file(config) or parse_database_url(config.database_url).shown)
+
+
+async def _open(config: Config) -> Store:
+    return await open_store(config.database_url, pool_size=config.database_pool_size)
+
+
+def _existing_database(config: Config) -> None:
+    """The SQLite file must exist: commands that only read it should not create an empty one. (PostgreSQL's
+    server answers for itself.)"""
+    if _is_postgres(config):
+        return
     path = _database_file(config)
     if path is None or not path.is_file():
         fail(f"no database at {path}: start the bot or run `{PROG} migrate` first")
-    return path
+
+
+def _secrets(config: Config, token: str) -> list[str]:
+    """What the log filter removes from every line: the token, and the database password if there is one."""
+    password = parse_database_url(config.database_url).password
+    return [token, *([password] if password else [])]
+
+
+def _targets(config: Config | None, *urls: str | None) -> list[DatabaseTarget]:
+    found = []
+    for url in (config.database_url if config else None, *urls):
+        if url:
+            try:
+                found.append(parse_database_url(url))
+            except UnsupportedDatabaseError:
+                continue
+    return found
+
+
+def _scrub(config: Config | None, text: str, *urls: str | None) -> str:
+    """``text`` without any database password (the configured URL's, or the URLs given)."""
+    for target in _targets(config, *urls):
+        text = target.scrub(text)
+    return text
 
 
 # --- run and sync -----------------------------------------------------------------------------------------
@@ -69,7 +117,7 @@ def _existing_database(config: Config) -> Path:
 def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
-    setup_logging(config.log_level, config.log_format, secrets=[token])
+    setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
     from bot.client import EightsBot
 
     bot = EightsBot(config, tune_gc=True)
@@ -124,7 +172,7 @@ async def _serve(bot: EightsBot, token: str) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
-    setup_logging(config.log_level, config.log_format, secrets=[token])
+    setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
     from bot.client import EightsBot
 
     # No gateway, and no live tables: a running bot keeps driving those.
@@ -149,7 +197,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     config = _config()
 
     async def migrate() -> tuple[int, int]:
-        store = await open_store(config.database_url)
+        store = await _open(config)
         try:
             before = await store.schema_version()
             return before, await store.migrate()
@@ -158,13 +206,20 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
     before, after = asyncio.run(migrate())
     applied = f"applied {after - before} migration(s)" if after > before else "already up to date"
-    print(f"schema version {after} ({applied}) in {_database_file(config) or config.database_url}")
+    print(f"schema version {after} ({applied}) in {_shown(config)}")
     return 0
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
     config = _config()
-    source = _existing_database(config)
+    target_url = parse_database_url(config.database_url)
+    if target_url.backend == "postgresql":
+        from bot.store.postgres import backup_advice
+
+        fail(backup_advice(target_url, args.path))
+    _existing_database(config)
+    source = _database_file(config)
+    assert source is not None
     target = Path(args.path)
     if target.exists() and not args.force:
         fail(f"{target} already exists: choose another path or pass --force to replace it")
@@ -172,7 +227,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         fail("the backup path is the database itself: choose another path")
 
     async def backup() -> int:
-        store = await open_store(config.database_url)
+        store = await _open(config)
         try:
             version = await store.schema_version()
             await store.backup(str(target))
@@ -189,12 +244,12 @@ def cmd_backup(args: argparse.Namespace) -> int:
 def cmd_health(args: argparse.Namespace) -> int:
     config = _config()
     path = _database_file(config)
-    if path is None or not path.is_file():
+    if not _is_postgres(config) and (path is None or not path.is_file()):
         print(f"unhealthy: no database at {path}")
         return 1
 
     async def read() -> float | None:
-        store = await open_store(config.database_url)
+        store = await _open(config)
         try:
             return await store.read_heartbeat()
         finally:
@@ -221,7 +276,7 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     _existing_database(config)
 
     async def forget() -> tuple[int, list[int]]:
-        store = await open_store(config.database_url)
+        store = await _open(config)
         try:
             await store.migrate()
             changed = await store.forget_user(args.user_id, args.guild)
@@ -235,6 +290,26 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     if open_tables:
         ids = ", ".join(str(table) for table in open_tables)
         print(f"note: the user still has a seat at open table(s) {ids}; run this again after they finish")
+    return 0
+
+
+def cmd_copy_db(args: argparse.Namespace) -> int:
+    from bot.store.copy import copy_database
+
+    source, target = parse_database_url(args.source), parse_database_url(args.target)
+    print(f"copying {source.shown} to {target.shown} (stop the bot first: a database in use is refused)")
+
+    def progress(table: str, rows: int) -> None:
+        print(f"  {table}: {rows} row(s)")
+
+    report = asyncio.run(copy_database(args.source, args.target, progress=progress))
+    tables = report.counts["game_tables"]
+    print(
+        f"copied and verified by counts: {tables} table(s) ({report.open_tables} open), "
+        f"{report.counts['moves']} move(s), {report.counts['match_results']} match result(s), "
+        f"{report.counts['player_stats']} player statistic(s); schema version {report.schema_version}"
+    )
+    print("now set DATABASE_URL to the new database and start the bot")
     return 0
 
 
@@ -285,6 +360,8 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         latest = asyncio.run(_migrate_in_memory())
     except (MigrationError, StoreError) as error:
         return [f"migrations: {error}"]
+    if _is_postgres(config):
+        return _check_postgres(config, latest, add)
     if path is None:
         add(f"database: in memory (lost at exit), migrations up to version {latest}")
         return []
@@ -309,6 +386,26 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
     return []
 
 
+def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> list[str]:
+    shown = parse_database_url(config.database_url).shown
+    try:
+        version, integrity = asyncio.run(_inspect_database(config))
+    except Exception as error:  # StoreError's message masks the password; scrub the others too
+        return [f"database {shown}: cannot be used ({_scrub(config, f'{type(error).__name__}: {error}')})"]
+    if version > latest:
+        return [
+            f"database {shown}: schema version {version} is newer than this bot's ({latest}); upgrade the bot"
+        ]
+    pending = f"run will apply {latest - version} migration(s)" if version < latest else "up to date"
+    add(
+        f"database: PostgreSQL {shown}, schema version {version} of {latest} ({pending}), "
+        f"pool of {config.database_pool_size} connections"
+    )
+    if integrity != ["ok"]:
+        return [f"database {shown}: {'; '.join(integrity[:3])}"]
+    return []
+
+
 async def _migrate_in_memory() -> int:
     store = await open_store("sqlite:///:memory:")
     try:
@@ -318,7 +415,7 @@ async def _migrate_in_memory() -> int:
 
 
 async def _inspect_database(config: Config) -> tuple[int, list[str]]:
-    store = await open_store(config.database_url)
+    store = await _open(config)
     try:
         return await store.schema_version(), await store.integrity_check()
     finally:
@@ -419,6 +516,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     forget.add_argument("user_id", metavar="USER_ID", type=_positive_id, help="the user's Discord id")
     forget.add_argument("--guild", type=_positive_id, metavar="GUILD_ID", help="only in this server")
+    copy = command(
+        "copy-db",
+        cmd_copy_db,
+        "copy the whole database to another one (e.g. SQLite to PostgreSQL)",
+        "Copy every table, open game, result and statistic from one database to another, empty one, and "
+        "verify the copy by counting the rows of both. Stop the bot first. Example: copy-db --from "
+        "sqlite:///data/eights.sqlite3 --to postgresql://eights:PASSWORD@db:5432/eights",
+    )
+    copy.add_argument("--from", dest="source", required=True, metavar="URL", help="the database to copy")
+    copy.add_argument("--to", dest="target", required=True, metavar="URL", help="an empty database")
     return parser
 
 
@@ -440,17 +547,21 @@ def _run_handler(handler: Callable[[argparse.Namespace], int], args: argparse.Na
     except KeyboardInterrupt:
         return 130
     except Exception as error:
-        return _unexpected(error)
+        return _unexpected(error, getattr(args, "source", None), getattr(args, "target", None))
 
 
-def _unexpected(error: Exception) -> int:
+def _unexpected(error: Exception, *urls: str | None) -> int:
+    """``urls``: database URLs on the command line (copy-db): their passwords are masked too."""
     import discord
 
     if isinstance(error, discord.LoginFailure):
         print(f"{PROG}: configuration error: DISCORD_TOKEN: Discord rejected the token", file=sys.stderr)
         return 2
-    if isinstance(error, discord.HTTPException | discord.GatewayNotFound | OSError | StoreError):
-        print(f"{PROG}: failed: {type(error).__name__}: {error}", file=sys.stderr)
+    # A database error (asyncpg's included: not a bug of ours) may quote a URL: the text is scrubbed.
+    database_error = isinstance(error, OSError | StoreError) or type(error).__module__.startswith("asyncpg")
+    if database_error or isinstance(error, discord.HTTPException | discord.GatewayNotFound):
+        config, _ = inspect_config()
+        print(f"{PROG}: failed: {_scrub(config, f'{type(error).__name__}: {error}', *urls)}", file=sys.stderr)
         return 1
     # A bug: the traceback goes through logging, where the token filter removes the token.
     log.critical("unexpected error", exc_info=error)

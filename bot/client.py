@@ -138,7 +138,7 @@ class EightsBot(commands.AutoShardedBot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        self._store = await open_store(self.config.database_url)
+        self._store = await open_store(self.config.database_url, pool_size=self.config.database_pool_size)
         version = await self._store.migrate()
         log.info("database ready at schema version %d", version)
         await self._write_heartbeat()

@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Literal, TypeVar
 from urllib.parse import urlsplit
 
+from bot.store.base import UnsupportedDatabaseError
+from bot.store.urls import parse_database_url
+
 DEFAULT_DATABASE_URL = "sqlite:///data/eights.sqlite3"
+DEFAULT_POOL_SIZE = 10  # PostgreSQL connections per process; the server allows 100 by default
+MAX_POOL_SIZE = 100
 DEFAULT_CPU_DELAY = 1.0
 MAX_CPU_DELAY = 60.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -28,7 +33,9 @@ _T = TypeVar("_T")
 # Every variable the bot reads, with the one-line description .env.example and `check` use.
 VARIABLES: dict[str, str] = {
     "DISCORD_TOKEN": "the bot token from the Discord developer portal (required to run; a secret)",
-    "DATABASE_URL": "where the database is: sqlite:///relative/path or sqlite:////absolute/path",
+    "DATABASE_URL": "where the database is: sqlite:///relative/path, sqlite:////absolute/path or "
+    "postgresql://user:password@host:5432/dbname",
+    "DATABASE_POOL_SIZE": f"PostgreSQL only: connections this process may open (default {DEFAULT_POOL_SIZE})",
     "DISCORD_API_BASE_URL": "optional: base URL of Discord's REST API, e.g. for an HTTP proxy of the API",
     "DISCORD_GATEWAY_URL": "optional: gateway URL without a query string, e.g. wss://gateway.example/",
     "DEV_GUILD_ID": "optional: a server id; commands are synced to that server only, instantly",
@@ -92,6 +99,7 @@ class Secret:
 class Config:
     token: Secret = field(default_factory=lambda: Secret(""))
     database_url: str = DEFAULT_DATABASE_URL
+    database_pool_size: int = DEFAULT_POOL_SIZE
     api_base_url: str | None = None
     gateway_url: str | None = None
     dev_guild_id: int | None = None
@@ -224,6 +232,7 @@ def inspect_config(
         database_url=checked(
             lambda: _database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL), DEFAULT_DATABASE_URL
         ),
+        database_pool_size=checked(lambda: _pool_size(get("DATABASE_POOL_SIZE")), DEFAULT_POOL_SIZE),
         api_base_url=checked(lambda: _api_base_url(get("DISCORD_API_BASE_URL")), None),
         gateway_url=checked(lambda: _gateway_url(get("DISCORD_GATEWAY_URL")), None),
         dev_guild_id=checked(
@@ -261,21 +270,24 @@ def _token(raw: str) -> Secret:
 
 
 def _database_url(value: str) -> str:
-    scheme = value.split(":", 1)[0].lower() if ":" in value else ""
-    if scheme in ("postgres", "postgresql"):
+    try:
+        parse_database_url(value)
+    except UnsupportedDatabaseError:
+        # Not the store's message: that one shows the URL (masked), and a ConfigError never shows a value.
         raise ConfigError(
             "DATABASE_URL",
-            "a sqlite:/// URL; PostgreSQL is not supported yet (e.g. sqlite:///data/eights.sqlite3)",
-        )
-    if scheme != "sqlite" or not value.lower().startswith("sqlite:///"):
-        raise ConfigError(
-            "DATABASE_URL",
-            "sqlite:///relative/path or sqlite:////absolute/path (e.g. sqlite:///data/eights.sqlite3)",
-        )
-    path = value[len("sqlite:///") :].split("?", 1)[0]
-    if not path or path.endswith("/"):
-        raise ConfigError("DATABASE_URL", "a file path after sqlite:/// (e.g. sqlite:///data/eights.sqlite3)")
+            "sqlite:///relative/path, sqlite:////absolute/path or "
+            "postgresql://user:password@host:5432/dbname (e.g. sqlite:///data/eights.sqlite3)",
+        ) from None
     return value
+
+
+def _pool_size(value: str | None) -> int:
+    if value is None:
+        return DEFAULT_POOL_SIZE
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_POOL_SIZE:
+        raise ConfigError("DATABASE_POOL_SIZE", f"a number of connections from 1 to {MAX_POOL_SIZE}, e.g. 10")
+    return int(value)
 
 
 def _api_base_url(value: str | None) -> str | None:

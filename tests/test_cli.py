@@ -18,7 +18,7 @@ from bot.config import VARIABLES
 from bot.store import open_store
 
 TOKEN = "MTA4OTk1NjE2NzE0NjM0MjQwMA.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789ABCD"
-COMMANDS = ["run", "sync", "migrate", "check", "backup", "health", "forget-user"]
+COMMANDS = ["run", "sync", "migrate", "check", "backup", "health", "forget-user", "copy-db"]
 
 
 def bot(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -71,7 +71,7 @@ def test_the_newcomer_flow_stops_with_a_clear_message_until_the_token_is_set(tmp
 
 @pytest.mark.parametrize(
     ("variable", "value"),
-    [("LOG_FORMAT", "xml"), ("DATABASE_URL", "postgresql://u:p@db/e"), ("EIGHTS_CPU_DELAY", "-2")],
+    [("LOG_FORMAT", "xml"), ("DATABASE_URL", "postgresql://u:hunter22@/nohost"), ("EIGHTS_CPU_DELAY", "-2")],
 )
 def test_a_malformed_variable_exits_2_with_one_line_and_no_token(
     tmp_path: Path, variable: str, value: str

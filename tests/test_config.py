@@ -145,7 +145,7 @@ def test_malformed_env_file_line_names_the_line_but_not_its_content(tmp_path: Pa
 BAD_VALUES = [
     ("DISCORD_TOKEN", f"Bot {TOKEN}"),
     ("DISCORD_TOKEN", f"{TOKEN[:20]} {TOKEN[20:]}"),
-    ("DATABASE_URL", "postgresql://user:hunter22@db/eights"),
+    ("DATABASE_URL", "postgresql://user:hunter22@db.example/"),
     ("DATABASE_URL", "mysql://db/eights"),
     ("DATABASE_URL", "data/eights.sqlite3"),
     ("DATABASE_URL", "sqlite://data.db"),

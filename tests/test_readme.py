@@ -69,7 +69,16 @@ def test_every_variable_and_command_is_documented() -> None:
     subcommands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     for command in subcommands:
         assert re.search(rf"^\| `{re.escape(command)}[ `]", README, flags=re.M), command
-    assert set(subcommands) == {"run", "sync", "migrate", "check", "backup", "health", "forget-user"}
+    assert set(subcommands) == {
+        "run",
+        "sync",
+        "migrate",
+        "check",
+        "backup",
+        "health",
+        "forget-user",
+        "copy-db",
+    }
 
 
 def test_the_invite_url_and_permissions_integer() -> None:

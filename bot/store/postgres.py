@@ -9,6 +9,13 @@ The same guarantees as the SQLite store, from any number of processes on any num
   table's ``updated_at`` written by data-modifying CTEs of the same statement: one round trip, one commit.
 - A match result is recorded by ``INSERT … ON CONFLICT (table_id) DO NOTHING`` in the move's transaction, and
   the statistics are updated only when that insert wrote its row: exactly once per table.
+- Durability, as SQLite's ``synchronous=NORMAL``: sessions run with ``synchronous_commit = off``, so a move's
+  COMMIT returns once its WAL record is written to the server's memory, not after an fsync. Killing the bot at
+  any moment loses nothing committed; a crash of the database server or machine may roll back the last moments
+  of play (at most 3 × wal_writer_delay, 0.6 s by default), always whole moves, never a half one. A match
+  result is committed with ``synchronous_commit = on`` (SET LOCAL): results and statistics are on disk before
+  the bot announces them. Waiting for an fsync on every move measured 150–800 moves/s over 100 tables on the
+  development machine against 1,100–1,600 without; ``?synchronous_commit=on`` in DATABASE_URL restores it.
 - Connections come from a pool of at most ``pool_size`` (DATABASE_POOL_SIZE, default 10). asyncpg prepares
   and caches every statement per connection.
 - The URL's password never appears in an error: connection failures are re-raised as StoreError with the
@@ -23,6 +30,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
@@ -144,6 +152,8 @@ class PostgresStore:
     ) -> PostgresStore:
         """Connect (without migrating). ``schema``: work in that schema (it must exist), not the default."""
         settings = {"application_name": APPLICATION_NAME}
+        if "synchronous_commit" not in parse_qs(urlsplit(target.url).query):  # why: see the module docstring
+            settings["synchronous_commit"] = "off"
         if schema is not None:
             settings["search_path"] = schema
         try:
@@ -457,6 +467,7 @@ class PostgresStore:
                         rows.round_rows(table_id, round_result),
                     )
                 if match_result is not None:
+                    await conn.execute("SET LOCAL synchronous_commit = on")
                     await _record_match(conn, table_id, match_result, now)
                 return int(version)
 

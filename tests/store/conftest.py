@@ -8,9 +8,6 @@ import pytest
 
 from bot.store import SeatRecord, Store
 from bot.store.sqlite import SqliteStore
-from tests.backends import any_store, backend_url, pg_database, pg_schema_url, pg_url
-
-__all__ = ["any_store", "backend_url", "pg_database", "pg_schema_url", "pg_url"]
 
 GUILD = 1000
 CHANNEL = 2000

@@ -1,0 +1,94 @@
+"""The command line against PostgreSQL: migrate, check, health, backup, forget-user and copy-db, with a
+password in the URL that must never be printed (the test server trusts every password, so one is given)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.store import open_store
+from tests.store.test_copy import fill
+from tests.test_cli import TOKEN, bot
+
+PASSWORD = "hunter2-not-shown"
+
+
+def with_password(url: str) -> str:
+    return url.replace("postgresql://postgres@", f"postgresql://postgres:{PASSWORD}@")
+
+
+def assert_masked(*outputs: str) -> None:
+    for output in outputs:
+        assert PASSWORD not in output
+
+
+def test_migrate_check_and_health_on_postgres(tmp_path: Path, pg_schema_url: str) -> None:
+    env = {"DATABASE_URL": with_password(pg_schema_url), "DISCORD_TOKEN": TOKEN}
+    health = bot(tmp_path, "health", env=env)
+    assert health.returncode == 1 and "unhealthy" in health.stdout
+    migrated = bot(tmp_path, "migrate", env=env)
+    assert migrated.returncode == 0, migrated.stderr
+    assert "postgres:***@" in migrated.stdout and "applied" in migrated.stdout
+    checked = bot(tmp_path, "check", env=env)
+    assert checked.returncode == 0, checked.stdout
+    assert (
+        "database: PostgreSQL postgresql://postgres:***@" in checked.stdout and "up to date" in checked.stdout
+    )
+    assert not (tmp_path / "data").exists()  # nothing SQLite was created
+    health = bot(tmp_path, "health", env=env)
+    assert health.returncode == 1 and "not written a heartbeat" in health.stdout
+
+    async def beat() -> None:
+        store = await open_store(pg_schema_url)
+        try:
+            import time
+
+            await store.write_heartbeat(time.time())
+        finally:
+            await store.close()
+
+    asyncio.run(beat())
+    health = bot(tmp_path, "health", env=env)
+    assert health.returncode == 0 and health.stdout.startswith("healthy")
+    forgot = bot(tmp_path, "forget-user", "1234", env=env)
+    assert forgot.returncode == 0 and "forgot user 1234" in forgot.stdout
+    assert_masked(migrated.stdout, migrated.stderr, checked.stdout, health.stdout, forgot.stdout)
+
+
+def test_unreachable_postgres_is_one_line_without_the_password(tmp_path: Path) -> None:
+    env = {"DATABASE_URL": f"postgresql://eights:{PASSWORD}@127.0.0.1:1/eights", "DISCORD_TOKEN": TOKEN}
+    for command in ("migrate", "check", "health", "forget-user"):
+        args = [command, "5"] if command == "forget-user" else [command]
+        result = bot(tmp_path, *args, env=env)
+        assert result.returncode == 1, (command, result.stdout, result.stderr)
+        assert "Traceback" not in result.stderr and "eights:***@127.0.0.1:1" in result.stdout + result.stderr
+        assert_masked(result.stdout, result.stderr)
+
+
+def test_backup_on_postgres_says_how_to_use_pg_dump(tmp_path: Path, pg_url: str) -> None:
+    result = bot(tmp_path, "backup", "eights.dump", env={"DATABASE_URL": with_password(pg_url)})
+    assert result.returncode == 1
+    assert "pg_dump --format=custom --file=eights.dump" in result.stderr and "pg_restore" in result.stderr
+    assert_masked(result.stdout, result.stderr)
+    assert not (tmp_path / "eights.dump").exists()
+
+
+def test_copy_db_moves_a_sqlite_database_to_postgres(tmp_path: Path, pg_schema_url: str) -> None:
+    async def make() -> None:
+        store = await open_store(f"sqlite:///{tmp_path / 'data' / 'eights.sqlite3'}")
+        try:
+            await store.migrate()
+            await fill(store)
+        finally:
+            await store.close()
+
+    asyncio.run(make())
+    target = with_password(pg_schema_url)
+    copied = bot(tmp_path, "copy-db", "--from", "sqlite:///data/eights.sqlite3", "--to", target)
+    assert copied.returncode == 0, copied.stderr
+    assert "copied and verified by counts: 3 table(s) (1 open)" in copied.stdout
+    again = bot(tmp_path, "copy-db", "--from", "sqlite:///data/eights.sqlite3", "--to", target)
+    assert again.returncode == 1 and "not empty" in again.stderr
+    assert_masked(copied.stdout, copied.stderr, again.stdout, again.stderr)
+    checked = bot(tmp_path, "check", env={"DATABASE_URL": target, "DISCORD_TOKEN": TOKEN})
+    assert checked.returncode == 0 and "up to date" in checked.stdout
