@@ -17,11 +17,14 @@ REAL = discover(DEFAULT_MIGRATIONS_DIR)
 LATEST = REAL[-1].version
 
 
-def copy_migrations(destination: Path, upto: int | None = None) -> Path:
+def copy_migrations(
+    destination: Path, upto: int | None = None, source: Path = DEFAULT_MIGRATIONS_DIR
+) -> Path:
+    """The migrations of ``source`` (SQLite's by default) up to version ``upto``, in ``destination``."""
     destination.mkdir(parents=True, exist_ok=True)
-    for migration in REAL:
+    for migration in discover(source):
         if upto is None or migration.version <= upto:
-            shutil.copy(DEFAULT_MIGRATIONS_DIR / migration.name, destination / migration.name)
+            shutil.copy(source / migration.name, destination / migration.name)
     return destination
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import shutil
 from pathlib import Path
 
 import asyncpg
@@ -14,6 +13,7 @@ import pytest
 from bot.store import MigrationError, parse_database_url
 from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, DEFAULT_POSTGRES_MIGRATIONS_DIR, discover
 from bot.store.postgres import PostgresStore
+from tests.store.test_migrations import copy_migrations as copy_sqlite_style
 
 SQLITE = discover(DEFAULT_MIGRATIONS_DIR)
 REAL = discover(DEFAULT_POSTGRES_MIGRATIONS_DIR)
@@ -21,11 +21,7 @@ LATEST = REAL[-1].version
 
 
 def copy_migrations(destination: Path, upto: int | None = None) -> Path:
-    destination.mkdir(parents=True, exist_ok=True)
-    for migration in REAL:
-        if upto is None or migration.version <= upto:
-            shutil.copy(DEFAULT_POSTGRES_MIGRATIONS_DIR / migration.name, destination / migration.name)
-    return destination
+    return copy_sqlite_style(destination, upto, DEFAULT_POSTGRES_MIGRATIONS_DIR)
 
 
 async def migrate(url: str, migrations_dir: Path = DEFAULT_POSTGRES_MIGRATIONS_DIR) -> int:
