@@ -31,6 +31,9 @@ ERROR_MESSAGES: dict[int, str] = {
     922: "The round is over.",
     923: "There is no such seat.",
     924: "That is not an action of this game.",
+    925: "You hold a card that answers the pending draw: you must play it.",
+    926: "You may pass only after drawing the most cards allowed, or when nothing can be drawn.",
+    927: "You can't catch your own partner.",
 }
 
 

@@ -16,8 +16,10 @@ or pass), "over".
 
 Choices where RULESETS.md is silent (also in the rules help where players meet them):
 * Legal actions list a wild in the two-step form (play, then name a suit); ``Action.play(seat, card, suit)``
-  is accepted in one step. A wild that is the player's last card names no suit.
-* Last card: the window opens when a play leaves a seat with one card and closes at the first in-turn action
+  is accepted in one step. A wild that is the player's last card names no suit (it ends the round).
+* Last card: a play that leaves one card lets its player call at once; others may catch once that turn ends
+  (not while a suit is still to be named, nor in the middle of a same-rank run: a player going out with a run
+  of their last cards never needed to call, seed 003). The window closes at the first in-turn action
   of a later turn (the engine's own auto-passes do not close it), or when called or caught. Only the caught
   seat's hand size counts: a seat that drew back above one card can no longer be caught.
 * A pending draw is paid by the ``draw`` action: the seat draws everything owed (as far as the stock and a
@@ -30,12 +32,17 @@ Choices where RULESETS.md is silent (also in the rules help where players meet t
   blocked round: the winners (fewest cards) score 0. Payment scoring is zero-sum: the winner collects each
   other hand's value and those players score minus it; blocked, each other player pays the difference from
   the lowest hand to each lowest seat.
+* Partnership: a player who goes out with a wild still names a suit (the round goes on); the card's effect
+  applies to the next player still in. A blocked round counts the passes of the players still in.
+* "Draw up to N" (and passing while nothing can be drawn): a pass is allowed at the start of a turn too once
+  nothing can be drawn, as in OpenSpiel's ``crazy_eights``.
 * Reshuffles are deterministic: the n-th reshuffle of a round uses ``random.Random(seed * 1000003 + n)``.
 
 ``history`` is the public record of the round, JSON-able tuples in order:
   ("bury", card_code) · ("starter", card_code) · ("play", seat, card_code) · ("suit", seat, suit_code) ·
   ("draw", seat, 1) · ("penalty", seat, n_drawn) · ("pass", seat) · ("skip", seat) · ("reverse", direction) ·
-  ("reshuffle", n_cards) · ("call", seat) · ("catch", seat, target, n_drawn) · ("over", reason)
+  ("reshuffle", n_cards) · ("call", seat) · ("catch", seat, target, n_drawn) · ("out", seat) (partnership:
+  the seat went out and is passed over) · ("over", reason)
 ("suit", None, "H") follows the starter when a starter wild means hearts. ("pass", seat) also ends a run.
 It never holds a drawn card's identity.
 """
@@ -83,12 +90,13 @@ RECENT_EVENTS = 40
 
 P_TURN, P_DREW, P_SUIT, P_RUN, P_OVER = 0, 1, 2, 3, 4
 PHASE_NAMES = ("turn", "drew", "suit", "run", "over")
-AD_MUST, AD_DRAWN, AD_ANY, AD_END = 0, 1, 2, 3
+AD_MUST, AD_DRAWN, AD_ANY, AD_END, AD_UPTO = 0, 1, 2, 3, 4
 _AFTER_DRAW = {
     "must-play-drawn": AD_MUST,
     "may-play-drawn": AD_DRAWN,
     "may-play-any": AD_ANY,
     "turn-ends": AD_END,
+    "draw-up-to": AD_UPTO,
 }
 _NO_LIMIT = 1 << 30
 # Bit masks over card ints: the cards of a suit, the cards of a rank (rank 0: none).
@@ -114,7 +122,9 @@ class _Tables:
         "last_card",
         "lc_penalty",
         "limit",
+        "partner",
         "pass_any",
+        "pass_empty",
         "reshuffle",
         "rev2skip",
         "reverse",
@@ -161,6 +171,9 @@ class _Tables:
         self.reshuffle = rs.reshuffle
         self.edr = rs.empty_draw_ends_round
         self.pass_any = rs.pass_anytime
+        # Passing is allowed while nothing can be drawn ("draw up to N" allows it too, as OpenSpiel does).
+        self.pass_empty = rs.pass_when_no_draw or self.ad == AD_UPTO
+        self.partner = rs.partnership
         self.blocked_after = rs.blocked_after or 0
         self.turn_cap = rs.turn_cap
         self.rev2skip = rs.reverse_two_players == "skip"
@@ -213,6 +226,7 @@ class Round:
         "_lc_turn",
         "_legal",
         "_n",
+        "_out",
         "_passes",
         "_pending",
         "_pending_rank",
@@ -257,6 +271,7 @@ class Round:
     _turn: int
     _lc_seat: int  # seat whose uncalled last card may be caught, -1: none
     _lc_turn: int
+    _out: int  # partnership: bit s set = seat s went out and is passed over
     _scores: list[int] | None
     _winners: list[int]
     _blocked: bool
@@ -287,7 +302,9 @@ class Round:
         shuffles deterministically (a fresh random seed when both are None). ``seed`` also seeds reshuffles.
         ``leader`` overrides who moves first (default: left of the dealer)."""
         rs = ruleset
-        if not isinstance(num_seats, int) or not rs.min_players <= num_seats <= rs.max_players:
+        if not isinstance(num_seats, int) or not rs.allows_seats(num_seats):
+            if rs.partnership:
+                raise RulesetError("a partnership game is for exactly four players")
             raise RulesetError(f"this ruleset is for {rs.min_players}–{rs.max_players} players")
         if not 0 <= dealer < num_seats:
             raise ValueError("dealer must be a seat")
@@ -335,6 +352,7 @@ class Round:
         self._turn = 0
         self._lc_seat = -1
         self._lc_turn = 0
+        self._out = 0
         self._scores = None
         self._winners = []
         self._blocked = False
@@ -483,9 +501,40 @@ class Round:
     @property
     def last_card_open(self) -> int | None:
         """The seat whose uncalled last card may be caught now, if any."""
-        if self._lc_seat >= 0 and len(self._hands[self._lc_seat]) == 1 and self._phase != P_OVER:
-            return self._lc_seat
+        lc = self._lc_seat
+        if lc >= 0 and len(self._hands[lc]) == 1 and self._turn != self._lc_turn and self._phase != P_OVER:
+            return lc
         return None
+
+    # -------------------------------------------------------------------------------- partnership
+    @property
+    def partnership(self) -> bool:
+        return self._t.partner
+
+    @property
+    def out_seats(self) -> list[int]:
+        """Seats that went out and are passed over (partnership only; the round goes on without them)."""
+        return [s for s in range(self._n) if self._out >> s & 1]
+
+    def is_out(self, seat: int) -> bool:
+        return bool(self._out >> seat & 1)
+
+    def partner_of(self, seat: int) -> int | None:
+        """The seat opposite ``seat`` in a partnership (seats 0 and 2, 1 and 3); None without partnership."""
+        return (seat + 2) % 4 if self._t.partner else None
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat plays for: 0 (seats 0 and 2) or 1 (seats 1 and 3); without partnership, its own."""
+        return seat & 1 if self._t.partner else seat
+
+    def next_in(self, seat: int, direction: int | None = None) -> int:
+        """The next seat after ``seat`` (in ``direction``, default the current one) still in the round."""
+        d = self._direction if direction is None else direction
+        s = (seat + d) % self._n
+        out = self._out
+        while out >> s & 1 and s != seat:
+            s = (s + d) % self._n
+        return s
 
     @property
     def history(self) -> list[tuple[Any, ...]]:
@@ -521,7 +570,10 @@ class Round:
             acts = []
         lc = self._lc_seat
         if lc >= 0 and len(self._hands[lc]) == 1:
-            acts.append(CALL_ACTIONS[seat] if seat == lc else CATCH_ACTIONS[seat][lc])
+            if seat == lc:
+                acts.append(CALL_ACTIONS[seat])
+            elif self._turn != self._lc_turn and not (self._t.partner and seat ^ lc == 2):
+                acts.append(CATCH_ACTIONS[seat][lc])  # once the turn ended; nobody catches their partner
         return acts
 
     def must_draw(self, seat: int) -> bool:
@@ -575,8 +627,16 @@ class Round:
         if kind is CATCH:
             target = action.target
             lc = self._lc_seat
-            if not (type(target) is int and lc >= 0 and target == lc != seat and len(self._hands[lc]) == 1):
+            if not (
+                type(target) is int
+                and lc >= 0
+                and target == lc != seat
+                and len(self._hands[lc]) == 1
+                and self._turn != self._lc_turn
+            ):
                 raise EngineError(921)
+            if self._t.partner and seat ^ target == 2:
+                raise EngineError(927)
             return
         if seat != self._cur:
             raise EngineError(901)
@@ -603,7 +663,7 @@ class Round:
                 raise EngineError(self._why_not_draw())
         elif kind is PASS:
             if PASS_ACTIONS[seat] not in self._legal:
-                raise EngineError(913 if self._phase == P_SUIT else 915)
+                raise EngineError(self._why_not_pass())
         else:
             raise EngineError(924)
 
@@ -643,6 +703,8 @@ class Round:
             return 919
         if not self.can_draw():
             return 904
+        if self._pending and self._has_play and not t.dwlp:
+            return 925
         if self._drawn >= t.limit:
             return 912
         if t.ad == AD_MUST and self._forced and self._drawn:
@@ -650,6 +712,13 @@ class Round:
         if not t.dwlp and self._has_play:
             return 914
         return 912
+
+    def _why_not_pass(self) -> int:
+        if self._phase == P_SUIT:
+            return 913
+        if self._t.ad == AD_UPTO and not self._pending and self._phase != P_RUN and not self._answer:
+            return 926
+        return 915
 
     # -------------------------------------------------------------------------------- the state machine
     def _compute(self) -> list[Action]:
@@ -686,8 +755,12 @@ class Round:
                     acts = _dedupe(acts)
             else:
                 acts = []
-            if can_draw:
+            self._has_play = bool(acts)
+            # Drawing only when unable holds here too: holding an answer, the player must play it (Switch).
+            if can_draw and (t.dwlp or not acts):
                 acts.append(DRAW_ACTIONS[seat])
+            elif acts and not can_draw and (t.pass_any or t.pass_empty):
+                acts.append(PASS_ACTIONS[seat])
             return acts
         top = self._discard[-1]
         s = self._declared
@@ -715,12 +788,17 @@ class Round:
                 and not (ad == AD_MUST and self._forced and has_play)
             ):
                 acts.append(DRAW_ACTIONS[seat])
-            if acts and (t.pass_any or ad >= AD_DRAWN):  # may-play-drawn / may-play-any
-                acts.append(PASS_ACTIONS[seat])
+            if acts:
+                if ad == AD_UPTO:  # pass once the limit is reached or nothing can be drawn
+                    may_pass = drawn >= t.limit or not can_draw
+                else:  # may-play-drawn / may-play-any allow a pass; must-play-drawn does not
+                    may_pass = ad >= AD_DRAWN or (t.pass_empty and not can_draw)
+                if may_pass or t.pass_any:
+                    acts.append(PASS_ACTIONS[seat])
             return acts
         if can_draw and (t.dwlp or not has_play):
             acts.append(DRAW_ACTIONS[seat])
-        if acts and t.pass_any:
+        if acts and (t.pass_any or (t.pass_empty and not can_draw)):
             acts.append(PASS_ACTIONS[seat])
         return acts
 
@@ -789,12 +867,18 @@ class Round:
         self._history.append(("play", seat, CODES[card]))
         if ev is not None:
             ev.append(Event("played", seat, {"card": CODES[card]}))
-        if not hand:
-            self._finish(seat, "out", ev)
-            return
         if t.last_card and len(hand) == 1:
-            self._lc_seat = seat
+            self._lc_seat = seat  # may call from now on; may be caught once this turn ends
             self._lc_turn = self._turn
+        if not hand:
+            if not t.partner or self._out >> (seat ^ 2) & 1:
+                self._finish(seat, "out", ev)
+                return
+            # Partnership: out of the round, passed over from now on; the card still takes effect.
+            self._out |= 1 << seat
+            self._history.append(("out", seat))
+            if ev is not None:
+                ev.append(Event("went_out", seat))
         r = card >> 2
         if t.special[r]:
             self._effects(r, ev)
@@ -921,7 +1005,8 @@ class Round:
         self._history.append(("pass", seat))
         if ev is not None:
             ev.append(Event("passed", seat, {"forced": forced}))
-        if self._passes >= (self._t.blocked_after or self._n):
+        # Blocked after every player still in has passed in a row (or the ruleset's number of passes).
+        if self._passes >= (self._t.blocked_after or self._n - self._out.bit_count()):
             self._finish(-1, "blocked", ev)
             return
         self._end_turn(ev)
@@ -930,6 +1015,9 @@ class Round:
         n = self._n
         d = self._direction
         s = (self._cur + d) % n
+        out = self._out  # partnership: seats that went out are passed over, by skips too
+        while out >> s & 1:
+            s = (s + d) % n
         k = self._skips
         if k:
             self._skips = 0
@@ -938,6 +1026,8 @@ class Round:
                 if ev is not None:
                     ev.append(Event("skipped", s, {"reason": "skip"}))
                 s = (s + d) % n
+                while out >> s & 1:
+                    s = (s + d) % n
         self._begin(s, ev)
 
     def _begin(self, seat: int, ev: list[Event] | None) -> None:
@@ -960,26 +1050,10 @@ class Round:
         else:
             vt = t.values
             vals = [sum(vt[c >> 2] for c in h) for h in self._hands]
-        n = self._n
-        if winner >= 0:
-            winners = [winner]
-            blocked = False
+        if t.partner:
+            scores, winners, blocked = _settle_sides(vals, winner, t.scoring)
         else:
-            low = min(vals)
-            winners = [s for s in range(n) if vals[s] == low]
-            blocked = True
-        if t.scoring == "payment":
-            low = vals[winners[0]]
-            k = len(winners)
-            scores = [-(v - low) * k for v in vals]
-            gain = sum(v - low for v in vals)
-            for s in winners:
-                scores[s] = gain
-        else:
-            scores = list(vals)
-            if blocked and t.card_count:
-                for s in winners:
-                    scores[s] = 0
+            scores, winners, blocked = _settle_seats(vals, winner, t.scoring)
         self._phase = P_OVER
         self._scores = scores
         self._winners = winners
@@ -1020,6 +1094,8 @@ class Round:
             "phase": PHASE_NAMES[self._phase],
             "turn_number": self._turn,
             "last_card_open": self.last_card_open,
+            "partnership": self._t.partner,
+            "out": self.out_seats,
             "over": self._phase == P_OVER,
             "scores": self.scores,
             "winners": list(self._winners),
@@ -1067,6 +1143,7 @@ class Round:
         r._turn = self._turn
         r._lc_seat = self._lc_seat
         r._lc_turn = self._lc_turn
+        r._out = self._out
         r._scores = None if self._scores is None else self._scores[:]
         r._winners = self._winners[:]
         r._blocked = self._blocked
@@ -1128,6 +1205,7 @@ class Round:
             "passes": self._passes,
             "turn": self._turn,
             "last_card": None if self._lc_seat < 0 else [self._lc_seat, self._lc_turn],
+            "out": self.out_seats,
             "scores": None if self._scores is None else list(self._scores),
             "winners": list(self._winners),
             "blocked": self._blocked,
@@ -1176,6 +1254,9 @@ class Round:
         self._turn = int(data["turn"])
         lc = data["last_card"]
         self._lc_seat, self._lc_turn = (-1, 0) if lc is None else (int(lc[0]), int(lc[1]))
+        self._out = 0
+        for seat in data.get("out", ()):  # absent in rounds saved before partnership existed
+            self._out |= 1 << int(seat)
         self._scores = None if data["scores"] is None else [int(s) for s in data["scores"]]
         self._winners = [int(s) for s in data["winners"]]
         self._blocked = bool(data["blocked"])
@@ -1195,6 +1276,62 @@ class Round:
             f"<Round {self._t.rs.name} seats={self._n} turn={self._turn} to_act={self.to_act} "
             f"target={CODES[self._discard[-1]]} phase={PHASE_NAMES[self._phase]}>"
         )
+
+
+def _settle_seats(vals: list[int], winner: int, scoring: str) -> tuple[list[int], list[int], bool]:
+    """Round scores, winners and whether it was blocked, seat by seat (``winner`` -1: blocked)."""
+    n = len(vals)
+    if winner >= 0:
+        winners = [winner]
+        blocked = False
+    else:
+        low = min(vals)
+        winners = [s for s in range(n) if vals[s] == low]
+        blocked = True
+    if scoring == "payment":
+        low = vals[winners[0]]
+        k = len(winners)
+        scores = [-(v - low) * k for v in vals]
+        gain = sum(v - low for v in vals)
+        for s in winners:
+            scores[s] = gain
+    else:
+        scores = list(vals)
+        if blocked and scoring == "card-count":
+            for s in winners:
+                scores[s] = 0
+    return scores, winners, blocked
+
+
+def _settle_sides(vals: list[int], winner: int, scoring: str) -> tuple[list[int], list[int], bool]:
+    """The same, by side (RULESETS.md, Partnership): side 0 is seats 0 and 2, side 1 seats 1 and 3. A side
+    wins when both its players are out (``winner`` is the second), or when blocked its hands are worth less in
+    total (equal totals: both sides win). Each seat scores its side's score. Penalty and card count: the
+    losing side scores its hands' total (in points or cards), a winning side 0. Payment: the winning side
+    collects the losing side's total minus its own (its own is 0 when it went out; blocked, the difference,
+    as seed 004's blocked game pays the difference) and the losing side pays it (zero-sum)."""
+    side = [vals[0] + vals[2], vals[1] + vals[3]]
+    if winner >= 0:
+        won = [winner & 1]
+        blocked = False
+    else:
+        low = min(side)
+        won = [k for k in (0, 1) if side[k] == low]
+        blocked = True
+    if len(won) == 2:
+        side_scores = [0, 0]
+    else:
+        w = won[0]
+        side_scores = [0, 0]
+        if scoring == "payment":
+            gain = side[1 - w] - side[w]
+            side_scores[w] = gain
+            side_scores[1 - w] = -gain
+        else:
+            side_scores[1 - w] = side[1 - w]
+    scores = [side_scores[s & 1] for s in range(4)]
+    winners = [s for s in range(4) if s & 1 in won]
+    return scores, winners, blocked
 
 
 def _dedupe(acts: list[Action]) -> list[Action]:

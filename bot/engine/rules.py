@@ -15,7 +15,7 @@ from bot.engine.errors import RulesetError
 
 DECKS = ("one", "two-above-5", "two-above-2")
 STARTER_WILD = ("keep", "hearts", "bury")
-AFTER_DRAW = ("must-play-drawn", "may-play-drawn", "may-play-any", "turn-ends")
+AFTER_DRAW = ("must-play-drawn", "may-play-drawn", "may-play-any", "draw-up-to", "turn-ends")
 REVERSE_TWO = ("nothing", "skip")
 SCORING = ("penalty", "payment", "card-count")
 CARD_VALUES = ("volity", "switch")
@@ -31,6 +31,8 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
 }
 
 MAX_SEATS = 8
+#: A partnership game is for exactly this many players (RULESETS.md, Partnership).
+PARTNERSHIP_SEATS = 4
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,9 @@ class Ruleset:
     #: Cards a player may draw per turn (None = until a playable card comes).
     draw_limit: int | None = None
     #: After drawing: must play the drawn card if playable (and it came from a draw forced by having no play);
-    #: may play the drawn card or pass; may play any legal card or pass; the turn ends.
+    #: may play the drawn card or pass; may play any legal card or pass; "draw-up-to": may play any legal card
+    #: or draw again, and may pass only once ``draw_limit`` cards were drawn this turn or nothing can be drawn
+    #: (with 5 and no reshuffle: OpenSpiel's ``crazy_eights``); the turn ends.
     after_draw: str = "must-play-drawn"
     #: Every turn starts with drawing a card (Crazier Eights).
     draw_first: bool = False
@@ -66,8 +70,11 @@ class Ruleset:
     reshuffle: bool = True
     #: A player who must draw when no card can be drawn ends the round (settled as blocked), not a pass.
     empty_draw_ends_round: bool = False
-    #: Any player may pass on their turn (not only one who can neither play nor draw).
+    #: Any player may pass on their turn (not only one who can neither play nor draw), stock or not.
     pass_anytime: bool = False
+    #: Any player may pass on their turn, but only while nothing can be drawn (stock and discard cannot supply
+    #: a card); off: only a player unable to play passes (seed 000).
+    pass_when_no_draw: bool = False
     skip_ranks: tuple[int, ...] = ()
     reverse_ranks: tuple[int, ...] = ()
     #: What a reverse does with two players: "nothing" more, or it also skips the other player.
@@ -87,6 +94,8 @@ class Ruleset:
     #: Last card must be called; an uncalled last card can be caught for ``last_card_penalty`` cards.
     last_card: bool = False
     last_card_penalty: int = 2
+    #: Four players in two partnerships, partners opposite (seats 0 and 2, 1 and 3).
+    partnership: bool = False
     #: Passes in a row that block the round (None = one per player).
     blocked_after: int | None = None
     #: Safety net: after this many turns the round ends, settled as a blocked round.
@@ -116,6 +125,19 @@ class Ruleset:
     @property
     def value_table(self) -> tuple[int, ...]:
         return VALUE_TABLES[self.card_values]
+
+    @property
+    def min_seats(self) -> int:
+        """The fewest players a table of this ruleset seats (exactly four in a partnership)."""
+        return PARTNERSHIP_SEATS if self.partnership else self.min_players
+
+    @property
+    def max_seats(self) -> int:
+        """The most players a table of this ruleset seats (exactly four in a partnership)."""
+        return PARTNERSHIP_SEATS if self.partnership else self.max_players
+
+    def allows_seats(self, num_seats: int) -> bool:
+        return self.min_seats <= num_seats <= self.max_seats
 
     def decks_for(self, num_seats: int) -> int:
         if self.decks == "two-above-5" and num_seats > 5:
@@ -199,6 +221,8 @@ def _problem(rs: Ruleset) -> str | None:
         "reshuffle",
         "empty_draw_ends_round",
         "pass_anytime",
+        "pass_when_no_draw",
+        "partnership",
         "stacking",
         "wild_answers_draw",
         "same_rank_runs",
@@ -234,6 +258,12 @@ def _problem(rs: Ruleset) -> str | None:
         return "draw limit must be at least 1 (or none: draw until playable)"
     if rs.after_draw == "turn-ends" and rs.draw_limit != 1:
         return "when the turn ends after drawing, the draw limit must be one card"
+    if rs.after_draw == "draw-up-to" and rs.draw_limit is None:
+        return "“draw up to N cards, then pass” needs a number of cards as the draw limit"
+    if rs.pass_anytime and rs.pass_when_no_draw:
+        return "passing at any time already allows passing when nothing can be drawn: choose one"
+    if rs.partnership and not rs.min_players <= PARTNERSHIP_SEATS <= rs.max_players:
+        return f"a partnership game is for four players; these rules allow {rs.min_players}–{rs.max_players}"
     if rs.draw_first:
         if rs.draw_limit != 1:
             return "when every turn starts with a draw, the draw limit must be one card"
@@ -328,6 +358,8 @@ def _build_presets() -> dict[str, Ruleset]:
             name="switch",
             wild_rank=1,
             starter_wild="bury",
+            # Drawing only when unable also holds against a pending 2 or 4: holding one, the player must play
+            # it (004: "play a 2 or, if unable, draw two").
             draw_ranks=((2, 2), (4, 4)),
             draw_caps=((2, 8), (4, 16)),
             reverse_ranks=(11,),
@@ -342,11 +374,14 @@ def _build_presets() -> dict[str, Ruleset]:
             target=250,
         ),
         # Seed 004's plain game: two decks above two players (up to 8), starter 8 buried, payment scoring.
+        # No reshuffle (004: draw "until ... the stock runs out"; play ends "when no one can match"): with an
+        # empty stock a player who cannot play passes, and a round of passes blocks it.
         "parlett": Ruleset(
             name="parlett",
             max_players=8,
             decks="two-above-2",
             starter_wild="bury",
+            reshuffle=False,
             scoring="payment",
             match_end="reaches-target",
             target=250,
@@ -366,9 +401,10 @@ def _build_presets() -> dict[str, Ruleset]:
             after_draw="may-play-any",
             last_card=True,
         ),
-        # Seed 001's core: 7 cards; every turn starts with a draw, then discard one matching card or not; an
-        # impossible draw ends the round (fewest cards wins); card-count scoring; most points leads.
-        # Silent point: a match is played until a total passes 25 points.
+        # Seed 001's core: 7 cards; every turn starts with a draw, then discard one matching card or not; no
+        # reshuffle: the first draw that cannot be made ends the round (fewest cards wins; with a reshuffle
+        # each turn draws one and discards at most one, so a round would only end at the turn cap);
+        # card-count scoring; most points leads. Silent point: a match is played until a total passes 25.
         "crazier": Ruleset(
             name="crazier",
             hand_size=7,
@@ -376,6 +412,7 @@ def _build_presets() -> dict[str, Ruleset]:
             draw_first=True,
             draw_limit=1,
             after_draw="may-play-any",
+            reshuffle=False,
             empty_draw_ends_round=True,
             scoring="card-count",
             next_leader="most-points",

@@ -251,16 +251,22 @@ def test_declared_suit_survives_a_reshuffle() -> None:
     assert r.declared_suit == parse_suit("H") and r.target == parse_card("8C")
 
 
-def test_a_caught_seat_still_names_its_suit() -> None:
+def test_last_card_may_be_called_at_once_but_caught_only_once_the_turn_ends() -> None:
     rs = CLASSIC.replace(last_card=True)
     r = position(rs, ["8C 9D", "KH QH JH"], discard="5H", stock="2C 3C 4C")
     r.apply(play(0, "8C"))
     assert r.phase == "suit" and r.to_act == 0
+    # The turn ends when the suit is named: no catch before (RULESETS.md, last card), a call is fine.
+    assert r.legal_actions(1) == [] and r.last_card_open is None
+    assert Action.call_last(0) in r.legal_actions(0)
+    with pytest.raises(EngineError) as info:
+        r.apply(Action.catch(1, 0))
+    assert info.value.code == 921
+    r.apply(Action.name_suit(0, 1))
+    assert r.to_act == 1 and r.last_card_open == 0
     assert Action.catch(1, 0) in r.legal_actions(1)
     r.apply(Action.catch(1, 0))
-    assert r.hand_sizes[0] == 3 and r.legal_actions() == [Action.name_suit(0, s) for s in range(4)]
-    r.apply(Action.name_suit(0, 1))
-    assert r.to_act == 1
+    assert r.hand_sizes[0] == 3 and r.to_act == 1
 
 
 def test_round_json_history_rows_are_built_once_and_handed_out_as_copies() -> None:

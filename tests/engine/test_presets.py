@@ -80,7 +80,9 @@ def test_switch_fours_stack_up_to_sixteen() -> None:
     for seat in range(5):
         r.apply(play(seat, hand(r, seat)[0]))
     assert r.pending_draw == 16  # 4 + 4 + 4 + 4 + 4, capped
-    assert set(r.legal_actions()) == {play(5, "4D"), Action.draw(5)}
+    # Holding a 4, seat 5 must play it (004: "play a 2 or, if unable, draw").
+    assert r.legal_actions() == [play(5, "4D")]
+    assert err(r, Action.draw(5)) == 925
     r.apply(play(5, "4D"))
     assert r.pending_draw == 16
     events = r.apply(Action.draw(0))
@@ -200,14 +202,23 @@ def test_crazier_round_ends_when_a_draw_is_impossible_fewest_cards_wins() -> Non
     assert r.winners == [0] and r.scores == [0, 3, 4]
 
 
-def test_crazier_reshuffles_while_the_discard_has_more_than_one_card() -> None:
+def test_crazier_never_reshuffles_the_first_impossible_draw_ends_the_round() -> None:
     hands = ["KH 2S", "6D 7C 9C", "AD 2D 3D 4D"]
     r = position(CRAZIER, hands, discard="5C", stock="", to_act=1, phase="drew", drawn=1)
-    r.apply(play(1, "9C"))
-    assert r.to_act == 2 and not r.over
-    events = r.apply(Action.draw(2))
-    assert kinds(events)[:2] == ["reshuffled", "drew"]
-    assert "5C" in hand(r, 2)
+    events = r.apply(play(1, "9C"))
+    # Two cards in the discard pile, but no reshuffle in the core game: seat 2 cannot draw, the round ends.
+    assert "reshuffled" not in kinds(events)
+    # Fewest cards wins: seats 0 and 1 hold two each and share the win.
+    assert r.over and r.end_reason == "no-draw" and r.winners == [0, 1] and r.scores == [0, 0, 4]
+
+
+def test_crazier_rounds_end_well_before_the_turn_cap() -> None:
+    for seed in range(40):
+        r = Round.new(CRAZIER, 2 + seed % 3, 0, seed=seed)
+        rng = random.Random(seed)
+        while not r.over:
+            r.step(rng.choice(r.legal_actions()))
+        assert r.end_reason in ("out", "no-draw"), r.end_reason
 
 
 def test_crazier_most_points_leads_the_next_round() -> None:
