@@ -8,7 +8,8 @@ Kinds and data keys:
   dealt {cards} (private) · starter {card, buried} · played {card} · suit_named {suit} · drew {count} ·
   drew_cards {cards} (private) · passed {forced} · turn · skipped {reason} · reversed {direction} ·
   draw_penalty {count, drawn} · reshuffled {count} · last_card_called · last_card_caught {target, count} ·
-  went_out (partnership: the seat is out, its partner plays on) · round_over {scores, winners, blocked, reason}
+  went_out (partnership: the seat is out, its partner plays on) ·
+  round_over {scores, winners, blocked, reason}
 """
 
 from __future__ import annotations

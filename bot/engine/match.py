@@ -2,7 +2,9 @@
 
 Round k (1-based) is dealt with seed ``round_seed(match_seed, k)``; the dealer moves one seat left each round;
 the next round's leader is left of the new dealer, or (ruleset "most-points") the seat with the highest total
-(ties: the first such seat left of the dealer).
+(ties: the first such seat left of the dealer). In a partnership every round scores each side once, the same
+score for both partners, so the seats' totals are the sides' totals and ``ranking`` places partners together;
+``side_ranking`` gives the places by side.
 """
 
 from __future__ import annotations
@@ -145,6 +147,29 @@ class Match:
             place = out[-1][0] if i and self.totals[seat] == self.totals[order[i - 1]] else i + 1
             out.append((place, seat, self.totals[seat]))
         return out
+
+    @property
+    def partnership(self) -> bool:
+        return self.ruleset.partnership
+
+    def sides(self) -> list[tuple[int, ...]]:
+        """The seats of each side: two partnerships (0, 2) and (1, 3), or one side per seat."""
+        if self.ruleset.partnership:
+            return [(0, 2), (1, 3)]
+        return [(seat,) for seat in range(self.num_seats)]
+
+    def side_ranking(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """(place, seats, total) by side, best first; equal totals share a place. In a partnership both
+        partners hold their side's total (each round scores a side once, for each partner)."""
+        by_seat = {seat: (place, total) for place, seat, total in self.ranking()}
+        out = [(by_seat[seats[0]][0], seats, by_seat[seats[0]][1]) for seats in self.sides()]
+        out.sort(key=lambda row: (row[0], row[1]))
+        # Places among sides, not seats: two partners sharing first place push the other side to 2nd.
+        ranked: list[tuple[int, tuple[int, ...], int]] = []
+        for i, (_, seats, total) in enumerate(out):
+            place = ranked[-1][0] if i and total == ranked[-1][2] else i + 1
+            ranked.append((place, seats, total))
+        return ranked
 
     def clone(self) -> Match:
         m = Match.__new__(Match)

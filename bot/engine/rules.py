@@ -472,7 +472,15 @@ def rules_help(ruleset: Ruleset) -> str:
         if rs.hand_size == rs.hand_size_two
         else (f"{rs.hand_size} cards each ({rs.hand_size_two} with two players)")
     )
-    lines.append(f"• {players}, {decks}; {deal}. Empty your hand first.")
+    if rs.partnership:
+        lines.append(
+            f"• Partnership: 4 players, {'two decks' if rs.decks_for(4) == 2 else 'one deck'}; "
+            f"{rs.hand_size} cards each. Partners sit opposite (seats 1 and 3, 2 and 4). "
+            "Out of cards, your turns are passed over; a side wins when both partners are out. Scores are by "
+            "side, and nobody catches their own partner."
+        )
+    else:
+        lines.append(f"• {players}, {decks}; {deal}. Empty your hand first.")
     w = rs.wild_rank
     if w is None:
         match = "• Play a card matching the top card's rank or suit. There are no wild cards."
@@ -505,11 +513,15 @@ def rules_help(ruleset: Ruleset) -> str:
             "must-play-drawn": "; a playable card drawn when you had no play must be played at once.",
             "may-play-drawn": "; then play the drawn card or pass.",
             "may-play-any": "; then play one card or pass.",
+            "draw-up-to": "; after each draw play a card or draw again, and pass only once the limit is reached "
+            "or nothing can be drawn.",
             "turn-ends": "; then your turn ends.",
         }[rs.after_draw]
         lines.append(draw)
     if rs.pass_anytime:
         lines.append("• You may pass instead of playing.")
+    if rs.pass_when_no_draw:
+        lines.append("• When nothing can be drawn, you may pass instead of playing.")
     if rs.reshuffle:
         lines.append("• An empty stock is refilled from the discard pile (its top card stays).")
     else:
@@ -540,7 +552,8 @@ def rules_help(ruleset: Ruleset) -> str:
         lines.append("• " + "; ".join(effects) + ".")
     if rs.draw_ranks and rs.stacking:
         extra = " A wild also answers, and cancels it." if rs.wild_answers_draw else ""
-        lines.append("• Not answering a draw: draw all owed and your turn ends." + extra)
+        must = "" if rs.draw_with_legal_play else " Holding an answer, you must play it."
+        lines.append("• Not answering a draw: draw all owed and your turn ends." + must + extra)
     if rs.same_rank_runs:
         lines.append(
             "• After a play you may play more cards of the same rank (not after drawing), then pass."
@@ -549,7 +562,8 @@ def rules_help(ruleset: Ruleset) -> str:
         lines.append("• A special starter card works as if the dealer played it.")
     if rs.last_card:
         lines.append(
-            f"• Down to one card? Call **last card** before the next player acts, or anyone may catch you: "
+            f"• Down to one card? Call **last card** before the next player acts, or "
+            f"{'an opponent' if rs.partnership else 'anyone'} may catch you: "
             f"you draw {rs.last_card_penalty}."
         )
     if rs.empty_draw_ends_round:
