@@ -513,8 +513,8 @@ def rules_help(ruleset: Ruleset) -> str:
             "must-play-drawn": "; a playable card drawn when you had no play must be played at once.",
             "may-play-drawn": "; then play the drawn card or pass.",
             "may-play-any": "; then play one card or pass.",
-            "draw-up-to": "; after each draw play a card or draw again, and pass only once the limit is reached "
-            "or nothing can be drawn.",
+            "draw-up-to": "; after each draw play a card or draw again; pass only at the limit or when "
+            "nothing can be drawn.",
             "turn-ends": "; then your turn ends.",
         }[rs.after_draw]
         lines.append(draw)

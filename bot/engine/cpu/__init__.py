@@ -15,6 +15,7 @@ from bot.engine import Action, ActionKind, Round
 from . import easy, hard, normal
 from .inference import opponent_groups, void_suits
 from .knowledge import knowledge_of
+from .partners import spare_partner
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -42,7 +43,8 @@ def choose_action(
         raise ValueError("the seat has no action")
     rng = random.Random(seed)
     if level == "easy":
-        return easy.choose(legal, rng)
+        # Random, but never against its own partner while another move is left (partnership).
+        return easy.choose(spare_partner(round, seat, legal, knowledge_of(round.ruleset)), rng)
     if level == "normal":
         choices = sum(1 for a in legal if a.kind in (ActionKind.PLAY, ActionKind.SUIT))
         lacks = next_lacks(round, seat) if choices > 1 else 0
@@ -53,8 +55,8 @@ def choose_action(
 def next_lacks(round: Round, seat: int) -> int:
     """Bit mask of the suits the next seat showed it lacks (from the public history)."""
     nxt = normal.next_seat(round, seat)
-    if nxt == seat:
-        return 0
+    if nxt == seat or nxt == round.partner_of(seat):
+        return 0  # a suit the partner lacks is no reason to play it
     mask = 0
     for suit in void_suits(opponent_groups(round, seat), nxt):
         mask |= 1 << suit

@@ -2,7 +2,9 @@
 
 Where normal only knows the suits the next player showed it lacks, this policy estimates, for each play, the
 chance that the next player holds nothing that fits afterwards (hypergeometric over the cards the seat cannot
-see, with the next player's known voids taken out), and prefers plays that leave it stuck.
+see, with the next player's known voids taken out), and prefers plays that leave it stuck — or, when the next
+player still in is its partner, plays the partner can follow; it never hurts its partner while another play is
+left (`partners`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from bot.engine import Action, ActionKind, Card, Round
 
 from .inference import RANK_MASKS, SUIT_MASKS, SlotGroup
 from .knowledge import Knowledge
+from .partners import HITS_PARTNER_PENALTY, hits_partner, spare_partner, threat
 
 STUCK_WEIGHT = 100.0
 SUIT_WEIGHT = 3.0
@@ -29,16 +32,24 @@ class Beliefs:
     next_size: int
     groups: list[tuple[int, int]]
     hidden_counts: list[int]
+    #: The next player still in is the seat's partner: leaving them stuck is bad, not good.
+    partner_next: bool = False
 
 
-def beliefs(hidden: Sequence[Card], groups: dict[int, list[SlotGroup]], nxt: int, next_size: int) -> Beliefs:
+def beliefs(
+    hidden: Sequence[Card],
+    groups: dict[int, list[SlotGroup]],
+    nxt: int,
+    next_size: int,
+    partner_next: bool = False,
+) -> Beliefs:
     counts = [0] * 56
     for card in hidden:
         counts[card] += 1
     live = [(g.count, g.excluded) for g in groups.get(nxt, []) if g.count]
     if not live:
         live = [(next_size, 0)]
-    return Beliefs(next_size, live, counts)
+    return Beliefs(next_size, live, counts, partner_next)
 
 
 def stuck_chance(b: Beliefs, fits: int) -> float:
@@ -82,6 +93,9 @@ def choose(
 ) -> Action:
     hand = rnd.hand(seat)
     wild = know.wild_rank
+    stuck_weight = -STUCK_WEIGHT if b.partner_next else STUCK_WEIGHT
+    if know.partnership:
+        legal = spare_partner(rnd, seat, legal, know)
     suits = [a for a in legal if a.kind is ActionKind.SUIT]
     if suits:
         counts = [0, 0, 0, 0]
@@ -94,7 +108,7 @@ def choose(
             s = action.suit
             assert s is not None
             fits = SUIT_MASKS[s] | (RANK_MASKS[wild] if wild is not None else 0)
-            score = counts[s] * SUIT_WEIGHT + STUCK_WEIGHT * stuck_chance(b, fits) + rng.random() * 0.01
+            score = counts[s] * SUIT_WEIGHT + stuck_weight * stuck_chance(b, fits) + rng.random() * 0.01
             if score > best_score:
                 best_action, best_score = action, score
         return best_action
@@ -108,8 +122,7 @@ def choose(
         if held >> 2 != wild:
             suit_counts[held & 3] += 1
     sizes = rnd.hand_sizes
-    count = len(sizes)
-    threat = min(sizes[p] for p in range(count) if p != seat)
+    danger = threat(sizes, seat, know.partnership)
     best_play = plays[0]
     best = -1e9
     for action in plays:
@@ -124,9 +137,11 @@ def choose(
         else:
             suit = card & 3
             score = suit_counts[suit] * SUIT_WEIGHT + know.values[card] * VALUE_WEIGHT
-            score += STUCK_WEIGHT * stuck_chance(b, fits_mask(card, suit, know))
-            if know.effects[rank]:
-                if b.next_size <= 2 or threat <= 2:
+            score += stuck_weight * stuck_chance(b, fits_mask(card, suit, know))
+            if know.partnership and hits_partner(rnd, seat, card, know):
+                score += HITS_PARTNER_PENALTY
+            elif know.effects[rank]:
+                if b.next_size <= 2 or danger <= 2:
                     score += 6.0
                 elif rnd.pending_draw:
                     score += 10.0

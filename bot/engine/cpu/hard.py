@@ -11,6 +11,11 @@ same deal and the same random stream in an iteration (common random numbers), so
 not their luck. The action with the best mean wins; the `expert` policy's choice (normal plus the chance that
 the next seat cannot follow) is the baseline and wins ties.
 
+In a partnership the search plays for the side: a playout scores a win when the seat's side wins (both
+partners out, or the lower blocked total), `value` estimates the side's chance (a side is as close to winning
+as its partner further from going out), a pending draw may be taken rather than stacked onto the partner, and
+the baseline never hurts the partner while another play exists.
+
 Its only inputs are the `Observation` (view, public history, own hand) and the real round's public state, so
 permuting the hidden cards cannot change a decision made with the same seed and iteration count.
 """
@@ -128,7 +133,7 @@ def candidates(rnd: Round, seat: int, legal: Sequence[Action], know: Knowledge) 
         if action.kind is ActionKind.SUIT and held_suits and action.suit not in held_suits:
             continue
         out.append(action)
-    if non_wild_play:
+    if non_wild_play and not (know.partnership and rnd.pending_draw):
         out = [a for a in out if a.kind is not ActionKind.DRAW] or out
     return out
 
@@ -149,9 +154,16 @@ def rollout(rnd: Round, seat: int, rng: random.Random, know: Knowledge, stats: S
     stats.steps += steps
     stats.rollouts += 1
     if rnd.over:
-        winners = rnd.winners
-        return 1.0 / len(winners) if seat in winners else 0.0
+        return share(rnd, seat)
     return value(rnd, seat, know)
+
+
+def share(rnd: Round, seat: int) -> float:
+    """The seat's share of a finished round's win: a tie shares it; in a partnership the side's share."""
+    winners = rnd.winners
+    if seat not in winners:
+        return 0.0
+    return 1.0 / len({rnd.side_of(w) for w in winners})
 
 
 def value(rnd: Round, seat: int, know: Knowledge) -> float:
@@ -160,6 +172,11 @@ def value(rnd: Round, seat: int, know: Knowledge) -> float:
     two, many = VALUE_WEIGHTS.get(rnd.ruleset.name, VALUE_WEIGHTS["classic"])
     weights = two if len(rows) == 2 else many
     scores = [math.exp(sum(w * x for w, x in zip(weights, row, strict=True))) for row in rows]
+    if know.partnership:
+        # A side wins when both partners are out: it is as strong as its partner still in that is weaker.
+        sides = [min((scores[s] for s in (k, k + 2) if not rnd.is_out(s)), default=math.inf) for k in (0, 1)]
+        mine = sides[seat & 1]
+        return 1.0 if mine == math.inf else mine / (sides[0] + sides[1])
     return scores[seat] / sum(scores)
 
 
@@ -195,12 +212,13 @@ def decide(
         return cands[0]
     obs = observe(rnd, seat)
     nxt = normal.next_seat(rnd, seat)
+    partner_next = nxt == rnd.partner_of(seat)
     if EXPERT_DEFAULT:
-        belief = expert.beliefs(obs.hidden, obs.groups, nxt, obs.hand_sizes[nxt])
+        belief = expert.beliefs(obs.hidden, obs.groups, nxt, obs.hand_sizes[nxt], partner_next)
         default = expert.choose(rnd, seat, cands, random.Random(seed), know, belief)
     else:
         lacks = 0
-        for suit in obs.void_suits(nxt):
+        for suit in [] if partner_next else obs.void_suits(nxt):
             lacks |= 1 << suit
         default = normal.choose(rnd, seat, cands, random.Random(seed), know, lacks)
     return search(

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from bot.engine import Card, Round, parse_card, parse_suit, rank_of, suit_of
 
 from .knowledge import Knowledge, knowledge_of
+from .partners import partner_next, threat
 
 ALL_CARDS: tuple[Card, ...] = tuple(rank * 4 + suit for rank in range(1, 14) for suit in range(4))
 
@@ -101,6 +102,10 @@ class Choice:
     next_lacks: int
     next_size: int
     threat: int
+    #: Partnership: the next player still in is the chooser's partner, in the direction of play / reversed
+    #: (what decides whether an effect card would have hurt the partner).
+    partner_next: bool = False
+    partner_prev: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,12 +183,17 @@ class _Tracker:
 
     def record(self, player: int, card: Card, suit: int) -> None:
         n = len(self.sizes)
+        partnership = self.know.partnership
         nxt = (player + self.direction) % n
+        while partnership and self.sizes[nxt] == 0 and nxt != player:
+            nxt = (nxt + self.direction) % n  # a player who is out is passed over
+        ahead = partnership and partner_next(self.sizes, player, self.direction)
+        behind = partnership and partner_next(self.sizes, player, -self.direction)
         lacks = 0
-        if nxt in self.groups:
+        if nxt in self.groups and not ahead:
             for s in void_suits(self.groups, nxt):
                 lacks |= 1 << s
-        threat = min(self.sizes[q] for q in range(n) if q != player)
+        danger = threat(self.sizes, player, partnership)
         rank = self.target >> 2 if self.target is not None else 0
         start = len(self.played[player])
         self.choices[player].append(
@@ -196,7 +206,9 @@ class _Tracker:
                 self.acquired[player],
                 lacks,
                 self.sizes[nxt],
-                threat,
+                danger,
+                ahead,
+                behind,
             )
         )
 
@@ -523,7 +535,14 @@ def player_surprises(obs: Observation, p: int, now: list[Card], held: list[int],
             suit = card & 3
             if suit != rec.suit and rank != rec.target_rank:
                 continue
-            score = play_score(card, suit_counts, rec.next_lacks, rec.next_size, rec.threat, False, know)
+            hit = False
+            if (
+                know.partnership
+                and know.effects[rank]
+                and (rank in know.skip_ranks or rank in know.attack_ranks)
+            ):
+                hit = rec.partner_prev if rank in know.reverse_ranks else rec.partner_next
+            score = play_score(card, suit_counts, rec.next_lacks, rec.next_size, rec.threat, False, know, hit)
             if card == rec.card:
                 mine = score
             if score > best:

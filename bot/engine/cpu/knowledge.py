@@ -20,6 +20,9 @@ class Knowledge:
     effects: tuple[int, ...]  # rank -> 1 if the rank has an effect (skip, reverse, draw, answer), else 0
     attack_ranks: frozenset[int]  # ranks that leave the next player owing (draw N, or an answer)
     draw_ranks: frozenset[int]  # ranks that make the next player owe cards
+    skip_ranks: frozenset[int]
+    reverse_ranks: frozenset[int]
+    partnership: bool
     stacking: bool
     wild_answers_draw: bool
     has_last_card: bool
@@ -74,6 +77,9 @@ def _build(rs: Ruleset) -> Knowledge:
         effects=effects,
         attack_ranks=frozenset(draw_ranks | set(rs.answer_ranks)),
         draw_ranks=frozenset(draw_ranks),
+        skip_ranks=frozenset(rs.skip_ranks),
+        reverse_ranks=frozenset(rs.reverse_ranks),
+        partnership=rs.partnership,
         stacking=rs.stacking and bool(draw_ranks),
         wild_answers_draw=rs.wild_answers_draw,
         has_last_card=rs.has_last_card,

@@ -3,7 +3,8 @@
 Calls its last card and catches others first; answers a pending draw by stacking when it can; otherwise
 sheds high-value cards from its longest suit, prefers cards the next player is known to lack, keeps wilds
 (and attack cards) for when nothing else fits or an opponent is close to going out, and names the suit it
-holds most of. It never draws when it could play.
+holds most of. It never draws when it could play, except in a partnership to take a pending draw itself rather
+than stack it onto its partner; it never makes its partner draw or miss a turn while another play exists.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from bot.engine import Action, ActionKind, Card, Round
 
 from .knowledge import Knowledge, knowledge_of
+from .partners import HITS_PARTNER_PENALTY, hits_partner, spare_partner, threat
 
 PLAY = ActionKind.PLAY
 SUIT = ActionKind.SUIT
@@ -24,7 +26,8 @@ CATCH = ActionKind.CATCH
 
 
 def next_seat(rnd: Round, seat: int) -> int:
-    return (seat + rnd.direction) % len(rnd.hand_sizes)
+    """The next seat still in the round (a partnership passes over players who are out)."""
+    return rnd.next_in(seat)
 
 
 def best_suit(
@@ -70,6 +73,8 @@ def choose(
         return legal[0]
     if know is None:
         know = knowledge_of(rnd.ruleset)
+    if know.partnership:
+        legal = spare_partner(rnd, seat, legal, know)
     plays: list[Action] = []
     suits: list[Action] = []
     draw: Action | None = None
@@ -112,16 +117,20 @@ def play_score(
     threat: int,
     pending: bool,
     know: Knowledge,
+    partner_hit: bool = False,
 ) -> float:
     """How much the normal level wants to play `card` (not a wild), tie-breaking noise aside; `suit_counts`
     counts the hand's cards per suit, wilds aside. The hard level's reading of opponents' choices uses it
-    too, so both judge a choice alike."""
+    too, so both judge a choice alike. `partner_hit`: the card would make the seat's partner draw or miss a
+    turn (scored below every other play)."""
     suit = card & 3
     # Shed from the longest suit (the suit stays ours), high values first.
     score = suit_counts[suit] * 3.0 + know.values[card] * 0.2
     if next_lacks >> suit & 1:
         score += 8.0  # the next player must draw (or spend a wild)
     if know.effects[card >> 2]:
+        if partner_hit:
+            return score + HITS_PARTNER_PENALTY
         # Attacks are worth more when an opponent is close to going out; otherwise keep them a while.
         if next_size <= 2 or threat <= 2:
             score += 6.0
@@ -144,8 +153,8 @@ def _best_play(
     wild = know.wild_rank
     sizes = rnd.hand_sizes
     count = len(sizes)
-    next_size = sizes[(seat + rnd.direction) % count]
-    threat = min(sizes[p] for p in range(count) if p != seat)
+    next_size = sizes[next_seat(rnd, seat) if know.partnership else (seat + rnd.direction) % count]
+    danger = threat(sizes, seat, know.partnership)
     suit_counts = [0, 0, 0, 0]
     for held in hand:
         if held >> 2 != wild:
@@ -169,7 +178,8 @@ def _best_play(
             # Last resort: only when nothing else fits (scored far below every other play).
             score = -1000.0 + values[card] * 0.01
         else:
-            score = play_score(card, suit_counts, next_lacks, next_size, threat, pending, know)
+            hit = know.partnership and hits_partner(rnd, seat, card, know)
+            score = play_score(card, suit_counts, next_lacks, next_size, danger, pending, know, hit)
         score += rng.random() * 0.01
         if score > best_score:
             best, best_score = action, score
