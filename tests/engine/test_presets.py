@@ -179,6 +179,25 @@ def test_party_last_card_is_on() -> None:
     assert Action.catch(1, 0) in r.legal_actions(1)
 
 
+def test_party_going_out_with_a_run_of_the_last_cards_needs_no_call() -> None:
+    r = position(PARTY, ["7C 7D", "KH 3H 9S"], discard="5C")
+    r.apply(play(0, "7C"))
+    assert r.phase == "run" and r.hand_sizes[0] == 1
+    # Between the two 7s nobody can catch (003: "The Last Card button does not need to be pressed").
+    assert r.legal_actions(1) == [] and r.last_card_open is None
+    assert err(r, Action.catch(1, 0)) == 921
+    r.apply(play(0, "7D"))
+    assert r.over and r.winners == [0]
+
+
+def test_party_a_run_down_to_one_card_may_be_caught_once_the_turn_ends() -> None:
+    r = position(PARTY, ["7C 7D KS", "KH 3H 9S"], discard="5C")
+    r.apply(play(0, "7C"))
+    assert r.legal_actions(1) == []
+    r.apply(play(0, "7D"))  # no 7 left: the run and the turn end with one card in hand
+    assert r.to_act == 1 and r.last_card_open == 0 and Action.catch(1, 0) in r.legal_actions(1)
+
+
 # -- crazier -------------------------------------------------------------------------------------------------
 def test_crazier_every_turn_starts_with_a_draw() -> None:
     hands = ["9C 3D 4D 5D 6D 7D 10D", "KH QH JH 10H 9H 3H 6H"]
