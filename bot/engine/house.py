@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.cards import RANK_CODES
+from bot.engine.cards import RANK_CODES, RANK_NAMES
 from bot.engine.errors import RulesetError
 from bot.engine.rules import (
     AFTER_DRAW,
@@ -250,9 +250,18 @@ OPTIONS: tuple[Option, ...] = (
         "the points that end the match",
         1,
         10000,
+        none_means="no target (a match of a set number of rounds)",
         common=(25, 50, 100, 150, 200, 250, 500),
     ),
-    _number("rounds", "Rounds", "rounds in a match of a number of rounds", 1, 50, common=(1, 3, 5, 7, 10)),
+    _number(
+        "rounds",
+        "Rounds",
+        "rounds in a match of a number of rounds",
+        1,
+        50,
+        none_means="not set (the match ends on a target)",
+        common=(1, 3, 5, 7, 10),
+    ),
     Option(
         "next_leader",
         "Next round leader",
@@ -456,6 +465,11 @@ def _cards(n: int) -> str:
     return "one card" if n == 1 else f"{n} cards"
 
 
+def _plural(rank: int) -> str:
+    name = RANK_NAMES[rank]
+    return name + ("es" if name.endswith("x") else "s")
+
+
 def _ranks(ranks: tuple[int, ...]) -> str:
     names = [RANK_CODES[r] for r in ranks]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -503,7 +517,7 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
     "hand_size": lambda rs: f"Deal {rs.hand_size} cards each",
     "hand_size_two": lambda rs: f"Deal {rs.hand_size_two} cards each with two players",
     "wild_rank": lambda rs: (
-        "No wild cards" if rs.wild_rank is None else f"{RANK_CODES[rs.wild_rank]}s are wild"
+        "No wild cards" if rs.wild_rank is None else f"{_plural(rs.wild_rank)} are wild"
     ),
     "wild_must_match": lambda rs: _yes_no(
         "A wild must match the top card", "A wild can be played on anything"

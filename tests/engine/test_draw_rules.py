@@ -1,5 +1,5 @@
-"""'Draw up to N' and 'passing when nothing can be drawn' (RULESETS.md), and the seed fixes that touch drawing:
-switch's pending 2 that must be answered, parlett's empty stock without a reshuffle."""
+"""'Draw up to N' and 'passing when nothing can be drawn' (RULESETS.md), and the seed fixes that touch
+drawing: switch's pending 2 that must be answered, parlett's empty stock without a reshuffle."""
 
 from __future__ import annotations
 
@@ -97,9 +97,12 @@ def test_no_pass_while_a_card_can_be_drawn_or_the_discard_can_be_reshuffled() ->
     assert Action.pass_(0) not in r.legal_actions() and err(r, Action.pass_(0)) == 915
     r = position(PASS_EMPTY, ["9C 2D", "KH 3H"], discard="4C 5C", stock="")  # a reshuffle can supply a card
     assert Action.pass_(0) not in r.legal_actions()
-    assert Action.pass_(0) in position(
-        PASS_EMPTY.replace(reshuffle=False), ["9C 2D", "KH 3H"], discard="4C 5C", stock=""
-    ).legal_actions()
+    assert (
+        Action.pass_(0)
+        in position(
+            PASS_EMPTY.replace(reshuffle=False), ["9C 2D", "KH 3H"], discard="4C 5C", stock=""
+        ).legal_actions()
+    )
 
 
 def test_passes_while_nothing_can_be_drawn_block_the_round() -> None:
@@ -147,7 +150,7 @@ def test_stacking_stays_a_choice_where_drawing_with_a_play_is_allowed() -> None:
     assert set(r.legal_actions()) == {play(0, "2D"), Action.draw(0)}
 
 
-# -- parlett: no reshuffle ------------------------------------------------------------------------------------
+# -- parlett: no reshuffle -----------------------------------------------------------------------------------
 def test_parlett_never_reshuffles_and_blocks_when_nobody_can_play() -> None:
     parlett = get_preset("parlett")
     r = position(parlett, ["9H KD", "6D 7D", "3D QS"], discard="4C 5C 6C 9C", stock="", to_act=0)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import ERROR_MESSAGES, PRESETS, Action, ActionKind, EngineError, Round
+from bot.engine import ERROR_MESSAGES, PRESETS, Action, ActionKind, EngineError, Round, Ruleset
 from bot.engine.round import full_deck
 
 COMBOS = [(name, n) for name, rs in PRESETS.items() for n in range(rs.min_players, rs.max_players + 1)]
@@ -40,34 +40,42 @@ def choose(r: Round, rng: random.Random) -> Action:
     return rng.choice(r.legal_actions())
 
 
+def check_whole_round(rs: Ruleset, n: int, dealer: int, seed: int, rng: random.Random) -> Round:
+    """Play a round with random actions to its end: a legal action is always there, every card is kept,
+    the round ends, and its scores fit its scoring (by side in a partnership)."""
+    r = Round.new(rs, n, dealer, seed=seed)
+    deck = deck_of(r)
+    steps = 0
+    while not r.over:
+        assert r.legal_actions(), f"{rs} {n}p seed {seed}: no legal action while the round is on"
+        r.step(choose(r, rng))
+        steps += 1
+        assert steps < STEP_LIMIT, f"{rs} {n}p seed {seed} does not end"
+        if steps % 97 == 0:
+            assert all_cards(r) == deck
+    assert all_cards(r) == deck
+    assert sum(r.hand_sizes) + r.stock_size + len(r.discard) == sum(deck.values())
+    scores = r.scores
+    assert scores is not None and len(scores) == n and r.winners
+    if rs.scoring == "payment":
+        assert sum(scores) == 0
+    else:
+        assert all(s >= 0 for s in scores)
+        assert all(scores[w] == min(scores) for w in r.winners)
+    if not r.blocked:
+        assert all(r.hand_sizes[w] == 0 for w in r.winners)
+    if rs.partnership:
+        assert scores[0] == scores[2] and scores[1] == scores[3]
+        assert sorted(r.winners) in ([0, 2], [1, 3], [0, 1, 2, 3])
+    return r
+
+
 def test_thousands_of_random_games_keep_every_card_and_end() -> None:
     games = 0
     for name, n in COMBOS:
         rs = PRESETS[name]
         for g in range(GAMES_PER_COMBO):
-            r = Round.new(rs, n, g % n, seed=g * 7 + n)
-            deck = deck_of(r)
-            rng = random.Random(g)
-            steps = 0
-            while not r.over:
-                acts = r.legal_actions()
-                assert acts, f"{name} {n}p seed {g}: no legal action while the round is on"
-                r.step(choose(r, rng))
-                steps += 1
-                assert steps < STEP_LIMIT, f"{name} {n}p seed {g} does not end"
-                if steps % 97 == 0:
-                    assert all_cards(r) == deck
-            assert all_cards(r) == deck
-            assert sum(r.hand_sizes) + r.stock_size + len(r.discard) == sum(deck.values())
-            scores = r.scores
-            assert scores is not None and len(scores) == n and r.winners
-            if rs.scoring == "payment":
-                assert sum(scores) == 0
-            else:
-                assert all(s >= 0 for s in scores)
-                assert all(scores[w] == min(scores) for w in r.winners)
-            if not r.blocked:
-                assert r.hand_sizes[r.winners[0]] == 0
+            check_whole_round(rs, n, g % n, g * 7 + n, random.Random(g))
             games += 1
     assert games >= 2000
 
@@ -118,11 +126,10 @@ def without_recent(data: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in data.items() if k != "recent"}
 
 
-def check_stretch(name: str, n: int, seed: int, skip: int, steps: int) -> None:
+def check_stretch(rs: Ruleset, n: int, seed: int, skip: int, steps: int) -> None:
     """Play ``skip`` actions, then check every step of the next ``steps``: the JSON round trip is exact, the
     fast path agrees with the validated one, random illegal actions raise a known code and change nothing,
     every legal action (of every seat) applies; finally replaying the seed gives the same state."""
-    rs = PRESETS[name]
     r = Round.new(rs, n, seed % n, seed=seed)
     fast = r.clone()
     rng = random.Random(seed)
@@ -172,12 +179,12 @@ def check_stretch(name: str, n: int, seed: int, skip: int, steps: int) -> None:
 def test_every_step_is_exact_and_illegal_actions_change_nothing(
     combo: tuple[str, int], seed: int, skip: int
 ) -> None:
-    check_stretch(combo[0], combo[1], seed, skip, 60)
+    check_stretch(PRESETS[combo[0]], combo[1], seed, skip, 60)
 
 
 @pytest.mark.parametrize(("name", "n"), COMBOS)
 def test_every_preset_and_player_count_step_by_step(name: str, n: int) -> None:
-    check_stretch(name, n, seed=n * 1000 + len(name), skip=15, steps=25)
+    check_stretch(PRESETS[name], n, seed=n * 1000 + len(name), skip=15, steps=25)
 
 
 @settings(max_examples=40, deadline=None)
