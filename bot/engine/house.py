@@ -516,9 +516,7 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
     }[rs.decks],
     "hand_size": lambda rs: f"Deal {rs.hand_size} cards each",
     "hand_size_two": lambda rs: f"Deal {rs.hand_size_two} cards each with two players",
-    "wild_rank": lambda rs: (
-        "No wild cards" if rs.wild_rank is None else f"{_plural(rs.wild_rank)} are wild"
-    ),
+    "wild_rank": lambda rs: "No wild cards" if rs.wild_rank is None else f"{_plural(rs.wild_rank)} are wild",
     "wild_must_match": lambda rs: _yes_no(
         "A wild must match the top card", "A wild can be played on anything"
     )(rs.wild_must_match),
