@@ -33,6 +33,7 @@ from bot.engine import Action, ActionKind, Round
 from . import expert, normal
 from .inference import Observation, deal, observe, player_surprises, redeal
 from .knowledge import Knowledge, knowledge_of
+from .partners import spare_partner
 
 DEFAULT_TIME_BUDGET = 0.040  # seconds from the call, observation included (p99 target: 50 ms)
 DEFAULT_MAX_ITERATIONS = 400
@@ -116,8 +117,11 @@ def features(rnd: Round, know: Knowledge) -> list[list[float]]:
 
 
 def candidates(rnd: Round, seat: int, legal: Sequence[Action], know: Knowledge) -> list[Action]:
-    """The distinct actions worth searching: every play, suits the seat holds after a wild, a draw only when
-    nothing but a wild fits."""
+    """The distinct actions worth searching: every play (in a partnership, none that hurts the partner while
+    another move is left), suits the seat holds after a wild, a draw only when nothing but a wild fits (or,
+    in a partnership, to take a pending draw rather than stack it onto the partner)."""
+    if know.partnership:
+        legal = spare_partner(rnd, seat, legal, know)  # never against the partner while another move is left
     hand = rnd.hand(seat)
     held_suits = {card & 3 for card in hand if card >> 2 != know.wild_rank}
     out: list[Action] = []
