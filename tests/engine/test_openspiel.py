@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bot.engine import Action, ActionKind, Round, get_preset
+from bot.engine import Action, ActionKind, Round, Ruleset, get_preset
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -27,7 +27,7 @@ def our_card(card: int) -> int:
     return rank * 4 + suit
 
 
-def ruleset_for(players: int):  # type: ignore[no-untyped-def]
+def ruleset_for(players: int) -> Ruleset:
     return get_preset("classic").replace(
         decks="one",
         draw_limit=5,
