@@ -314,6 +314,16 @@ def _words(text: str) -> list[str]:
     return text.replace(",", " ").replace(";", " ").split()
 
 
+def _whole(o: Option, text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise RulesetError(f"{o.label}: {text!r} is not a whole number from {o.low} to {o.high}") from None
+    if not o.low <= n <= o.high:
+        raise RulesetError(f"{o.label}: the number must be from {o.low} to {o.high}")
+    return n
+
+
 def value_code(key: str, value: Any) -> str:
     """The value's code, as ``parse_value`` reads it and the menus list it."""
     o = option(key)
@@ -355,13 +365,7 @@ def parse_value(key: str, text: Any) -> Any:
             if o.none_means is None:
                 raise RulesetError(f"{o.label} needs a number from {o.low} to {o.high}")
             return None
-        try:
-            n = int(t)
-        except ValueError:
-            raise RulesetError(f"{o.label} needs a whole number from {o.low} to {o.high}") from None
-        if not o.low <= n <= o.high:
-            raise RulesetError(f"{o.label} must be from {o.low} to {o.high}")
-        return n
+        return _whole(o, t)
     if low in _NONE:
         return ()
     if o.kind == RANKS:
@@ -374,13 +378,7 @@ def parse_value(key: str, text: Any) -> Any:
         rank, sep, number = w.partition(":")
         if not sep:
             raise RulesetError(f"{o.label}: write rank:number, for example 2:2")
-        try:
-            n = int(number)
-        except ValueError:
-            raise RulesetError(f"{o.label}: {number!r} is not a number") from None
-        if not o.low <= n <= o.high:
-            raise RulesetError(f"{o.label}: the number must be from {o.low} to {o.high}")
-        pairs.append((_rank(rank), n))
+        pairs.append((_rank(rank), _whole(o, number)))
     if len({r for r, _ in pairs}) != len(pairs):
         raise RulesetError(f"{o.label}: a rank is listed twice")
     return tuple(pairs)

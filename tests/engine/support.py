@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.engine import Action, Round, Ruleset, parse_card
+import pytest
+
+from bot.engine import Action, EngineError, Round, Ruleset, parse_card
 from bot.engine.cards import CODES
 from bot.engine.round import full_deck
 
@@ -89,3 +91,12 @@ def position(
     js["recent"] = []
     js.update(state)
     return Round.from_json(js)
+
+
+def err(r: Round, action: Action) -> int:
+    """The error code of an illegal ``action``, checking that it changed nothing."""
+    before = r.to_json()
+    with pytest.raises(EngineError) as info:
+        r.apply(action)
+    assert r.to_json() == before
+    return info.value.code

@@ -5,20 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Action, EngineError, Round, RulesetError, get_preset
-from tests.engine.support import hand, kinds, make_round, play, position
+from bot.engine import Action, Round, RulesetError, get_preset
+from tests.engine.support import err, hand, kinds, make_round, play, position
 
 CLASSIC = get_preset("classic")
 UP_TO_3 = CLASSIC.replace(draw_limit=3, after_draw="draw-up-to")
 HANDS_2P = ["9C 2D 3D 4D 6D 7D 10D", "KH QH JH 10H 9H 2H 3H"]
-
-
-def err(r: Round, action: Action) -> int:
-    before = r.to_json()
-    with pytest.raises(EngineError) as info:
-        r.apply(action)
-    assert r.to_json() == before
-    return info.value.code
 
 
 # -- draw up to N --------------------------------------------------------------------------------------------

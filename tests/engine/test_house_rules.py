@@ -113,13 +113,13 @@ def test_an_impossible_combination_is_refused_with_the_reason_and_nothing_change
 @pytest.mark.parametrize(
     ("key", "text", "why"),
     [
-        ("hand_size", "lots", "whole number"),
+        ("hand_size", "lots", "not a whole number"),
         ("hand_size", "0", "from 1"),
         ("hand_size", "none", "needs a number"),
         ("skip_ranks", "Z", "not a rank"),
         ("skip_ranks", "J J", "twice"),
         ("draw_ranks", "2", "rank:number"),
-        ("draw_ranks", "2:x", "not a number"),
+        ("draw_ranks", "2:x", "not a whole number"),
         ("last_card", "maybe", "on or off"),
         ("scoring", "golf", "choose one of"),
         ("colour", "red", "unknown house rule"),

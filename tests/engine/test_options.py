@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Action, EngineError, Round, get_preset, parse_card, parse_suit
-from tests.engine.support import hand, kinds, make_round, play, position
+from bot.engine import Action, Round, get_preset, parse_card, parse_suit
+from tests.engine.support import err, hand, kinds, make_round, play, position
 
 CLASSIC = get_preset("classic")
-
-
-def err(r: Round, action: Action) -> int:
-    before = r.to_json()
-    with pytest.raises(EngineError) as info:
-        r.apply(action)
-    assert r.to_json() == before
-    return info.value.code
 
 
 # -- players, decks, hand size ------------------------------------------------------------------------------

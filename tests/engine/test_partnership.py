@@ -7,20 +7,12 @@ import random
 
 import pytest
 
-from bot.engine import PRESETS, Action, EngineError, Match, Round, RulesetError, get_preset
+from bot.engine import PRESETS, Action, Match, Round, RulesetError, get_preset
 from bot.engine.house import change
-from tests.engine.support import hand, kinds, make_round, play, position
+from tests.engine.support import err, hand, kinds, make_round, play, position
 
 CLASSIC = get_preset("classic").replace(partnership=True)
 UNO = get_preset("uno-lite").replace(partnership=True)
-
-
-def err(r: Round, action: Action) -> int:
-    before = r.to_json()
-    with pytest.raises(EngineError) as info:
-        r.apply(action)
-    assert r.to_json() == before
-    return info.value.code
 
 
 def test_exactly_four_players_partners_opposite() -> None:

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from bot.engine import PRESETS, Action, EngineError, Round, get_preset, parse_card
-from tests.engine.support import hand, kinds, make_round, play, position
+from bot.engine import PRESETS, Action, Round, get_preset, parse_card
+from tests.engine.support import err, hand, kinds, make_round, play, position
 
 SWITCH = get_preset("switch")
 PARTY = get_preset("party")
 CRAZIER = get_preset("crazier")
 PARLETT = get_preset("parlett")
-
-
-def err(r: Round, action: Action) -> int:
-    before = r.to_json()
-    with pytest.raises(EngineError) as info:
-        r.apply(action)
-    assert r.to_json() == before
-    return info.value.code
 
 
 def test_preset_order_and_names() -> None:
