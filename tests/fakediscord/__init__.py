@@ -104,8 +104,24 @@ identifies again. ``fake.identifies``, ``fake.resumes``, ``fake.refused_resumes`
 ``fake.gateway_connections`` record what happened. Interactions go to the shard that holds the guild,
 ``(guild_id >> 22) % shard_count``; guilds created in the same millisecond share a shard.
 
+Discord's limits and faults (opt-in; ``ratelimits.py`` and ``faults.py`` say what is modelled and why):
+``FakeDiscord(limits=DiscordLimits(...))`` or ``fake.enable_limits()`` turns on the global limit (50/s in
+1 s windows; interaction callbacks and interaction webhooks exempt), per-route buckets keyed by channel,
+guild or webhook id + token (message creates 5 per 5 s per channel, edits a bucket of their own), Discord's
+``X-RateLimit-*``, ``Retry-After`` and ``Via`` headers and 429 bodies, and the ban after 10,000 invalid
+requests (401, 403, 429 but shared ones) in 10 minutes. ``fake.limits.counters`` (global offered/passed,
+429s by scope, ``invalid_recent()``, ``banned``) are for tests and benches;
+``fake.limits.assert_no_global_429()`` fails a test whose bot provoked a global 429, and ``assert_clean``
+(so the fixture) does too when limits are on. In tests: ``@pytest.mark.discord_limits(**kwargs)`` (the
+kwargs of ``DiscordLimits``) on a test using ``fake_discord``, or the ``limited_fake_discord`` fixture.
+``FakeDiscord(server_error_rate=0.02, fault_seed=1)`` answers that seeded share of REST calls with
+500/502/503/504 before handling them. ``await fake.drop_gateway(kind=...)`` with "close", "abrupt",
+"half_open", "reconnect" (op 7) or "invalid_session" (op 9); ``fake.faults.run(every, kinds, stop=event)``
+injects them in turn; ``fake.faults.outages`` records each.
+
 Constructor options: ``FakeDiscord(token=..., recommended_shards=1, callback_deadline=3.0,
-token_lifetime=900.0, wait_timeout=5.0, advertised_gateway_url=None)`` (the last names another gateway in
+token_lifetime=900.0, wait_timeout=5.0, heartbeat_interval=41.25, advertised_gateway_url=None, limits=None,
+server_error_rate=0.0, fault_seed=0)`` (``advertised_gateway_url`` names another gateway in
 ``GET /gateway/bot`` and READY's ``resume_gateway_url``, to prove a configured gateway wins). The deadlines
 are attributes too: a test may scale them down (``fake.callback_deadline = 0.2``).
 
@@ -113,7 +129,7 @@ The fake and the real client share the test's event loop: start the bot with ``r
 ``await bot.start(fake.token)`` in a task) and close the bot before the fake.
 """
 
-from .harness import fake_discord, fast_bot_options, running_bot
+from .harness import fake_discord, fast_bot_options, limited_fake_discord, running_bot
 from .interactions import InteractionHandle, InteractionRecord, InvalidInteraction
 from .model import (
     ADMINISTRATOR,
@@ -127,12 +143,14 @@ from .model import (
     FakeUser,
     MessageVersion,
 )
+from .ratelimits import DiscordLimits, RateLimits
 from .server import FakeDiscord, RecordedRequest
 
 __all__ = [
     "ADMINISTRATOR",
     "MANAGE_GUILD",
     "MANAGE_MESSAGES",
+    "DiscordLimits",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",
@@ -144,8 +162,10 @@ __all__ = [
     "InteractionRecord",
     "InvalidInteraction",
     "MessageVersion",
+    "RateLimits",
     "RecordedRequest",
     "fake_discord",
     "fast_bot_options",
+    "limited_fake_discord",
     "running_bot",
 ]

@@ -1,1 +1,1 @@
-from tests.fakediscord.harness import fake_discord  # noqa: F401  (the fixture, for the fake's own tests)
+from tests.fakediscord.harness import fake_discord, limited_fake_discord  # noqa: F401  (fixtures, for the fake's own tests)

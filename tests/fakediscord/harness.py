@@ -12,6 +12,7 @@ import pytest
 
 from bot.endpoints import apply_endpoints
 
+from .ratelimits import DiscordLimits
 from .server import FakeDiscord
 
 
@@ -59,13 +60,35 @@ async def running_bot(
 
 
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
+async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     """A started FakeDiscord; at teardown the test fails if the bot called an unknown endpoint or broke
     a rule.
 
+    Mark a test ``@pytest.mark.discord_limits`` (keyword arguments: ``DiscordLimits``'s, e.g.
+    ``global_limit=10``) to turn Discord's rate limits on: the test then also fails if the bot provoked a
+    global 429 or got banned. ``@pytest.mark.discord_faults(server_error_rate=0.02, seed=1)`` answers that
+    share of REST calls with a 5xx.
+
     Import it into a conftest.py: ``from tests.fakediscord.harness import fake_discord  # noqa: F401``.
     """
-    async with FakeDiscord() as fake:
+    limits_marker = request.node.get_closest_marker("discord_limits")
+    faults_marker = request.node.get_closest_marker("discord_faults")
+    limits = DiscordLimits(**limits_marker.kwargs) if limits_marker is not None else None
+    faults = faults_marker.kwargs if faults_marker is not None else {}
+    async with FakeDiscord(
+        limits=limits,
+        server_error_rate=faults.get("server_error_rate", 0.0),
+        fault_seed=faults.get("seed", 0),
+    ) as fake:
+        yield fake
+        fake.assert_clean()
+
+
+@pytest.fixture
+async def limited_fake_discord() -> AsyncIterator[FakeDiscord]:
+    """``fake_discord`` with Discord's rate limits on (``DiscordLimits()``): fails the test at teardown if the
+    bot provoked a global 429 or was banned."""
+    async with FakeDiscord(limits=DiscordLimits()) as fake:
         yield fake
         fake.assert_clean()
 

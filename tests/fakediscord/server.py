@@ -18,6 +18,7 @@ from . import limits
 from .attachments import Uploads
 from .emojis import AppEmojis
 from .errors import FormError
+from .faults import GatewayFaults
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -52,6 +53,7 @@ from .model import (
     SnowflakeFactory,
     iso_now,
 )
+from .ratelimits import VIA, DiscordLimits, RateLimits, ServerErrors, Ticket
 
 API_PREFIX = "/api/v10"
 INTENT_GUILD_MEMBERS = 1 << 1
@@ -87,6 +89,9 @@ class GatewaySession:
     # Sent dispatches kept for RESUME: (seq, frame).
     sent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=5000))
     outbox: asyncio.Queue[tuple[int, str]] = field(default_factory=asyncio.Queue)
+    # Faults (see faults.py): nothing flows while half-open; an invalid session cannot be resumed.
+    half_open: bool = False
+    invalid: bool = False
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Queue a dispatch; the connection's writer sends queued frames in order."""
@@ -99,8 +104,8 @@ class GatewaySession:
         """Write queued frames to ``ws`` until it closes (what is not written stays in ``sent``)."""
         while not ws.closed:
             seq, frame = await self.outbox.get()
-            if seq <= self.delivered:
-                continue  # already replayed by a RESUME
+            if seq <= self.delivered or self.half_open:
+                continue  # already replayed by a RESUME, or kept in ``sent`` for the RESUME to come
             try:
                 await ws.send_str(frame)
             except (ConnectionError, RuntimeError):
@@ -137,6 +142,9 @@ class FakeDiscord:
         wait_timeout: float = 5.0,
         heartbeat_interval: float = 41.25,
         advertised_gateway_url: str | None = None,
+        limits: DiscordLimits | None = None,
+        server_error_rate: float = 0.0,
+        fault_seed: int = 0,
     ) -> None:
         self.token = token
         self.recommended_shards = recommended_shards
@@ -183,6 +191,11 @@ class FakeDiscord:
         self._websockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        # Discord's limits and faults, off unless asked for (see ratelimits.py and faults.py).
+        self.limits: RateLimits | None = RateLimits(limits) if limits is not None else None
+        self.server_errors = ServerErrors(rate=server_error_rate, seed=fault_seed)
+        self.faults = GatewayFaults(self)
+        self._transports: dict[web.WebSocketResponse, asyncio.BaseTransport] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -226,6 +239,14 @@ class FakeDiscord:
     @property
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def enable_limits(self, settings: DiscordLimits | None = None) -> RateLimits:
+        """Turn Discord's rate limits on (``DiscordLimits()``: global 50/s, per-route buckets, the ban)."""
+        self.limits = RateLimits(settings or DiscordLimits())
+        return self.limits
+
+    def transport_of(self, ws: web.WebSocketResponse) -> asyncio.BaseTransport | None:
+        return self._transports.get(ws)
 
     # ------------------------------------------------------------------ world building
 
@@ -315,9 +336,15 @@ class FakeDiscord:
         return taken
 
     def assert_clean(self) -> None:
-        """Fail if the bot called an endpoint the fake does not know or broke one of Discord's rules."""
+        """Fail if the bot called an endpoint the fake does not know or broke one of Discord's rules (with
+        limits on: or provoked a global 429, or got banned)."""
         problems = [f"unknown endpoint: {r.method} {r.path}" for r in self.unknown_requests]
         problems += [f"violation: {v}" for v in self.violations]
+        if self.limits is not None:
+            try:
+                self.limits.assert_no_global_429()
+            except AssertionError as error:
+                problems.append(str(error))
         if problems:
             raise AssertionError("fake Discord saw problems:\n  " + "\n  ".join(problems))
 
@@ -525,17 +552,21 @@ class FakeDiscord:
         )
 
     async def drop_gateway(
-        self, shard_id: int | None = None, *, code: int = 4000, invalidate: bool = False
+        self, shard_id: int | None = None, *, code: int = 4000, invalidate: bool = False, kind: str = "close"
     ) -> int:
-        """Close the bot's gateway websocket(s) (of ``shard_id``, or all) with a resumable close code, so the
-        client RESUMEs. With ``invalidate`` the session is forgotten first: the RESUME is refused (op 9) and
-        the client IDENTIFYs again. Returns how many connections were closed."""
+        """Drop the bot's gateway connection(s) (of ``shard_id``, or all) so that the client resumes.
+
+        ``kind``: "close" (close frame with ``code``), "abrupt" (TCP cut), "half_open" (heartbeats no longer
+        acknowledged, nothing written), "reconnect" (op 7), "invalid_session" (op 9, the client identifies
+        again); see faults.py. With ``invalidate`` (kind "close") the session is forgotten first: the RESUME
+        is refused (op 9) and the client IDENTIFYs again. Returns how many connections were hit."""
+        if not invalidate:
+            return await self.faults.inject(kind, shard_id, code=code)
         closed = 0
         for session in list(self.sessions.values()):
             if shard_id is not None and session.shard_id != shard_id:
                 continue
-            if invalidate:
-                del self.sessions[session.session_id]
+            del self.sessions[session.session_id]
             ws, session.ws = session.ws, None
             if ws is not None and not ws.closed:
                 await ws.close(code=code)
@@ -917,6 +948,23 @@ class FakeDiscord:
         self.request_count += 1
         resource = request.match_info.route.resource
         self.requests_by_route[f"{request.method} {resource.canonical if resource else request.path}"] += 1
+        if not request.path.startswith(API_PREFIX):
+            return await self._handle(request, handler)  # the gateway: no REST limits
+        ticket: Ticket | None = None
+        if self.limits is not None:
+            admitted = self.limits.admit(request, self.application_id)
+            if isinstance(admitted, web.Response):
+                return admitted
+            ticket = admitted
+        response = self.server_errors.roll() or await self._handle(request, handler)
+        if ticket is not None and self.limits is not None:
+            self.limits.answered(ticket, response)
+        response.headers.setdefault("Via", VIA)
+        return response
+
+    async def _handle(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
         try:
             response: web.StreamResponse = await handler(request)
             return response
@@ -1373,6 +1421,8 @@ class FakeDiscord:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         self._websockets.add(ws)
+        if request.transport is not None:
+            self._transports[ws] = request.transport
         self.gateway_connections += 1
         session: GatewaySession | None = None
         writer: asyncio.Task[None] | None = None
@@ -1388,8 +1438,9 @@ class FakeDiscord:
                     continue
                 frame = json.loads(msg.data)
                 op, data = frame.get("op"), frame.get("d")
-                if op == 1:  # heartbeat
-                    await ws.send_str(json.dumps({"op": 11}))
+                if op == 1:  # heartbeat (a half-open connection no longer answers)
+                    if session is None or not session.half_open:
+                        await ws.send_str(json.dumps({"op": 11}))
                 elif op in (2, 6) and session is None:  # identify, resume
                     session = await (self._identify(ws, data) if op == 2 else self._resume(ws, data))
                     if session is None:
@@ -1403,6 +1454,7 @@ class FakeDiscord:
                     self.violations.append(f"gateway: unexpected opcode {op}")
         finally:
             self._websockets.discard(ws)
+            self._transports.pop(ws, None)
             if writer is not None:
                 writer.cancel()
             if session is not None and session.ws is ws:
@@ -1450,23 +1502,26 @@ class FakeDiscord:
         session.dispatch("READY", ready)
         for guild in guilds:
             session.dispatch("GUILD_CREATE", self._guild_create(session, guild))
+        self.faults.served(session)
         self._notify()
         return session
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> GatewaySession | None:
         session = self.sessions.get(data.get("session_id", ""))
-        if data.get("token") != self.token or session is None:
+        if data.get("token") != self.token or session is None or session.invalid:
             self.refused_resumes += 1
             await ws.send_str(json.dumps({"op": 9, "d": False}))  # invalid session, not resumable
             return None
         seq = int(data.get("seq") or 0)
         session.ws = ws
+        session.half_open = False
         self.resumes.append((session.shard_id, session.session_id))
         for number, frame in list(session.sent):
             if number > seq:
                 await ws.send_str(frame)
         session.delivered = session.seq
         session.dispatch("RESUMED", {})
+        self.faults.served(session)
         self._notify()
         return session
 
