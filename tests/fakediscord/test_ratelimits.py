@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -23,11 +24,13 @@ from tests.fakediscord.ratelimits import (
 MESSAGES = ("POST", "/channels/{channel}/messages")
 
 
+@dataclass
 class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
+    """The limits' clock, moved by the test."""
 
-    def __call__(self) -> float:
+    now: float = 1000.0
+
+    def read(self) -> float:
         return self.now
 
 
@@ -42,7 +45,7 @@ async def start(limits: DiscordLimits, clock: Clock | None = None, **options: An
     await fake.start()
     if clock is not None:
         assert fake.limits is not None
-        fake.limits.clock = clock
+        fake.limits.clock = clock.read
     return fake
 
 
