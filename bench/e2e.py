@@ -4,6 +4,7 @@
     .venv/bin/python bench/e2e.py --scenario noop --n 5000 --concurrency 1,8,32
     .venv/bin/python bench/e2e.py --scenario game --n 3000 --tables 50 [--think 200-500|none]
     .venv/bin/python bench/e2e.py --scenario memory --open-tables 1000
+    .venv/bin/python bench/e2e.py --scenario scale --active 100,300 --open-tables 1000 [--faults]
 
 Latency is from the interaction sent on the gateway to the bot's callback received by the fake (what Discord's
 3-second rule measures). The bot runs in a process of its own (this file with ``--serve-bot``), as in a
@@ -27,6 +28,20 @@ Scenarios:
             game behind them (what the game's own work is compared with).
     memory  ``--open-tables`` started tables (two people each): the bot process's RSS before and after, and
             its peak.
+    scale   Discord's limits on (the fake's ``DiscordLimits()``: global 50/s, per-channel buckets, the ban):
+            ``--open-tables`` open tables (turn timeout a day, so the idle ones stay quiet), ``--active`` of
+            them (each a run of its own) played by two people and a CPU seat each, in channels of their
+            own, people thinking ``--pace`` (2-5 s) per move, CPU delay 1 s, for ``--duration`` s. Printed:
+            global requests offered → passed per second, 429s by scope, invalid requests (and the ban),
+            clicks answered p50/p99, the next player's "Your turn" hand refresh after the move, how far
+            boards are behind (a move's commit → the first board showing it or a later state), turn-start
+            mentions delivered/folded/lost, plays shown on neither a board nor a line, the catch-up after
+            the load stops (every board and hand showing the latest state), the bot's CPU and RSS. The bot
+            writes each outcome it shows to a trace file (``trace_outcomes``); this process compares. Not
+            part of "all" (minutes long). ``--faults``: a gateway drop every 30 s (close 4000, abrupt,
+            half-open, op 7, op 9 in turn; heartbeats every 2 s, the bot's heartbeat timeout 5 s) and 2% of
+            REST calls answered 500/502/503/504; a click unanswered in 3 s is clicked again, as a person
+            would after "This interaction failed", and counted.
 
 To add one: write ``async def my_scenario(args) -> list[Figures]`` that starts a ``FakeDiscord``, starts the
 bot with ``BotProcess`` and calls ``measure(label, send, n, concurrency, bot)`` with a ``send(i)`` coroutine
@@ -37,8 +52,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import gc
+import json
+import math
 import os
 import random
 import signal
@@ -68,8 +86,10 @@ from tests.fakediscord import (
     FakeGuild,
     FakeMessage,
     FakeUser,
+    InvalidInteraction,
     fast_bot_options,
 )
+from tests.fakediscord.ratelimits import DiscordLimits
 
 
 @dataclass(frozen=True)
@@ -159,17 +179,32 @@ class BotProcess:
     memory (the fake keeps every message) is counted as the bot's."""
 
     def __init__(
-        self, fake: FakeDiscord, kind: str, database: Path | None = None, profile: str | None = None
+        self,
+        fake: FakeDiscord,
+        kind: str,
+        database: Path | None = None,
+        profile: str | None = None,
+        *,
+        cpu_delay: float = 0.0,
+        trace: Path | None = None,
+        heartbeat_timeout: float = 0.0,
     ) -> None:
         self.fake = fake
         self.kind = kind
         self.database = database
         self.profile = profile
+        self.cpu_delay = cpu_delay  # the game's CPU seats' delay (0: production spacing set back on)
+        self.trace = trace  # where the bot writes every outcome it shows (see ``trace_outcomes``)
+        self.heartbeat_timeout = heartbeat_timeout  # discord.py's, when the fake drops connections
         self.process: asyncio.subprocess.Process | None = None
 
     async def __aenter__(self) -> BotProcess:
         command = [sys.executable, __file__, "--serve-bot", self.kind, "--api", self.fake.api_base_url]
-        command += ["--gateway", self.fake.gateway_url]
+        command += ["--gateway", self.fake.gateway_url, "--cpu-delay", str(self.cpu_delay)]
+        if self.trace is not None:
+            command += ["--trace", str(self.trace)]
+        if self.heartbeat_timeout:
+            command += ["--heartbeat-timeout", str(self.heartbeat_timeout)]
         if self.database is not None:
             command += ["--database", str(self.database)]
         if self.profile is not None:
@@ -309,9 +344,12 @@ async def serve_bot(args: argparse.Namespace) -> None:
             database_url=f"sqlite:///{args.database}",
             api_base_url=args.api,
             gateway_url=args.gateway,
-            cpu_delay=0.0,
+            cpu_delay=args.cpu_delay,
         )
-        bot = EightsBot(config, tune_gc=True, **fast_bot_options())  # as `python -m bot run`
+        options: dict[str, Any] = fast_bot_options()
+        if args.heartbeat_timeout:
+            options["heartbeat_timeout"] = args.heartbeat_timeout
+        bot = EightsBot(config, tune_gc=True, **options)  # as `python -m bot run`
     else:
         apply_endpoints(args.api, args.gateway)
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **fast_bot_options())
@@ -343,6 +381,8 @@ async def serve_bot(args: argparse.Namespace) -> None:
         task.result()  # why the bot stopped
     if isinstance(bot, EightsBot):
         production_spacing(bot)  # EightsBot synced its commands before it was ready
+        if args.trace:
+            trace_outcomes(bot, args.trace)
     else:
         await bot.tree.sync()
     print("ready", flush=True)
@@ -390,13 +430,16 @@ class BenchTable:
     started: set[str] = field(default_factory=set)  # Next round buttons already pressed (the board may lag)
 
 
-async def open_table(fake: FakeDiscord, guild: FakeGuild, index: int, *, cpu: bool) -> BenchTable:
+async def open_table(
+    fake: FakeDiscord, guild: FakeGuild, index: int, *, cpu: bool, turn_timeout: int | None = None
+) -> BenchTable:
     """/eights new, Join, (Add CPU,) Start, My hand: a started table whose two people hold hand messages."""
     channel = fake.create_channel(guild, f"table-{index}")
     host, guest = fake.create_user(f"host{index}"), fake.create_user(f"guest{index}")
     fake.add_member(guild, host)
     fake.add_member(guild, guest)
-    board = await (await fake.invoke(host, channel, "eights new", target=100_000)).reply()
+    options = {"turn_timeout": turn_timeout} if turn_timeout is not None else {}
+    board = await (await fake.invoke(host, channel, "eights new", target=100_000, **options)).reply()
     await (await fake.click(guest, board, label="Join")).callback()
     if cpu:
         await (await fake.click(host, board, label="Add CPU")).callback()
@@ -674,10 +717,529 @@ async def memory_scenario(args: argparse.Namespace) -> list[Figures]:
     return []
 
 
+# --- at scale, within Discord's limits: many tables, people pacing, the fake enforcing the limits -----------
+#
+# The bot writes every outcome it is given to show (a move committed: the players' own, the CPU seats', the
+# referee's) to a trace file, one JSON line each: when (the monotonic clock, which this process shares), the
+# table's channel, the board's state as the bot renders it, who is to act, and the plays in words. This
+# process keeps every board, line and hand version the fake saw, with its time, and compares: how long until
+# a board shows a move, which plays no board or line ever showed, which turn-start mentions never came.
+
+TRACE_FIELDS = ("Target", "Direction", "Stock", "Pending draw", "Seats")
+
+
+def board_state(embed: dict[str, Any]) -> str:
+    """What a board embed says about the table's state (title, who moves, the state fields), without its
+    "Last plays" (a board may tell those as it likes): equal for the bot's rendering and the fake's copy."""
+    fields = {f.get("name"): f.get("value") for f in embed.get("fields") or []}
+    parts = [str(embed.get("title")), str(embed.get("description"))]
+    parts += [f"{name}={fields.get(name)}" for name in TRACE_FIELDS]
+    return "|".join(parts)
+
+
+def trace_outcomes(bot: EightsBot, path: str) -> None:
+    """In the bot process: append every outcome the publisher is given to ``path`` (see above)."""
+    from bot.ui import render
+
+    cog = bot.get_cog("Eights")
+    publisher = getattr(cog, "publisher", None)
+    original = getattr(publisher, "publish", None)
+    if publisher is None or original is None:
+        raise RuntimeError("the bench cannot find the publisher's publish() to trace outcomes")
+    out = open(path, "a", encoding="utf-8")  # noqa: SIM115  (open while the bot runs)
+
+    def publish(outcome: Any, *args: Any, **kwargs: Any) -> Any:
+        snapshot = outcome.snapshot
+        seat = next((s for s in snapshot.seats if s.position == snapshot.to_act), None)
+        to_act = (
+            seat.user_id if seat is not None and not seat.is_cpu and snapshot.phase == "playing" else None
+        )
+        plays = [
+            render.describe_event(event, snapshot)
+            for event in outcome.public_events
+            if event.kind == "played"
+        ]
+        record = {
+            "t": time.monotonic(),
+            "channel": snapshot.channel_id,
+            "board": board_state(render.board_embed(snapshot).to_dict()),  # type: ignore[arg-type]
+            "to_act": to_act,
+            "plays": plays,
+        }
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+        return original(outcome, *args, **kwargs)
+
+    publisher.publish = publish
+
+
+@dataclass
+class Shown:
+    """What one table showed, as the fake saw it (times on the loop's monotonic clock)."""
+
+    boards: list[tuple[float, str, str]] = field(default_factory=list)  # (t, state, last plays)
+    lines: list[tuple[float, str]] = field(default_factory=list)  # public messages but the board
+    hands: dict[int, list[tuple[float, bool]]] = field(default_factory=dict)  # user -> (t, says "your turn")
+
+
+@dataclass
+class Traced:
+    t: float
+    board: str
+    to_act: int | None
+    plays: list[str]
+
+
+def says_your_turn(content: str) -> bool:
+    return "**Your turn.**" in content or "Name the suit" in content
+
+
+class ScaleWatch:
+    """The fake's message observer for the scale scenario: every board, line and hand version, timed."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.tables: dict[int, BenchTable] = {}  # channel id -> table
+        self.shown: dict[int, Shown] = {}
+        self.hand_owner: dict[int, tuple[int, int]] = {}  # hand message id -> (channel id, user id)
+
+    def watch(self, table: BenchTable) -> None:
+        self.tables[table.channel.id] = table
+        self.shown.setdefault(table.channel.id, Shown())
+        for user_id, hand in table.hands.items():
+            self.hand_owner[hand.id] = (table.channel.id, user_id)
+
+    def __call__(self, message: FakeMessage, recipient: FakeUser | None) -> None:
+        now = asyncio.get_running_loop().time()
+        if recipient is not None:
+            owner = self.hand_owner.get(message.id)
+            if owner is not None:
+                shown = self.shown[owner[0]]
+                shown.hands.setdefault(owner[1], []).append((now, says_your_turn(message.content)))
+            return
+        table = self.tables.get(message.channel_id)
+        if table is None:
+            return
+        shown = self.shown[message.channel_id]
+        if message.id == table.board.id:
+            embed = message.embeds[0] if message.embeds else {}
+            plays = next((f["value"] for f in embed.get("fields", []) if f.get("name") == "Last plays"), "")
+            shown.boards.append((now, board_state(embed), str(plays)))
+        elif message.versions and len(message.versions) == 1:  # a new line (edits of lines are not lines)
+            shown.lines.append((now, message.content))
+
+
+def read_trace(path: Path, offset: int = 0) -> tuple[dict[int, list[Traced]], int]:
+    """Outcomes by channel from the trace, from byte ``offset`` on; and the offset after them."""
+    by_channel: dict[int, list[Traced]] = {}
+    with open(path, encoding="utf-8") as trace:
+        trace.seek(offset)
+        while True:
+            line = trace.readline()
+            if not line.endswith("\n"):
+                break  # the bot is writing it
+            offset += len(line.encode())
+            data = json.loads(line)
+            entry = Traced(data["t"], data["board"], data["to_act"], data["plays"])
+            by_channel.setdefault(int(data["channel"]), []).append(entry)
+    return by_channel, offset
+
+
+def percentiles(values: list[float]) -> str:
+    if not values:
+        return "none"
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return f"p50 {at(0.5):.2f} s, p99 {at(0.99):.2f} s, max {ordered[-1]:.2f} s (n {len(ordered)})"
+
+
+@dataclass
+class Verdict:
+    board_lag: list[float] = field(default_factory=list)
+    boards_not_shown: int = 0  # outcomes no board ever showed (nor a later state)
+    hand_lag: list[float] = field(default_factory=list)
+    hands_not_refreshed: int = 0
+    mentions: int = 0
+    mentions_delivered: int = 0
+    mentions_folded: int = 0
+    mentions_lost: int = 0
+    plays: int = 0
+    plays_lost: int = 0
+
+
+def judge(outcomes: dict[int, list[Traced]], watch: ScaleWatch, start: float, end: float) -> Verdict:
+    """Compare what the bot meant to show (outcomes committed in [start, end)) with what the fake shows."""
+    verdict = Verdict()
+    for channel_id, traced in outcomes.items():
+        shown = watch.shown.get(channel_id)
+        if shown is None:
+            continue
+        judge_boards(traced, shown, start, end, verdict)
+        judge_turns(traced, shown, start, end, verdict)
+        judge_plays(traced, shown, start, end, verdict)
+    return verdict
+
+
+def judge_boards(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
+    """Each board version shows the latest outcome of its state committed before it; every outcome up to that
+    one is then shown. An outcome's lag: from its commit to the first board showing it or a later one."""
+    shown_up_to = -1
+    lag: dict[int, float] = {}
+    for t, state, _ in shown.boards:
+        for index in range(len(traced) - 1, shown_up_to, -1):
+            if traced[index].t <= t + 0.001 and traced[index].board == state:
+                for k in range(shown_up_to + 1, index + 1):
+                    lag[k] = max(0.0, t - traced[k].t)
+                shown_up_to = index
+                break
+    for k, entry in enumerate(traced):
+        if start <= entry.t < end:
+            if k in lag:
+                verdict.board_lag.append(lag[k])
+            else:
+                verdict.boards_not_shown += 1
+
+
+def judge_turns(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
+    """A person's turn starts when an outcome makes them the one to act. Their hand must say so (the
+    refresh's lag); a public line must mention them ("delivered"), unless they moved before the table's next
+    line went out and a later line came ("folded"); else the mention is lost."""
+    previous: int | None = None
+    line_times = [t for t, _ in shown.lines]
+    for k, entry in enumerate(traced):
+        person = entry.to_act
+        if person is None or person == previous:
+            previous = person
+            continue
+        previous = person
+        if not start <= entry.t < end:
+            continue
+        turn_end = next((o.t for o in traced[k + 1 :] if o.to_act != person), None)
+        # The hand: the first version saying "your turn" from the commit on (or before it ended).
+        hand = next((t for t, yours in shown.hands.get(person, []) if yours and t >= entry.t - 0.001), None)
+        if hand is not None and (turn_end is None or hand <= turn_end + 0.001):
+            verdict.hand_lag.append(hand - entry.t)
+        elif turn_end is None or not any(t <= turn_end for t, yours in shown.hands.get(person, []) if yours):
+            verdict.hands_not_refreshed += 1
+        verdict.mentions += 1
+        mention = f"<@{person}>"
+        until = turn_end if turn_end is not None else math.inf
+        if any(entry.t - 0.001 <= t and mention in text for t, text in shown.lines if t <= until + 5.0):
+            verdict.mentions_delivered += 1
+            continue
+        next_line = next((t for t in line_times if t >= entry.t - 0.001), None)
+        if turn_end is not None and (next_line is None or next_line >= turn_end) and next_line is not None:
+            verdict.mentions_folded += 1
+        else:
+            verdict.mentions_lost += 1
+
+
+def judge_plays(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
+    """Every play must be told by a line posted after it, or be on a board shown after it."""
+    used: set[tuple[int, int]] = set()
+    lines = [(t, i, text.splitlines()) for i, (t, text) in enumerate(shown.lines)]
+    for entry in traced:
+        if not start <= entry.t < end:
+            continue
+        for play in entry.plays:
+            verdict.plays += 1
+            found = False
+            for t, i, rows in lines:
+                if t < entry.t - 0.001:
+                    continue
+                for r, row in enumerate(rows):
+                    if (i, r) not in used and play in row:
+                        used.add((i, r))
+                        found = True
+                        break
+                if found:
+                    break
+            if not found and not any(t >= entry.t - 0.001 and play in plays for t, _, plays in shown.boards):
+                verdict.plays_lost += 1
+
+
+def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int, int]:
+    """(tables whose board does not show their latest outcome, hands that do not say whose turn it is)."""
+    boards = hands = 0
+    for channel_id, traced in outcomes.items():
+        shown = watch.shown.get(channel_id)
+        table = watch.tables.get(channel_id)
+        if shown is None or table is None or not traced:
+            continue
+        latest = traced[-1]
+        if not shown.boards or shown.boards[-1][1] != latest.board:
+            boards += 1
+        for user in (table.host, table.guest):
+            versions = shown.hands.get(user.id)
+            yours = versions[-1][1] if versions else says_your_turn(table.hands[user.id].content)
+            if yours != (latest.to_act == user.id):
+                hands += 1
+    return boards, hands
+
+
+@dataclass
+class Clicks:
+    latencies: list[float] = field(default_factory=list)
+    unanswered: int = 0  # no callback within the 3 s Discord allows
+    unanswered_in_outage: int = 0  # ... sent while the gateway was down (the bot never got it)
+    refused: int = 0  # the fake would not let the person click (the control went away meanwhile)
+
+
+async def pace_table(
+    fake: FakeDiscord,
+    wakeups: Wakeups,
+    table: BenchTable,
+    think: tuple[float, float],
+    rng: random.Random,
+    clicks: Clicks,
+    stop: asyncio.Event,
+) -> None:
+    """The table's two people play until ``stop``: each looks at their hand, thinks ``think`` seconds, and
+    clicks; a click left unanswered for 3 s is what Discord shows as "This interaction failed": they look
+    again and click again."""
+    changed = asyncio.Event()
+    wakeups.watch(table, changed)
+    while not stop.is_set():
+        decision = next_decision(table)
+        if decision is None:
+            changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), 1.0)
+            continue
+        user, message, control = decision
+        if message is not table.board:
+            await asyncio.sleep(rng.uniform(*think))
+            if stop.is_set():
+                return
+            if next_decision(table) != decision:
+                continue
+        custom_id = str(control["custom_id"])
+        try:
+            if control.get("type") == 3:
+                handle = await fake.select(user, message, custom_id, [control["options"][0]["value"]])
+            else:
+                handle = await fake.click(user, message, custom_id)
+        except InvalidInteraction:
+            clicks.refused += 1
+            await asyncio.sleep(0.2)
+            continue
+        record = handle.record
+        try:
+            await handle.callback(timeout=fake.callback_deadline + 0.5)
+        except AssertionError:
+            clicks.unanswered += 1
+            if fake.faults.during_outage(record.created_at, margin=0.2):
+                clicks.unanswered_in_outage += 1
+            continue
+        assert record.callback_at is not None
+        clicks.latencies.append(record.callback_at - record.created_at)
+        if message is table.board:
+            table.started.add(custom_id)
+            with contextlib.suppress(AssertionError):
+                table.hands[user.id] = await handle.reply(timeout=10.0)
+                wakeups.watch(table, changed)
+
+
+async def open_tables(
+    fake: FakeDiscord, guild: FakeGuild, count: int, *, cpu: bool, first: int, gate: asyncio.Semaphore
+) -> list[BenchTable]:
+    async def one(index: int) -> BenchTable:
+        async with gate:
+            return await open_table(fake, guild, index, cpu=cpu, turn_timeout=86_400)
+
+    return list(await asyncio.gather(*(one(first + i) for i in range(count))))
+
+
+def global_rates(counters: Any, start: float, end: float) -> str:
+    seconds = [v for k, v in counters.per_second.items() if start <= k < end]
+    span = max(1.0, end - start)
+    offered = sum(v[0] for v in seconds) / span
+    passed = sum(v[1] for v in seconds) / span
+    peak = max((v[0] for v in seconds), default=0)
+    return f"{offered:.1f} → {passed:.1f} per s (busiest second offered {peak})"
+
+
+async def scale_scenario(args: argparse.Namespace) -> list[Figures]:
+    """``--open-tables`` tables open, ``--active`` of them played by two people and a CPU seat each (people
+    thinking ``--pace`` seconds, CPU delay ``--scale-cpu-delay``), against the fake with Discord's limits on,
+    for ``--duration`` seconds; then the load stops and the boards and hands must catch up. ``--faults``:
+    a gateway drop every 30 s (each kind in turn) and 2% of REST calls answered 5xx."""
+    active_counts = args.active
+    for active in active_counts:
+        await scale_run(args, active)
+    return []
+
+
+async def scale_run(args: argparse.Namespace, active: int) -> None:
+    faults = args.faults
+    limits = DiscordLimits()
+    with tempfile.TemporaryDirectory() as folder:
+        database, trace = Path(folder) / "bench.sqlite3", Path(folder) / "outcomes.jsonl"
+        trace.touch()
+        fake = FakeDiscord(
+            wait_timeout=120.0,
+            limits=limits,
+            heartbeat_interval=2.0 if faults else 41.25,
+            server_error_rate=0.02 if faults else 0.0,
+            fault_seed=7,
+        )
+        async with fake:
+            watch = ScaleWatch(fake)
+            wakeups = Wakeups()
+            fake.add_message_observer(wakeups)
+            fake.add_message_observer(watch)
+            guild = fake.create_guild("Bench")
+            async with BotProcess(
+                fake,
+                "eights",
+                database,
+                cpu_delay=args.scale_cpu_delay,
+                trace=trace,
+                heartbeat_timeout=5.0 if faults else 0.0,
+            ) as bot:
+                loop = asyncio.get_running_loop()
+                opened_at = loop.time()
+                gate = asyncio.Semaphore(args.open_concurrency)
+                idle = max(0, args.open_tables - active)
+                tables = await open_tables(fake, guild, active, cpu=True, first=0, gate=gate)
+                await open_tables(fake, guild, idle, cpu=False, first=active, gate=gate)
+                for table in tables:
+                    watch.watch(table)
+                assert fake.limits is not None
+                setup = fake.limits.summary()
+                print(
+                    f"\n{active} active tables of {active + idle} open"
+                    f"{' — FAULTS: a gateway drop every 30 s, 2% 5xx' if faults else ''}: opened in "
+                    f"{loop.time() - opened_at:.0f} s ({setup})"
+                )
+                counters = fake.limits.counters
+                before = (
+                    counters.global_429,
+                    counters.route_429,
+                    counters.shared_429,
+                    counters.invalid_total,
+                )
+                clicks = Clicks()
+                stop = asyncio.Event()
+                rng = random.Random(1)
+                start, cpu_start = loop.time(), bot.cpu_seconds()
+                drivers = [
+                    asyncio.create_task(pace_table(fake, wakeups, t, args.pace, rng, clicks, stop))
+                    for t in tables
+                ]
+                chaos = asyncio.create_task(fake.faults.run(30.0, stop=stop)) if faults else None
+                rss_peak = 0
+                while loop.time() - start < args.duration:
+                    await asyncio.sleep(5.0)
+                    rss_peak = max(rss_peak, bot.rss_kib()[0])
+                stop.set()
+                end, cpu = loop.time(), bot.cpu_seconds() - cpu_start
+                await asyncio.gather(*drivers, *([chaos] if chaos else []), return_exceptions=True)
+                # The load has stopped: how long until every board and hand shows the latest state?
+                caught = math.inf
+                outcomes, offset = read_trace(trace)
+                while loop.time() - end < args.catch_up:
+                    more, offset = read_trace(trace, offset)
+                    for channel, entries in more.items():
+                        outcomes.setdefault(channel, []).extend(entries)
+                    boards_behind, hands_behind = caught_up(outcomes, watch)
+                    if not boards_behind and not hands_behind:
+                        caught = loop.time() - end
+                        break
+                    await asyncio.sleep(0.25)
+                current_rss, peak_rss = bot.rss_kib()
+                limits_now = fake.limits
+                after = (counters.global_429, counters.route_429, counters.shared_429, counters.invalid_total)
+                banned = (
+                    f"BANNED {limits_now.banned_at - start:.0f} s into the run"
+                    if limits_now.banned_at is not None
+                    else "never banned"
+                )
+                report = ScaleReport(
+                    elapsed=end - start,
+                    clicks=clicks,
+                    verdict=judge(outcomes, watch, start, end),
+                    rates=global_rates(counters, math.floor(start), math.floor(end)),
+                    run_429s=[b - a for a, b in zip(before, after, strict=True)],
+                    invalid_now=limits_now.invalid_recent(),
+                    invalid_peak=counters.invalid_peak,
+                    banned=banned,
+                    caught=caught,
+                    behind=caught_up(outcomes, watch),
+                    cpu_share=cpu / (end - start),
+                    rss=(current_rss, max(rss_peak, current_rss), peak_rss),
+                )
+                print(report.text())
+                if faults:
+                    injected = ", ".join(f"{k} {n}" for k, n in fake.faults.injected.items() if n)
+                    print(
+                        f"  faults: gateway {injected}; {fake.server_errors.count} REST calls answered 5xx; "
+                        f"resumes {len(fake.resumes)}, identifies {len(fake.identifies)}"
+                    )
+            problems = fake.take_violations()
+            unknown = fake.take_unknown_requests()
+            print(f"  the fake's violations: {len(problems)}; unknown endpoints: {len(unknown)}")
+            for problem in sorted(set(p.split(":")[0] + ":" + p.split(":")[-1] for p in problems))[:8]:
+                print(f"    {problem[:160]}")
+
+
+@dataclass
+class ScaleReport:
+    elapsed: float
+    clicks: Clicks
+    verdict: Verdict
+    rates: str
+    run_429s: list[int]  # global, route, shared, invalid: in the measured run
+    invalid_now: int
+    invalid_peak: int
+    banned: str
+    caught: float  # seconds after the load stopped; inf when not within the wait
+    behind: tuple[int, int]  # boards, hands not showing the latest state at the end
+    cpu_share: float
+    rss: tuple[int, int, int]  # KiB: at the end, peak sampled, the process's high-water mark
+
+    def text(self) -> str:
+        global_429, route_429, shared_429, invalid = self.run_429s
+        lat = sorted(self.clicks.latencies)
+        verdict, clicks = self.verdict, self.clicks
+
+        def ms(q: float) -> str:
+            return f"{lat[min(len(lat) - 1, int(q * len(lat)))] * 1000:.0f} ms" if lat else "—"
+
+        if math.isfinite(self.caught):
+            catch = f"{self.caught:.1f} s"
+        else:
+            catch = f"NOT within the wait ({self.behind[0]} boards, {self.behind[1]} hands behind)"
+        rss, sampled, hwm = (value / 1024 for value in self.rss)
+        return (
+            f"  measured {self.elapsed:.0f} s. Global requests offered → passed: {self.rates}\n"
+            f"  429s in the run: global {global_429}, route (user) {route_429}, shared {shared_429}; "
+            f"invalid requests in the run {invalid}, in the last 10 min now {self.invalid_now} "
+            f"(peak {self.invalid_peak}); {self.banned}\n"
+            f"  clicks answered: {len(lat)}, p50 {ms(0.5)}, p99 {ms(0.99)}, max {ms(1.0)}; unanswered "
+            f"{clicks.unanswered} (sent while the gateway was down: {clicks.unanswered_in_outage}); "
+            f"refused as stale {clicks.refused}\n"
+            f"  'Your turn' hand refresh after the move: {percentiles(verdict.hand_lag)}; never refreshed "
+            f"{verdict.hands_not_refreshed}\n"
+            f"  board behind (move → a board showing it): {percentiles(verdict.board_lag)}; moves never "
+            f"shown on a board {verdict.boards_not_shown}\n"
+            f"  turn-start mentions {verdict.mentions}: delivered {verdict.mentions_delivered}, folded "
+            f"{verdict.mentions_folded}, LOST {verdict.mentions_lost}; plays {verdict.plays}: on neither a "
+            f"board nor a line {verdict.plays_lost}\n"
+            f"  catch-up after the load stopped: {catch}\n"
+            f"  bot process: CPU {self.cpu_share:.0%} of a core, RSS {rss:.0f} MiB (peak sampled "
+            f"{sampled:.0f} MiB, high-water {hwm:.0f} MiB)"
+        )
+
+
 SCENARIOS: dict[str, Callable[[argparse.Namespace], Coroutine[Any, Any, list[Figures]]]] = {
     "noop": noop_scenario,
     "game": game_scenario,
     "memory": memory_scenario,
+    "scale": scale_scenario,
 }
 
 
@@ -700,24 +1262,47 @@ def main() -> None:
         help="game: also measure a paced load, players thinking LOW-HIGH ms per move (default 200-500; "
         "none: the closed loop only)",
     )
-    parser.add_argument("--open-tables", type=int, default=1000, help="memory: tables to open")
+    parser.add_argument("--open-tables", type=int, default=1000, help="memory, scale: tables open")
     parser.add_argument(
         "--concurrency",
         type=lambda text: [int(x) for x in text.split(",")],
         default=[1, 8, 32],
         help="comma-separated numbers of operations in flight",
     )
+    parser.add_argument(
+        "--active",
+        type=lambda text: [int(x) for x in text.split(",")],
+        default=[100],
+        help="scale: comma-separated numbers of tables played at once (each a run of its own)",
+    )
+    parser.add_argument("--duration", type=float, default=180.0, help="scale: seconds of load")
+    parser.add_argument(
+        "--pace",
+        type=lambda text: tuple(float(x) / 1000 for x in text.split("-")),
+        default=(2.0, 5.0),
+        help="scale: LOW-HIGH ms a person thinks before each move (default 2000-5000)",
+    )
+    parser.add_argument("--scale-cpu-delay", type=float, default=1.0, help="scale: the CPU seats' delay (s)")
+    parser.add_argument(
+        "--faults", action="store_true", help="scale: a gateway drop every 30 s and 2%% of REST calls 5xx"
+    )
+    parser.add_argument("--catch-up", type=float, default=120.0, help="scale: seconds to wait for catch-up")
+    parser.add_argument("--open-concurrency", type=int, default=8, help="scale: tables opened at once")
     parser.add_argument("--profile", help="game: write a cProfile of the bot process's measured windows here")
     # The child process (see BotProcess): not for people.
     parser.add_argument("--serve-bot", choices=["noop", "eights"], help=argparse.SUPPRESS)
     parser.add_argument("--api", help=argparse.SUPPRESS)
     parser.add_argument("--gateway", help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
+    parser.add_argument("--cpu-delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--trace", help=argparse.SUPPRESS)
+    parser.add_argument("--heartbeat-timeout", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_bot:
         asyncio.run(serve_bot(args))
         return
-    names = list(SCENARIOS) if args.scenario == "all" else [args.scenario]
+    # "all" leaves out the long scale scenario.
+    names = [n for n in SCENARIOS if n != "scale"] if args.scenario == "all" else [args.scenario]
     print(
         f"discord.py {discord.__version__}, Python {sys.version.split()[0]}; the bot in its own process, "
         f"the fake Discord and the simulated people in this one; {os.cpu_count()} cores"

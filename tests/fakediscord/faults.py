@@ -74,7 +74,7 @@ class GatewayFaults:
             elif kind == "abrupt":
                 session.ws = None
                 transport = self.fake.transport_of(ws)
-                if transport is not None:
+                if isinstance(transport, asyncio.Transport):
                     transport.abort()
             elif kind == "half_open":
                 session.half_open = True
