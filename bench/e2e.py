@@ -973,9 +973,7 @@ def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int
         if not shown.boards or shown.boards[-1][1] != latest.board:
             boards += 1
         for user in (table.host, table.guest):
-            versions = shown.hands.get(user.id)
-            yours = versions[-1][1] if versions else says_your_turn(table.hands[user.id].content)
-            if yours != (latest.to_act == user.id):
+            if says_your_turn(table.hands[user.id].content) != (latest.to_act == user.id):
                 hands += 1
     return boards, hands
 
@@ -996,6 +994,7 @@ async def pace_table(
     rng: random.Random,
     clicks: Clicks,
     stop: asyncio.Event,
+    watch: ScaleWatch,
 ) -> None:
     """The table's two people play until ``stop``: each looks at their hand, thinks ``think`` seconds, and
     clicks; a click left unanswered for 3 s is what Discord shows as "This interaction failed": they look
@@ -1041,6 +1040,7 @@ async def pace_table(
             with contextlib.suppress(AssertionError):
                 table.hands[user.id] = await handle.reply(timeout=10.0)
                 wakeups.watch(table, changed)
+                watch.watch(table)
 
 
 async def open_tables(
@@ -1127,7 +1127,7 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 rng = random.Random(1)
                 start, cpu_start = loop.time(), bot.cpu_seconds()
                 drivers = [
-                    asyncio.create_task(pace_table(fake, wakeups, t, args.pace, rng, clicks, stop))
+                    asyncio.create_task(pace_table(fake, wakeups, t, args.pace, rng, clicks, stop, watch))
                     for t in tables
                 ]
                 chaos = asyncio.create_task(fake.faults.run(30.0, stop=stop)) if faults else None
