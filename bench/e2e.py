@@ -845,15 +845,16 @@ def read_trace(path: Path, offset: int = 0) -> tuple[dict[int, list[Traced]], in
     return by_channel, offset
 
 
-def percentiles(values: list[float]) -> str:
+def percentiles(values: list[float], *, ms: bool = False) -> str:
     if not values:
         return "none"
     ordered = sorted(values)
 
-    def at(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    def at(q: float) -> str:
+        value = ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+        return f"{value * 1000:.0f} ms" if ms else f"{value:.2f} s"
 
-    return f"p50 {at(0.5):.2f} s, p99 {at(0.99):.2f} s, max {ordered[-1]:.2f} s (n {len(ordered)})"
+    return f"p50 {at(0.5)}, p99 {at(0.99)}, max {at(1.0)} (n {len(ordered)})"
 
 
 @dataclass
@@ -903,35 +904,51 @@ def judge_boards(traced: list[Traced], shown: Shown, start: float, end: float, v
                 verdict.boards_not_shown += 1
 
 
+IN_FLIGHT = 0.25  # seconds: a line posted this soon after a turn began may have been sent before it
+
+
 def judge_turns(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
-    """A person's turn starts when an outcome makes them the one to act. Their hand must say so (the
-    refresh's lag); a public line must mention them ("delivered"), unless they moved before the table's next
-    line went out and a later line came ("folded"); else the mention is lost."""
+    """A person's turn starts when an outcome makes them the one to act (after someone else was).
+
+    Their hand must say so: the refresh's lag is from the outcome to the first version of their hand saying
+    "your turn"; "never refreshed" when no such version came while the turn lasted. The public mention is
+    "delivered" when a line mentioning them is posted from the turn's start until their next turn starts;
+    "folded" when no line went out while the turn lasted (lines posted within ``IN_FLIGHT`` of its start
+    aside: they may have left before it) and a line came after it (telling their move); "lost" otherwise:
+    lines went out during their turn and none named them, or none came at all."""
+    starts = []
     previous: int | None = None
-    line_times = [t for t, _ in shown.lines]
     for k, entry in enumerate(traced):
+        if entry.to_act is not None and entry.to_act != previous:
+            starts.append(k)
+        previous = entry.to_act
+    for n, k in enumerate(starts):
+        entry = traced[k]
         person = entry.to_act
-        if person is None or person == previous:
-            previous = person
-            continue
-        previous = person
+        assert person is not None
         if not start <= entry.t < end:
             continue
-        turn_end = next((o.t for o in traced[k + 1 :] if o.to_act != person), None)
-        # The hand: the first version saying "your turn" from the commit on (or before it ended).
-        hand = next((t for t, yours in shown.hands.get(person, []) if yours and t >= entry.t - 0.001), None)
-        if hand is not None and (turn_end is None or hand <= turn_end + 0.001):
-            verdict.hand_lag.append(hand - entry.t)
-        elif turn_end is None or not any(t <= turn_end for t, yours in shown.hands.get(person, []) if yours):
+        turn_end = next((o.t for o in traced[k + 1 :] if o.to_act != person), math.inf)
+        next_start = next((traced[j].t for j in starts[n + 1 :] if traced[j].to_act == person), math.inf)
+        refreshed = next(
+            (
+                t
+                for t, yours in shown.hands.get(person, [])
+                if yours and entry.t - 0.001 <= t <= turn_end + 0.001
+            ),
+            None,
+        )
+        if refreshed is not None:
+            verdict.hand_lag.append(refreshed - entry.t)
+        else:
             verdict.hands_not_refreshed += 1
         verdict.mentions += 1
         mention = f"<@{person}>"
-        until = turn_end if turn_end is not None else math.inf
-        if any(entry.t - 0.001 <= t and mention in text for t, text in shown.lines if t <= until + 5.0):
+        if any(entry.t - 0.001 <= t < next_start and mention in text for t, text in shown.lines):
             verdict.mentions_delivered += 1
-            continue
-        next_line = next((t for t in line_times if t >= entry.t - 0.001), None)
-        if turn_end is not None and (next_line is None or next_line >= turn_end) and next_line is not None:
+        elif not any(entry.t + IN_FLIGHT <= t < turn_end for t, _ in shown.lines) and any(
+            t >= turn_end for t, _ in shown.lines
+        ):
             verdict.mentions_folded += 1
         else:
             verdict.mentions_lost += 1
@@ -1216,13 +1233,15 @@ class ScaleReport:
         rss, sampled, hwm = (value / 1024 for value in self.rss)
         return (
             f"  measured {self.elapsed:.0f} s. Global requests offered → passed: {self.rates}\n"
-            f"  429s in the run: global {global_429}, route (user) {route_429}, shared {shared_429}; "
+            f"  429s in the run: global {global_429} ({global_429 / self.elapsed:.1f}/s), route (user) "
+            f"{route_429} ({route_429 / self.elapsed:.1f}/s), shared {shared_429}; "
             f"invalid requests in the run {invalid}, in the last 10 min now {self.invalid_now} "
             f"(peak {self.invalid_peak}); {self.banned}\n"
             f"  clicks answered: {len(lat)}, p50 {ms(0.5)}, p99 {ms(0.99)}, max {ms(1.0)}; unanswered "
             f"{clicks.unanswered} (sent while the gateway was down: {clicks.unanswered_in_outage}); "
             f"refused as stale {clicks.refused}\n"
-            f"  'Your turn' hand refresh after the move: {percentiles(verdict.hand_lag)}; never refreshed "
+            f"  'Your turn' hand refresh after the move: {percentiles(verdict.hand_lag, ms=True)}; "
+            f"never refreshed "
             f"{verdict.hands_not_refreshed}\n"
             f"  board behind (move → a board showing it): {percentiles(verdict.board_lag)}; moves never "
             f"shown on a board {verdict.boards_not_shown}\n"
