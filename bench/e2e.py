@@ -1100,7 +1100,6 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
             wait_timeout=120.0,
             limits=limits,
             heartbeat_interval=2.0 if faults else 41.25,
-            server_error_rate=0.02 if faults else 0.0,
             fault_seed=7,
         )
         async with fake:
@@ -1147,6 +1146,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     asyncio.create_task(pace_table(fake, wakeups, t, args.pace, rng, clicks, stop, watch))
                     for t in tables
                 ]
+                if faults:
+                    fake.server_errors.rate = 0.02  # from now on: not while the bot logs in and tables open
                 chaos = asyncio.create_task(fake.faults.run(30.0, stop=stop)) if faults else None
                 rss_peak = 0
                 while loop.time() - start < args.duration:
