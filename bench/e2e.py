@@ -59,6 +59,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import sys
 import tempfile
@@ -980,7 +981,13 @@ def judge_plays(traced: list[Traced], shown: Shown, start: float, end: float, ve
 
 def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int, int]:
     """(tables whose board does not show their latest outcome, hands that do not say whose turn it is)."""
-    boards = hands = 0
+    behind = not_caught_up(outcomes, watch)
+    return sum(1 for what in behind if what.startswith("board")), sum(1 for what in behind if "hand" in what)
+
+
+def not_caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> list[str]:
+    """What does not show the latest state: "board of table-N" or "hand of host-N (…)"."""
+    behind = []
     for channel_id, traced in outcomes.items():
         shown = watch.shown.get(channel_id)
         table = watch.tables.get(channel_id)
@@ -988,11 +995,12 @@ def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int
             continue
         latest = traced[-1]
         if not shown.boards or shown.boards[-1][1] != latest.board:
-            boards += 1
+            behind.append(f"board of {table.channel.name}")
         for user in (table.host, table.guest):
-            if says_your_turn(table.hands[user.id].content) != (latest.to_act == user.id):
-                hands += 1
-    return boards, hands
+            yours = says_your_turn(table.hands[user.id].content)
+            if yours != (latest.to_act == user.id):
+                behind.append(f"hand of {user.name} (says {'your' if yours else 'not your'} turn)")
+    return behind
 
 
 @dataclass
@@ -1168,6 +1176,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                         caught = loop.time() - end
                         break
                     await asyncio.sleep(0.25)
+                else:
+                    print("  still behind after the wait: " + ", ".join(not_caught_up(outcomes, watch)[:6]))
                 current_rss, peak_rss = bot.rss_kib()
                 limits_now = fake.limits
                 after = (counters.global_429, counters.route_429, counters.shared_429, counters.invalid_total)
@@ -1197,11 +1207,38 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                         f"  faults: gateway {injected}; {fake.server_errors.count} REST calls answered 5xx; "
                         f"resumes {len(fake.resumes)}, identifies {len(fake.identifies)}"
                     )
-            problems = fake.take_violations()
-            unknown = fake.take_unknown_requests()
-            print(f"  the fake's violations: {len(problems)}; unknown endpoints: {len(unknown)}")
-            for problem in sorted(set(p.split(":")[0] + ":" + p.split(":")[-1] for p in problems))[:8]:
-                print(f"    {problem[:160]}")
+            print(violations_summary(fake))
+
+
+LATE_CALLBACK = re.compile(r"/interactions/(\d+)/.*first callback")
+
+
+def violations_summary(fake: FakeDiscord) -> str:
+    """The rules the bot broke, by kind; late interaction callbacks split by whether the interaction was
+    sent while the gateway was down (it reached the bot only with the RESUME's replay)."""
+    problems = fake.take_violations()
+    unknown = fake.take_unknown_requests()
+    kinds: Counter[str] = Counter()
+    late: set[int] = set()
+    late_in_outage: set[int] = set()
+    for problem in problems:
+        found = LATE_CALLBACK.search(problem)
+        if found is not None:
+            interaction = int(found.group(1))
+            late.add(interaction)
+            record = fake.interactions.get(interaction)
+            if record is not None and fake.faults.during_outage(record.created_at, margin=0.2):
+                late_in_outage.add(interaction)
+            continue
+        kinds[re.sub(r"\d{6,}|itk\.[\w.-]+", "…", problem)[:150]] += 1
+    lines = [f"  the fake's violations: {len(problems)}; unknown endpoints: {len(unknown)}"]
+    if late:
+        lines.append(
+            f"    interactions answered after Discord's 3 s: {len(late)} (sent while the gateway was down: "
+            f"{len(late_in_outage)})"
+        )
+    lines += [f"    {count}× {kind}" for kind, count in kinds.most_common(8)]
+    return "\n".join(lines)
 
 
 @dataclass
