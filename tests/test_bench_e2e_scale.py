@@ -1,0 +1,75 @@
+"""The scale bench's judgement of what the bot showed (bench/e2e.py), on made-up timelines."""
+
+from __future__ import annotations
+
+from bench.e2e import Shown, Traced, Verdict, judge_boards, judge_plays, judge_turns
+
+ALICE, BOB = 11, 22
+
+
+def outcome(t: float, board: str, to_act: int | None = None, plays: list[str] | None = None) -> Traced:
+    return Traced(t, board, to_act, plays or [])
+
+
+def test_a_board_shows_a_move_when_it_shows_that_state_or_a_later_one() -> None:
+    traced = [outcome(1.0, "s1"), outcome(2.0, "s2"), outcome(3.0, "s3"), outcome(4.0, "s4")]
+    # The board skips s1 and s2 (coalesced), shows s3 at 3.5, and never s4.
+    shown = Shown(boards=[(0.5, "s0", ""), (3.5, "s3", "")])
+    verdict = Verdict()
+    judge_boards(traced, shown, 0.0, 10.0, verdict)
+    assert verdict.board_lag == [2.5, 1.5, 0.5]
+    assert verdict.boards_not_shown == 1
+
+
+def test_a_board_showing_an_old_state_again_does_not_count_as_showing_newer_moves() -> None:
+    traced = [outcome(1.0, "A"), outcome(2.0, "B"), outcome(3.0, "A")]
+    shown = Shown(boards=[(2.5, "A", "")])  # "A" at 2.5 can only be the first outcome's state
+    verdict = Verdict()
+    judge_boards(traced, shown, 0.0, 10.0, verdict)
+    assert verdict.board_lag == [1.5]
+    assert verdict.boards_not_shown == 2
+
+
+def test_turn_mentions_delivered_folded_and_lost_and_the_hand_refresh() -> None:
+    traced = [
+        outcome(1.0, "x", ALICE),  # alice's turn: a line mentions her at 1.5
+        outcome(3.0, "x", BOB),  # bob's turn: he moves at 3.4, before any line: folded
+        outcome(3.4, "x", ALICE),  # alice's turn: a line at 4.0 names nobody, none later: lost
+        outcome(6.0, "x", None),
+    ]
+    shown = Shown(
+        lines=[(1.5, f"▶ <@{ALICE}>, your turn."), (4.0, "bob played 7♣"), (7.0, "alice played 2♦")],
+        hands={ALICE: [(1.01, True), (3.0, False), (3.45, True)], BOB: [(3.02, True)]},
+    )
+    verdict = Verdict()
+    judge_turns(traced, shown, 0.0, 10.0, verdict)
+    assert (verdict.mentions, verdict.mentions_delivered) == (3, 1)
+    assert (verdict.mentions_folded, verdict.mentions_lost) == (1, 1)
+    assert [round(lag, 3) for lag in verdict.hand_lag] == [0.01, 0.02, 0.05]
+    assert verdict.hands_not_refreshed == 0
+
+
+def test_a_hand_never_saying_your_turn_is_counted() -> None:
+    traced = [outcome(1.0, "x", ALICE), outcome(2.0, "x", BOB)]
+    shown = Shown(hands={ALICE: [(0.5, False)]}, lines=[(1.2, f"<@{ALICE}>"), (2.2, f"<@{BOB}>")])
+    verdict = Verdict()
+    judge_turns(traced, shown, 0.0, 10.0, verdict)
+    assert verdict.hands_not_refreshed == 2 and verdict.mentions_delivered == 2
+
+
+def test_every_play_must_be_in_a_line_after_it_or_on_a_later_board() -> None:
+    traced = [
+        outcome(1.0, "x", plays=["alice played 7♣"]),
+        outcome(2.0, "x", plays=["alice played 7♣"]),  # the same words again: needs a line of its own
+        outcome(3.0, "x", plays=["bob played 2♦"]),  # only on a board
+        outcome(4.0, "x", plays=["bob played K♠"]),  # nowhere
+    ]
+    shown = Shown(
+        lines=[(0.5, "bob played K♠"), (1.5, "alice played 7♣\n▶ bob to move")],
+        boards=[(3.5, "x", "alice played 7♣\nbob played 2♦")],
+    )
+    verdict = Verdict()
+    judge_plays(traced, shown, 0.0, 10.0, verdict)
+    assert verdict.plays == 4
+    # The second 7♣ is on the board at 3.5 (after it): shown; K♠ was only in a line before it was played.
+    assert verdict.plays_lost == 1
