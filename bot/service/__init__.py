@@ -13,7 +13,13 @@ At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from 
   ``snapshot(table_id)``, ``scores(table_id)``, ``table_in_channel(channel_id)``, ``rules_text(preset,
   table_id)``, ``manager_role_id(guild_id)``, ``preset_names()``;
 - wiring: ``set_board_message(table_id, message_id)``, ``restore_all()`` at start-up, ``close()`` at shutdown;
-  what happens on its own reaches ``TableListener.on_outcome``.
+  what happens on its own reaches ``TableListener.on_outcome``;
+- hooks for tests: ``seed_deals(seed)``, ``observe(observer)`` (every committed state held), ``busy()``.
+
+Where things live: ``tables`` (the facade), ``registry`` (live tables, the mutation path), ``lobby``, ``play``,
+``settlement``, ``scheduler``, ``snapshots``, ``outcomes``, ``moves`` (engine steps and the referee),
+``seats``, ``live`` (the in-memory table and its stored document), ``standings`` (leaderboard, stats,
+settings), ``models`` (what goes out), ``clock``, ``errors``.
 """
 
 from bot.service.clock import Clock, FakeClock, SystemClock, Timer

@@ -52,6 +52,10 @@ class SystemClock:
     def now(self) -> float:
         return time.time()
 
+    def in_flight(self) -> int:
+        """How many timer callbacks are running or about to run."""
+        return len(self._tasks)
+
     def call_later(self, delay: float, callback: TimerCallback) -> Timer:
         loop = asyncio.get_running_loop()
         timer = _LoopTimer()

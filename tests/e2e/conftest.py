@@ -20,7 +20,7 @@ import pytest
 from bot.client import EightsBot
 from bot.cogs.eights import EightsCog
 from bot.config import Config, Secret
-from bot.engine import card_label, parse_card
+from bot.engine import Match, card_label, parse_card
 from bot.service import TableService, TableSnapshot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fast_bot_options, running_bot
 
@@ -33,13 +33,25 @@ class PrivacyObserver:
 
     A card may appear where the viewer is allowed to know it: in the viewer's own hand, or because the round
     made it public (the starter, buried and played cards in the round's public history) or because it was
-    shown publicly before. Any other card held by a player must never be shown. Live hands are read from the
-    service's in-memory tables (test-only access to its private state)."""
+    shown publicly before. Any other card held by a player must never be shown. Live hands come from the
+    service's table observer (``TableService.observe``), which reports every committed state it holds."""
 
     def __init__(self) -> None:
         self.bot: EightsBot | None = None
         self.public_seen: set[str] = set()
         self.checked = 0
+        self._observed: TableService | None = None
+        self._tables: dict[int, tuple[tuple[int | None, ...], Match]] = {}
+
+    def detach(self) -> None:
+        """Forget the bot and its service (the fake keeps this observer for the whole test session)."""
+        self.bot, self._observed, self._tables = None, None, {}
+
+    def _on_state(self, table_id: int, user_ids: tuple[int | None, ...], match: Match | None) -> None:
+        if match is None:
+            self._tables.pop(table_id, None)
+        else:
+            self._tables[table_id] = (user_ids, match)
 
     def _service(self) -> TableService | None:
         if self.bot is None:
@@ -51,17 +63,17 @@ class PrivacyObserver:
         service = self._service()
         if service is None:
             return set()
+        if service is not self._observed:
+            self._observed, self._tables = service, {}
+            service.observe(self._on_state)
         hidden: set[str] = set()
-        for live in list(service._tables.values()):
-            match = live.match
-            if match is None:
-                continue
+        for user_ids, match in list(self._tables.values()):
             rnd = match.round
             public = {card_label(parse_card(code)) for code in _public_codes(rnd.history)}
-            for seat in live.seats:
-                if viewer_id is not None and seat.user_id == viewer_id:
+            for position, user_id in enumerate(user_ids):
+                if viewer_id is not None and user_id == viewer_id:
                     continue
-                for card in rnd.hand(seat.position):
+                for card in rnd.hand(position):
                     label = card_label(card)
                     if label not in public and label not in self.public_seen:
                         hidden.add(label)
@@ -148,7 +160,7 @@ class World:
         if self._stack is not None:
             await self._stack.aclose()
         self._stack = None
-        self.observer.bot = None
+        self.observer.detach()
 
     async def restart(self) -> EightsBot:
         """Close the bot (as on SIGTERM) and start a new one on the same database."""
@@ -203,13 +215,11 @@ class World:
 
     def busy(self) -> bool:
         """Whether the bot still has work in flight: a timer's move (CPU, with delay 0) or an outcome to show.
-        (Test-only look at the service's private state.)"""
-        service = self.service
-        clock = service._clock
-        timers = getattr(clock, "_tasks", set())
+        (The publisher's queue is still read from its private state: bot/cogs/publisher.py has no public
+        look at it yet.)"""
         publisher = self.cog.publisher
         showing = any(feed.task is not None for feed in publisher._feeds.values())
-        return bool(timers or service._pending or service._running or showing)
+        return self.service.busy() or showing
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0)."""

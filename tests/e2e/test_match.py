@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage, FakeUser
 
@@ -54,7 +52,7 @@ async def start_three_seats(world: World, **options: object) -> FakeMessage:
 
 
 async def test_a_whole_match_of_two_people_and_a_cpu(world: World) -> None:
-    world.service._rng = random.Random(7)  # a deal that lasts a few rounds (checked below)
+    world.service.seed_deals(7)  # a deal that lasts a few rounds (checked below)
     await start_three_seats(world, preset="classic", target=60)
     rounds = 0
     while True:

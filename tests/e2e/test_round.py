@@ -130,7 +130,7 @@ async def test_autocomplete_offers_exactly_the_legal_cards_on_your_turn(world: W
 async def test_autocomplete_is_empty_on_your_turn_without_a_playable_card(world: World) -> None:
     # Without the referee's auto-draw (a table option the service has; /eights new keeps it on), a seeded deal
     # gives alice no playable card on her first turn.
-    world.service._rng = random.Random(4)
+    world.service.seed_deals(4)
     outcome = await world.service.open_table(
         world.guild.id, world.channel.id, Actor(world.alice.id, "alice"), preset="classic", auto_draw=False
     )
@@ -243,7 +243,7 @@ SEED = 1  # deals are random per table; this one's first round has both (seed 2'
 async def test_last_card_and_catch_by_typed_commands(world: World) -> None:
     """/eights last and /eights catch do what the hand's "Last card!" and "Catch" buttons do; the catch's
     autocomplete lists exactly who can be caught now."""
-    world.service._rng = random.Random(SEED)  # a deal whose first round has both a call and a catch
+    world.service.seed_deals(SEED)  # a deal whose first round has both a call and a catch
     board = await world.run(world.alice, "new", preset="party")
     await (await world.fake.click(world.bob, board, label="Join")).callback()
     await world.run(world.alice, "start")

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.engine import card_code, parse_card, sort_key
+from bot.engine import Match, card_code, parse_card, sort_key
 from bot.service import EXPIRED, NO_LONGER_POSSIBLE, FakeClock, Intent, ServiceError, TableService
 from bot.store.sqlite import SqliteStore
 from tests.service.support import (
@@ -97,7 +97,9 @@ async def test_hand_view_is_sorted_and_marks_exactly_the_legal_cards(service: Ta
     codes = [c.code for c in view.cards]
     assert codes == sorted(codes, key=lambda code: sort_key(parse_card(code)))
     assert len(codes) == 7 and view.your_turn and view.deadline is not None
-    live_round = service._tables[table_id].match.round  # type: ignore[union-attr]
+    matches: dict[int, Match | None] = {}
+    service.observe(lambda table, users, match: matches.__setitem__(table, match))
+    live_round = matches[table_id].round  # type: ignore[union-attr]
     legal_cards = {card_code(a.card) for a in live_round.legal_actions(0) if a.card is not None}
     assert {c.code for c in view.cards if c.playable} == legal_cards
     other = await service.hand(table_id, BOB.user_id)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock, Intent, ServiceError, TableService
-from bot.service.tables import RETRY_DELAY
+from bot.service.scheduler import RETRY_DELAY
 from bot.store.sqlite import SqliteStore
 from tests.service.support import (
     ALICE,

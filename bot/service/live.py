@@ -1,0 +1,151 @@
+"""What a table is while this process holds it: the committed state in memory (``LiveTable``), the copy one
+move works on (``Work``), and the small facts about seats that every part of the service asks.
+
+The document stored as a table's state::
+
+    {"format": 1, "phase": "lobby" | "playing" | "between_rounds" | ..., "host_id": int, "seed": int,
+     "match": Match.to_json() | None, "timeouts": [int per seat], "kicked": [user ids], "recent": [events],
+     "round_winners": [[seats] per round], "opened_at": t, "last_human_at": t, "lobby_until": t | None,
+     "pause_until": t | None, "turn": {"key": [round, turn, seat], "deadline": t} | None}
+
+Deadlines are absolute Unix seconds, so after a restart each timer resumes with the time it had left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.engine import Match, Ruleset
+from bot.service.clock import Timer
+from bot.service.models import Phase, TableEvent, TableSnapshot
+from bot.store.base import MatchResult, RoundResult, SeatRecord, TableRecord, TableStatus
+
+STATE_FORMAT = 1
+DEFAULT_NEXT_ROUND_PAUSE = 10.0
+IDLE_TTL = 24 * 3600.0  # a table where no person acted for a day is abandoned
+TAKEOVER_LEVEL = "normal"  # the CPU level that plays a seat its person left or lost to timeouts
+
+
+def phase_of(doc: dict[str, Any]) -> Phase:
+    phase: Phase = doc["phase"]
+    return phase
+
+
+@dataclass
+class LiveTable:
+    """A table kept in memory: the last committed state and what belongs to this process only."""
+
+    record: TableRecord
+    seats: list[SeatRecord]
+    doc: dict[str, Any]  # the committed document, without "match"
+    match: Match | None
+    ruleset: Ruleset
+    version: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timers: list[Timer] = field(default_factory=list)
+    notes: dict[int, deque[TableEvent]] = field(default_factory=dict)  # user id -> latest private events
+    # The snapshot of (version, record) last built: a move's answer, its hand refreshes and its board all
+    # show the same committed state.
+    snapshot_of: tuple[int, TableRecord, TableSnapshot] | None = None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def phase(self) -> Phase:
+        return phase_of(self.doc)
+
+    def cancel_timers(self) -> None:
+        for timer in self.timers:
+            timer.cancel()
+        self.timers.clear()
+
+
+@dataclass
+class Work:
+    """A copy of a table's state being changed by one move; committed as a whole or thrown away."""
+
+    live: LiveTable
+    now: float
+    doc: dict[str, Any]
+    seats: list[SeatRecord]
+    match: Match | None
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    public: list[TableEvent] = field(default_factory=list)
+    private: dict[int, list[TableEvent]] = field(default_factory=dict)
+    log_events: list[dict[str, Any]] = field(default_factory=list)
+    seats_changed: bool = False
+    status: TableStatus | None = None
+    round_result: RoundResult | None = None
+    match_result: MatchResult | None = None
+
+    @classmethod
+    def of(cls, live: LiveTable, now: float) -> Work:
+        return cls(
+            live=live,
+            now=now,
+            doc=copy_doc(live.doc),
+            seats=list(live.seats),
+            match=live.match.clone() if live.match is not None else None,
+        )
+
+    @property
+    def phase(self) -> Phase:
+        return phase_of(self.doc)
+
+    def say(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        event = TableEvent(kind, seat, data, "service")
+        self.public.append(event)
+        self.log_events.append({"kind": kind, "seat": seat, "data": data, "to": None})
+
+    def tell(self, user_id: int, kind: str, seat: int | None = None, **data: Any) -> None:
+        event = TableEvent(kind, seat, data, "service")
+        self.private.setdefault(user_id, []).append(event)
+        self.log_events.append({"kind": kind, "seat": seat, "data": data, "to": user_id})
+
+    def close(self, status: Literal["finished", "abandoned"], reason: str) -> None:
+        """End the table: no timer of it is left, and the store marks it ``status``."""
+        self.doc["phase"] = status
+        self.doc["turn"] = None
+        self.doc["pause_until"] = None
+        self.doc["lobby_until"] = None
+        self.status = status
+        self.say("closed", None, reason=reason)
+
+
+def copy_doc(doc: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a table's document that a move may change without touching the committed one. Moves change
+    the document only at its top level: they set keys and append to or delete from its top-level lists and
+    dicts ("timeouts", "kicked", "recent", "round_winners"), never inside their items (a "turn" or a recent
+    event is replaced, not edited). So a copy one level deep is enough, and many times cheaper than a deepcopy
+    on every move."""
+    return {
+        key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+        for key, value in doc.items()
+    }
+
+
+def position_of(seats: Iterable[SeatRecord], user_id: int) -> int | None:
+    for seat in seats:
+        if seat.user_id == user_id:
+            return seat.position
+    return None
+
+
+def is_cpu(seat: SeatRecord) -> bool:
+    """A CPU seat, or a person's seat the CPU has taken over."""
+    return seat.user_id is None or seat.cpu_takeover
+
+
+def cpu_level(seat: SeatRecord) -> str:
+    return seat.cpu_level or TAKEOVER_LEVEL
+
+
+def round_token(table_id: int, match: Match | None) -> str:
+    """The round token buttons carry: the table and the round (0 in the lobby)."""
+    return f"{table_id}:{match.round_number if match is not None else 0}"

@@ -1,0 +1,300 @@
+"""The lobby's use cases: open a table, join (or take one's seat back from the CPU), leave, add a CPU seat,
+kick, start the match and end the table. Each is one move along the registry's mutation path."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+from typing import Any
+
+from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset
+from bot.service.errors import ServiceError
+from bot.service.live import (
+    DEFAULT_NEXT_ROUND_PAUSE,
+    STATE_FORMAT,
+    LiveTable,
+    Work,
+    position_of,
+    round_token,
+)
+from bot.service.models import CPU_LEVELS, Actor, Outcome, TableEvent
+from bot.service.registry import TableRegistry
+from bot.service.seats import after_lobby_departure, check_host, pass_host, remove_seat, take_over
+from bot.service.snapshots import snapshot
+from bot.store.base import SeatRecord, TableExistsError
+
+log = logging.getLogger(__name__)
+
+MIN_TURN_TIMEOUT = 15.0
+MAX_TURN_TIMEOUT = 24 * 3600.0
+MAX_NEXT_ROUND_PAUSE = 60.0
+LOBBY_TTL = 30 * 60.0  # a lobby nobody starts closes itself
+
+
+class LobbyUseCases:
+    """``rng`` draws each new table's seed, from which all its deals follow."""
+
+    def __init__(self, registry: TableRegistry, rng: random.Random) -> None:
+        self._registry = registry
+        self.rng = rng
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        actor: Actor,
+        preset: str | None = None,
+        target: int | None = None,
+        seats: int | None = None,
+        turn_timeout: float | None = None,
+        *,
+        auto_draw: bool = True,
+        next_round_pause: float | None = None,
+    ) -> Outcome:
+        """/eights new: open a table in the channel; the actor is host in seat 0.
+
+        Errors: "wrong_channel" (the guild allows tables elsewhere; the message names the channels as <#id>),
+        "table_exists" (``table_id`` is the open one), "bad_option" (unknown preset, target, seats outside 2
+        to the ruleset's maximum, turn timeout outside 15 s – 24 h, pause outside 0–60 s)."""
+        self._registry.check_open()
+        settings = await self._registry.store.get_guild_settings(guild_id)
+        if settings.allowed_channel_ids and channel_id not in settings.allowed_channel_ids:
+            where = ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
+            raise ServiceError("wrong_channel", f"Tables can only be opened in {where}.")
+        existing = await self._registry.table_in_channel(channel_id)
+        if existing is not None:
+            raise _table_exists(existing)
+        preset_name = preset or settings.default_preset
+        ruleset = preset_ruleset(preset_name)
+        if target is not None:
+            try:
+                ruleset = ruleset.replace(target=target)
+            except (RulesetError, TypeError, ValueError) as exc:
+                raise ServiceError("bad_option", f"That target can't be used: {exc}") from None
+        max_seats = ruleset.max_players
+        capacity = max_seats if seats is None else seats
+        low = max(2, ruleset.min_players)
+        if not low <= capacity <= max_seats:
+            raise ServiceError("bad_option", f"Seats must be between {low} and {max_seats}.")
+        timeout = settings.default_turn_timeout if turn_timeout is None else float(turn_timeout)
+        if not MIN_TURN_TIMEOUT <= timeout <= MAX_TURN_TIMEOUT:
+            raise ServiceError("bad_option", "The turn timeout must be between 15 seconds and 24 hours.")
+        pause = DEFAULT_NEXT_ROUND_PAUSE if next_round_pause is None else float(next_round_pause)
+        if not 0 <= pause <= MAX_NEXT_ROUND_PAUSE:
+            raise ServiceError("bad_option", "The pause between rounds must be between 0 and 60 seconds.")
+        now = self._registry.clock.now()
+        host = SeatRecord(position=0, user_id=actor.user_id, display_name=actor.display_name, joined_at=now)
+        doc: dict[str, Any] = {
+            "format": STATE_FORMAT,
+            "phase": "lobby",
+            "host_id": actor.user_id,
+            "seed": self.rng.randrange(1, 2**62),
+            "timeouts": [0],
+            "kicked": [],
+            "recent": [],
+            "round_winners": [],
+            "opened_at": now,
+            "last_human_at": now,
+            "lobby_until": now + LOBBY_TTL,
+            "pause_until": None,
+            "turn": None,
+        }
+        options = {
+            "preset": ruleset.name,
+            "target": ruleset.target,
+            "seats": capacity,
+            "auto_draw": bool(auto_draw),
+            "next_round_pause": pause,
+        }
+        try:
+            record = await self._registry.store.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host=host,
+                ruleset=ruleset.to_json(),
+                options=options,
+                turn_timeout=timeout,
+                state={**doc, "match": None},
+                deadline=doc["lobby_until"],
+                now=now,
+            )
+        except TableExistsError as exc:
+            raise _table_exists(exc.table_id) from None
+        live = LiveTable(record=record, seats=[host], doc=doc, match=None, ruleset=ruleset, version=0)
+        self._registry.add(live)
+        event = TableEvent(
+            "opened", 0, {"user_id": actor.user_id, "name": actor.display_name, "preset": ruleset.name}
+        )
+        log.info("table %s opened in channel %s (%s)", record.id, channel_id, ruleset.name)
+        return Outcome(snapshot(live), (event,), {})
+
+    async def join(self, table_id: int, actor: Actor) -> Outcome:
+        """/eights join: take a free seat in the lobby, or take back one's own seat from the CPU during a
+        match.
+
+        Errors: "already_seated", "full", "kicked", "started" (a match runs and the actor has no seat)."""
+
+        def change(work: Work) -> None:
+            position = position_of(work.seats, actor.user_id)
+            if actor.user_id in work.doc["kicked"]:
+                raise ServiceError("kicked", "The host removed you from this table.")
+            if work.phase == "lobby":
+                if position is not None:
+                    raise ServiceError("already_seated", "You are already seated at this table.")
+                if len(work.seats) >= work.live.record.options.get("seats", work.live.ruleset.max_players):
+                    raise ServiceError("full", "This table is full.")
+                seat = SeatRecord(
+                    position=len(work.seats),
+                    user_id=actor.user_id,
+                    display_name=actor.display_name,
+                    joined_at=work.now,
+                )
+                work.seats.append(seat)
+                work.doc["timeouts"].append(0)
+                work.seats_changed = True
+                work.say("joined", seat.position, user_id=actor.user_id, name=actor.display_name)
+                return
+            if position is None:
+                raise ServiceError("started", "The game has already started; wait for the next table.")
+            seat = work.seats[position]
+            if not seat.cpu_takeover:
+                raise ServiceError("already_seated", "You are already seated at this table.")
+            work.seats[position] = dataclasses.replace(
+                seat, cpu_takeover=False, cpu_level=None, display_name=actor.display_name, left_at=None
+            )
+            work.doc["timeouts"][position] = 0
+            work.seats_changed = True
+            work.say("rejoined", position, user_id=actor.user_id, name=actor.display_name)
+
+        return await self._registry.mutate(table_id, None, actor, {"kind": "join"}, change)
+
+    async def leave(self, table_id: int, actor: Actor) -> Outcome:
+        """/eights leave. In the lobby the seat is freed (the host's role passes to the next person; a lobby
+        left with no person closes). During a match a CPU player (normal) takes the seat over; the player can
+        take it back with join while the match lasts. Errors: "not_seated", "taken_over"."""
+
+        def change(work: Work) -> None:
+            position = position_of(work.seats, actor.user_id)
+            if position is None:
+                raise ServiceError("not_seated", "You are not seated at this table.")
+            if work.phase == "lobby":
+                remove_seat(work, position)
+                work.say("left", None, user_id=actor.user_id, name=actor.display_name)
+                after_lobby_departure(work, actor.user_id)
+                return
+            if work.seats[position].cpu_takeover:
+                raise ServiceError("taken_over", "A CPU player already has your seat.")
+            take_over(work, position, "left")
+            pass_host(work, actor.user_id)
+
+        return await self._registry.mutate(table_id, None, actor, {"kind": "leave"}, change)
+
+    async def add_cpu(self, table_id: int, actor: Actor, level: str = "normal") -> Outcome:
+        """/eights cpu [level]: the host (or a manager) adds a CPU seat in the lobby.
+        Errors: "not_host", "not_lobby", "full", "bad_option" (unknown level)."""
+
+        def change(work: Work) -> None:
+            check_host(work, actor)
+            if work.phase != "lobby":
+                raise ServiceError("not_lobby", "CPU players can only be added before the game starts.")
+            if level not in CPU_LEVELS:
+                raise ServiceError("bad_option", "The CPU level must be easy, normal or hard.")
+            if len(work.seats) >= work.live.record.options.get("seats", work.live.ruleset.max_players):
+                raise ServiceError("full", "This table is full.")
+            number = sum(1 for s in work.seats if s.user_id is None) + 1
+            seat = SeatRecord(
+                position=len(work.seats),
+                user_id=None,
+                display_name=f"CPU {number}",
+                cpu_level=level,
+                joined_at=work.now,
+            )
+            work.seats.append(seat)
+            work.doc["timeouts"].append(0)
+            work.seats_changed = True
+            work.say("cpu_added", seat.position, level=level, name=seat.display_name)
+
+        return await self._registry.mutate(table_id, None, actor, {"kind": "add_cpu", "level": level}, change)
+
+    async def kick(self, table_id: int, actor: Actor, member_id: int) -> Outcome:
+        """/eights kick member (host or manager): in the lobby the seat is freed; during a match a CPU player
+        takes the seat over. A kicked member can't join this table again.
+        Errors: "not_host", "not_seated" (the member has no seat), "kick_self"."""
+
+        def change(work: Work) -> None:
+            check_host(work, actor)
+            if member_id == actor.user_id:
+                raise ServiceError("kick_self", "You can't kick yourself; use /eights leave.")
+            position = position_of(work.seats, member_id)
+            if position is None:
+                raise ServiceError("not_seated", "That member is not seated at this table.")
+            name = work.seats[position].display_name
+            work.doc["kicked"].append(member_id)
+            if work.phase == "lobby":
+                remove_seat(work, position)
+                work.say("kicked", None, user_id=member_id, name=name)
+                after_lobby_departure(work, member_id)
+                return
+            work.say("kicked", position, user_id=member_id, name=name)
+            if not work.seats[position].cpu_takeover:
+                take_over(work, position, "kicked")
+            pass_host(work, member_id)
+
+        return await self._registry.mutate(
+            table_id, None, actor, {"kind": "kick", "member": member_id}, change
+        )
+
+    async def start(self, table_id: int, actor: Actor) -> Outcome:
+        """/eights start (host or manager, at least two seats): deals round 1 of the match.
+        Errors: "not_host", "not_lobby", "too_few"."""
+
+        def change(work: Work) -> None:
+            check_host(work, actor)
+            if work.phase != "lobby":
+                raise ServiceError("not_lobby", "The game has already started.")
+            ruleset = work.live.ruleset
+            needed = max(2, ruleset.min_players)
+            if len(work.seats) < needed:
+                raise ServiceError("too_few", f"At least {needed} seats are needed to start.")
+            count = len(work.seats)
+            # The dealer is the last seat, so the host (seat 0, left of the dealer) leads the first round.
+            work.match = Match.new(ruleset, count, seed=work.doc["seed"], dealer=count - 1)
+            work.doc["phase"] = "playing"
+            work.doc["lobby_until"] = None
+            work.status = "playing"
+            work.say("started", None, round_number=1, seats=count)
+            work.say(
+                "round_started",
+                None,
+                round_number=1,
+                dealer=work.match.dealer,
+                round_token=round_token(work.live.id, work.match),
+            )
+
+        return await self._registry.mutate(table_id, None, actor, {"kind": "start"}, change)
+
+    async def end(self, table_id: int, actor: Actor) -> Outcome:
+        """/eights end (host or manager): abandon the table; no result is recorded. Errors: "not_host"."""
+
+        def change(work: Work) -> None:
+            check_host(work, actor)
+            work.close("abandoned", "ended")
+
+        return await self._registry.mutate(table_id, None, actor, {"kind": "end"}, change)
+
+
+def preset_ruleset(name: str) -> Ruleset:
+    try:
+        return get_preset(name)
+    except (RulesetError, KeyError):
+        names = ", ".join(PRESETS)
+        raise ServiceError("bad_option", f"Unknown preset. Choose one of: {names}.") from None
+
+
+def _table_exists(table_id: int) -> ServiceError:
+    return ServiceError(
+        "table_exists",
+        "There is already a table open in this channel: join it with /eights join.",
+        table_id=table_id,
+    )

@@ -1,0 +1,69 @@
+"""Play's use cases: a seated player's action (play, draw, pass, name a suit, call last card, catch) and
+dealing the next round early. Each is one move along the registry's mutation path; the referee's automatic
+draws that follow are settled there."""
+
+from __future__ import annotations
+
+from bot.engine import EngineError
+from bot.service.errors import NO_LONGER_POSSIBLE, ServiceError
+from bot.service.live import Work, position_of
+from bot.service.models import Actor, Intent, Outcome
+from bot.service.moves import apply_intent
+from bot.service.registry import TableRegistry
+from bot.service.settlement import deal_next
+
+
+class PlayUseCases:
+    def __init__(self, registry: TableRegistry) -> None:
+        self._registry = registry
+
+    async def act(
+        self, table_id: int, actor: Actor, intent: Intent, round_token: str | None = None
+    ) -> Outcome:
+        """A game action by a seated player: play (card, optional suit for a wild in the same step), draw,
+        pass, suit, call last card, catch. ``round_token`` (from a button) must be the current round's, else
+        "This button has expired."; typed commands pass None.
+
+        Errors: engine errors with their code ("That card doesn't match the target. (907)"); "not_seated",
+        "taken_over", "no_round" (lobby or between rounds), "expired", "stale" ("That move is no longer
+        possible.": another move got in first)."""
+        live = await self._registry.require(table_id, round_token)
+        seen_version = live.version
+
+        def change(work: Work) -> None:
+            if work.phase == "between_rounds":
+                raise ServiceError("no_round", "The round is over; the next one starts soon.")
+            if work.phase != "playing" or work.match is None or work.match.round.over:
+                raise ServiceError("no_round", "The game hasn't started yet.")
+            position = position_of(work.seats, actor.user_id)
+            if position is None:
+                raise ServiceError("not_seated", "You are not seated at this table.")
+            if work.seats[position].cpu_takeover:
+                raise ServiceError(
+                    "taken_over", "A CPU player has your seat; use /eights join to take it back."
+                )
+            try:
+                apply_intent(work, position, intent)
+            except EngineError as exc:
+                if work.live.version != seen_version:
+                    raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
+                raise ServiceError(exc.code, f"{exc.message} ({exc.code})") from None
+            work.doc["timeouts"][position] = 0
+            work.doc["last_human_at"] = work.now
+
+        action = {"kind": str(intent.kind), "card": intent.card, "suit": intent.suit, "target": intent.target}
+        return await self._registry.mutate(table_id, round_token, actor, action, change)
+
+    async def next_round(self, table_id: int, actor: Actor, round_token: str | None = None) -> Outcome:
+        """The "Next round" button (any seated player, between rounds): deal the next round now.
+        Errors: "not_seated", "stale" (the round already started), "expired"."""
+
+        def change(work: Work) -> None:
+            if position_of(work.seats, actor.user_id) is None:
+                raise ServiceError("not_seated", "You are not seated at this table.")
+            if work.phase != "between_rounds":
+                raise ServiceError("stale", NO_LONGER_POSSIBLE)
+            work.doc["last_human_at"] = work.now
+            deal_next(work)
+
+        return await self._registry.mutate(table_id, round_token, actor, {"kind": "next_round"}, change)

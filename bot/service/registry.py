@@ -1,0 +1,316 @@
+"""The live tables of this process and the one path by which any of them changes.
+
+Every mutation follows this path: take the table's lock, work on a copy of its live state (the engine Match
+and the service's JSON document, see ``bot.service.live``), settle the move (``bot.service.settlement``),
+commit the whole new state with ``store.commit_move`` (version-checked), then swap the copy in and set the
+table's timers again (through the scheduler attached here). A move is therefore stored before anyone hears
+of it, and a move that fails (an engine error, a lost race) leaves the table exactly as it was.
+
+The registry also loads tables on demand and at start-up, drops closed ones, and tells observers (tests'
+privacy checks) whenever a table's committed state in memory changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from bot.engine import Match, Ruleset
+from bot.service.clock import Clock
+from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
+from bot.service.live import LiveTable, Work, round_token
+from bot.service.models import Actor, Outcome, TableListener, TableSnapshot
+from bot.service.outcomes import OutcomeFeed
+from bot.service.settlement import settle, store_deadline
+from bot.service.snapshots import snapshot
+from bot.store.base import ConflictError, SeatRecord, Store, TableRecord
+
+log = logging.getLogger(__name__)
+
+
+class Scheduler(Protocol):
+    def schedule(self, live: LiveTable, *, restoring: bool = False) -> None:
+        """Set the table's timers for its committed state (cancelling the ones it had)."""
+        ...
+
+
+class TableObserver(Protocol):
+    def __call__(self, table_id: int, user_ids: tuple[int | None, ...], match: Match | None) -> None:
+        """A table's committed state in memory changed: its seats' user ids (None for a CPU seat) and its
+        match (None in the lobby and once the table is closed and dropped)."""
+        ...
+
+
+class _NoTimers:
+    def schedule(self, live: LiveTable, *, restoring: bool = False) -> None:
+        return None
+
+
+class TableRegistry:
+    """The tables this process holds in memory, by id and by channel, and the mutation path."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        listener: TableListener | None = None,
+        batch_window: float = 0.3,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.closing = False
+        self.running: set[asyncio.Task[Any]] = set()  # timer moves in flight
+        self.feed = OutcomeFeed(clock, batch_window, self.current_snapshot, listener)
+        self.scheduler: Scheduler = _NoTimers()
+        self._tables: dict[int, LiveTable] = {}
+        self._by_channel: dict[int, int] = {}
+        self._observers: list[TableObserver] = []
+
+    # --- look-ups -------------------------------------------------------------------------------------------
+
+    def get(self, table_id: int) -> LiveTable | None:
+        return self._tables.get(table_id)
+
+    def in_channel(self, channel_id: int) -> LiveTable | None:
+        """The channel's open table if it is in memory (no store access)."""
+        table_id = self._by_channel.get(channel_id)
+        return self._tables.get(table_id) if table_id is not None else None
+
+    def current_snapshot(self, table_id: int) -> TableSnapshot | None:
+        live = self._tables.get(table_id)
+        return snapshot(live) if live is not None else None
+
+    def held(self) -> list[LiveTable]:
+        return list(self._tables.values())
+
+    async def table_in_channel(self, channel_id: int) -> int | None:
+        table_id = self._by_channel.get(channel_id)
+        if table_id is not None:
+            return table_id
+        record = await self.store.open_table_in_channel(channel_id)
+        if record is None:
+            return None
+        live = await self.load(record.id)
+        return None if live is None else live.id
+
+    async def require(self, table_id: int, round_token: str | None) -> LiveTable:
+        live = self._tables.get(table_id)
+        if live is None:
+            live = await self.load(table_id)
+        if live is None:
+            if round_token is not None:
+                raise ServiceError("expired", EXPIRED)
+            raise ServiceError("no_table", NO_TABLE)
+        return live
+
+    def check_open(self) -> None:
+        if self.closing:
+            raise ServiceError("closing", "The bot is restarting; try again in a moment.")
+
+    # --- observers ------------------------------------------------------------------------------------------
+
+    def observe(self, observer: TableObserver) -> None:
+        """Call ``observer`` now for every table held, and again whenever a table's committed state
+        changes."""
+        self._observers.append(observer)
+        for live in self._tables.values():
+            self._notify(live, open_=True)
+
+    def _notify(self, live: LiveTable, *, open_: bool) -> None:
+        if not self._observers:
+            return
+        user_ids = tuple(seat.user_id for seat in live.seats)
+        match = live.match if open_ else None
+        for observer in self._observers:
+            observer(live.id, user_ids, match)
+
+    # --- loading --------------------------------------------------------------------------------------------
+
+    async def load(self, table_id: int) -> LiveTable | None:
+        live = self._tables.get(table_id)
+        if live is not None:
+            return live
+        record = await self.store.get_table(table_id)
+        if record is None or record.status not in ("lobby", "playing"):
+            return None
+        seats = await self.store.list_seats(table_id)
+        state = await self.store.get_state(table_id)
+        if state is None:
+            return None
+        live = self._tables.get(table_id)  # loaded by someone else meanwhile
+        if live is not None:
+            return live
+        live = live_from(record, seats, state.state, state.version)
+        self.add(live, restoring=True)
+        return live
+
+    async def reload(self, table_id: int) -> None:
+        live = self._tables.get(table_id)
+        if live is not None:
+            self.drop(live)
+        await self.load(table_id)
+
+    async def restore_all(self) -> int:
+        count = 0
+        for open_table in await self.store.load_open_tables():
+            if open_table.table.id in self._tables:
+                continue  # already loaded (restore_all called twice, or a request loaded it first)
+            try:
+                live = live_from(
+                    open_table.table, open_table.seats, open_table.state.state, open_table.state.version
+                )
+            except Exception:
+                log.exception("table %s: its stored state can't be loaded; left alone", open_table.table.id)
+                continue
+            self.add(live, restoring=True)
+            count += 1
+        log.info("restored %s open tables", count)
+        return count
+
+    def add(self, live: LiveTable, *, restoring: bool = False) -> None:
+        """Hold a table (just opened, or loaded from the store) and set its timers."""
+        self._tables[live.id] = live
+        self._by_channel[live.record.channel_id] = live.id
+        self._notify(live, open_=True)
+        self.scheduler.schedule(live, restoring=restoring)
+
+    def drop(self, live: LiveTable) -> None:
+        live.cancel_timers()
+        if self._tables.get(live.id) is live:
+            del self._tables[live.id]
+            self._notify(live, open_=False)
+        if self._by_channel.get(live.record.channel_id) == live.id:
+            del self._by_channel[live.record.channel_id]
+
+    async def close(self) -> None:
+        """Stop every timer and wait for the moves in flight. Nothing moves afterwards."""
+        self.closing = True
+        for live in self._tables.values():
+            live.cancel_timers()
+        current = asyncio.current_task()
+        others = [task for task in self.running if task is not current]
+        if others:
+            await asyncio.gather(*others, return_exceptions=True)
+        for live in list(self._tables.values()):
+            async with live.lock:
+                pass
+
+    # --- the mutation path ----------------------------------------------------------------------------------
+
+    async def mutate(
+        self,
+        table_id: int,
+        round_token_: str | None,
+        actor: Actor | None,
+        action: dict[str, Any],
+        change: Callable[[Work], None],
+    ) -> Outcome:
+        """A person's move: ``change`` edits the working copy (or raises ServiceError, changing nothing)."""
+        self.check_open()
+        live = await self.require(table_id, round_token_)
+        async with live.lock:
+            if self._tables.get(table_id) is not live:
+                if table_id in self._tables:  # reloaded after a lost race while this request waited
+                    raise ServiceError("stale", NO_LONGER_POSSIBLE)
+                raise ServiceError(
+                    "expired" if round_token_ else "no_table", EXPIRED if round_token_ else NO_TABLE
+                )
+            if round_token_ is not None and round_token_ != round_token(live.id, live.match):
+                raise ServiceError("expired", EXPIRED)
+            work = self.work(live)
+            change(work)
+            if actor is not None:
+                work.doc["last_human_at"] = work.now
+            return await self.commit(live, work, actor.user_id if actor else None, action)
+
+    async def automatic(
+        self,
+        table_id: int,
+        version: int,
+        action: dict[str, Any],
+        change: Callable[[Work], None],
+        *,
+        prepared: Work | None = None,
+    ) -> None:
+        """A move nobody asked for (a timer's, a CPU's): applied only if the table is still at ``version``;
+        its outcome goes to the listener."""
+        live = self._tables.get(table_id)
+        if live is None:
+            return
+        async with live.lock:
+            if self.closing or self._tables.get(table_id) is not live or live.version != version:
+                return
+            work = prepared if prepared is not None else self.work(live)
+            work.now = self.clock.now()
+            change(work)
+            if prepared is None and not work.public and not work.steps and work.status is None:
+                return
+            try:
+                outcome = await self.commit(live, work, None, action)
+            except ServiceError:
+                return
+        self.feed.push(outcome)
+
+    def work(self, live: LiveTable) -> Work:
+        return Work.of(live, self.clock.now())
+
+    async def commit(
+        self, live: LiveTable, work: Work, actor_id: int | None, action: dict[str, Any]
+    ) -> Outcome:
+        settle(work)
+        doc = work.doc
+        deadline = store_deadline(work)
+        state = {**doc, "match": work.match.to_json() if work.match is not None else None}
+        try:
+            version = await self.store.commit_move(
+                live.id,
+                live.version,
+                actor_id=actor_id,
+                action={**action, "steps": work.steps},
+                events=work.log_events,
+                new_state=state,
+                deadline=deadline,
+                now=work.now,
+                seats=work.seats if work.seats_changed else None,
+                status=work.status,
+                round_result=work.round_result,
+                match_result=work.match_result,
+            )
+        except ConflictError:
+            log.warning("table %s: state version moved on; reloading", live.id)
+            await self.reload(live.id)
+            raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
+        live.doc = doc
+        live.seats = work.seats
+        live.match = work.match
+        live.version = version
+        for user_id, events in work.private.items():
+            notes = live.notes.setdefault(user_id, deque(maxlen=8))
+            notes.extend(events)
+        if work.status in ("finished", "abandoned"):
+            self.drop(live)
+        else:
+            self._notify(live, open_=True)
+            self.scheduler.schedule(live)
+        return Outcome(
+            snapshot(live),
+            tuple(work.public),
+            {user: tuple(events) for user, events in work.private.items()},
+        )
+
+
+def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any], version: int) -> LiveTable:
+    doc = {key: value for key, value in state.items() if key != "match"}
+    match = Match.from_json(state["match"]) if state.get("match") is not None else None
+    return LiveTable(
+        record=record,
+        seats=sorted(seats, key=lambda s: s.position),
+        doc=doc,
+        match=match,
+        ruleset=Ruleset.from_json(record.ruleset),
+        version=version,
+    )

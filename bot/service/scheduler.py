@@ -1,0 +1,214 @@
+"""The scheduler: every timer of a live table and the moves they make — the turn timeout (the referee moves
+for the absent player; after three in a row a CPU takes the seat over), the pause between rounds, lobby
+expiry, abandoning a table no person touched for a day, and CPU turns (and CPU reactions out of turn).
+Timers are set again after every committed move and when a table is loaded, so after a restart each resumes
+with the time it had left (a turn already overdue gets a short grace)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot.engine import Action, ActionKind, Round
+from bot.engine import cpu as engine_cpu
+from bot.service.errors import ServiceError
+from bot.service.live import IDLE_TTL, LiveTable, Work, cpu_level, is_cpu
+from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_action, referee_turn
+from bot.service.registry import TableRegistry
+from bot.service.seats import pass_host, take_over
+from bot.service.settlement import deal_next
+
+log = logging.getLogger(__name__)
+
+TIMEOUTS_BEFORE_TAKEOVER = 3
+# A turn whose deadline passed while the bot was down gets this long, at most its timeout.
+RESTORE_GRACE = 30.0
+RETRY_DELAY = 30.0  # seconds before a table whose automatic move failed sets its timers again
+
+
+class TableScheduler:
+    """Sets and runs the timers of the registry's tables; attaches itself to the registry."""
+
+    def __init__(self, registry: TableRegistry, *, cpu_delay: float = 1.5) -> None:
+        self._registry = registry
+        self._clock = registry.clock
+        self._cpu_delay = max(0.0, cpu_delay)
+        registry.scheduler = self
+
+    def schedule(self, live: LiveTable, *, restoring: bool = False) -> None:
+        live.cancel_timers()
+        if self._registry.closing:
+            return
+        now = self._clock.now()
+        version = live.version
+        doc = live.doc
+
+        def at(when: float, handler: Callable[[int, int], Any]) -> None:
+            live.timers.append(self._clock.call_later(when - now, self._guarded(handler, live.id, version)))
+
+        at(doc["last_human_at"] + IDLE_TTL, self._on_idle)
+        phase = live.phase
+        if phase == "lobby" and doc.get("lobby_until") is not None:
+            at(doc["lobby_until"], self._on_lobby_expired)
+        elif phase == "between_rounds" and doc.get("pause_until") is not None:
+            at(doc["pause_until"], self._on_pause_over)
+        elif phase == "playing" and live.match is not None:
+            turn = doc.get("turn")
+            if turn:
+                deadline = float(turn["deadline"])
+                if restoring and deadline < now:
+                    deadline = now + min(RESTORE_GRACE, live.record.turn_timeout)
+                at(deadline, self._on_turn_timeout)
+            if self._cpu_has_move(live):
+                at(now + self._cpu_delay, self._on_cpu)
+
+    def _guarded(self, handler: Callable[[int, int], Any], table_id: int, version: int) -> Callable[[], Any]:
+        async def run() -> None:
+            task = asyncio.current_task()
+            if task is not None:
+                self._registry.running.add(task)
+            try:
+                if not self._registry.closing:
+                    await handler(table_id, version)
+            except ServiceError:
+                pass  # the table moved on meanwhile
+            except Exception:
+                log.exception(
+                    "table %s: timer failed; its timers are set again in %ss", table_id, RETRY_DELAY
+                )
+                self._retry_later(table_id)
+            finally:
+                if task is not None:
+                    self._registry.running.discard(task)
+
+        return run
+
+    def _retry_later(self, table_id: int) -> None:
+        """After a failed automatic move (e.g. the database was briefly unavailable) the table would wait
+        forever: set its timers again a little later."""
+
+        async def retry() -> None:
+            live = self._registry.get(table_id)
+            if live is not None and not self._registry.closing:
+                self.schedule(live, restoring=True)
+
+        self._clock.call_later(RETRY_DELAY, retry)
+
+    def _cpu_has_move(self, live: LiveTable) -> bool:
+        assert live.match is not None
+        rnd = live.match.round
+        if rnd.over:
+            return False
+        if rnd.to_act is not None and is_cpu(live.seats[rnd.to_act]):
+            return True
+        return any(
+            is_cpu(seat) and seat.position != rnd.to_act and rnd.legal_actions(seat.position)
+            for seat in live.seats
+        )
+
+    async def _on_idle(self, table_id: int, version: int) -> None:
+        def change(work: Work) -> None:
+            work.close("abandoned", "idle")
+
+        await self._registry.automatic(table_id, version, {"kind": "idle"}, change)
+
+    async def _on_lobby_expired(self, table_id: int, version: int) -> None:
+        def change(work: Work) -> None:
+            if work.phase == "lobby":
+                work.close("abandoned", "lobby_expired")
+
+        await self._registry.automatic(table_id, version, {"kind": "lobby_expired"}, change)
+
+    async def _on_pause_over(self, table_id: int, version: int) -> None:
+        def change(work: Work) -> None:
+            if work.phase == "between_rounds":
+                deal_next(work)
+
+        await self._registry.automatic(table_id, version, {"kind": "next_round"}, change)
+
+    async def _on_turn_timeout(self, table_id: int, version: int) -> None:
+        def change(work: Work) -> None:
+            assert work.match is not None
+            seat = work.match.round.to_act
+            if seat is None or is_cpu(work.seats[seat]):
+                return
+            record = work.seats[seat]
+            drawn = referee_turn(work, seat)
+            work.doc["timeouts"][seat] += 1
+            in_a_row = work.doc["timeouts"][seat]
+            work.say(
+                "timed_out",
+                seat,
+                user_id=record.user_id,
+                name=record.display_name,
+                in_a_row=in_a_row,
+                count=drawn,
+            )
+            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER:
+                take_over(work, seat, "timeouts")
+                if record.user_id is not None:
+                    # An absent host would leave nobody but managers able to end the table.
+                    pass_host(work, record.user_id)
+
+        await self._registry.automatic(table_id, version, {"kind": "timeout"}, change)
+
+    async def _on_cpu(self, table_id: int, version: int) -> None:
+        """A CPU seat's turn (or out-of-turn reaction). The decision is made on a copy outside the table's
+        lock (the hard level runs in a thread); it is applied only if the table has not moved meanwhile."""
+        live = self._registry.get(table_id)
+        if live is None or live.version != version or live.match is None:
+            return
+        work = self._registry.work(live)
+        assert work.match is not None
+        seed_base = (int(live.doc["seed"]) * 1_000_003 + version * 7919) % 2**62
+        rnd = work.match.round
+        reacted = False
+        for seat in work.seats:
+            if not is_cpu(seat) or seat.position == rnd.to_act or not rnd.legal_actions(seat.position):
+                continue
+            reaction = engine_cpu.react(rnd, seat.position, cpu_level(seat), seed=seed_base + seat.position)
+            if reaction is not None:
+                apply_or_referee(work, reaction, seat.position)
+                reacted = True
+                break
+        if not reacted:
+            seat_no = rnd.to_act
+            if seat_no is None or not is_cpu(work.seats[seat_no]):
+                return
+            level = cpu_level(work.seats[seat_no])
+            for step in range(MAX_STEPS_PER_MOVE):
+                rnd = work.match.round
+                if rnd.over or rnd.to_act != seat_no:
+                    break
+                seed = seed_base + 17 * step
+                action = await self._cpu_choice(rnd, seat_no, level, seed)
+                if action is None:
+                    break
+                apply_or_referee(work, action, seat_no)
+                rnd = work.match.round
+                # Call one's own last card at once, before anyone else can act.
+                if not rnd.over and rnd.to_act != seat_no and rnd.legal_actions(seat_no):
+                    own = engine_cpu.react(rnd, seat_no, level, seed=seed + 1)
+                    if own is not None and own.kind == ActionKind.CALL_LAST:
+                        apply_or_referee(work, own, seat_no)
+        if not work.steps:
+            return
+        await self._registry.automatic(table_id, version, {"kind": "cpu"}, lambda w: None, prepared=work)
+
+    @staticmethod
+    async def _cpu_choice(rnd: Round, seat: int, level: str, seed: int) -> Action | None:
+        """The CPU's decision; the hard level searches in a thread so the bot keeps answering. A CPU that
+        fails is replaced by the referee's choice, so a bug there cannot stall the table."""
+        try:
+            if level == "hard":
+                action: Action = await asyncio.to_thread(
+                    engine_cpu.choose_action, rnd.clone(), seat, level, seed=seed
+                )
+            else:
+                action = engine_cpu.choose_action(rnd, seat, level, seed=seed)
+            return action
+        except Exception:
+            log.exception("CPU seat %s (%s) failed to decide; the referee moves for it", seat, level)
+            return referee_action(rnd, seat)

@@ -1,0 +1,58 @@
+"""Changes to who sits where, shared by the lobby and the scheduler: the host check, freeing a lobby seat,
+passing the host role on, and a CPU taking over a person's seat (left, kicked, or too many timeouts)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.service.errors import ServiceError
+from bot.service.live import TAKEOVER_LEVEL, Work
+from bot.service.models import Actor
+
+
+def check_host(work: Work, actor: Actor) -> None:
+    if actor.user_id != work.doc["host_id"] and not actor.can_manage:
+        raise ServiceError("not_host", "Only the host (or someone who can manage the channel) can do that.")
+
+
+def remove_seat(work: Work, position: int) -> None:
+    del work.seats[position]
+    del work.doc["timeouts"][position]
+    work.seats = [dataclasses.replace(seat, position=i) for i, seat in enumerate(work.seats)]
+    work.seats_changed = True
+
+
+def after_lobby_departure(work: Work, user_id: int) -> None:
+    if not any(seat.user_id is not None for seat in work.seats):
+        work.close("abandoned", "empty")
+        return
+    pass_host(work, user_id)
+
+
+def pass_host(work: Work, leaving_id: int) -> None:
+    """The host role goes to the first person still playing their own seat, when the host leaves."""
+    if work.doc["host_id"] != leaving_id:
+        return
+    for seat in work.seats:
+        if seat.user_id is not None and seat.user_id != leaving_id and not seat.cpu_takeover:
+            work.doc["host_id"] = seat.user_id
+            work.say("host_changed", seat.position, user_id=seat.user_id, name=seat.display_name)
+            return
+
+
+def take_over(work: Work, position: int, reason: str) -> None:
+    seat = work.seats[position]
+    work.seats[position] = dataclasses.replace(
+        seat, cpu_takeover=True, cpu_level=TAKEOVER_LEVEL, left_at=work.now
+    )
+    work.seats_changed = True
+    work.say(
+        "taken_over",
+        position,
+        user_id=seat.user_id,
+        name=seat.display_name,
+        reason=reason,
+        level=TAKEOVER_LEVEL,
+    )
+    if seat.user_id is not None:
+        work.tell(seat.user_id, "taken_over", position, reason=reason, level=TAKEOVER_LEVEL)

@@ -1,0 +1,133 @@
+"""Settling a move: what follows any change to a table before it is committed — the referee's automatic
+draws, the end of a round (its result, the pause before the next one) or of the match (the final ranking and
+the result the store records), dealing the next round, the turn timer's deadline, the board's recent plays,
+and the deadline the store keeps for the table."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, IDLE_TTL, Work, is_cpu, round_token
+from bot.service.models import RankingLine
+from bot.service.moves import auto_draw, route
+from bot.service.snapshots import ranking_lines
+from bot.store.base import MatchResult, RankingEntry, RoundResult
+
+RECENT_EVENTS = 12
+# Engine events not worth keeping in the board's "last plays".
+_NOT_RECENT = {"turn", "dealt", "drew_cards", "round_started", "next_round_at"}
+
+
+def settle(work: Work) -> None:
+    """What follows any move: the referee's automatic draws, the end of a round or match, the turn timer,
+    the board's recent plays."""
+    if work.phase == "playing" and work.match is not None:
+        auto_draw(work)
+        if work.match.round.over:
+            _finish_round(work)
+    if work.phase == "playing" and work.match is not None:
+        rnd = work.match.round
+        seat = rnd.to_act
+        if seat is not None and not is_cpu(work.seats[seat]):
+            key = [work.match.round_number, rnd.turn_number, seat]
+            turn = work.doc.get("turn")
+            if not turn or turn.get("key") != key:
+                work.doc["turn"] = {"key": key, "deadline": work.now + work.live.record.turn_timeout}
+        else:
+            work.doc["turn"] = None
+    else:
+        work.doc["turn"] = None
+    recent: list[dict[str, Any]] = work.doc["recent"]
+    for event in work.public:
+        if event.kind not in _NOT_RECENT:
+            recent.append(
+                {"kind": event.kind, "seat": event.seat, "data": dict(event.data), "source": event.source}
+            )
+    del recent[:-RECENT_EVENTS]
+
+
+def store_deadline(work: Work) -> float | None:
+    times = [work.doc["last_human_at"] + IDLE_TTL]
+    turn = work.doc.get("turn")
+    if turn:
+        times.append(turn["deadline"])
+    for key in ("pause_until", "lobby_until"):
+        if work.doc.get(key) is not None:
+            times.append(work.doc[key])
+    return min(times) if work.status not in ("finished", "abandoned") else None
+
+
+def _finish_round(work: Work) -> None:
+    assert work.match is not None
+    match = work.match
+    rnd = match.round
+    number = match.round_number
+    scores = list(rnd.scores or [0] * len(work.seats))
+    winners = list(rnd.winners)
+    work.doc["round_winners"].append(winners)
+    work.round_result = RoundResult(round_number=number, scores=scores, winners=winners)
+    work.say(
+        "round_result",
+        None,
+        round_number=number,
+        scores=scores,
+        totals=list(match.totals),
+        winners=winners,
+    )
+    if match.over:
+        ranking = ranking_lines(match, work.seats)
+        work.match_result = _match_result(work, ranking)
+        work.say("match_over", None, ranking=[dataclasses.asdict(line) for line in ranking])
+        work.close("finished", "finished")
+        return
+    work.doc["phase"] = "between_rounds"
+    pause = float(work.live.record.options.get("next_round_pause", DEFAULT_NEXT_ROUND_PAUSE))
+    work.doc["pause_until"] = work.now + pause
+    work.say("next_round_at", None, at=work.doc["pause_until"], round_token=round_token(work.live.id, match))
+
+
+def deal_next(work: Work) -> None:
+    assert work.match is not None
+    events = work.match.start_next_round()
+    work.steps.append({"kind": "start_next_round"})
+    work.doc["phase"] = "playing"
+    work.doc["pause_until"] = None
+    work.say(
+        "round_started",
+        None,
+        round_number=work.match.round_number,
+        dealer=work.match.dealer,
+        round_token=round_token(work.live.id, work.match),
+    )
+    for event in events:
+        route(work, event)
+
+
+def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
+    assert work.match is not None
+    round_wins: dict[int, int] = {}
+    for winners in work.doc["round_winners"]:
+        for seat in winners:
+            round_wins[seat] = round_wins.get(seat, 0) + 1
+    round_points: dict[int, int] = {}
+    for scores in work.match.round_scores:
+        for seat, score in enumerate(scores):
+            round_points[seat] = round_points.get(seat, 0) + score
+    return MatchResult(
+        preset=str(work.live.record.options.get("preset", work.live.ruleset.name)),
+        rounds_played=work.match.round_number,
+        ranking=[
+            RankingEntry(
+                position=line.position,
+                user_id=line.user_id,
+                display_name=line.name,
+                place=line.place,
+                total=line.total,
+            )
+            for line in ranking
+        ],
+        round_wins=round_wins,
+        round_points=round_points,
+    )

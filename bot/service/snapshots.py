@@ -1,0 +1,224 @@
+"""What the Discord layer shows of a table, built from its committed state in memory: the board
+(``TableSnapshot``, cached per committed version), one player's hand with the controls legal now
+(``HandView``), and the cards /eights play's autocomplete offers. Reads only: nothing here changes a table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from bot.engine import (
+    Action,
+    ActionKind,
+    EngineError,
+    Match,
+    card_code,
+    card_label,
+    card_name,
+    parse_card,
+    rank_of,
+    sort_key,
+    suit_code,
+)
+from bot.service.errors import ServiceError
+from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, LiveTable, is_cpu, position_of, round_token
+from bot.service.models import (
+    CardChoice,
+    HandCard,
+    HandView,
+    RankingLine,
+    SeatView,
+    TableEvent,
+    TableSnapshot,
+)
+from bot.store.base import SeatRecord
+
+
+def snapshot(live: LiveTable) -> TableSnapshot:
+    """The table's board as last committed (built once per committed version and record)."""
+    cached = live.snapshot_of
+    if cached is not None and cached[0] == live.version and cached[1] is live.record:
+        return cached[2]
+    built = _build(live)
+    live.snapshot_of = (live.version, live.record, built)
+    return built
+
+
+def ranking_lines(match: Match, seats: Sequence[SeatRecord]) -> list[RankingLine]:
+    return [
+        RankingLine(
+            place=place,
+            position=seat,
+            name=seats[seat].display_name,
+            total=total,
+            user_id=seats[seat].user_id,
+        )
+        for place, seat, total in match.ranking()
+    ]
+
+
+def hand_view(live: LiveTable, user_id: int) -> HandView:
+    """The player's private hand view, with every control that is legal now."""
+    position = position_of(live.seats, user_id)
+    if position is None:
+        raise ServiceError("not_seated", "You are not seated at this table.")
+    if live.match is None:
+        raise ServiceError("not_started", "The game hasn't started yet.")
+    seat = live.seats[position]
+    rnd = live.match.round
+    playing = live.phase == "playing" and not rnd.over
+    # A seat the CPU plays offers no controls: the person must take it back first.
+    legal = list(rnd.legal_actions(position)) if playing and not seat.cpu_takeover else []
+    plays: dict[int, list[Action]] = {}
+    for action in legal:
+        if action.kind == ActionKind.PLAY and action.card is not None:
+            plays.setdefault(action.card, []).append(action)
+    cards = tuple(
+        HandCard(
+            code=card_code(card),
+            label=card_label(card),
+            name=card_name(card),
+            playable=card in plays,
+            wild=rank_of(card) == live.ruleset.wild_rank,
+        )
+        for card in sorted(rnd.hand(position), key=sort_key)
+    )
+    kinds = {a.kind for a in legal}
+    your_turn = playing and rnd.to_act == position and not seat.cpu_takeover
+    turn = live.doc.get("turn")
+    return HandView(
+        table_id=live.id,
+        round_token=round_token(live.id, live.match),
+        position=position,
+        cards=cards,
+        your_turn=your_turn,
+        can_draw=ActionKind.DRAW in kinds,
+        can_pass=ActionKind.PASS in kinds,
+        must_name_suit=ActionKind.SUIT in kinds,
+        can_call_last=ActionKind.CALL_LAST in kinds,
+        catch_targets=tuple(
+            sorted({a.target for a in legal if a.kind == ActionKind.CATCH and a.target is not None})
+        ),
+        taken_over=seat.cpu_takeover,
+        deadline=turn["deadline"] if your_turn and turn and not seat.cpu_takeover else None,
+        recent_private=tuple(live.notes.get(user_id, ())),
+        snapshot=snapshot(live),
+    )
+
+
+def card_choices(live: LiveTable | None, user_id: int, current: str) -> list[CardChoice]:
+    """Autocomplete for /eights play: on the user's turn exactly their legal cards (at most 25, filtered by
+    what is typed so far); nothing when it is not their turn, they have no playable card, or there is no
+    round. Never raises."""
+    if live is None or live.match is None or live.phase != "playing":
+        return []
+    position = position_of(live.seats, user_id)
+    rnd = live.match.round
+    if position is None or live.seats[position].cpu_takeover or rnd.over or rnd.to_act != position:
+        return []
+    cards: list[int] = []
+    for action in rnd.legal_actions(position):
+        if action.kind == ActionKind.PLAY and action.card is not None and action.card not in cards:
+            cards.append(action.card)
+    cards.sort(key=sort_key)
+    typed = current.strip().lower()
+    parsed: int | None = None
+    if typed:
+        try:
+            parsed = parse_card(typed)
+        except EngineError:
+            parsed = None
+    choices: list[CardChoice] = []
+    for card in cards:
+        label = f"{card_label(card)} {card_name(card)}"
+        if (
+            typed
+            and card != parsed
+            and not card_code(card).lower().startswith(typed)
+            and not label.lower().startswith(typed)
+            and typed not in card_name(card).lower()
+        ):
+            continue
+        choices.append(CardChoice(value=card_code(card), label=label))
+    return choices[:25]
+
+
+def _build(live: LiveTable) -> TableSnapshot:
+    doc = live.doc
+    match = live.match
+    rnd = match.round if match is not None else None
+    phase = live.phase
+    playing = phase == "playing" and rnd is not None and not rnd.over
+    to_act = rnd.to_act if playing and rnd is not None else None
+    counts = list(rnd.hand_sizes) if rnd is not None else None
+    totals = tuple(match.totals) if match is not None else tuple(0 for _ in live.seats)
+    round_scores = tuple(tuple(row) for row in match.round_scores) if match is not None else ()
+    last_scores = round_scores[-1] if round_scores else None
+    seats = tuple(
+        SeatView(
+            position=seat.position,
+            user_id=seat.user_id,
+            name=seat.display_name,
+            is_host=seat.user_id is not None and seat.user_id == doc["host_id"],
+            is_cpu=is_cpu(seat),
+            cpu_level=seat.cpu_level,
+            taken_over=seat.cpu_takeover,
+            card_count=counts[seat.position] if counts is not None else None,
+            total=totals[seat.position] if seat.position < len(totals) else 0,
+            last_round_score=last_scores[seat.position] if last_scores is not None else None,
+            to_act=to_act == seat.position,
+            timeouts_in_a_row=doc["timeouts"][seat.position] if seat.position < len(doc["timeouts"]) else 0,
+        )
+        for seat in live.seats
+    )
+    deadline: float | None = None
+    deadline_kind: Literal["turn", "pause", "lobby"] | None = None
+    if phase == "playing" and doc.get("turn"):
+        deadline, deadline_kind = float(doc["turn"]["deadline"]), "turn"
+    elif phase == "between_rounds" and doc.get("pause_until") is not None:
+        deadline, deadline_kind = float(doc["pause_until"]), "pause"
+    elif phase == "lobby" and doc.get("lobby_until") is not None:
+        deadline, deadline_kind = float(doc["lobby_until"]), "lobby"
+    declared = rnd.declared_suit if rnd is not None else None
+    status: Literal["lobby", "playing", "finished", "abandoned"]
+    if phase in ("finished", "abandoned"):
+        status = "finished" if phase == "finished" else "abandoned"
+    elif phase == "lobby":
+        status = "lobby"
+    else:
+        status = "playing"
+    options = live.record.options
+    return TableSnapshot(
+        table_id=live.id,
+        guild_id=live.record.guild_id,
+        channel_id=live.record.channel_id,
+        host_id=int(doc["host_id"]),
+        status=status,
+        phase=phase,
+        preset=str(options.get("preset", live.ruleset.name)),
+        target_score=live.ruleset.target,
+        max_seats=int(options.get("seats", live.ruleset.max_players)),
+        turn_timeout=live.record.turn_timeout,
+        auto_draw=bool(options.get("auto_draw", True)),
+        next_round_pause=float(options.get("next_round_pause", DEFAULT_NEXT_ROUND_PAUSE)),
+        seats=seats,
+        round_number=match.round_number if match is not None else 0,
+        round_token=round_token(live.id, match),
+        target_card=card_code(rnd.target) if rnd is not None else None,
+        declared_suit=suit_code(declared) if declared is not None else None,
+        direction=rnd.direction if rnd is not None else 1,
+        pending_draw=rnd.pending_draw if rnd is not None else 0,
+        stock_size=rnd.stock_size if rnd is not None else 0,
+        to_act=to_act,
+        deadline=deadline,
+        deadline_kind=deadline_kind,
+        totals=totals,
+        round_scores=round_scores,
+        recent=tuple(
+            TableEvent(e["kind"], e.get("seat"), e.get("data", {}), e.get("source", "service"))
+            for e in doc.get("recent", ())
+        ),
+        ranking=tuple(ranking_lines(match, live.seats)) if match is not None else (),
+        board_message_id=live.record.board_message_id,
+        has_last_card=live.ruleset.has_last_card,
+    )
