@@ -16,8 +16,8 @@ At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from 
   what happens on its own reaches ``TableListener.on_outcome``;
 - hooks for tests: ``seed_deals(seed)``, ``observe(observer)`` (every committed state held), ``busy()``.
 
-Where things live: ``tables`` (the facade), ``registry`` (live tables, the mutation path), ``lobby``, ``play``,
-``settlement``, ``scheduler``, ``snapshots``, ``outcomes``, ``moves`` (engine steps and the referee),
+Where things live: ``tables`` (the facade), ``registry`` (live tables, the mutation path), ``lobby``,
+``play``, ``settlement``, ``scheduler``, ``snapshots``, ``outcomes``, ``moves`` (engine steps, the referee),
 ``seats``, ``live`` (the in-memory table and its stored document), ``standings`` (leaderboard, stats,
 settings), ``models`` (what goes out), ``clock``, ``errors``.
 """

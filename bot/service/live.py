@@ -108,6 +108,10 @@ class Work:
         self.private.setdefault(user_id, []).append(event)
         self.log_events.append({"kind": kind, "seat": seat, "data": data, "to": user_id})
 
+    def say_seat(self, kind: str, seat: SeatRecord, **data: Any) -> None:
+        """An event about a seat, naming its person as events do: user id, then name."""
+        self.say(kind, seat.position, user_id=seat.user_id, name=seat.display_name, **data)
+
     def close(self, status: Literal["finished", "abandoned"], reason: str) -> None:
         """End the table: no timer of it is left, and the store marks it ``status``."""
         self.doc["phase"] = status

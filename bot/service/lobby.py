@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset
@@ -32,6 +33,18 @@ MAX_NEXT_ROUND_PAUSE = 60.0
 LOBBY_TTL = 30 * 60.0  # a lobby nobody starts closes itself
 
 
+@dataclass(frozen=True)
+class TableOptions:
+    """What /eights new may choose; None takes the guild's or the ruleset's default."""
+
+    preset: str | None = None
+    target: int | None = None
+    seats: int | None = None
+    turn_timeout: float | None = None
+    auto_draw: bool = True
+    next_round_pause: float | None = None
+
+
 class LobbyUseCases:
     """``rng`` draws each new table's seed, from which all its deals follow."""
 
@@ -40,17 +53,7 @@ class LobbyUseCases:
         self.rng = rng
 
     async def open_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        actor: Actor,
-        preset: str | None = None,
-        target: int | None = None,
-        seats: int | None = None,
-        turn_timeout: float | None = None,
-        *,
-        auto_draw: bool = True,
-        next_round_pause: float | None = None,
+        self, guild_id: int, channel_id: int, actor: Actor, options: TableOptions
     ) -> Outcome:
         """/eights new: open a table in the channel; the actor is host in seat 0.
 
@@ -65,6 +68,8 @@ class LobbyUseCases:
         existing = await self._registry.table_in_channel(channel_id)
         if existing is not None:
             raise _table_exists(existing)
+        preset, target, seats = options.preset, options.target, options.seats
+        turn_timeout, next_round_pause = options.turn_timeout, options.next_round_pause
         preset_name = preset or settings.default_preset
         ruleset = preset_ruleset(preset_name)
         if target is not None:
@@ -100,11 +105,11 @@ class LobbyUseCases:
             "pause_until": None,
             "turn": None,
         }
-        options = {
+        stored_options = {
             "preset": ruleset.name,
             "target": ruleset.target,
             "seats": capacity,
-            "auto_draw": bool(auto_draw),
+            "auto_draw": bool(options.auto_draw),
             "next_round_pause": pause,
         }
         try:
@@ -113,7 +118,7 @@ class LobbyUseCases:
                 channel_id=channel_id,
                 host=host,
                 ruleset=ruleset.to_json(),
-                options=options,
+                options=stored_options,
                 turn_timeout=timeout,
                 state={**doc, "match": None},
                 deadline=doc["lobby_until"],

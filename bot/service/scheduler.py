@@ -138,14 +138,7 @@ class TableScheduler:
             drawn = referee_turn(work, seat)
             work.doc["timeouts"][seat] += 1
             in_a_row = work.doc["timeouts"][seat]
-            work.say(
-                "timed_out",
-                seat,
-                user_id=record.user_id,
-                name=record.display_name,
-                in_a_row=in_a_row,
-                count=drawn,
-            )
+            work.say_seat("timed_out", record, in_a_row=in_a_row, count=drawn)
             if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER:
                 take_over(work, seat, "timeouts")
                 if record.user_id is not None:

@@ -36,7 +36,7 @@ def pass_host(work: Work, leaving_id: int) -> None:
     for seat in work.seats:
         if seat.user_id is not None and seat.user_id != leaving_id and not seat.cpu_takeover:
             work.doc["host_id"] = seat.user_id
-            work.say("host_changed", seat.position, user_id=seat.user_id, name=seat.display_name)
+            work.say_seat("host_changed", seat)
             return
 
 
@@ -46,13 +46,6 @@ def take_over(work: Work, position: int, reason: str) -> None:
         seat, cpu_takeover=True, cpu_level=TAKEOVER_LEVEL, left_at=work.now
     )
     work.seats_changed = True
-    work.say(
-        "taken_over",
-        position,
-        user_id=seat.user_id,
-        name=seat.display_name,
-        reason=reason,
-        level=TAKEOVER_LEVEL,
-    )
+    work.say_seat("taken_over", seat, reason=reason, level=TAKEOVER_LEVEL)
     if seat.user_id is not None:
         work.tell(seat.user_id, "taken_over", position, reason=reason, level=TAKEOVER_LEVEL)

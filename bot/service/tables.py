@@ -21,7 +21,7 @@ import random
 from bot.engine import PRESETS, get_preset, rules_help
 from bot.service.clock import Clock
 from bot.service.errors import NO_TABLE, ServiceError
-from bot.service.lobby import LobbyUseCases, preset_ruleset
+from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
     Actor,
     CardChoice,
@@ -77,17 +77,8 @@ class TableService:
         next_round_pause: float | None = None,
     ) -> Outcome:
         """/eights new: open a table in the channel; the actor is host in seat 0."""
-        return await self._lobby.open_table(
-            guild_id,
-            channel_id,
-            actor,
-            preset,
-            target,
-            seats,
-            turn_timeout,
-            auto_draw=auto_draw,
-            next_round_pause=next_round_pause,
-        )
+        options = TableOptions(preset, target, seats, turn_timeout, auto_draw, next_round_pause)
+        return await self._lobby.open_table(guild_id, channel_id, actor, options)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         """/eights join: a free lobby seat, or one's own seat back from the CPU."""
