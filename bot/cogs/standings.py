@@ -27,7 +27,6 @@ from bot.ui.standings import (
     leaderboard_view,
     settings_embed,
     stats_embed,
-    store_of,
 )
 
 if TYPE_CHECKING:
@@ -53,7 +52,7 @@ class StandingsCommands(_MixinBase):
     def standings(self) -> StandingsService:
         """Built on first use, because the bot's store is opened in setup_hook, after the cog is created."""
         if self._standings is None:
-            self._standings = StandingsService(store_of(self.bot))
+            self._standings = StandingsService.of(self.bot)
         return self._standings
 
     @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")

@@ -1,27 +1,25 @@
 """Standings use cases: the leaderboard, a player's statistics, the server's recent matches, the server's
 settings and a user's request to delete their statistics.
 
-Nothing here knows Discord: inputs are ids and plain values, outputs are the store's records (or a
-``LeaderboardPage``), and a mistaken request raises ``ServiceError`` with a short sentence for a private
+Nothing here knows Discord: inputs are ids and plain values, outputs are this module's models (the store's
+row types stop here: the Discord face renders ``BoardRow``, ``PlayerRecord``, ``PastMatch``, ``Placing`` and
+``ServerSettings``), and a mistaken request raises ``ServiceError`` with a short sentence for a private
 reply.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, replace
-from typing import Final, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
-from bot.store.base import (
-    GuildSettings,
-    LeaderboardRow,
-    LeaderboardSort,
-    MatchSummary,
-    PlayerStats,
-    Store,
-)
+from bot.store.base import GuildSettings, MatchSummary, Store
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 PAGE_SIZE: Final = 10
 MIN_MATCHES_FOR_WIN_RATE: Final = 5
@@ -30,19 +28,104 @@ MIN_TURN_TIMEOUT: Final = 15  # seconds
 MAX_TURN_TIMEOUT: Final = 24 * 60 * 60
 # A longer list of table channels is better expressed through Discord's own channel permissions.
 MAX_ALLOWED_CHANNELS: Final = 25
-LEADERBOARD_SORTS: Final[tuple[LeaderboardSort, ...]] = get_args(LeaderboardSort)
+BoardSort = Literal["wins", "winrate", "points"]
+LEADERBOARD_SORTS: Final[tuple[BoardSort, ...]] = get_args(BoardSort)
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """What the leaderboard and a player's statistics both show of a player."""
+
+    user_id: int
+    matches_played: int
+    matches_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow(_Record):
+    """One player's line on the leaderboard."""
+
+    rank: int  # 1-based over the whole sorted board
+    win_rate: float  # 0.0 – 1.0
+    points: int  # ranking points: the number of opponents finished ahead of, summed over matches
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord(_Record):
+    """A player's statistics in one guild (/eights stats)."""
+
+    best_place: int | None
+    rounds_played: int
+    rounds_won: int
+    round_points: int  # sum of the player's round scores, for the average
+    points: int
+    last_played_at: float | None
+    favourite_preset: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """A guild's table settings."""
+
+    guild_id: int
+    default_preset: str
+    default_turn_timeout: float
+    allowed_channel_ids: tuple[int, ...]  # empty: any channel
+    manager_role_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """Where one seat finished a match."""
+
+    position: int  # seat position
+    display_name: str
+    user_id: int | None  # None for a CPU seat or a player who asked to be forgotten
+    place: int  # 1 = winner; ties share a place
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class PastMatch:
+    """A finished match in the guild's history."""
+
+    ranking: tuple[Placing, ...]
+    table_id: int
+    channel_id: int
+    preset: str
+    finished_at: float
+    rounds_played: int
+
+
+_Model = TypeVar("_Model", bound="DataclassInstance")
+
+
+def _model(cls: type[_Model], row: Any, **given: Any) -> _Model:
+    """The service model ``cls`` of a store row: the row's fields of the same names, unless ``given``."""
+    values = {
+        f.name: given[f.name] if f.name in given else getattr(row, f.name) for f in dataclasses.fields(cls)
+    }
+    return cls(**values)
+
+
+def server_settings(row: GuildSettings) -> ServerSettings:
+    return _model(ServerSettings, row)
+
+
+def _past_match(row: MatchSummary) -> PastMatch:
+    return _model(PastMatch, row, ranking=tuple(_model(Placing, entry) for entry in row.ranking))
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardPage:
     guild_id: int
-    sort: LeaderboardSort
+    sort: BoardSort
     page: int  # 1-based
     page_count: int
     player_count: int  # players on the whole board (for the win-rate sort: those with enough matches)
-    rows: list[LeaderboardRow]
+    rows: list[BoardRow]
     viewer_id: int  # the member whose own rank the page carries
-    viewer: LeaderboardRow | None  # the viewer's row wherever it is on the board; None when not on it
+    viewer: BoardRow | None  # the viewer's row wherever it is on the board; None when not on it
     min_matches: int  # applies to the win-rate sort only
 
     @property
@@ -56,6 +139,14 @@ class LeaderboardPage:
 
 class StandingsService:
     """The standings use cases over one store. Holds no state of its own, so it is cheap to build."""
+
+    @classmethod
+    def of(cls, owner: object) -> StandingsService:
+        """Over ``owner.store`` (the bot): for button callbacks, which only have the interaction's client."""
+        store = getattr(owner, "store", None)
+        if store is None:
+            raise RuntimeError("the bot has no store")
+        return cls(store)
 
     def __init__(
         self,
@@ -127,28 +218,28 @@ class StandingsService:
             page=page,
             page_count=page_count,
             player_count=player_count,
-            rows=rows,
+            rows=[_model(BoardRow, row) for row in rows],
             viewer_id=viewer_id,
-            viewer=viewer,
+            viewer=_model(BoardRow, viewer) if viewer is not None else None,
             min_matches=self._min_matches,
         )
 
-    async def stats(self, guild_id: int, user_id: int, *, own: bool = True) -> PlayerStats:
+    async def stats(self, guild_id: int, user_id: int, *, own: bool = True) -> PlayerRecord:
         """The player's statistics in this guild; ``own`` only chooses the wording of the refusal."""
         stats = await self._store.player_stats(guild_id, user_id)
         if stats is None or stats.matches_played == 0:
             who = "You haven't" if own else "That member hasn't"
             raise ServiceError("no-stats", f"{who} finished a match in this server yet.")
-        return stats
+        return _model(PlayerRecord, stats)
 
-    async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[MatchSummary]:
+    async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[PastMatch]:
         matches = await self._store.recent_matches(guild_id, limit=limit)
         if not matches:
             raise ServiceError("no-matches", "No match has finished in this server yet.")
-        return matches
+        return [_past_match(match) for match in matches]
 
-    async def settings(self, guild_id: int) -> GuildSettings:
-        return await self._store.get_guild_settings(guild_id)
+    async def settings(self, guild_id: int) -> ServerSettings:
+        return server_settings(await self._store.get_guild_settings(guild_id))
 
     async def update_settings(
         self,
@@ -161,7 +252,7 @@ class StandingsService:
         clear_channels: bool = False,
         manager_role: int | None = None,
         clear_manager_role: bool = False,
-    ) -> GuildSettings:
+    ) -> ServerSettings:
         """Apply the given changes together (all validated before anything is saved) and return the result.
 
         ``clear_channels`` runs before ``allow_channel``, so both together replace the list with one channel.
@@ -206,7 +297,7 @@ class StandingsService:
             new = replace(new, manager_role_id=manager_role)
         if new != settings:
             await self._store.save_guild_settings(new)
-        return new
+        return server_settings(new)
 
     async def forget(self, user_id: int) -> int:
         """Delete the user's statistics in every guild and anonymise their past seats and rankings.
@@ -218,7 +309,7 @@ class StandingsService:
         return await self._store.forget_user(user_id, None)
 
 
-def _leaderboard_sort(sort: str) -> LeaderboardSort:
+def _leaderboard_sort(sort: str) -> BoardSort:
     for known in LEADERBOARD_SORTS:
         if sort == known:
             return known

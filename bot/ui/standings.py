@@ -18,18 +18,19 @@ from typing import Any, cast
 import discord
 
 from bot.service.errors import ServiceError
-from bot.service.standings import LEADERBOARD_SORTS, LeaderboardPage, StandingsService
-from bot.store.base import (
-    GuildSettings,
-    LeaderboardRow,
-    LeaderboardSort,
-    MatchSummary,
-    PlayerStats,
-    RankingEntry,
-    Store,
+from bot.service.standings import (
+    LEADERBOARD_SORTS,
+    BoardRow,
+    BoardSort,
+    LeaderboardPage,
+    PastMatch,
+    Placing,
+    PlayerRecord,
+    ServerSettings,
+    StandingsService,
 )
 
-SORT_LABELS: dict[LeaderboardSort, str] = {"wins": "wins", "winrate": "win rate", "points": "points"}
+SORT_LABELS: dict[BoardSort, str] = {"wins": "wins", "winrate": "win rate", "points": "points"}
 COLOUR = discord.Colour.dark_green()
 
 # Discord's embed limits.
@@ -68,7 +69,7 @@ def _clip(text: str, limit: int) -> str:
 # --- leaderboard --------------------------------------------------------------------------------------------
 
 
-def _row_figures(row: LeaderboardRow, sort: LeaderboardSort) -> str:
+def _row_figures(row: BoardRow, sort: BoardSort) -> str:
     played = f"{row.matches_played} played"
     if sort == "winrate":
         return f"**{percent(row.win_rate)}** · {row.matches_won} of {row.matches_played} won"
@@ -123,7 +124,7 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
     def __init__(
         self,
         guild_id: int,
-        sort: LeaderboardSort,
+        sort: BoardSort,
         page: int,
         viewer_id: int,
         *,
@@ -152,7 +153,7 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         /,
     ) -> LeaderboardPageButton:
         label = getattr(item, "label", None) or "Page"
-        sort = cast(LeaderboardSort, match["sort"])
+        sort = cast(BoardSort, match["sort"])
         return cls(int(match["guild"]), sort, int(match["page"]), int(match["viewer"]), label=label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -161,7 +162,7 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
                 "This leaderboard belongs to another server.", ephemeral=True
             )
             return
-        service = StandingsService(store_of(interaction.client))
+        service = StandingsService.of(interaction.client)
         try:
             page = await service.leaderboard(
                 self.guild_id, viewer_id=self.viewer_id, sort=self.sort, page=self.page, clamp=True
@@ -197,7 +198,7 @@ def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
 # --- statistics and history ---------------------------------------------------------------------------------
 
 
-def stats_embed(stats: PlayerStats) -> discord.Embed:
+def stats_embed(stats: PlayerRecord) -> discord.Embed:
     embed = discord.Embed(
         title="Crazy Eights statistics", description=f"<@{stats.user_id}> in this server", colour=COLOUR
     )
@@ -215,11 +216,11 @@ def stats_embed(stats: PlayerStats) -> discord.Embed:
     return embed
 
 
-def _ranking_line(entry: RankingEntry) -> str:
+def _ranking_line(entry: Placing) -> str:
     return f"{ordinal(entry.place)} {player_name(entry.user_id, entry.display_name)} ({entry.total})"
 
 
-def history_embed(matches: Sequence[MatchSummary]) -> discord.Embed:
+def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
     embed = discord.Embed(title="Recent Crazy Eights matches", colour=COLOUR)
     for match in matches[:25]:  # Discord's limit on fields
         rounds = "1 round" if match.rounds_played == 1 else f"{match.rounds_played} rounds"
@@ -236,7 +237,7 @@ def history_embed(matches: Sequence[MatchSummary]) -> discord.Embed:
 # --- settings -----------------------------------------------------------------------------------------------
 
 
-def settings_embed(settings: GuildSettings, *, changed: bool = False) -> discord.Embed:
+def settings_embed(settings: ServerSettings, *, changed: bool = False) -> discord.Embed:
     embed = discord.Embed(
         title="Crazy Eights settings" + (" — saved" if changed else ""),
         colour=COLOUR,
@@ -311,7 +312,7 @@ class ForgetButton(
         if not self.confirm:
             await interaction.response.edit_message(content="Your statistics are kept.", view=None)
             return
-        await StandingsService(store_of(interaction.client)).forget(self.user_id)
+        await StandingsService.of(interaction.client).forget(self.user_id)
         await interaction.response.edit_message(content=FORGOTTEN, view=None)
 
 
@@ -320,14 +321,6 @@ def forget_view(user_id: int) -> discord.ui.View:
     view.add_item(ForgetButton(user_id, confirm=True))
     view.add_item(ForgetButton(user_id, confirm=False))
     return view
-
-
-def store_of(client: discord.Client) -> Store:
-    """The bot's store (``bot.store``), for button callbacks that only have the interaction's client."""
-    store = getattr(client, "store", None)
-    if store is None:
-        raise RuntimeError("the bot has no store")
-    return cast(Store, store)
 
 
 STANDINGS_DYNAMIC_ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [LeaderboardPageButton, ForgetButton]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.service.errors import ServiceError
-from bot.service.standings import StandingsService
+from bot.service.standings import StandingsService, server_settings
 from bot.store.base import GuildSettings, MatchResult, RankingEntry, SeatRecord, Store
 
 GUILD = 1_000
@@ -257,18 +257,20 @@ async def test_history_without_matches_is_refused(store: Store) -> None:
 
 async def test_settings_default_then_change_and_persist(store: Store) -> None:
     service = StandingsService(store)
-    assert await service.settings(GUILD) == GuildSettings(guild_id=GUILD)
+    assert await service.settings(GUILD) == server_settings(GuildSettings(guild_id=GUILD))
     changed = await service.update_settings(
         GUILD, default_preset="party", turn_timeout=15, allow_channel=5, manager_role=77
     )
-    assert changed == GuildSettings(
-        guild_id=GUILD,
-        default_preset="party",
-        default_turn_timeout=15.0,
-        allowed_channel_ids=(5,),
-        manager_role_id=77,
+    assert changed == server_settings(
+        GuildSettings(
+            guild_id=GUILD,
+            default_preset="party",
+            default_turn_timeout=15.0,
+            allowed_channel_ids=(5,),
+            manager_role_id=77,
+        )
     )
-    assert await store.get_guild_settings(GUILD) == changed
+    assert server_settings(await store.get_guild_settings(GUILD)) == changed
     assert await store.get_guild_settings(OTHER_GUILD) == GuildSettings(guild_id=OTHER_GUILD)
 
     again = await service.update_settings(GUILD, allow_channel=6, turn_timeout=86_400)
@@ -283,7 +285,7 @@ async def test_settings_default_then_change_and_persist(store: Store) -> None:
     assert replaced.allowed_channel_ids == (9,)
     cleared = await service.update_settings(GUILD, clear_channels=True, clear_manager_role=True)
     assert (cleared.allowed_channel_ids, cleared.manager_role_id) == ((), None)
-    assert await store.get_guild_settings(GUILD) == cleared
+    assert server_settings(await store.get_guild_settings(GUILD)) == cleared
 
 
 @pytest.mark.parametrize(

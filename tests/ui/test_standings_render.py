@@ -7,8 +7,14 @@ import re
 import discord
 import pytest
 
-from bot.service.standings import LeaderboardPage
-from bot.store.base import GuildSettings, LeaderboardRow, MatchSummary, PlayerStats, RankingEntry
+from bot.service.standings import (
+    BoardRow,
+    LeaderboardPage,
+    PastMatch,
+    Placing,
+    PlayerRecord,
+    ServerSettings,
+)
 from bot.ui.standings import (
     STANDINGS_DYNAMIC_ITEMS,
     ForgetButton,
@@ -25,13 +31,20 @@ from bot.ui.standings import (
 
 GUILD = 111_111_111_111_111_111
 VIEWER = 999_999_999_999_999_999
+# A guild that never changed its settings.
+SETTINGS = ServerSettings(
+    guild_id=GUILD,
+    default_preset="classic",
+    default_turn_timeout=90.0,
+    allowed_channel_ids=(),
+    manager_role_id=None,
+)
 
 
-def row(rank: int, user_id: int, *, played: int = 10, won: int = 5, points: int = 7) -> LeaderboardRow:
-    return LeaderboardRow(
+def row(rank: int, user_id: int, *, played: int = 10, won: int = 5, points: int = 7) -> BoardRow:
+    return BoardRow(
         rank=rank,
         user_id=user_id,
-        display_name=f"name{user_id}",
         matches_played=played,
         matches_won=won,
         win_rate=won / played,
@@ -44,8 +57,8 @@ def board(
     page: int = 1,
     page_count: int = 3,
     sort: str = "wins",
-    rows: list[LeaderboardRow] | None = None,
-    viewer: LeaderboardRow | None = None,
+    rows: list[BoardRow] | None = None,
+    viewer: BoardRow | None = None,
 ) -> LeaderboardPage:
     return LeaderboardPage(
         guild_id=GUILD,
@@ -163,11 +176,9 @@ def test_unknown_sort_does_not_match_the_template() -> None:
     )
 
 
-def stats(**changes: object) -> PlayerStats:
+def stats(**changes: object) -> PlayerRecord:
     values: dict[str, object] = dict(
-        guild_id=GUILD,
         user_id=42,
-        display_name="Ann",
         matches_played=8,
         matches_won=3,
         rounds_played=20,
@@ -175,12 +186,11 @@ def stats(**changes: object) -> PlayerStats:
         round_points=247,
         points=11,
         best_place=1,
-        last_place=2,
         last_played_at=1_700_000_000.7,
         favourite_preset="switch",
     )
     values.update(changes)
-    return PlayerStats(**values)  # type: ignore[arg-type]
+    return PlayerRecord(**values)  # type: ignore[arg-type]
 
 
 def fields(embed: discord.Embed) -> dict[str, str]:
@@ -216,23 +226,22 @@ def test_stats_without_rounds_or_dates_show_dashes() -> None:
     assert shown["Favourite preset"] == "—"
 
 
-def entry(position: int, user_id: int | None, name: str, place: int, total: int) -> RankingEntry:
-    return RankingEntry(position=position, user_id=user_id, display_name=name, place=place, total=total)
+def entry(position: int, user_id: int | None, name: str, place: int, total: int) -> Placing:
+    return Placing(position=position, user_id=user_id, display_name=name, place=place, total=total)
 
 
 def test_history_lists_matches_with_their_rankings_in_place_order() -> None:
-    match = MatchSummary(
+    match = PastMatch(
         table_id=5,
-        guild_id=GUILD,
         channel_id=77,
         preset="classic",
         finished_at=1_700_000_123.0,
         rounds_played=3,
-        ranking=[
+        ranking=(
             entry(0, 10, "Ann", 2, 40),
             entry(1, None, "CPU *hard*", 1, 12),
             entry(2, 11, "Bob", 2, 40),
-        ],
+        ),
     )
     embed = history_embed([match])
     (field,) = embed.fields
@@ -245,14 +254,13 @@ def test_history_lists_matches_with_their_rankings_in_place_order() -> None:
 def test_history_of_ten_big_matches_fits_discords_embed_limits() -> None:
     long_name = "@everyone " + "x" * 40
     matches = [
-        MatchSummary(
+        PastMatch(
             table_id=i,
-            guild_id=GUILD,
             channel_id=77,
             preset="must-play",
             finished_at=1_700_000_000.0 + i,
             rounds_played=12,
-            ranking=[entry(p, None, long_name, p + 1, 1000 + p) for p in range(8)],
+            ranking=tuple(entry(p, None, long_name, p + 1, 1000 + p) for p in range(8)),
         )
         for i in range(10)
     ]
@@ -266,7 +274,7 @@ def test_history_of_ten_big_matches_fits_discords_embed_limits() -> None:
 
 
 def test_settings_embed_shows_defaults_and_choices() -> None:
-    default = fields(settings_embed(GuildSettings(guild_id=GUILD)))
+    default = fields(settings_embed(SETTINGS))
     assert default == {
         "Default preset": "classic",
         "Default turn timeout": "1 min 30 s",
@@ -274,7 +282,7 @@ def test_settings_embed_shows_defaults_and_choices() -> None:
         "Table manager role": "none (members with Manage Channels manage tables)",
     }
     chosen = settings_embed(
-        GuildSettings(
+        ServerSettings(
             guild_id=GUILD,
             default_preset="party",
             default_turn_timeout=3600.0,
