@@ -95,7 +95,7 @@ def test_the_invite_url_and_permissions_integer() -> None:
         assert getattr(discord.Permissions, flag).flag == int(value), name
     assert not permissions.administrator and not permissions.manage_messages
     # The same set the /eights new command checks before opening a table.
-    from bot.cogs.eights import REQUIRED_PERMISSIONS
+    from bot.cogs.lobby import REQUIRED_PERMISSIONS
 
     assert discord.Permissions(**{name: True for name, _ in REQUIRED_PERMISSIONS}) == permissions
 

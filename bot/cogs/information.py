@@ -1,0 +1,56 @@
+"""The /eights commands that only show: status (the board again, at the bottom), scores and rules.
+
+A mixin of ``EightsCog`` (``bot.cogs.eights``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.cogs.answers import answer_privately, answer_publicly
+from bot.cogs.table_helpers import TableHelpers
+from bot.engine import PRESETS
+from bot.ui import render
+from bot.ui.controls import board_view
+
+log = logging.getLogger(__name__)
+
+
+class InformationCommands(TableHelpers):
+    @app_commands.command(name="status", description="Show this channel's table again, at the bottom.")
+    async def status(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        snapshot = await self.service.snapshot(table_id)
+        old_board = self.publisher.board_id(snapshot)
+        message_id = await answer_publicly(
+            interaction, embed=render.board_embed(snapshot), view=board_view(snapshot)
+        )
+        if message_id is None:
+            return
+        await self.publisher.remember_board(table_id, message_id)
+        if old_board is not None and old_board != message_id:
+            # One board per table: the old one goes, its buttons would only repeat the new one's.
+            old = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+            try:
+                await old.get_partial_message(old_board).delete()
+            except discord.HTTPException:
+                log.debug("table %s: old board %s could not be deleted", table_id, old_board)
+
+    @app_commands.command(name="scores", description="The scores of this channel's match so far, privately.")
+    async def scores(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        snapshot = await self.service.scores(table_id)
+        await answer_privately(interaction, render.scores_text(snapshot))
+
+    @app_commands.command(name="rules", description="The rules of this table, or of a preset, privately.")
+    @app_commands.describe(preset="A preset's rules instead of this table's")
+    @app_commands.choices(preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        table_id = None
+        if preset is None and interaction.channel_id is not None:
+            table_id = await self.service.table_in_channel(interaction.channel_id)
+        text = await self.service.rules_text(preset, table_id)
+        await answer_privately(interaction, text[:2000])

@@ -1,0 +1,152 @@
+"""The lobby's /eights commands: new, join, leave, cpu, start, end and kick.
+
+A mixin of ``EightsCog`` (``bot.cogs.eights``), whose control callback uses ``_start`` for the Start button.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs.answers import answer_privately, answer_publicly
+from bot.cogs.table_helpers import NOT_IN_GUILD, TableHelpers
+from bot.engine import PRESETS
+from bot.service import ServiceError
+from bot.ui import render
+from bot.ui.controls import board_view
+
+REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("read_message_history", "Read Message History"),
+)
+
+
+class LobbyCommands(TableHelpers):
+    @app_commands.command(name="new", description="Open a Crazy Eights table in this channel.")
+    @app_commands.describe(
+        preset="The rules (default: the server's default, classic)",
+        target="The match ends when a total passes this score",
+        seats="How many seats, 2 to the ruleset's maximum",
+        turn_timeout="Seconds a player has for a turn (15 to 86400)",
+    )
+    @app_commands.choices(preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        preset: str | None = None,
+        target: app_commands.Range[int, 1, 100_000] | None = None,
+        seats: app_commands.Range[int, 2, 8] | None = None,
+        turn_timeout: app_commands.Range[int, 15, 86_400] | None = None,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await answer_privately(interaction, NOT_IN_GUILD)
+            return
+        app_permissions = interaction.app_permissions
+        missing = [label for name, label in REQUIRED_PERMISSIONS if not getattr(app_permissions, name)]
+        if missing:
+            await answer_privately(
+                interaction,
+                "I can't run a table in this channel: I'm missing the permission"
+                + ("s " if len(missing) > 1 else " ")
+                + ", ".join(missing)
+                + ".",
+            )
+            return
+        try:
+            outcome = await self.service.open_table(
+                interaction.guild_id,
+                interaction.channel_id,
+                self.actor(interaction),
+                preset=preset,
+                target=target,
+                seats=seats,
+                turn_timeout=float(turn_timeout) if turn_timeout is not None else None,
+            )
+        except ServiceError as error:
+            text = error.message
+            if error.code == "table_exists" and error.table_id is not None:
+                try:
+                    board = self.publisher.board_id(await self.service.snapshot(error.table_id))
+                except ServiceError:
+                    board = None
+                if board:
+                    text += f" The table: https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{board}"
+            await answer_privately(interaction, text)
+            return
+        snapshot = outcome.snapshot
+        message_id = await answer_publicly(
+            interaction, embed=render.board_embed(snapshot), view=board_view(snapshot)
+        )
+        if message_id is not None:
+            await self.publisher.remember_board(snapshot.table_id, message_id)
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table.")
+    async def join(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        outcome = await self.service.join(table_id, self.actor(interaction))
+        self.publisher.publish(outcome)
+        if outcome.snapshot.phase == "lobby":
+            await answer_privately(interaction, "You're seated. The host starts the game.")
+        else:
+            await self.show_hand(interaction, table_id, note="You took your seat back.")
+
+    @app_commands.command(
+        name="leave", description="Leave this channel's table (a CPU player takes over a game)."
+    )
+    async def leave(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        outcome = await self.service.leave(table_id, self.actor(interaction))
+        self.publisher.publish(outcome)
+        playing = outcome.snapshot.phase != "lobby" and outcome.snapshot.open
+        await answer_privately(
+            interaction,
+            "You left. A CPU player plays your seat; /eights join takes it back."
+            if playing
+            else "You left the table.",
+        )
+
+    @app_commands.command(name="cpu", description="Add a CPU player (host).")
+    @app_commands.describe(level="How well it plays (default: normal)")
+    @app_commands.choices(
+        level=[app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
+    )
+    async def cpu(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        table_id = await self.table_here(interaction)
+        outcome = await self.service.add_cpu(table_id, await self.manager_actor(interaction), level)
+        self.publisher.publish(outcome)
+        await answer_privately(interaction, f"A CPU player ({level}) sat down.")
+
+    @app_commands.command(name="start", description="Deal the first round (host, at least two seats).")
+    async def start(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        await self._start(interaction, table_id)
+
+    async def _start(self, interaction: discord.Interaction, table_id: int) -> None:
+        outcome = await self.service.start(table_id, await self.manager_actor(interaction))
+        try:
+            if outcome.snapshot.seat_of(interaction.user.id) is not None:
+                await self.show_hand(interaction, table_id, note="The game has started.", outcome=outcome)
+            else:
+                await answer_privately(interaction, "The game has started.")
+        finally:
+            # After the host's hand is shown, so that the turn line knows it can be refreshed in place.
+            self.publisher.publish(outcome)
+
+    @app_commands.command(name="end", description="Abandon this channel's table (host or Manage Channels).")
+    async def end(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        outcome = await self.service.end(table_id, await self.manager_actor(interaction))
+        self.publisher.publish(outcome)
+        await answer_privately(interaction, "The table is closed.")
+
+    @app_commands.command(name="kick", description="Remove a player; a CPU player takes the seat (host).")
+    @app_commands.describe(member="The player to remove")
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        table_id = await self.table_here(interaction)
+        outcome = await self.service.kick(table_id, await self.manager_actor(interaction), member.id)
+        self.publisher.publish(outcome)
+        await answer_privately(
+            interaction, f"{discord.utils.escape_markdown(member.display_name)} was removed from the table."
+        )

@@ -1,0 +1,157 @@
+"""Play's /eights commands: hand, play, draw, pass, last, catch and suit, with their autocompletes, and the
+intent a game control (button or select) stands for.
+
+A mixin of ``EightsCog`` (``bot.cogs.eights``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.cogs.answers import answer_privately
+from bot.cogs.table_helpers import TableHelpers
+from bot.service import Intent, ServiceError, TableSnapshot
+from bot.ui.controls import CATCH, DRAW, LAST, PASS, PLAY, SUIT, Control
+
+log = logging.getLogger(__name__)
+
+SUITS = (("♣ Clubs", "C"), ("♦ Diamonds", "D"), ("♥ Hearts", "H"), ("♠ Spades", "S"))
+
+
+class PlayCommands(TableHelpers):
+    @app_commands.command(
+        name="hand", description="Your hand, privately, with a control for every legal move."
+    )
+    async def hand(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        await self.show_hand(interaction, table_id)
+
+    @app_commands.command(name="play", description="Play a card from your hand.")
+    @app_commands.describe(card="The card, e.g. KH, 10S, K♥", suit="The suit to name when the card is wild")
+    async def play(self, interaction: discord.Interaction, card: str, suit: str | None = None) -> None:
+        table_id = await self.table_here(interaction)
+        await self.play_move(interaction, table_id, Intent.play(card, suit))
+
+    @play.autocomplete("card")
+    async def play_card_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None:
+            return []
+        try:
+            choices = await self.service.legal_card_choices(
+                interaction.channel_id, interaction.user.id, current
+            )
+        except Exception:
+            log.exception("card autocomplete failed")
+            return []
+        return [app_commands.Choice(name=choice.label, value=choice.value) for choice in choices[:25]]
+
+    @play.autocomplete("suit")
+    async def play_suit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _suit_choices(current)
+
+    @app_commands.command(name="draw", description="Draw a card from the stock.")
+    async def draw(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        await self.play_move(interaction, table_id, Intent.draw())
+
+    @app_commands.command(name="pass", description="Pass your turn, when the rules allow it.")
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        await self.play_move(interaction, table_id, Intent.pass_())
+
+    @app_commands.command(name="last", description='Call "last card" when you are down to one card.')
+    async def last(self, interaction: discord.Interaction) -> None:
+        table_id = await self.table_here(interaction)
+        await self.play_move(interaction, table_id, Intent.call_last())
+
+    @app_commands.command(name="catch", description='Catch a player who did not call "last card" in time.')
+    @app_commands.describe(player="Who to catch: the player's name (the list shows who can be caught now)")
+    async def catch(self, interaction: discord.Interaction, player: str) -> None:
+        table_id = await self.table_here(interaction)
+        snapshot = await self.service.snapshot(table_id)
+        position = _seat_named(snapshot, player)
+        if position is None:
+            await answer_privately(interaction, f"No one called {player.strip()[:40]!r} sits at this table.")
+            return
+        await self.play_move(interaction, table_id, Intent.catch(position))
+
+    @catch.autocomplete("player")
+    async def catch_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The players the user can catch now (none when there is no one to catch)."""
+        table_id = await self.service.table_in_channel(interaction.channel_id or 0)
+        if table_id is None:
+            return []
+        try:
+            hand = await self.service.hand(table_id, interaction.user.id)
+        except ServiceError:
+            return []
+        typed = current.strip().lower()
+        choices = []
+        for position in hand.catch_targets:
+            name = hand.snapshot.name_at(position)
+            if typed in name.lower():
+                choices.append(app_commands.Choice(name=name[:100], value=f"seat:{position}"))
+        return choices[:25]
+
+    @app_commands.command(name="suit", description="Name the suit to follow after playing a wild card.")
+    @app_commands.describe(suit="Clubs, diamonds, hearts or spades (C, D, H, S, ♣ ♦ ♥ ♠)")
+    async def suit(self, interaction: discord.Interaction, suit: str) -> None:
+        table_id = await self.table_here(interaction)
+        await self.play_move(interaction, table_id, Intent.name_suit(suit))
+
+    @suit.autocomplete("suit")
+    async def suit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _suit_choices(current)
+
+
+def control_intent(control: Control, values: list[str]) -> Intent | None:
+    action, arg = control.action, control.arg
+    if action == PLAY:
+        # A select carries the card as its value (its arg is the page); a button carries it as its arg.
+        card = values[0] if values else arg
+        return Intent.play(card) if card else None
+    if action == DRAW:
+        return Intent.draw()
+    if action == PASS:
+        return Intent.pass_()
+    if action == SUIT:
+        return Intent.name_suit(arg) if arg else None
+    if action == LAST:
+        return Intent.call_last()
+    if action == CATCH:
+        return Intent.catch(int(arg)) if arg and arg.isdigit() else None
+    return None
+
+
+def _seat_named(snapshot: TableSnapshot, text: str) -> int | None:
+    """The seat a typed name means: "seat:N" as the autocomplete gives it, else a player's name (in any case,
+    an @ allowed)."""
+    typed = text.strip().removeprefix("@").lower()
+    number = typed.removeprefix("seat:")
+    if number != typed and number.isdigit():
+        position = int(number)
+        return position if any(seat.position == position for seat in snapshot.seats) else None
+    for seat in snapshot.seats:
+        if seat.name.lower() == typed:
+            return seat.position
+    return None
+
+
+def _suit_choices(current: str) -> list[app_commands.Choice[str]]:
+    typed = current.strip().lower()
+    return [
+        app_commands.Choice(name=name, value=code)
+        for name, code in SUITS
+        if not typed or typed in name.lower() or typed == code.lower()
+    ]
