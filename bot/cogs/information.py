@@ -11,8 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.answers import answer_privately, answer_publicly
-from bot.cogs.table_helpers import TableHelpers
-from bot.engine import PRESETS
+from bot.cogs.table_helpers import PRESET_CHOICES, TableHelpers
 from bot.ui import render
 from bot.ui.controls import board_view
 
@@ -47,7 +46,7 @@ class InformationCommands(TableHelpers):
 
     @app_commands.command(name="rules", description="The rules of this table, or of a preset, privately.")
     @app_commands.describe(preset="A preset's rules instead of this table's")
-    @app_commands.choices(preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    @app_commands.choices(preset=PRESET_CHOICES)
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         table_id = None
         if preset is None and interaction.channel_id is not None:

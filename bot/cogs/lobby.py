@@ -9,8 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.answers import answer_privately, answer_publicly
-from bot.cogs.table_helpers import NOT_IN_GUILD, TableHelpers
-from bot.engine import PRESETS
+from bot.cogs.table_helpers import NOT_IN_GUILD, PRESET_CHOICES, TableHelpers
 from bot.service import ServiceError
 from bot.ui import render
 from bot.ui.controls import board_view
@@ -31,7 +30,7 @@ class LobbyCommands(TableHelpers):
         seats="How many seats, 2 to the ruleset's maximum",
         turn_timeout="Seconds a player has for a turn (15 to 86400)",
     )
-    @app_commands.choices(preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    @app_commands.choices(preset=PRESET_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.answers import answer_privately, update_in_place
 from bot.cogs.publisher import TablePublisher
+from bot.engine import PRESETS
 from bot.service import Actor, HandView, Intent, Outcome, ServiceError, TableEvent, TableService
 from bot.ui import render
 from bot.ui.controls import hand_view
@@ -29,6 +31,8 @@ else:
     _MixinBase = object
 
 NOT_IN_GUILD = "Tables can only be opened in a server channel."
+# The choices of a command option naming a preset.
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 
 
 def _display_name(user: discord.abc.User) -> str:
