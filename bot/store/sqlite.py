@@ -15,6 +15,12 @@ Durability and atomicity:
   far below the 2,000 moves/s target, for protection against power loss that a game bot does not need.
 - ``foreign_keys=ON`` and a ``busy_timeout`` so that another process (``python -m bot forget-user``) holding
   the write lock briefly makes us wait instead of failing.
+
+Why one file of about 900 lines: it is one backend of one interface (``bot.store.base.Store``), as
+Red-DiscordBot keeps one module per driver; its methods share the connection, the transaction helper and
+the row mappers, and each is a few SQL statements. Split by topic (tables, moves, standings) the pieces would
+share all of that through a fourth module while the PostgreSQL backend, the other implementation of the same
+interface, is read side by side with this one.
 """
 
 from __future__ import annotations
