@@ -84,9 +84,6 @@ class TableRegistry:
         live = self._tables.get(table_id)
         return snapshot(live) if live is not None else None
 
-    def held(self) -> list[LiveTable]:
-        return list(self._tables.values())
-
     async def table_in_channel(self, channel_id: int) -> int | None:
         table_id = self._by_channel.get(channel_id)
         if table_id is not None:
