@@ -46,7 +46,7 @@ Choices where RULESETS.md is silent (also in the rules help where players meet t
 ("suit", None, "H") follows the starter when a starter wild means hearts. ("pass", seat) also ends a run.
 It never holds a drawn card's identity.
 
-Why one file of about 1,200 lines: ``Round`` is one state machine whose rules (what is legal, what a move
+Why one file, the longest of the bot: ``Round`` is one state machine whose rules (what is legal, what a move
 does, when the turn, the last-card window and the round end) read and write the same few fields in both of
 its paths, the checked ``apply`` and the unchecked ``step`` of the CPU's search, which must agree move for
 move. Split by topic, each piece would reach into the others' private state, and ``step``'s speed (the

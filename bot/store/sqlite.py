@@ -16,7 +16,7 @@ Durability and atomicity:
 - ``foreign_keys=ON`` and a ``busy_timeout`` so that another process (``python -m bot forget-user``) holding
   the write lock briefly makes us wait instead of failing.
 
-Why one file of about 900 lines: it is one backend of one interface (``bot.store.base.Store``), as
+Why one file, longer than the others: it is one backend of one interface (``bot.store.base.Store``), as
 Red-DiscordBot keeps one module per driver; its methods share the connection, the transaction helper and
 the row mappers, and each is a few SQL statements. Split by topic (tables, moves, standings) the pieces would
 share all of that through a fourth module while the PostgreSQL backend, the other implementation of the same
