@@ -66,6 +66,7 @@ from bot.service.models import (
     TableListener,
     TableSnapshot,
 )
+from bot.service.situation import situation_token, split_token
 from bot.store.base import (
     ConflictError,
     MatchResult,
@@ -289,7 +290,7 @@ class TableService:
         turn = live.doc.get("turn")
         return HandView(
             table_id=live.id,
-            round_token=self._token(live.id, live.match),
+            round_token=self._hand_token(live, position),
             position=position,
             cards=cards,
             your_turn=your_turn,
@@ -599,16 +600,28 @@ class TableService:
         self, table_id: int, actor: Actor, intent: Intent, round_token: str | None = None
     ) -> Outcome:
         """A game action by a seated player: play (card, optional suit for a wild in the same step), draw,
-        pass, suit, call last card, catch. ``round_token`` (from a button) must be the current round's, else
-        "This button has expired."; typed commands pass None.
+        pass, suit, call last card, catch. ``round_token`` (from a button: ``HandView.round_token``) must be
+        the current round's, else "This button has expired."; the situation it also carries must be the
+        seat's current one, else "That move is no longer possible." (a double press: see
+        ``bot.service.situation``). Typed commands pass None and act on the table as it is.
 
         Errors: engine errors with their code ("That card doesn't match the target. (907)"); "not_seated",
         "taken_over", "no_round" (lobby or between rounds), "expired", "stale" ("That move is no longer
-        possible.": another move got in first)."""
+        possible.": another move got in first, or the player's situation changed since the button was
+        shown)."""
+        round_token, situation = split_token(round_token)
         live = await self._require(table_id, round_token)
         seen_version = live.version
 
         def change(work: _Work) -> None:
+            seated = self._position_of(work.seats, actor.user_id)
+            if (
+                situation is not None
+                and seated is not None
+                and not work.seats[seated].cpu_takeover
+                and situation != self._situation(work.doc, work.match, seated)
+            ):
+                raise ServiceError("stale", NO_LONGER_POSSIBLE)
             if work.phase == "between_rounds":
                 raise ServiceError("no_round", "The round is over; the next one starts soon.")
             if work.phase != "playing" or work.match is None or work.match.round.over:
@@ -623,7 +636,8 @@ class TableService:
             try:
                 self._apply_intent(work, position, intent)
             except EngineError as exc:
-                if work.live.version != seen_version:
+                # A control offered only legal moves: refused now, the table moved on since it was shown.
+                if work.live.version != seen_version or situation is not None:
                     raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
                 raise ServiceError(exc.code, f"{exc.message} ({exc.code})") from None
             work.doc["timeouts"][position] = 0
@@ -634,7 +648,8 @@ class TableService:
 
     async def next_round(self, table_id: int, actor: Actor, round_token: str | None = None) -> Outcome:
         """The "Next round" button (any seated player, between rounds): deal the next round now.
-        Errors: "not_seated", "stale" (the round already started), "expired"."""
+        Errors: "not_seated", "stale" (the round already started: a second press, or the pause ran out),
+        "expired" (a button of an older round)."""
 
         def change(work: _Work) -> None:
             if self._position_of(work.seats, actor.user_id) is None:
@@ -644,7 +659,19 @@ class TableService:
             work.doc["last_human_at"] = work.now
             self._deal_next(work)
 
-        return await self._mutate(table_id, round_token, actor, {"kind": "next_round"}, change)
+        try:
+            return await self._mutate(table_id, round_token, actor, {"kind": "next_round"}, change)
+        except ServiceError as error:
+            live = self._tables.get(table_id)
+            # The button of the round just over: the next round was dealt meanwhile.
+            if (
+                error.code == "expired"
+                and live is not None
+                and live.match is not None
+                and round_token == self._round_token(table_id, live.match.round_number - 1)
+            ):
+                raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
+            raise
 
     # ------------------------------------------------------------------------------------------------
     # Start-up and shutdown
@@ -1419,7 +1446,22 @@ class TableService:
     @staticmethod
     def _token(table_id: int, match: Match | None) -> str:
         """The round token buttons carry: the table and the round (0 in the lobby)."""
-        return f"{table_id}:{match.round_number if match is not None else 0}"
+        return TableService._round_token(table_id, match.round_number if match is not None else 0)
+
+    @staticmethod
+    def _round_token(table_id: int, round_number: int) -> str:
+        return f"{table_id}:{round_number}"
+
+    def _hand_token(self, live: _Live, position: int) -> str:
+        """The token a hand's controls carry: the round's, then the seat's situation."""
+        return f"{self._token(live.id, live.match)}:{self._situation(live.doc, live.match, position)}"
+
+    @staticmethod
+    def _situation(doc: dict[str, Any], match: Match | None, position: int) -> str:
+        if match is None:
+            return ""
+        live = _phase_of(doc) == "playing" and not match.round.over
+        return situation_token(int(doc["seed"]), match, position, live=live)
 
     @staticmethod
     def _ranking_lines(match: Match, seats: Sequence[SeatRecord]) -> list[RankingLine]:
