@@ -1,7 +1,8 @@
 """The command line: ``python -m bot [run|sync|migrate|check|backup|health|forget-user|copy-db]``.
 
-Exit codes: 0 done; 1 the command failed (database, Discord, unhealthy, check found a problem); 2 a missing
-or malformed setting or a wrong command line. Errors are one line on stderr, never a traceback, and never
+Exit codes: 0 done; 1 the command failed (database — including a damaged database file or one from a newer
+version of the bot —, Discord, unhealthy, check found a problem); 2 a missing or malformed setting or a wrong
+command line. Errors are one line on stderr, never a traceback, and never
 contain the token. discord.py is imported only by run and sync, so that health (Docker runs it every 30 s)
 and the other commands start fast.
 """
@@ -23,6 +24,7 @@ from bot import __version__
 from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config
 from bot.logging_setup import setup_logging
 from bot.store import (
+    DamagedDatabaseError,
     DatabaseTarget,
     MigrationError,
     Store,
@@ -31,6 +33,7 @@ from bot.store import (
     open_store,
     parse_database_url,
 )
+from bot.store.base import RESTORE_HINT
 
 if TYPE_CHECKING:
     from bot.client import EightsBot
@@ -257,7 +260,10 @@ def cmd_health(args: argparse.Namespace) -> int:
 
     try:
         beat = asyncio.run(read())
-    except Exception as error:  # a locked, corrupt or unmigrated file: unhealthy, not a crash
+    except DamagedDatabaseError as error:
+        print(f"unhealthy: {error}")
+        return 1
+    except Exception as error:  # a locked or unmigrated file: unhealthy, not a crash
         print(f"unhealthy: cannot read the heartbeat ({type(error).__name__}: {error})")
         return 1
     if beat is None:
@@ -373,6 +379,8 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         return []
     try:
         version, integrity = asyncio.run(_inspect_database(config))
+    except DamagedDatabaseError as error:
+        return [str(error)]
     except Exception as error:
         return [f"database {path}: cannot be read ({type(error).__name__}: {error})"]
     if version > latest:
@@ -382,7 +390,8 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
     pending = f"run will apply {latest - version} migration(s)" if version < latest else "up to date"
     add(f"database: {path}, schema version {version} of {latest} ({pending})")
     if integrity != ["ok"]:
-        return [f"database {path}: integrity check failed: {'; '.join(integrity[:3])}"]
+        found = "; ".join(integrity[:3])
+        return [f"database {path}: integrity check failed ({found}): {RESTORE_HINT}"]
     return []
 
 
@@ -541,6 +550,9 @@ def _run_handler(handler: Callable[[argparse.Namespace], int], args: argparse.Na
     except CommandError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return error.code
+    except DamagedDatabaseError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
     except MigrationError as error:
         print(f"{PROG}: database migration failed: {error}", file=sys.stderr)
         return 1

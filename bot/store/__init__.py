@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.store.base import (
     OPEN_STATUSES,
     ConflictError,
+    DamagedDatabaseError,
     GameState,
     GuildSettings,
     Heartbeat,
@@ -37,6 +38,7 @@ __all__ = [
     "OPEN_STATUSES",
     "ConflictError",
     "DatabaseTarget",
+    "DamagedDatabaseError",
     "GameState",
     "GuildSettings",
     "Heartbeat",
