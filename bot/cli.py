@@ -121,10 +121,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
     setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
+    # The database first: a damaged one, or one from a newer bot, stops run before it connects to Discord.
+    asyncio.run(_migrate(config))
     from bot.client import EightsBot
 
     bot = EightsBot(config, tune_gc=True)
     return asyncio.run(_serve(bot, token))
+
+
+async def _migrate(config: Config) -> tuple[int, int]:
+    """Open the database, apply the pending migrations; the schema versions before and after."""
+    store = await _open(config)
+    try:
+        before = await store.schema_version()
+        return before, await store.migrate()
+    finally:
+        await store.close()
 
 
 async def _serve(bot: EightsBot, token: str) -> int:
@@ -198,16 +210,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     config = _config()
-
-    async def migrate() -> tuple[int, int]:
-        store = await _open(config)
-        try:
-            before = await store.schema_version()
-            return before, await store.migrate()
-        finally:
-            await store.close()
-
-    before, after = asyncio.run(migrate())
+    before, after = asyncio.run(_migrate(config))
     applied = f"applied {after - before} migration(s)" if after > before else "already up to date"
     print(f"schema version {after} ({applied}) in {_shown(config)}")
     return 0
