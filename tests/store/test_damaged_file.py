@@ -22,7 +22,9 @@ async def _good_database(path: Path, tables: int = 40) -> list[int]:
     await store.migrate()
     ids = []
     for channel in range(tables):
-        ids.append(await new_table(store, channel_id=5000 + channel, state={"phase": "lobby", "pad": "x" * 900}))
+        ids.append(
+            await new_table(store, channel_id=5000 + channel, state={"phase": "lobby", "pad": "x" * 900})
+        )
     await store.close()
     return ids
 
@@ -99,4 +101,3 @@ async def test_damage_found_by_a_query_while_running_is_the_stores_error(tmp_pat
         assert not backup.exists() and not (tmp_path / "copy.sqlite3.partial").exists()
     finally:
         await store.close()  # closing a damaged database still closes it, without an error
-
