@@ -9,6 +9,7 @@ import pytest
 
 from bot.engine import card_code, parse_card, sort_key
 from bot.service import EXPIRED, NO_LONGER_POSSIBLE, FakeClock, Intent, ServiceError, TableService
+from bot.store import DamagedDatabaseError
 from bot.store.sqlite import SqliteStore
 from tests.service.support import (
     ALICE,
@@ -365,3 +366,26 @@ async def test_the_snapshot_is_built_once_per_committed_state(service: TableServ
     await service.set_board_message(table_id, 4242)
     moved_board = await service.snapshot(table_id)
     assert moved_board.board_message_id == 4242 and after_move.board_message_id != 4242
+
+
+async def test_a_move_the_database_cannot_store_changes_nothing(
+    service: TableService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A damaged database file found by the commit (issue 13): the store's error reaches the caller, and the
+    table is exactly as it was, in memory and stored, so the same button acts once the database is back."""
+    table_id = await open_with(service, ALICE, BOB)
+    hand = await service.hand(table_id, ALICE.user_id)
+    before = await store.get_state(table_id)
+    commit = store.commit_move
+
+    async def damaged(*args: object, **kwargs: object) -> int:
+        raise DamagedDatabaseError(store.path)
+
+    monkeypatch.setattr(store, "commit_move", damaged)
+    with pytest.raises(DamagedDatabaseError):
+        await service.act(table_id, ALICE, Intent.draw(), hand.round_token)
+    assert await service.hand(table_id, ALICE.user_id) == hand
+    assert await store.get_state(table_id) == before
+    monkeypatch.setattr(store, "commit_move", commit)
+    await service.act(table_id, ALICE, Intent.draw(), hand.round_token)
+    assert len((await service.hand(table_id, ALICE.user_id)).cards) == 8
