@@ -37,8 +37,8 @@ from bot.store.urls import DatabaseTarget, mask_password, parse_database_url
 __all__ = [
     "OPEN_STATUSES",
     "ConflictError",
-    "DatabaseTarget",
     "DamagedDatabaseError",
+    "DatabaseTarget",
     "GameState",
     "GuildSettings",
     "Heartbeat",
