@@ -379,7 +379,7 @@ async def test_a_move_the_database_cannot_store_changes_nothing(
     commit = store.commit_move
 
     async def damaged(*args: object, **kwargs: object) -> int:
-        raise DamagedDatabaseError(store.path)
+        raise DamagedDatabaseError("data/eights.sqlite3")
 
     monkeypatch.setattr(store, "commit_move", damaged)
     with pytest.raises(DamagedDatabaseError):
