@@ -1,7 +1,8 @@
 """The command line: ``python -m bot [run|sync|migrate|check|backup|health|forget-user|copy-db]``.
 
-Exit codes: 0 done; 1 the command failed (database, Discord, unhealthy, check found a problem); 2 a missing
-or malformed setting or a wrong command line. Errors are one line on stderr, never a traceback, and never
+Exit codes: 0 done; 1 the command failed (database — including a damaged database file or one from a newer
+version of the bot —, Discord, unhealthy, check found a problem); 2 a missing or malformed setting or a wrong
+command line. Errors are one line on stderr, never a traceback, and never
 contain the token. discord.py is imported only by run and sync, so that health (Docker runs it every 30 s)
 and the other commands start fast.
 """
@@ -23,6 +24,7 @@ from bot import __version__
 from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config
 from bot.logging_setup import setup_logging
 from bot.store import (
+    DamagedDatabaseError,
     DatabaseTarget,
     MigrationError,
     Store,
@@ -31,6 +33,7 @@ from bot.store import (
     open_store,
     parse_database_url,
 )
+from bot.store.base import RESTORE_HINT
 
 if TYPE_CHECKING:
     from bot.client import EightsBot
@@ -118,10 +121,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
     setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
+    # The database first: a damaged one, or one from a newer bot, stops run before it connects to Discord.
+    asyncio.run(_migrate(config))
     from bot.client import EightsBot
 
     bot = EightsBot(config, tune_gc=True)
     return asyncio.run(_serve(bot, token))
+
+
+async def _migrate(config: Config) -> tuple[int, int]:
+    """Open the database, apply the pending migrations; the schema versions before and after."""
+    store = await _open(config)
+    try:
+        before = await store.schema_version()
+        return before, await store.migrate()
+    finally:
+        await store.close()
 
 
 async def _serve(bot: EightsBot, token: str) -> int:
@@ -195,16 +210,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     config = _config()
-
-    async def migrate() -> tuple[int, int]:
-        store = await _open(config)
-        try:
-            before = await store.schema_version()
-            return before, await store.migrate()
-        finally:
-            await store.close()
-
-    before, after = asyncio.run(migrate())
+    before, after = asyncio.run(_migrate(config))
     applied = f"applied {after - before} migration(s)" if after > before else "already up to date"
     print(f"schema version {after} ({applied}) in {_shown(config)}")
     return 0
@@ -257,7 +263,10 @@ def cmd_health(args: argparse.Namespace) -> int:
 
     try:
         beat = asyncio.run(read())
-    except Exception as error:  # a locked, corrupt or unmigrated file: unhealthy, not a crash
+    except DamagedDatabaseError as error:
+        print(f"unhealthy: {error}")
+        return 1
+    except Exception as error:  # a locked or unmigrated file: unhealthy, not a crash
         print(f"unhealthy: cannot read the heartbeat ({type(error).__name__}: {error})")
         return 1
     if beat is None:
@@ -373,6 +382,8 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         return []
     try:
         version, integrity = asyncio.run(_inspect_database(config))
+    except DamagedDatabaseError as error:
+        return [str(error)]
     except Exception as error:
         return [f"database {path}: cannot be read ({type(error).__name__}: {error})"]
     if version > latest:
@@ -382,7 +393,8 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
     pending = f"run will apply {latest - version} migration(s)" if version < latest else "up to date"
     add(f"database: {path}, schema version {version} of {latest} ({pending})")
     if integrity != ["ok"]:
-        return [f"database {path}: integrity check failed: {'; '.join(integrity[:3])}"]
+        found = "; ".join(integrity[:3])
+        return [f"database {path}: integrity check failed ({found}): {RESTORE_HINT}"]
     return []
 
 
@@ -541,6 +553,9 @@ def _run_handler(handler: Callable[[argparse.Namespace], int], args: argparse.Na
     except CommandError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return error.code
+    except DamagedDatabaseError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
     except MigrationError as error:
         print(f"{PROG}: database migration failed: {error}", file=sys.stderr)
         return 1

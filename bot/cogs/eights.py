@@ -26,6 +26,7 @@ from bot.cogs.play import PlayCommands, control_intent
 from bot.cogs.publisher import TablePublisher
 from bot.cogs.standings import StandingsCommands
 from bot.service import EXPIRED, ServiceError, TableService
+from bot.store import DamagedDatabaseError, StoreError
 from bot.ui.controls import (
     CATCH,
     COG_NAME,
@@ -46,6 +47,7 @@ from bot.ui.controls import (
 log = logging.getLogger(__name__)
 
 FINISHED_BUTTON = "This table has finished; this button has expired."
+STORE_FAILED = "The bot could not save this, so nothing changed. Try again later."
 # The commands of this cog (the standings commands of the mixin answer on their own).
 GAME_COMMANDS = frozenset(
     {
@@ -75,11 +77,22 @@ def error_reference() -> str:
 
 
 async def answer_unexpected(interaction: discord.Interaction, error: BaseException, where: str) -> None:
-    """Log an unexpected error with a reference, and give the user only the reference."""
+    """Log an unexpected error with a reference, and give the user only the reference. A database that failed
+    (e.g. a damaged file found mid-game) is said so: the move was not stored, and the service applies a move
+    only once it is stored, so nothing of it happened."""
     ref = error_reference()
-    log.error("unexpected error in %s (ref %s)", where, ref, exc_info=error)
+    text = f"Something went wrong (ref {ref})."
+    if isinstance(error, DamagedDatabaseError):
+        # The message names the file and what to do; a traceback would add nothing for the admin.
+        log.error("database error in %s (ref %s): %s", where, ref, error)
+        text = f"{STORE_FAILED} (ref {ref})"
+    elif isinstance(error, StoreError):
+        log.error("database error in %s (ref %s)", where, ref, exc_info=error)
+        text = f"{STORE_FAILED} (ref {ref})"
+    else:
+        log.error("unexpected error in %s (ref %s)", where, ref, exc_info=error)
     try:
-        await answer_privately(interaction, f"Something went wrong (ref {ref}).")
+        await answer_privately(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell the user about error ref %s", ref)
 

@@ -8,7 +8,9 @@ At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from 
 - lobby: ``open_table(guild_id, channel_id, actor, preset, target, seats, turn_timeout, *, auto_draw,
   next_round_pause)``, ``join``, ``leave``, ``add_cpu(table_id, actor, level)``, ``start``, ``end``,
   ``kick(table_id, actor, member_id)``;
-- play: ``act(table_id, actor, intent, round_token=None)``, ``next_round(table_id, actor, round_token)``;
+- play: ``act(table_id, actor, intent, round_token=None)`` (a button passes its hand's ``round_token``, which
+  also names the situation it was shown in: a second press of it is refused), ``next_round(table_id, actor,
+  round_token)``;
 - reads (in memory): ``hand(table_id, user_id)``, ``legal_card_choices(channel_id, user_id, current)``,
   ``snapshot(table_id)``, ``scores(table_id)``, ``table_in_channel(channel_id)``, ``rules_text(preset,
   table_id)``, ``manager_role_id(guild_id)``, ``preset_names()``;

@@ -152,4 +152,8 @@ def cpu_level(seat: SeatRecord) -> str:
 
 def round_token(table_id: int, match: Match | None) -> str:
     """The round token buttons carry: the table and the round (0 in the lobby)."""
-    return f"{table_id}:{match.round_number if match is not None else 0}"
+    return round_token_at(table_id, match.round_number if match is not None else 0)
+
+
+def round_token_at(table_id: int, round_number: int) -> str:
+    return f"{table_id}:{round_number}"

@@ -215,6 +215,7 @@ class HandView:
     """One player's private view: the hand sorted by suit then rank, and every control that is legal now."""
 
     table_id: int
+    # What the hand's controls carry and ``act`` checks: ``table:round:situation`` (bot.service.situation).
     round_token: str
     position: int
     cards: tuple[HandCard, ...]

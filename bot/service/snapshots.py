@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from bot.engine import (
     Action,
@@ -21,7 +21,7 @@ from bot.engine import (
     suit_code,
 )
 from bot.service.errors import ServiceError
-from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, LiveTable, is_cpu, position_of, round_token
+from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, LiveTable, is_cpu, phase_of, position_of, round_token
 from bot.service.models import (
     CardChoice,
     HandCard,
@@ -31,6 +31,7 @@ from bot.service.models import (
     TableEvent,
     TableSnapshot,
 )
+from bot.service.situation import situation_token
 from bot.store.base import SeatRecord
 
 
@@ -55,6 +56,19 @@ def ranking_lines(match: Match, seats: Sequence[SeatRecord]) -> list[RankingLine
         )
         for place, seat, total in match.ranking()
     ]
+
+
+def hand_token(live: LiveTable, position: int) -> str:
+    """The token a hand's controls carry: the round's, then the seat's situation."""
+    return f"{round_token(live.id, live.match)}:{situation_of(live.doc, live.match, position)}"
+
+
+def situation_of(doc: dict[str, Any], match: Match | None, position: int) -> str:
+    """The seat's situation token (``bot.service.situation``), "" in the lobby."""
+    if match is None:
+        return ""
+    live = phase_of(doc) == "playing" and not match.round.over
+    return situation_token(int(doc["seed"]), match, position, live=live)
 
 
 def hand_view(live: LiveTable, user_id: int) -> HandView:
@@ -88,7 +102,7 @@ def hand_view(live: LiveTable, user_id: int) -> HandView:
     turn = live.doc.get("turn")
     return HandView(
         table_id=live.id,
-        round_token=round_token(live.id, live.match),
+        round_token=hand_token(live, position),
         position=position,
         cards=cards,
         your_turn=your_turn,

@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.store.base import (
     OPEN_STATUSES,
     ConflictError,
+    DamagedDatabaseError,
     GameState,
     GuildSettings,
     Heartbeat,
@@ -36,6 +37,7 @@ from bot.store.urls import DatabaseTarget, mask_password, parse_database_url
 __all__ = [
     "OPEN_STATUSES",
     "ConflictError",
+    "DamagedDatabaseError",
     "DatabaseTarget",
     "GameState",
     "GuildSettings",

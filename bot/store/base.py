@@ -51,6 +51,19 @@ class MigrationError(StoreError):
     """The database's schema cannot be used by this code (unknown migration, changed checksum, bad file)."""
 
 
+RESTORE_HINT = "restore it from a backup, see README 'Backups'"
+
+
+class DamagedDatabaseError(MigrationError):
+    """The database file is not an SQLite database or is damaged (truncated, overwritten). Raised instead of
+    the driver's own error wherever the store finds it (opening, migrating, any query); the store wrote
+    nothing to the file. The message is one line for an admin: the file, what is wrong, what to do."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"the database file {path} is not an SQLite database or is damaged: {RESTORE_HINT}")
+        self.path = path
+
+
 class UnsupportedDatabaseError(StoreError):
     """The DATABASE_URL names a backend this build does not have."""
 

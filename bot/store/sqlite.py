@@ -41,6 +41,7 @@ from bot.store import rows
 from bot.store.base import (
     BulkWriter,
     ConflictError,
+    DamagedDatabaseError,
     GameState,
     GuildSettings,
     Heartbeat,
@@ -121,6 +122,19 @@ def _read(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> 
         conn.execute("COMMIT")
 
 
+# SQLite's primary result codes for a file that is damaged or not a database at all.
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+_DAMAGE_MESSAGES = ("file is not a database", "database disk image is malformed")
+
+
+def _is_damage(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    return any(text in str(error) for text in _DAMAGE_MESSAGES)
+
+
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -138,11 +152,20 @@ class SqliteStore:
 
     @classmethod
     async def open(cls, path: str, *, migrations_dir: Path | None = None) -> SqliteStore:
-        """Connect (without migrating). ``path`` is a file path or ``:memory:``."""
-        db = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+        """Connect (without migrating). ``path`` is a file path or ``:memory:``.
+
+        A file that is not an SQLite database or is damaged raises DamagedDatabaseError, any other failure to
+        open it (a folder, no permission) StoreError; the file is left as it was."""
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database file {path}: {error}") from error
         store = cls(db, path, migrations_dir or migration_runner.DEFAULT_MIGRATIONS_DIR)
         try:
             await store._call(_configure)
+        except sqlite3.Error as error:
+            await db.close()
+            raise StoreError(f"cannot open the database file {path}: {error}") from error
         except BaseException:
             await db.close()
             raise
@@ -158,14 +181,22 @@ class SqliteStore:
         # your thread" call; _execute is that call, stable across its releases since 0.17.
         db = self._db
         run_on_worker: Callable[..., Awaitable[Any]] = db._execute
-        return cast(T, await run_on_worker(work, db._conn))
+        try:
+            return cast(T, await run_on_worker(work, db._conn))
+        except sqlite3.DatabaseError as error:
+            # A damaged file shows up in whichever query first reads a bad page: the same one-line error
+            # everywhere (the transaction was rolled back, nothing was written).
+            if _is_damage(error):
+                raise DamagedDatabaseError(self._path) from error
+            raise
 
     async def close(self) -> None:
         try:
             await self._call(lambda conn: conn.execute("PRAGMA optimize"))
-        except sqlite3.OperationalError:
-            # Only a statistics refresh: when another process holds the database locked, closing matters more.
-            log.debug("PRAGMA optimize skipped at close: the database is busy")
+        except (sqlite3.OperationalError, DamagedDatabaseError):
+            # Only a statistics refresh: when another process holds the database locked (or the file is
+            # damaged, which the caller has been told), closing matters more.
+            log.debug("PRAGMA optimize skipped at close: the database is busy or damaged")
         finally:
             await self._db.close()
 
@@ -222,7 +253,12 @@ class SqliteStore:
                     finally:
                         source.close()
 
-                await asyncio.to_thread(copy_from_file)
+                try:
+                    await asyncio.to_thread(copy_from_file)
+                except sqlite3.DatabaseError as error:
+                    if _is_damage(error):
+                        raise DamagedDatabaseError(self._path) from error
+                    raise
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)

@@ -1,10 +1,12 @@
 """The table's buttons and selects: persistent components whose custom id carries everything they need.
 
 A custom id reads ``e8:<table>:<round token>:<action>[:<arg>]`` for buttons and ``e8s:…`` for selects, e.g.
-``e8:42:42.3:play:KH`` or ``e8:42::join`` (the service's round token "42:3" is written with a dot, as
-the colon separates the fields). Both classes are ``discord.ui.DynamicItem``s registered with
-``bot.add_dynamic_items`` at start-up, so a button posted before a restart still reaches the new process. The
-round token lets the service recognise a button of an old round ("This button has expired.").
+``e8:42:42.3.9f1c2a7b5e6d:play:KH`` or ``e8:42::join`` (the service's tokens, "42:3" on the board and
+"42:3:9f1c2a7b5e6d" on a hand, are written with dots, as the colon separates the fields). Both classes are
+``discord.ui.DynamicItem``s registered with ``bot.add_dynamic_items`` at start-up, so a button posted before a
+restart still reaches the new process. The round token lets the service recognise a button of an old round
+("This button has expired."); a hand's also names the situation it was shown in, so that the second press of
+a double tap is refused ("That move is no longer possible.").
 
 A click is handed to the cog registered under ``COG_NAME`` (``ControlHandler.on_control``); this module only
 builds and parses components and lays them out within Discord's limits (5 rows, 5 buttons a row, 25 options a

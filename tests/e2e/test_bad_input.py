@@ -3,9 +3,15 @@ illegal passes, buttons of an old round or a finished table, commands outside a 
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from bot.cogs.eights import STORE_FAILED
 from bot.engine import card_code
 from bot.engine.cards import STANDARD_DECK
 from bot.service import EXPIRED
+from bot.store import DamagedDatabaseError
 from tests.e2e.conftest import World
 from tests.e2e.test_lobby import public_state
 from tests.fakediscord import FakeMessage, FakeUser
@@ -112,3 +118,40 @@ async def test_a_board_button_of_a_finished_table_has_expired(world: World) -> N
     answer = await (await world.fake.click(world.bob, stale, label="Join")).reply()
     assert answer.ephemeral and "expired" in answer.content
     assert public_state(world) == before
+
+
+async def test_a_database_failing_mid_game_answers_briefly_and_applies_nothing(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database file found damaged while the bot runs (the store raises DamagedDatabaseError from the
+    commit, as tests/store/test_damaged_file.py shows it does): the player is told in one short private line,
+    the hand, the board and the move log stay as they were, and once the database is back the same button
+    acts."""
+    hand = await start_two(world)
+    assert world.bot is not None
+    store = world.bot.store
+    table_id = await world.table_id()
+    commit = store.commit_move
+
+    async def damaged(*args: Any, **kwargs: Any) -> int:
+        raise DamagedDatabaseError("data/eights.sqlite3")
+
+    monkeypatch.setattr(store, "commit_move", damaged)
+    before_public, before_moves = public_state(world), len(await store.moves(table_id))
+    before_hand = hand.content
+    draw = hand.buttons[[b["label"] for b in hand.buttons].index("Draw")]["custom_id"]
+    click = await world.fake.click(world.alice, hand, draw)
+    answer = await click.reply()
+    assert answer.ephemeral and answer.content.startswith(STORE_FAILED), answer.content
+    assert len(answer.content) < 120 and "Traceback" not in answer.content
+    await world.settle()
+    assert public_state(world) == before_public and hand.content == before_hand
+    assert len(await store.moves(table_id)) == before_moves
+    assert (await world.snapshot()).seats[0].card_count == 7
+
+    monkeypatch.setattr(store, "commit_move", commit)
+    again = await world.fake.click(world.alice, hand, draw)
+    await again.callback()
+    await world.settle()
+    assert (await world.snapshot()).seats[0].card_count == 8
+    assert len(await store.moves(table_id)) == before_moves + 1

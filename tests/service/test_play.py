@@ -9,6 +9,7 @@ import pytest
 
 from bot.engine import Match, card_code, parse_card, sort_key
 from bot.service import EXPIRED, NO_LONGER_POSSIBLE, FakeClock, Intent, ServiceError, TableService
+from bot.store import DamagedDatabaseError
 from bot.store.sqlite import SqliteStore
 from tests.service.support import (
     ALICE,
@@ -166,9 +167,9 @@ async def test_next_round_button_and_pause(
     outcome = await service.next_round(table_id, BOB, token)
     assert outcome.snapshot.round_number == 2 and outcome.snapshot.phase == "playing"
     assert "round_started" in [e.kind for e in outcome.public_events]
-    # A second press of the old round's button has expired.
-    error = await refused(service.next_round(table_id, ALICE, token), "expired")
-    assert error.message == EXPIRED
+    # A second press of the same button: the round it would deal is already being played.
+    error = await refused(service.next_round(table_id, ALICE, token), "stale")
+    assert error.message == NO_LONGER_POSSIBLE
     # Next time, nobody presses: the pause starts round 3 by itself.
     snap = await drive(service, clock, table_id, until=lambda s: s.phase == "between_rounds")
     assert snap is not None and snap.round_number == 2
@@ -201,13 +202,13 @@ async def test_two_simultaneous_clicks_give_one_move(service: TableService, stor
         return_exceptions=True,
     )
     errors = [r for r in results if isinstance(r, ServiceError)]
-    if playable:
-        assert len(errors) == 1
-        assert errors[0].code == "stale" and errors[0].message == NO_LONGER_POSSIBLE
+    # A draw would still be legal the second time: the click's situation token refuses it all the same.
+    assert len(errors) == 1
+    assert errors[0].code == "stale" and errors[0].message == NO_LONGER_POSSIBLE
     after = await store.get_state(table_id)
     assert before is not None and after is not None
     moves = await store.moves(table_id)
-    assert after.version == before.version + (2 - len(errors))
+    assert after.version == before.version + 1
     assert len(moves) == after.version
 
 
@@ -367,3 +368,26 @@ async def test_the_snapshot_is_built_once_per_committed_state(service: TableServ
     await service.set_board_message(table_id, 4242)
     moved_board = await service.snapshot(table_id)
     assert moved_board.board_message_id == 4242 and after_move.board_message_id != 4242
+
+
+async def test_a_move_the_database_cannot_store_changes_nothing(
+    service: TableService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A damaged database file found by the commit (issue 13): the store's error reaches the caller, and the
+    table is exactly as it was, in memory and stored, so the same button acts once the database is back."""
+    table_id = await open_with(service, ALICE, BOB)
+    hand = await service.hand(table_id, ALICE.user_id)
+    before = await store.get_state(table_id)
+    commit = store.commit_move
+
+    async def damaged(*args: object, **kwargs: object) -> int:
+        raise DamagedDatabaseError("data/eights.sqlite3")
+
+    monkeypatch.setattr(store, "commit_move", damaged)
+    with pytest.raises(DamagedDatabaseError):
+        await service.act(table_id, ALICE, Intent.draw(), hand.round_token)
+    assert await service.hand(table_id, ALICE.user_id) == hand
+    assert await store.get_state(table_id) == before
+    monkeypatch.setattr(store, "commit_move", commit)
+    await service.act(table_id, ALICE, Intent.draw(), hand.round_token)
+    assert len((await service.hand(table_id, ALICE.user_id)).cards) == 8

@@ -108,7 +108,7 @@ async def test_auto_draw_leaves_an_uncalled_last_card_open_to_a_catch(
         before = await service.hand(table_id, person.user_id)
         await take_turn(service, table_id, person)  # never calls last card
         after = await service.snapshot(table_id)
-        if after.phase != "playing" or after.round_token != before.round_token:
+        if after.phase != "playing" or after.round_token != before.snapshot.round_token:
             continue
         mover = after.seats[[s.user_id for s in after.seats].index(person.user_id)]
         if mover.card_count == 1 and after.to_act != mover.position:
