@@ -139,6 +139,7 @@ class MatchResult:
     ranking: Sequence[RankingEntry]
     round_wins: dict[int, int] = field(default_factory=dict)  # seat position -> rounds won in the match
     round_points: dict[int, int] = field(default_factory=dict)  # seat position -> sum of its round scores
+    house_rules: dict[str, Any] = field(default_factory=dict)  # options changed from the preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +179,7 @@ class MatchSummary:
     finished_at: float
     rounds_played: int
     ranking: list[RankingEntry]
+    house_rules: dict[str, Any] = field(default_factory=dict)  # options changed from the preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,7 @@ class GuildSettings:
     default_turn_timeout: float = 90.0
     allowed_channel_ids: tuple[int, ...] = ()  # empty: any channel
     manager_role_id: int | None = None
+    default_house_rules: dict[str, Any] = field(default_factory=dict)  # for new tables of the default preset
 
 
 @dataclass(frozen=True, slots=True)

@@ -561,14 +561,23 @@ class PostgresStore:
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             matches = await conn.fetch(
-                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played "
+                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played, house_rules "
                 "FROM match_results WHERE guild_id = $1 ORDER BY finished_at DESC, table_id DESC LIMIT $2",
                 guild_id,
                 max(0, limit),
             )
             rankings = await _rankings(conn, [match[0] for match in matches])
         return [
-            MatchSummary(*match, ranking=rankings.get(match[0], []))  # type: ignore[misc]
+            MatchSummary(
+                table_id=match[0],
+                guild_id=match[1],
+                channel_id=match[2],
+                preset=match[3],
+                finished_at=match[4],
+                rounds_played=match[5],
+                ranking=rankings.get(match[0], []),
+                house_rules=loads(match[6]),
+            )
             for match in matches
         ]
 
@@ -590,8 +599,8 @@ class PostgresStore:
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             row = await conn.fetchrow(
-                "SELECT default_preset, default_turn_timeout, manager_role_id FROM guild_settings "
-                "WHERE guild_id = $1",
+                "SELECT default_preset, default_turn_timeout, manager_role_id, default_house_rules "
+                "FROM guild_settings WHERE guild_id = $1",
                 guild_id,
             )
             channels = await conn.fetch(
@@ -604,13 +613,15 @@ class PostgresStore:
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute(
                 "INSERT INTO guild_settings "
-                "(guild_id, default_preset, default_turn_timeout, manager_role_id) VALUES ($1, $2, $3, $4) "
-                "ON CONFLICT (guild_id) DO UPDATE SET "
-                "default_preset = $2, default_turn_timeout = $3, manager_role_id = $4",
+                "(guild_id, default_preset, default_turn_timeout, manager_role_id, default_house_rules) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO UPDATE SET "
+                "default_preset = $2, default_turn_timeout = $3, manager_role_id = $4, "
+                "default_house_rules = $5",
                 settings.guild_id,
                 settings.default_preset,
                 settings.default_turn_timeout,
                 settings.manager_role_id,
+                dumps(settings.default_house_rules),
             )
             await conn.execute("DELETE FROM guild_table_channels WHERE guild_id = $1", settings.guild_id)
             await conn.executemany(
@@ -665,13 +676,15 @@ async def _rankings(conn: asyncpg.Connection, table_ids: list[int]) -> dict[int,
 async def _record_match(conn: asyncpg.Connection, table_id: int, result: MatchResult, now: float) -> None:
     """The match's result, its ranking and the players' statistics — or nothing if already recorded."""
     guild_id = await conn.fetchval(
-        "INSERT INTO match_results (table_id, guild_id, channel_id, preset, rounds_played, finished_at) "
-        "SELECT id, guild_id, channel_id, $2, $3, $4 FROM game_tables WHERE id = $1 "
+        "INSERT INTO match_results "
+        "(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules) "
+        "SELECT id, guild_id, channel_id, $2, $3, $4, $5 FROM game_tables WHERE id = $1 "
         "ON CONFLICT (table_id) DO NOTHING RETURNING guild_id",
         table_id,
         result.preset,
         result.rounds_played,
         now,
+        dumps(result.house_rules),
     )
     if guild_id is None:
         return

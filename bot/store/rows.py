@@ -282,7 +282,8 @@ def preset_rows(guild_id: int, result: MatchResult) -> list[tuple[Any, ...]]:
 
 
 def guild_settings(guild_id: int, row: Sequence[Any] | None, channels: Iterable[int]) -> GuildSettings:
-    """From (default_preset, default_turn_timeout, manager_role_id), or the defaults when there is no row."""
+    """From (default_preset, default_turn_timeout, manager_role_id, default_house_rules), or the defaults when
+    there is no row."""
     if row is None:
         return GuildSettings(guild_id)
     return GuildSettings(
@@ -291,6 +292,7 @@ def guild_settings(guild_id: int, row: Sequence[Any] | None, channels: Iterable[
         default_turn_timeout=row[1],
         allowed_channel_ids=tuple(channels),
         manager_role_id=row[2],
+        default_house_rules=loads(row[3]),
     )
 
 

@@ -668,7 +668,7 @@ class SqliteStore:
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         def work(conn: sqlite3.Connection) -> list[MatchSummary]:
             matches = conn.execute(
-                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played "
+                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played, house_rules "
                 "FROM match_results WHERE guild_id = ? ORDER BY finished_at DESC, table_id DESC LIMIT ?",
                 (guild_id, max(0, limit)),
             ).fetchall()
@@ -681,8 +681,9 @@ class SqliteStore:
                     finished_at=finished_at,
                     rounds_played=rounds_played,
                     ranking=_rankings(conn, table_id),
+                    house_rules=rows.loads(house_rules),
                 )
-                for table_id, guild, channel_id, preset, finished_at, rounds_played in matches
+                for table_id, guild, channel_id, preset, finished_at, rounds_played, house_rules in matches
             ]
 
         return await self._call(lambda conn: _read(conn, work))
@@ -708,8 +709,8 @@ class SqliteStore:
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         def work(conn: sqlite3.Connection) -> GuildSettings:
             row = conn.execute(
-                "SELECT default_preset, default_turn_timeout, manager_role_id FROM guild_settings "
-                "WHERE guild_id = ?",
+                "SELECT default_preset, default_turn_timeout, manager_role_id, default_house_rules "
+                "FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             ).fetchone()
             channels = conn.execute(
@@ -724,16 +725,18 @@ class SqliteStore:
         def work(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT INTO guild_settings "
-                "(guild_id, default_preset, default_turn_timeout, manager_role_id) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "(guild_id, default_preset, default_turn_timeout, manager_role_id, default_house_rules) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "default_preset = excluded.default_preset, "
                 "default_turn_timeout = excluded.default_turn_timeout, "
-                "manager_role_id = excluded.manager_role_id",
+                "manager_role_id = excluded.manager_role_id, "
+                "default_house_rules = excluded.default_house_rules",
                 (
                     settings.guild_id,
                     settings.default_preset,
                     settings.default_turn_timeout,
                     settings.manager_role_id,
+                    rows.dumps(settings.default_house_rules),
                 ),
             )
             conn.execute("DELETE FROM guild_table_channels WHERE guild_id = ?", (settings.guild_id,))
@@ -774,9 +777,18 @@ def _record_match(conn: sqlite3.Connection, table_id: int, result: MatchResult, 
     where = conn.execute("SELECT guild_id, channel_id FROM game_tables WHERE id = ?", (table_id,)).fetchone()
     guild_id, channel_id = where
     inserted = conn.execute(
-        "INSERT INTO match_results (table_id, guild_id, channel_id, preset, rounds_played, finished_at) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
-        (table_id, guild_id, channel_id, result.preset, result.rounds_played, now),
+        "INSERT INTO match_results "
+        "(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+        (
+            table_id,
+            guild_id,
+            channel_id,
+            result.preset,
+            result.rounds_played,
+            now,
+            rows.dumps(result.house_rules),
+        ),
     ).rowcount
     if inserted != 1:
         return

@@ -344,6 +344,7 @@ async def finish_match(
     preset: str = "classic",
     guild_id: int = GUILD,
     round_wins: dict[int, int] | None = None,
+    house_rules: dict[str, Any] | None = None,
 ) -> int:
     host = next(user for user, _, _ in ranking if user is not None)
     table_id = await new_table(store, guild_id=guild_id, channel_id=channel_id, host=host_seat(host), now=now)
@@ -368,6 +369,7 @@ async def finish_match(
             entries,
             round_wins=round_wins or {0: 1},
             round_points={p: t for p, (_, _, t) in enumerate(ranking)},
+            house_rules=house_rules or {},
         ),
     )
     return table_id
@@ -463,6 +465,20 @@ async def test_recent_matches_newest_first(store: Store) -> None:
     assert recent[0].preset == "party" and recent[0].finished_at == 2.0
     assert [entry.user_id for entry in recent[0].ranking] == [12, 11]
     assert len(await store.recent_matches(GUILD, limit=1)) == 1
+    assert recent[0].house_rules == {} and recent[1].house_rules == {}
+
+
+async def test_a_match_keeps_its_house_rules_for_history(store: Store) -> None:
+    rules = {"partnership": True, "draw_limit": 3, "after_draw": "draw-up-to", "skip_ranks": [11, 4]}
+    # Partners share a place: both are counted as winners (the leaderboard counts the match for each).
+    await finish_match(
+        store, 1, [(11, 1, 0), (12, 3, 20), (13, 1, 0), (14, 3, 20)], now=1.0, house_rules=rules
+    )
+    (match,) = await store.recent_matches(GUILD)
+    assert match.house_rules == rules
+    board = {row.user_id: row for row in await store.leaderboard(GUILD, sort="wins")}
+    assert board[11].matches_won == board[13].matches_won == 1
+    assert board[12].matches_won == board[14].matches_won == 0 and board[12].matches_played == 1
 
 
 async def test_forget_user_deletes_statistics_and_anonymises_closed_tables(store: Store) -> None:
@@ -500,6 +516,9 @@ async def test_guild_settings_default_and_round_trip(store: Store) -> None:
     assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD, "party", 45.0, (5, 7), 99)
     await store.save_guild_settings(GuildSettings(GUILD))
     assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD)
+    house = GuildSettings(GUILD, "switch", 60.0, (), None, {"partnership": True, "hand_size": 6})
+    await store.save_guild_settings(house)
+    assert await store.get_guild_settings(GUILD) == house
 
 
 async def test_meta_and_heartbeat(store: Store) -> None:
