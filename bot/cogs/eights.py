@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.cogs import answers
 from bot.cogs.answers import acknowledge, answer_privately
+from bot.cogs.house import HouseCommands
 from bot.cogs.information import InformationCommands
 from bot.cogs.lobby import LobbyCommands
 from bot.cogs.play import PlayCommands, control_intent
@@ -33,6 +34,8 @@ from bot.ui.controls import (
     CPU,
     DRAW,
     HAND,
+    HOUSE,
+    HOUSE_ACTIONS,
     JOIN,
     LAST,
     LEAVE,
@@ -68,6 +71,7 @@ GAME_COMMANDS = frozenset(
         "status",
         "scores",
         "rules",
+        "house",
     }
 )
 
@@ -102,6 +106,7 @@ class EightsCog(
     LobbyCommands,
     PlayCommands,
     InformationCommands,
+    HouseCommands,
     StandingsCommands,
     commands.GroupCog,
     name=COG_NAME,
@@ -165,7 +170,9 @@ class EightsCog(
     async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
         """A click on a table's button or a choice in its select (``bot.ui.controls``)."""
         # Moves and board buttons change a message in place; the rest answer with a new private message.
-        answers.watch(interaction, update=control.action not in (HAND, START, NEXT), after=self.defer_after)
+        answers.watch(
+            interaction, update=control.action not in (HAND, START, NEXT, HOUSE), after=self.defer_after
+        )
         try:
             await self._control(interaction, control, values)
         except ServiceError as error:
@@ -206,6 +213,8 @@ class EightsCog(
             await self.show_hand(interaction, table_id, outcome=outcome)
         elif action == HAND:
             await self.show_hand(interaction, table_id)
+        elif action in HOUSE_ACTIONS:
+            await self.house_control(interaction, control, values)
         elif action in (PLAY, DRAW, PASS, SUIT, LAST, CATCH):
             intent = control_intent(control, values)
             if intent is None:

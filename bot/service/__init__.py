@@ -7,7 +7,8 @@ At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from 
 
 - lobby: ``open_table(guild_id, channel_id, actor, preset, target, seats, turn_timeout, *, auto_draw,
   next_round_pause)``, ``join``, ``leave``, ``add_cpu(table_id, actor, level)``, ``start``, ``end``,
-  ``kick(table_id, actor, member_id)``;
+  ``kick(table_id, actor, member_id)``, ``set_house_rule(table_id, actor, option, value)``,
+  ``house_options(table_id)``, ``house_values(table_id, option, typed)``;
 - play: ``act(table_id, actor, intent, round_token=None)`` (a button passes its hand's ``round_token``, which
   also names the situation it was shown in: a second press of it is refused), ``next_round(table_id, actor,
   round_token)``;
@@ -32,6 +33,7 @@ from bot.service.models import (
     CardChoice,
     HandCard,
     HandView,
+    HouseOption,
     Intent,
     IntentKind,
     NullListener,
@@ -39,6 +41,7 @@ from bot.service.models import (
     Phase,
     RankingLine,
     SeatView,
+    SideLine,
     TableEvent,
     TableListener,
     TableSnapshot,
@@ -56,6 +59,7 @@ __all__ = [
     "FakeClock",
     "HandCard",
     "HandView",
+    "HouseOption",
     "Intent",
     "IntentKind",
     "NullListener",
@@ -64,6 +68,7 @@ __all__ = [
     "RankingLine",
     "SeatView",
     "ServiceError",
+    "SideLine",
     "SystemClock",
     "TableEvent",
     "TableListener",

@@ -83,6 +83,7 @@ class Work:
     status: TableStatus | None = None
     round_result: RoundResult | None = None
     match_result: MatchResult | None = None
+    ruleset: Ruleset | None = None  # house rules changed by this move (the live table takes it on commit)
 
     @classmethod
     def of(cls, live: LiveTable, now: float) -> Work:
@@ -132,6 +133,22 @@ def copy_doc(doc: dict[str, Any]) -> dict[str, Any]:
         key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
         for key, value in doc.items()
     }
+
+
+def table_ruleset(record: TableRecord, doc: dict[str, Any]) -> Ruleset:
+    """The table's rules: its preset as opened, with the house rules its state holds ("house_rules")."""
+    ruleset = Ruleset.from_json(record.ruleset)
+    rules = doc.get("house_rules")
+    return ruleset.replace(**rules) if rules else ruleset
+
+
+def capacity(live: LiveTable) -> int:
+    """Seats the table offers: what it was opened with, within what its rules allow (a partnership: four,
+    whatever it was opened with)."""
+    rules = live.ruleset
+    if rules.partnership:
+        return rules.max_seats
+    return min(int(live.record.options.get("seats", rules.max_seats)), rules.max_seats)
 
 
 def position_of(seats: Iterable[SeatRecord], user_id: int) -> int | None:

@@ -9,13 +9,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset
+from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset, house
 from bot.service.errors import ServiceError
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
     STATE_FORMAT,
     LiveTable,
     Work,
+    capacity,
     position_of,
     round_token,
 )
@@ -72,15 +73,20 @@ class LobbyUseCases:
         turn_timeout, next_round_pause = options.turn_timeout, options.next_round_pause
         preset_name = preset or settings.default_preset
         ruleset = preset_ruleset(preset_name)
+        if settings.default_house_rules:
+            try:  # the server's house rules, when they fit this preset (else the preset as it is)
+                ruleset = house.with_house_rules(ruleset.name, settings.default_house_rules)
+            except RulesetError:
+                log.info("server house rules do not fit preset %s; not applied", ruleset.name)
         if target is not None:
             try:
                 ruleset = ruleset.replace(target=target)
             except (RulesetError, TypeError, ValueError) as exc:
                 raise ServiceError("bad_option", f"That target can't be used: {exc}") from None
-        max_seats = ruleset.max_players
-        capacity = max_seats if seats is None else seats
-        low = max(2, ruleset.min_players)
-        if not low <= capacity <= max_seats:
+        max_seats = ruleset.max_seats
+        seat_count = max_seats if seats is None else seats
+        low = max(2, ruleset.min_seats)
+        if not low <= seat_count <= max_seats:
             raise ServiceError("bad_option", f"Seats must be between {low} and {max_seats}.")
         timeout = settings.default_turn_timeout if turn_timeout is None else float(turn_timeout)
         if not MIN_TURN_TIMEOUT <= timeout <= MAX_TURN_TIMEOUT:
@@ -104,11 +110,12 @@ class LobbyUseCases:
             "lobby_until": now + LOBBY_TTL,
             "pause_until": None,
             "turn": None,
+            "house_rules": house.house_rules(ruleset),
         }
         stored_options = {
             "preset": ruleset.name,
             "target": ruleset.target,
-            "seats": capacity,
+            "seats": seat_count,
             "auto_draw": bool(options.auto_draw),
             "next_round_pause": pause,
         }
@@ -147,7 +154,7 @@ class LobbyUseCases:
             if work.phase == "lobby":
                 if position is not None:
                     raise ServiceError("already_seated", "You are already seated at this table.")
-                if len(work.seats) >= work.live.record.options.get("seats", work.live.ruleset.max_players):
+                if len(work.seats) >= capacity(work.live):
                     raise ServiceError("full", "This table is full.")
                 seat = SeatRecord(
                     position=len(work.seats),
@@ -205,7 +212,7 @@ class LobbyUseCases:
                 raise ServiceError("not_lobby", "CPU players can only be added before the game starts.")
             if level not in CPU_LEVELS:
                 raise ServiceError("bad_option", "The CPU level must be easy, normal or hard.")
-            if len(work.seats) >= work.live.record.options.get("seats", work.live.ruleset.max_players):
+            if len(work.seats) >= capacity(work.live):
                 raise ServiceError("full", "This table is full.")
             number = sum(1 for s in work.seats if s.user_id is None) + 1
             seat = SeatRecord(
@@ -259,7 +266,11 @@ class LobbyUseCases:
             if work.phase != "lobby":
                 raise ServiceError("not_lobby", "The game has already started.")
             ruleset = work.live.ruleset
-            needed = max(2, ruleset.min_players)
+            needed = max(2, ruleset.min_seats)
+            if ruleset.partnership and len(work.seats) != 4:
+                raise ServiceError(
+                    "too_few", "A partnership game needs exactly four players (two sides of two)."
+                )
             if len(work.seats) < needed:
                 raise ServiceError("too_few", f"At least {needed} seats are needed to start.")
             count = len(work.seats)

@@ -124,6 +124,30 @@ class RankingLine:
 
 
 @dataclass(frozen=True, slots=True)
+class SideLine:
+    """A partnership side in the standings: its seats, their names, its total and place (ties share)."""
+
+    place: int
+    positions: tuple[int, ...]
+    names: tuple[str, ...]
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class HouseOption:
+    """One house rule as the lobby's controls offer it: ``values`` are (value, label) pairs to pick from
+    (at most 25); ``typed`` options also take a typed value (a number, ranks, rank:number pairs)."""
+
+    key: str
+    label: str
+    help: str
+    typed: bool
+    current: str
+    described: str  # the current value in words
+    values: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """Everything the public board shows. No hand contents."""
 
@@ -158,6 +182,9 @@ class TableSnapshot:
     ranking: tuple[RankingLine, ...]  # current standing (final ranking once the match is over)
     board_message_id: int | None
     has_last_card: bool = False  # the ruleset has "last card" (the hand shows Last card / Catch controls)
+    house_rules: tuple[str, ...] = ()  # what the table's rules change from the preset, in words
+    partnership: bool = False  # four players in two sides: seats 1 and 3, 2 and 4 (positions 0/2, 1/3)
+    side_ranking: tuple[SideLine, ...] = ()  # partnership: the standing by side, best first
 
     @property
     def open(self) -> bool:

@@ -18,10 +18,10 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.engine import Match, Ruleset
+from bot.engine import Match
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
-from bot.service.live import LiveTable, Work, round_token
+from bot.service.live import LiveTable, Work, round_token, table_ruleset
 from bot.service.models import Actor, Outcome, TableListener, TableSnapshot
 from bot.service.outcomes import OutcomeFeed
 from bot.service.settlement import settle, store_deadline
@@ -285,6 +285,8 @@ class TableRegistry:
         live.seats = work.seats
         live.match = work.match
         live.version = version
+        if work.ruleset is not None:
+            live.ruleset = work.ruleset
         for user_id, events in work.private.items():
             notes = live.notes.setdefault(user_id, deque(maxlen=8))
             notes.extend(events)
@@ -308,6 +310,6 @@ def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any
         seats=sorted(seats, key=lambda s: s.position),
         doc=doc,
         match=match,
-        ruleset=Ruleset.from_json(record.ruleset),
+        ruleset=table_ruleset(record, doc),
         version=version,
     )

@@ -15,13 +15,23 @@ from bot.engine import (
     card_code,
     card_label,
     card_name,
+    house,
     parse_card,
     rank_of,
     sort_key,
     suit_code,
 )
 from bot.service.errors import ServiceError
-from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, LiveTable, is_cpu, phase_of, position_of, round_token
+from bot.service.house import side_lines
+from bot.service.live import (
+    DEFAULT_NEXT_ROUND_PAUSE,
+    LiveTable,
+    capacity,
+    is_cpu,
+    phase_of,
+    position_of,
+    round_token,
+)
 from bot.service.models import (
     CardChoice,
     HandCard,
@@ -211,7 +221,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         phase=phase,
         preset=str(options.get("preset", live.ruleset.name)),
         target_score=live.ruleset.target,
-        max_seats=int(options.get("seats", live.ruleset.max_players)),
+        max_seats=capacity(live),
         turn_timeout=live.record.turn_timeout,
         auto_draw=bool(options.get("auto_draw", True)),
         next_round_pause=float(options.get("next_round_pause", DEFAULT_NEXT_ROUND_PAUSE)),
@@ -235,4 +245,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         ranking=tuple(ranking_lines(match, live.seats)) if match is not None else (),
         board_message_id=live.record.board_message_id,
         has_last_card=live.ruleset.has_last_card,
+        house_rules=tuple(house.differences(live.ruleset)),
+        partnership=live.ruleset.partnership,
+        side_ranking=side_lines(match, live.seats),
     )

@@ -18,14 +18,16 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.engine import PRESETS, get_preset, rules_help
+from bot.engine import PRESETS, get_preset, house, rules_help
 from bot.service.clock import Clock
 from bot.service.errors import NO_TABLE, ServiceError
+from bot.service.house_rules import HouseRuleUseCases
 from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
     Actor,
     CardChoice,
     HandView,
+    HouseOption,
     Intent,
     Outcome,
     TableListener,
@@ -60,6 +62,7 @@ class TableService:
         self._scheduler = TableScheduler(self._registry, cpu_delay=cpu_delay)
         self._lobby = LobbyUseCases(self._registry, rng or random.Random())
         self._play = PlayUseCases(self._registry)
+        self._house = HouseRuleUseCases(self._registry)
 
     # --- the lobby and play (``bot.service.lobby`` and ``bot.service.play`` say what each refuses) ----------
 
@@ -99,6 +102,24 @@ class TableService:
     async def start(self, table_id: int, actor: Actor) -> Outcome:
         """/eights start (host or manager): deal round 1."""
         return await self._lobby.start(table_id, actor)
+
+    async def set_house_rule(self, table_id: int, actor: Actor, option: str, value: str) -> Outcome:
+        """/eights house and the House rules panel (host or manager, before the first deal): change one
+        option of the table's rules; an impossible combination is refused with the reason."""
+        return await self._house.set_house_rule(table_id, actor, option, value)
+
+    async def house_options(self, table_id: int, actor: Actor | None = None) -> list[HouseOption]:
+        """Every house rule with its current value and the values to offer (with ``actor``: refused to one
+        who may not change them now)."""
+        return await self._house.house_options(table_id, actor)
+
+    async def house_option(self, table_id: int, option: str) -> HouseOption:
+        """One house rule of the table."""
+        return await self._house.house_option(table_id, option)
+
+    async def house_values(self, table_id: int | None, option: str, typed: str = "") -> list[tuple[str, str]]:
+        """Autocomplete for a house rule's value. In memory, never raises."""
+        return self._house.house_values(table_id, option, typed)
 
     async def end(self, table_id: int, actor: Actor) -> Outcome:
         """/eights end (host or manager): abandon the table; no result is recorded."""
@@ -172,7 +193,11 @@ class TableService:
         if table_id is not None:
             live = self._registry.get(table_id)
             if live is not None:
-                return rules_help(live.ruleset)
+                text = rules_help(live.ruleset)
+                changes = house.differences(live.ruleset)
+                if changes:
+                    text += "\n**House rules** (changed from the preset): " + "; ".join(changes) + "."
+                return text
         return rules_help(get_preset("classic"))
 
     @staticmethod

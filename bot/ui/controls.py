@@ -41,6 +41,9 @@ SELECT_TEMPLATE = re.compile(r"e8s:" + _FIELDS)
 # Board actions (public message) and hand actions (ephemeral message).
 JOIN, LEAVE, CPU, START, HAND, NEXT = "join", "leave", "cpu", "start", "hand", "next"
 PLAY, DRAW, PASS, SUIT, LAST, CATCH = "play", "draw", "pass", "suit", "last", "catch"
+# House rules (lobby, private panel): open the panel, pick an option, pick a value, type a value.
+HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE = "house", "hopt", "hval", "htype"
+HOUSE_ACTIONS = frozenset({HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE})
 SUIT_CODES = ("C", "D", "H", "S")
 SUIT_LABELS = {"C": "♣ Clubs", "D": "♦ Diamonds", "H": "♥ Hearts", "S": "♠ Spades"}
 
@@ -174,6 +177,7 @@ def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
             TableButton.make(Control(table, "", LEAVE), "Leave", style=grey),
             TableButton.make(Control(table, "", CPU), "Add CPU", style=blue),
             TableButton.make(Control(table, "", START), "Start", style=green),
+            TableButton.make(Control(table, "", HOUSE), "House rules", style=grey),
         ]
     elif snapshot.phase == "playing":
         buttons = [TableButton.make(Control(table, token, HAND), "My hand", style=blue)]

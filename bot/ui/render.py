@@ -114,6 +114,10 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot) -> str | None:
     if kind == "last_card_caught":
         target = seat_name(snapshot, data.get("target"))
         return f"{who} caught {target} without a last-card call: {target} draws {int(data.get('count', 0))}"
+    if kind == "went_out":
+        return f"{who} is out of cards: their partner plays on"
+    if kind == "house_rule":
+        return f"House rule: {data.get('text', '')}"
     if kind == "round_over":
         winners = [seat_name(snapshot, seat) for seat in data.get("winners") or []]
         how = "blocked, lowest hand wins" if data.get("blocked") else "went out"
@@ -253,10 +257,38 @@ def _score_lines(snapshot: TableSnapshot) -> str:
 
 
 def _ranking_lines(snapshot: TableSnapshot) -> str:
+    if snapshot.side_ranking:  # a partnership: places and totals by side
+        return "\n".join(
+            f"{line.place}. **{' & '.join(discord.utils.escape_markdown(n) for n in line.names)}** — "
+            f"{line.total} pts"
+            for line in snapshot.side_ranking
+        )
     return "\n".join(
         f"{line.place}. **{discord.utils.escape_markdown(line.name)}** — {line.total} pts"
         for line in snapshot.ranking
     )
+
+
+def sides_text(snapshot: TableSnapshot) -> str:
+    """The partnership's two sides by seat (partners opposite: seats 1 and 3, 2 and 4)."""
+
+    def side(first: int) -> str:
+        names = [
+            f"`{p + 1}` {discord.utils.escape_markdown(snapshot.name_at(p))}"
+            if any(s.position == p for s in snapshot.seats)
+            else f"`{p + 1}` (free)"
+            for p in (first, first + 2)
+        ]
+        return " & ".join(names)
+
+    return f"{side(0)}  vs  {side(1)}"
+
+
+def house_rules_text(snapshot: TableSnapshot) -> str:
+    """The preset and what the table changes from it, in words."""
+    if not snapshot.house_rules:
+        return f"{snapshot.preset} as it is (`/eights rules` explains it)"
+    return _clip("\n".join(f"• {line}" for line in snapshot.house_rules), MAX_FIELD)
 
 
 def board_embed(snapshot: TableSnapshot) -> discord.Embed:
@@ -268,10 +300,17 @@ def board_embed(snapshot: TableSnapshot) -> discord.Embed:
         embed.colour = COLOUR_LOBBY
         embed.description = (
             f"Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and presses"
-            f" **Start** with 2–{snapshot.max_seats} seats."
+            f" **Start** with "
+            + (
+                "exactly 4 seats (two sides of two)."
+                if snapshot.partnership
+                else f"2–{snapshot.max_seats} seats."
+            )
+            + " Before the start the host may change the **House rules**."
         )
         if snapshot.deadline and snapshot.deadline_kind == "lobby":
             embed.description += f"\nThe table closes <t:{int(snapshot.deadline)}:R> unless it starts."
+        embed.add_field(name="House rules", value=house_rules_text(snapshot), inline=False)
     elif phase == "playing":
         embed.colour = COLOUR_PLAYING
         to_act = seat_name(snapshot, snapshot.to_act)
@@ -306,6 +345,12 @@ def board_embed(snapshot: TableSnapshot) -> discord.Embed:
         embed.colour = COLOUR_OVER
         embed.description = "This table was closed."
     embed.add_field(name="Seats", value=_clip(_seat_lines(snapshot), MAX_FIELD), inline=False)
+    if snapshot.partnership:
+        embed.add_field(name="Partnership", value=sides_text(snapshot), inline=False)
+        if snapshot.side_ranking and phase in ("playing", "between_rounds"):
+            embed.add_field(name="Sides", value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False)
+    if snapshot.house_rules and phase != "lobby":
+        embed.add_field(name="House rules", value=house_rules_text(snapshot), inline=False)
     if snapshot.target_score is not None and phase != "lobby":
         embed.add_field(name="Match", value=f"until a total passes {snapshot.target_score}", inline=True)
     if phase in ("playing", "between_rounds"):

@@ -1,0 +1,156 @@
+"""House rules at the table: ``/eights house [option] [value]`` and the lobby's House rules panel.
+
+A mixin of ``EightsCog`` (``bot.cogs.eights``), whose control callback hands the panel's clicks to
+``house_control``. Every refusal (not the host, not in the lobby, an impossible combination) is a private
+answer with the reason, and the table keeps its rules; a change shows on the board through the publisher.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs.answers import answer_privately, update_in_place
+from bot.cogs.table_helpers import TableHelpers
+from bot.service import HouseOption, Outcome, ServiceError
+from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
+from bot.ui.house import HouseValueModal, option_content, option_view, panel_content, panel_view
+
+MAX_CHOICES = 25
+
+
+def changed_text(outcome: Outcome) -> str:
+    """The private answer to a change: the rule as it now reads."""
+    for event in outcome.public_events:
+        if event.kind == "house_rule":
+            return f"House rule changed: {event.data.get('text', '')}."
+    return "House rules changed."
+
+
+class HouseCommands(TableHelpers):
+    @app_commands.command(
+        name="house", description="Change a house rule of this table (host, before the first deal)."
+    )
+    @app_commands.describe(
+        option="The rule to change (leave empty to see them all)",
+        value="Its new value (the list offers the values it takes)",
+    )
+    async def house(
+        self, interaction: discord.Interaction, option: str | None = None, value: str | None = None
+    ) -> None:
+        table_id = await self.table_here(interaction)
+        actor = await self.manager_actor(interaction)
+        if option is None or value is None:
+            options = await self.service.house_options(table_id, actor)
+            if option is None:
+                snapshot = await self.service.snapshot(table_id)
+                await answer_privately(
+                    interaction,
+                    panel_content(snapshot.house_rules, snapshot.preset),
+                    view=panel_view(table_id, options),
+                )
+                return
+            chosen = await self.service.house_option(table_id, option)
+            await answer_privately(interaction, option_content(chosen), view=option_view(table_id, chosen))
+            return
+        outcome = await self.service.set_house_rule(table_id, actor, option, value)
+        self.publisher.publish(outcome)
+        await answer_privately(interaction, changed_text(outcome))
+
+    @house.autocomplete("option")
+    async def house_option_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        options = await self._options_here(interaction)
+        typed = current.strip().lower()
+        found = [
+            o for o in options if not typed or typed in o.label.lower() or typed in o.key.replace("_", " ")
+        ]
+        return [
+            app_commands.Choice(name=f"{o.label} (now {o.current})"[:100], value=o.key)
+            for o in found[:MAX_CHOICES]
+        ]
+
+    @house.autocomplete("value")
+    async def house_value_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        option = str(getattr(interaction.namespace, "option", "") or "")
+        table_id = await self._table_id_here(interaction)
+        values = await self.service.house_values(table_id, option, current)
+        return [
+            app_commands.Choice(name=label[:100], value=code[:100]) for code, label in values[:MAX_CHOICES]
+        ]
+
+    async def _table_id_here(self, interaction: discord.Interaction) -> int | None:
+        if interaction.channel_id is None:
+            return None
+        return await self.service.table_in_channel(interaction.channel_id)
+
+    async def _options_here(self, interaction: discord.Interaction) -> list[HouseOption]:
+        table_id = await self._table_id_here(interaction)
+        if table_id is None:
+            return []
+        try:
+            return await self.service.house_options(table_id)
+        except ServiceError:
+            return []
+
+    # --- the panel ------------------------------------------------------------------------------------------
+
+    async def house_control(
+        self, interaction: discord.Interaction, control: Control, values: list[str]
+    ) -> None:
+        """A click in the House rules panel (or the board's House rules button)."""
+        table_id, action = control.table_id, control.action
+        actor = await self.manager_actor(interaction)
+        if action == HOUSE:
+            options = await self.service.house_options(table_id, actor)
+            snapshot = await self.service.snapshot(table_id)
+            content = panel_content(snapshot.house_rules, snapshot.preset)
+            view = panel_view(table_id, options)
+            if _from_panel(interaction):
+                await update_in_place(interaction, content, view)
+            else:
+                await answer_privately(interaction, content, view=view)
+        elif action == HOUSE_OPTION and values:
+            await self.service.house_options(table_id, actor)  # refuses a non-host at once
+            chosen = await self.service.house_option(table_id, values[0])
+            await update_in_place(interaction, option_content(chosen), option_view(table_id, chosen))
+        elif action == HOUSE_VALUE and values and control.arg:
+            outcome = await self.service.set_house_rule(table_id, actor, control.arg, values[0])
+            self.publisher.publish(outcome)
+            chosen = await self.service.house_option(table_id, control.arg)
+            await update_in_place(
+                interaction, option_content(chosen, changed_text(outcome)), option_view(table_id, chosen)
+            )
+        elif action == HOUSE_TYPE and control.arg:
+            await self.service.house_options(table_id, actor)
+            chosen = await self.service.house_option(table_id, control.arg)
+            await interaction.response.send_modal(
+                HouseValueModal(chosen, self._typed_submitter(table_id, chosen))
+            )
+        else:
+            await answer_privately(interaction, "That control is not valid any more.")
+
+    def _typed_submitter(self, table_id: int, option: HouseOption) -> Any:
+        async def submit(interaction: discord.Interaction[Any], value: str) -> None:
+            try:
+                outcome = await self.service.set_house_rule(
+                    table_id, await self.manager_actor(interaction), option.key, value
+                )
+            except ServiceError as error:
+                await answer_privately(interaction, error.message)
+                return
+            self.publisher.publish(outcome)
+            await answer_privately(interaction, changed_text(outcome))
+
+        return submit
+
+
+def _from_panel(interaction: discord.Interaction) -> bool:
+    """The click came from the private panel (edit it in place), not from the public board."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral

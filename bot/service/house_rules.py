@@ -1,0 +1,82 @@
+"""The lobby's house rules: the host (or a manager) changes one option of the table's rules at a time before
+the first deal; the engine validates the whole ruleset, and an impossible combination is refused with the
+reason while the table keeps its rules. The rules live in the table's state document ("house_rules": the
+options changed from the preset), so a restart keeps them."""
+
+from __future__ import annotations
+
+from bot.engine import RulesetError, get_preset, house
+from bot.service.errors import ServiceError
+from bot.service.house import house_option_view
+from bot.service.live import Work
+from bot.service.models import Actor, HouseOption, Outcome
+from bot.service.registry import TableRegistry
+from bot.service.seats import check_host
+
+NOT_LOBBY = "House rules can only be changed before the first deal."
+
+
+class HouseRuleUseCases:
+    def __init__(self, registry: TableRegistry) -> None:
+        self._registry = registry
+
+    async def set_house_rule(self, table_id: int, actor: Actor, option: str, value: str) -> Outcome:
+        """Change one option. Errors: "not_host", "not_lobby", "bad_option" (an unknown option, a value it
+        does not take, an impossible combination, or rules that seat fewer players than are seated)."""
+
+        def change(work: Work) -> None:
+            check_host(work, actor)
+            if work.phase != "lobby":
+                raise ServiceError("not_lobby", NOT_LOBBY)
+            try:
+                chosen = house.option(option)
+                new = house.change(work.live.ruleset, chosen.key, value)
+            except RulesetError as exc:
+                raise ServiceError("bad_option", f"That house rule can't be used: {exc}.") from None
+            seated = len(work.seats)
+            if seated > new.max_seats:
+                raise ServiceError(
+                    "bad_option", f"{seated} players are seated; these rules allow at most {new.max_seats}."
+                )
+            work.ruleset = new
+            work.doc["house_rules"] = house.house_rules(new)
+            work.say(
+                "house_rule",
+                None,
+                option=chosen.label,
+                value=house.current_value(new, chosen.key),
+                text=house.describe(new, chosen.key),
+            )
+
+        return await self._registry.mutate(
+            table_id, None, actor, {"kind": "house", "option": option, "value": value}, change
+        )
+
+    async def house_options(self, table_id: int, actor: Actor | None = None) -> list[HouseOption]:
+        """Every option with its current value and the values to offer. With an ``actor``, only for one who
+        may change them now ("not_host", "not_lobby"), so the panel is refused before anything is picked."""
+        live = await self._registry.require(table_id, None)
+        if actor is not None:
+            if actor.user_id != live.doc["host_id"] and not actor.can_manage:
+                raise ServiceError("not_host", "Only the host (or a manager) can change the house rules.")
+            if live.phase != "lobby":
+                raise ServiceError("not_lobby", NOT_LOBBY)
+        return [house_option_view(live.ruleset, option.key) for option in house.OPTIONS]
+
+    async def house_option(self, table_id: int, option: str) -> HouseOption:
+        """One option of the table ("bad_option" for an unknown one)."""
+        live = await self._registry.require(table_id, None)
+        try:
+            return house_option_view(live.ruleset, option)
+        except RulesetError as exc:
+            raise ServiceError("bad_option", f"{exc}.") from None
+
+    def house_values(self, table_id: int | None, option: str, typed: str = "") -> list[tuple[str, str]]:
+        """(value, label) to offer for ``option`` at the table (the classic rules without one), filtered by
+        what was typed; empty for an unknown option."""
+        live = self._registry.get(table_id) if table_id is not None else None
+        ruleset = live.ruleset if live is not None else get_preset("classic")
+        try:
+            return house.suggestions(option, typed, ruleset)
+        except RulesetError:
+            return []

@@ -1,0 +1,126 @@
+"""The lobby's House rules panel: a private message with the table's options in two selects; picking one
+shows its values in a select (and, for a number or a list of ranks, a button that opens a modal to type
+one). Built from the service's ``HouseOption`` views; the components are the table's persistent controls
+(``bot.ui.controls``), so a panel opened before a restart still works."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.service.models import HouseOption
+from bot.ui.controls import (
+    HOUSE,
+    HOUSE_OPTION,
+    HOUSE_TYPE,
+    HOUSE_VALUE,
+    SELECT_OPTIONS,
+    Control,
+    TableButton,
+    TableSelect,
+)
+
+MAX_LABEL = 100
+MAX_DESCRIPTION = 100
+MAX_CONTENT = 2000
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def panel_content(differences: Sequence[str], preset: str) -> str:
+    lines = [f"**House rules** — {preset}. Pick an option to change it (host, before the first deal)."]
+    if differences:
+        lines.append("Changed from the preset:")
+        lines.extend(f"• {line}" for line in differences)
+    else:
+        lines.append("Nothing is changed from the preset yet.")
+    return _clip("\n".join(lines), MAX_CONTENT)
+
+
+def panel_view(table_id: int, options: Sequence[HouseOption]) -> discord.ui.View:
+    """Every option, in selects of up to 25 (their current values as descriptions)."""
+    view = discord.ui.View(timeout=None)
+    for page, start in enumerate(range(0, len(options), SELECT_OPTIONS)):
+        chunk = options[start : start + SELECT_OPTIONS]
+        choices = [
+            discord.SelectOption(
+                label=_clip(option.label, MAX_LABEL),
+                value=option.key,
+                description=_clip(f"Now: {option.described}", MAX_DESCRIPTION),
+            )
+            for option in chunk
+        ]
+        placeholder = f"Change a house rule ({chunk[0].label} – {chunk[-1].label})"
+        view.add_item(
+            TableSelect.make(
+                Control(table_id, "", HOUSE_OPTION, str(page)),
+                choices,
+                placeholder=_clip(placeholder, 150),
+                row=page,
+            )
+        )
+    return view
+
+
+def option_content(option: HouseOption, note: str | None = None) -> str:
+    lines = [f"**{option.label}** — {option.help}.", f"Now: **{option.current}** ({option.described})."]
+    if option.typed:
+        lines.append("Pick a value below, or press **Type a value**.")
+    if note:
+        lines.insert(0, note)
+    return _clip("\n".join(lines), MAX_CONTENT)
+
+
+def option_view(table_id: int, option: HouseOption) -> discord.ui.View:
+    """The option's values in a select (and a Type a value button for typed options), and Back."""
+    view = discord.ui.View(timeout=None)
+    choices = [
+        discord.SelectOption(
+            label=_clip(label, MAX_LABEL), value=code, default=code == option.current and not option.typed
+        )
+        for code, label in option.values[:SELECT_OPTIONS]
+    ]
+    view.add_item(
+        TableSelect.make(
+            Control(table_id, "", HOUSE_VALUE, option.key),
+            choices,
+            placeholder=_clip(f"{option.label}: pick a value", 150),
+            row=0,
+        )
+    )
+    if option.typed:
+        view.add_item(
+            TableButton.make(
+                Control(table_id, "", HOUSE_TYPE, option.key),
+                "Type a value",
+                style=discord.ButtonStyle.primary,
+                row=1,
+            )
+        )
+    view.add_item(TableButton.make(Control(table_id, "", HOUSE), "Back to all rules", row=1))
+    return view
+
+
+class HouseValueModal(discord.ui.Modal):
+    """A typed value for one option (a number, ranks such as "J 4", pairs such as "2:2 4:4")."""
+
+    def __init__(
+        self, option: HouseOption, submit: Callable[[discord.Interaction[Any], str], Awaitable[None]]
+    ) -> None:
+        super().__init__(title=_clip(f"House rule: {option.label}", 45))
+        examples = ", ".join(code for code, _ in option.values[:4])
+        self.value: discord.ui.TextInput[HouseValueModal] = discord.ui.TextInput(
+            label=_clip(option.label, 45),
+            placeholder=_clip(f"Now {option.current}. For example: {examples}", 100),
+            default=option.current,
+            max_length=100,
+        )
+        self.add_item(self.value)
+        self._submit = submit
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await self._submit(interaction, str(self.value.value))
