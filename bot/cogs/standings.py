@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import answers
+from bot.engine import RulesetError, house
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
 from bot.service.standings import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, StandingsService
@@ -123,6 +124,9 @@ class StandingsCommands(_MixinBase):
         clear_channels="Empty the list, so tables may be opened in any channel",
         manager_role="A role whose members may manage tables",
         clear_manager_role="Remove the manager role",
+        house_option="A house rule new tables start with (with house_value)",
+        house_value="Its value (the list offers the values it takes)",
+        clear_house_rules="New tables start from their preset as it is",
     )
     @app_commands.choices(default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
     async def settings(
@@ -135,6 +139,9 @@ class StandingsCommands(_MixinBase):
         clear_channels: bool = False,
         manager_role: discord.Role | None = None,
         clear_manager_role: bool = False,
+        house_option: str | None = None,
+        house_value: str | None = None,
+        clear_house_rules: bool = False,
     ) -> None:
         if interaction.guild_id is None:
             await _private(interaction, NOT_IN_GUILD)
@@ -152,6 +159,9 @@ class StandingsCommands(_MixinBase):
             or clear_channels
             or manager_role is not None
             or clear_manager_role
+            or house_option is not None
+            or house_value is not None
+            or clear_house_rules
         )
         try:
             if not changes:
@@ -166,6 +176,9 @@ class StandingsCommands(_MixinBase):
                     clear_channels=clear_channels,
                     manager_role=manager_role.id if manager_role else None,
                     clear_manager_role=clear_manager_role,
+                    house_option=house_option,
+                    house_value=house_value,
+                    clear_house_rules=clear_house_rules,
                 )
         except ServiceError as error:
             await _private(interaction, error.message)
@@ -173,6 +186,28 @@ class StandingsCommands(_MixinBase):
         await interaction.response.send_message(
             embed=settings_embed(settings, changed=changes), ephemeral=True
         )
+
+    @settings.autocomplete("house_option")
+    async def settings_house_option_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=option.label, value=option.key)
+            for option in house.OPTIONS
+            if not typed or typed in option.label.lower() or typed in option.key.replace("_", " ")
+        ][:25]
+
+    @settings.autocomplete("house_value")
+    async def settings_house_value_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        option = str(getattr(interaction.namespace, "house_option", "") or "")
+        try:
+            values = house.suggestions(option, current)
+        except RulesetError:
+            return []
+        return [app_commands.Choice(name=label[:100], value=code[:100]) for code, label in values[:25]]
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
     async def forget(self, interaction: discord.Interaction) -> None:

@@ -14,8 +14,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
+from bot.engine import RulesetError, house
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
+from bot.service.house import house_words
 from bot.store.base import GuildSettings, MatchSummary, Store
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ class ServerSettings:
     default_turn_timeout: float
     allowed_channel_ids: tuple[int, ...]  # empty: any channel
     manager_role_id: int | None
+    default_house_rules: tuple[str, ...]  # house rules new tables start with, in words
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,7 @@ class PastMatch:
     preset: str
     finished_at: float
     rounds_played: int
+    house_rules: tuple[str, ...]  # what the match changed from its preset, in words
 
 
 _Model = TypeVar("_Model", bound="DataclassInstance")
@@ -109,11 +113,18 @@ def _model(cls: type[_Model], row: Any, **given: Any) -> _Model:
 
 
 def server_settings(row: GuildSettings) -> ServerSettings:
-    return _model(ServerSettings, row)
+    return _model(
+        ServerSettings, row, default_house_rules=house_words(row.default_preset, row.default_house_rules)
+    )
 
 
 def _past_match(row: MatchSummary) -> PastMatch:
-    return _model(PastMatch, row, ranking=tuple(_model(Placing, entry) for entry in row.ranking))
+    return _model(
+        PastMatch,
+        row,
+        ranking=tuple(_model(Placing, entry) for entry in row.ranking),
+        house_rules=house_words(row.preset, row.house_rules),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,10 +263,15 @@ class StandingsService:
         clear_channels: bool = False,
         manager_role: int | None = None,
         clear_manager_role: bool = False,
+        house_option: str | None = None,
+        house_value: str | None = None,
+        clear_house_rules: bool = False,
     ) -> ServerSettings:
         """Apply the given changes together (all validated before anything is saved) and return the result.
 
-        ``clear_channels`` runs before ``allow_channel``, so both together replace the list with one channel.
+        ``clear_channels`` runs before ``allow_channel``, so both together replace the list with one channel;
+        ``clear_house_rules`` before a house rule (``house_option`` and ``house_value`` together), which is
+        checked against the default preset: an impossible combination is refused with the reason.
         """
         settings = await self._store.get_guild_settings(guild_id)
         new = settings
@@ -295,6 +311,7 @@ class StandingsService:
             new = replace(new, manager_role_id=None)
         elif manager_role is not None:
             new = replace(new, manager_role_id=manager_role)
+        new = _with_default_house_rule(new, house_option, house_value, clear_house_rules)
         if new != settings:
             await self._store.save_guild_settings(new)
         return server_settings(new)
@@ -314,3 +331,18 @@ def _leaderboard_sort(sort: str) -> BoardSort:
         if sort == known:
             return known
     raise ServiceError("unknown-sort", "Sort the leaderboard by wins, win rate or points.")
+
+
+def _with_default_house_rule(
+    settings: GuildSettings, option: str | None, value: str | None, clear: bool
+) -> GuildSettings:
+    rules = {} if clear else dict(settings.default_house_rules)
+    if option is None and value is None:
+        return replace(settings, default_house_rules=rules)
+    if option is None or value is None:
+        raise ServiceError("conflicting-options", "Give a house rule and its value together.")
+    try:
+        ruleset = house.change(house.with_house_rules(settings.default_preset, rules), option, value)
+    except RulesetError as exc:
+        raise ServiceError("bad-house-rule", f"That house rule can't be used: {exc}.") from None
+    return replace(settings, default_house_rules=house.house_rules(ruleset))

@@ -118,6 +118,7 @@ class HouseValueModal(discord.ui.Modal):
             placeholder=_clip(f"Now {option.current}. For example: {examples}", 100),
             default=option.current,
             max_length=100,
+            custom_id="value",
         )
         self.add_item(self.value)
         self._submit = submit

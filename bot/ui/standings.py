@@ -228,6 +228,8 @@ def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
             _ranking_line(e) for e in sorted(match.ranking, key=lambda e: (e.place, e.position))
         )
         value = f"<t:{int(match.finished_at)}:R> in <#{match.channel_id}>\n{ranking}"
+        if match.house_rules:
+            value += "\nHouse rules: " + "; ".join(match.house_rules)
         embed.add_field(
             name=f"{match.preset} · {rounds}", value=_clip(value, FIELD_VALUE_LIMIT), inline=False
         )
@@ -256,6 +258,12 @@ def settings_embed(settings: ServerSettings, *, changed: bool = False) -> discor
         else "none (members with Manage Channels manage tables)"
     )
     embed.add_field(name="Table manager role", value=role, inline=False)
+    rules = settings.default_house_rules
+    embed.add_field(
+        name="House rules for new tables",
+        value=_clip("; ".join(rules), FIELD_VALUE_LIMIT) if rules else "none: each preset as it is",
+        inline=False,
+    )
     return embed
 
 

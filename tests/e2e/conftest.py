@@ -87,8 +87,9 @@ class PrivacyObserver:
             match = CUSTOM_ID_CARD.search(str(component.get("custom_id", "")))
             if match:
                 shown.add(card_label(parse_card(match.group(1))))
-            for option in component.get("options", []) or []:
-                shown.add(card_label(parse_card(option["value"])))
+            if ":play:" in str(component.get("custom_id", "")):  # card selects (house rules have others)
+                for option in component.get("options", []) or []:
+                    shown.add(card_label(parse_card(option["value"])))
         if recipient is None and "Your hand" in text:
             raise AssertionError(f"a hand was posted publicly: {text[:200]!r}")
         leaked = shown & self.hidden_from(recipient.id if recipient is not None else None)
