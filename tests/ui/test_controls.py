@@ -47,8 +47,9 @@ def test_control_ids_round_trip_and_carry_the_round_token() -> None:
 
 def test_the_board_buttons_follow_the_phase() -> None:
     lobby = rows(board_view(snapshot(phase="lobby", status="lobby", round_token="7:0")))
-    assert [b["label"] for b in lobby[0]] == ["Join", "Leave", "Add CPU", "Start"]
+    assert [b["label"] for b in lobby[0]] == ["Join", "Leave", "Add CPU", "Start", "House rules"]
     assert lobby[0][0]["custom_id"] == "e8:7::join"
+    assert lobby[0][4]["custom_id"] == "e8:7::house"
     playing = rows(board_view(snapshot()))
     assert [b["label"] for b in playing[0]] == ["My hand", "Leave"]
     taken = snapshot(seats=(seat(0, "alice", 1), seat(1, "bob", 2, taken_over=True, is_cpu=True)))

@@ -280,6 +280,7 @@ def test_settings_embed_shows_defaults_and_choices() -> None:
         "Default turn timeout": "1 min 30 s",
         "Table channels": "any channel",
         "Table manager role": "none (members with Manage Channels manage tables)",
+        "House rules for new tables": "none: each preset as it is",
     }
     chosen = settings_embed(
         ServerSettings(
@@ -288,6 +289,7 @@ def test_settings_embed_shows_defaults_and_choices() -> None:
             default_turn_timeout=3600.0,
             allowed_channel_ids=(5, 6),
             manager_role_id=9,
+            default_house_rules={"same_rank_runs": False, "partnership": True},
         ),
         changed=True,
     )
@@ -296,6 +298,8 @@ def test_settings_embed_shows_defaults_and_choices() -> None:
         "Default turn timeout": "1 h",
         "Table channels": "<#5>, <#6>",
         "Table manager role": "<@&9>",
+        "House rules for new tables": "Partnership: four players, partners sit opposite; a side wins when "
+        "both partners are out; One card a turn",
     }
     assert "saved" in (chosen.title or "")
 
