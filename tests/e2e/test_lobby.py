@@ -24,7 +24,7 @@ async def refused(world: World, message: FakeMessage, before: list[tuple[int, in
 async def test_new_posts_the_board_and_a_second_new_points_at_it(world: World) -> None:
     board = await world.run(world.alice, "new", preset="switch", seats=4)
     assert not board.ephemeral
-    assert [b["label"] for b in board.buttons] == ["Join", "Leave", "Add CPU", "Start"]
+    assert [b["label"] for b in board.buttons] == ["Join", "Leave", "Add CPU", "Start", "House rules"]
     text = board.text()
     assert "switch" in text and "alice" in text and "(host)" in text and "2–4 seats" in text
 
