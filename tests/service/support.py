@@ -155,3 +155,11 @@ async def drive(
         elif not await next_timer(clock):
             raise AssertionError("nothing left to happen")
     raise AssertionError("the table never reached the expected state")
+
+
+async def refused(coro: object, code: str | int) -> ServiceError:
+    """Await a use case that must be refused with ``code``; returns the error."""
+    with pytest.raises(ServiceError) as info:
+        await coro  # type: ignore[misc]
+    assert info.value.code == code, info.value
+    return info.value

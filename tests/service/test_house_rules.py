@@ -3,9 +3,7 @@ the seats a partnership needs, the rules kept across a restart, and a partnershi
 
 from __future__ import annotations
 
-import pytest
-
-from bot.service import FakeClock, ServiceError, TableService
+from bot.service import FakeClock, TableService
 from bot.store import GuildSettings, Store
 from tests.service.support import (
     ALICE,
@@ -18,14 +16,8 @@ from tests.service.support import (
     drive,
     make_service,
     open_with,
+    refused,
 )
-
-
-async def refused(coro: object, code: str) -> ServiceError:
-    with pytest.raises(ServiceError) as info:
-        await coro  # type: ignore[misc]
-    assert info.value.code == code, info.value
-    return info.value
 
 
 async def test_the_host_or_a_manager_changes_one_rule_in_the_lobby(service: TableService) -> None:

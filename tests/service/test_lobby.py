@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import NO_TABLE, ServiceError, TableService
+from bot.service import NO_TABLE, TableService
 from bot.store import GuildSettings
 from bot.store.sqlite import SqliteStore
 from tests.service.support import (
@@ -18,14 +18,8 @@ from tests.service.support import (
     STRANGER,
     Recorder,
     open_with,
+    refused,
 )
-
-
-async def refused(coro: object, code: str | int) -> ServiceError:
-    with pytest.raises(ServiceError) as info:
-        await coro  # type: ignore[misc]
-    assert info.value.code == code, info.value
-    return info.value
 
 
 async def test_open_table_seats_the_host_and_opens_a_lobby(service: TableService, store: SqliteStore) -> None:

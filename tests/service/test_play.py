@@ -22,17 +22,11 @@ from tests.service.support import (
     drive,
     make_service,
     open_with,
+    refused,
     take_turn,
 )
 
 PRIVATE_KINDS = {"dealt", "drew_cards"}
-
-
-async def refused(coro: object, code: str | int) -> ServiceError:
-    with pytest.raises(ServiceError) as info:
-        await coro  # type: ignore[misc]
-    assert info.value.code == code, info.value
-    return info.value
 
 
 async def test_only_seated_players_and_only_the_player_to_move(
