@@ -114,3 +114,15 @@ async def test_a_partnership_match_is_recorded_by_side(
     assert alice is not None and bob is not None
     # Alice (seat 1) and Bob (seat 2) are on different sides: one of them won.
     assert alice.matches_won + bob.matches_won == 1
+
+
+async def test_a_table_opened_with_three_seats_seats_four_in_a_partnership(service: TableService) -> None:
+    outcome = await service.open_table(GUILD, CHANNEL, ALICE, seats=3)
+    table_id = outcome.table_id
+    assert outcome.snapshot.max_seats == 3
+    snapshot = (await service.set_house_rule(table_id, ALICE, "partnership", "on")).snapshot
+    assert snapshot.max_seats == 4
+    for _ in range(3):
+        await service.add_cpu(table_id, ALICE, "easy")
+    await service.start(table_id, ALICE)
+    assert (await service.snapshot(table_id)).phase == "playing"
