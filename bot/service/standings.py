@@ -74,7 +74,7 @@ class ServerSettings:
     default_turn_timeout: float
     allowed_channel_ids: tuple[int, ...]  # empty: any channel
     manager_role_id: int | None
-    default_house_rules: tuple[str, ...]  # house rules new tables start with, in words
+    default_house_rules: tuple[str, ...] = ()  # house rules new tables start with, in words
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ class PastMatch:
     preset: str
     finished_at: float
     rounds_played: int
-    house_rules: tuple[str, ...]  # what the match changed from its preset, in words
+    house_rules: tuple[str, ...] = ()  # what the match changed from its preset, in words
 
 
 _Model = TypeVar("_Model", bound="DataclassInstance")

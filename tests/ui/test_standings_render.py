@@ -289,7 +289,7 @@ def test_settings_embed_shows_defaults_and_choices() -> None:
             default_turn_timeout=3600.0,
             allowed_channel_ids=(5, 6),
             manager_role_id=9,
-            default_house_rules={"same_rank_runs": False, "partnership": True},
+            default_house_rules=("Partnership: four players", "One card a turn"),
         ),
         changed=True,
     )
@@ -298,8 +298,7 @@ def test_settings_embed_shows_defaults_and_choices() -> None:
         "Default turn timeout": "1 h",
         "Table channels": "<#5>, <#6>",
         "Table manager role": "<@&9>",
-        "House rules for new tables": "Partnership: four players, partners sit opposite; a side wins when "
-        "both partners are out; One card a turn",
+        "House rules for new tables": "Partnership: four players; One card a turn",
     }
     assert "saved" in (chosen.title or "")
 
