@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engine import Match, Ruleset, RulesetError, house
+from bot.engine import house_words as words
 from bot.service.models import HouseOption, SideLine
 from bot.store.base import SeatRecord
 
@@ -19,7 +20,7 @@ def house_option_view(ruleset: Ruleset, key: str) -> HouseOption:
         help=option.help,
         typed=option.typed,
         current=house.current_value(ruleset, option.key),
-        described=house.describe(ruleset, option.key),
+        described=words.describe(ruleset, option.key),
         values=tuple(house.allowed_values(option.key, ruleset)),
     )
 
@@ -39,6 +40,6 @@ def house_words(preset: str, rules: dict[str, Any]) -> tuple[str, ...]:
     if not rules:
         return ()
     try:
-        return tuple(house.differences(house.with_house_rules(preset, rules)))
+        return tuple(words.differences(house.with_house_rules(preset, rules)))
     except RulesetError:
         return ()

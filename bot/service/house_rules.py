@@ -5,7 +5,7 @@ options changed from the preset), so a restart keeps them."""
 
 from __future__ import annotations
 
-from bot.engine import RulesetError, get_preset, house
+from bot.engine import RulesetError, get_preset, house, house_words
 from bot.service.errors import ServiceError
 from bot.service.house import house_option_view
 from bot.service.live import Work
@@ -45,7 +45,7 @@ class HouseRuleUseCases:
                 None,
                 option=chosen.label,
                 value=house.current_value(new, chosen.key),
-                text=house.describe(new, chosen.key),
+                text=house_words.describe(new, chosen.key),
             )
 
         return await self._registry.mutate(

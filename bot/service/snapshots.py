@@ -15,7 +15,7 @@ from bot.engine import (
     card_code,
     card_label,
     card_name,
-    house,
+    house_words,
     parse_card,
     rank_of,
     sort_key,
@@ -245,7 +245,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         ranking=tuple(ranking_lines(match, live.seats)) if match is not None else (),
         board_message_id=live.record.board_message_id,
         has_last_card=live.ruleset.has_last_card,
-        house_rules=tuple(house.differences(live.ruleset)),
+        house_rules=tuple(house_words.differences(live.ruleset)),
         partnership=live.ruleset.partnership,
         side_ranking=side_lines(match, live.seats),
     )

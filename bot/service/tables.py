@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.engine import PRESETS, get_preset, house, rules_help
+from bot.engine import PRESETS, get_preset, house_words, rules_help
 from bot.service.clock import Clock
 from bot.service.errors import NO_TABLE, ServiceError
 from bot.service.house_rules import HouseRuleUseCases
@@ -194,7 +194,7 @@ class TableService:
             live = self._registry.get(table_id)
             if live is not None:
                 text = rules_help(live.ruleset)
-                changes = house.differences(live.ruleset)
+                changes = house_words.differences(live.ruleset)
                 if changes:
                     text += "\n**House rules** (changed from the preset): " + "; ".join(changes) + "."
                 return text

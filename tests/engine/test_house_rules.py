@@ -19,8 +19,6 @@ from bot.engine.house import (
     allowed_values,
     change,
     current_value,
-    describe,
-    differences,
     house_rules,
     option,
     parse_value,
@@ -28,6 +26,7 @@ from bot.engine.house import (
     value_code,
     with_house_rules,
 )
+from bot.engine.house_words import describe, differences
 from tests.engine.test_properties import check_stretch, check_whole_round
 
 CLASSIC = get_preset("classic")
