@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from bot import __version__
 from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config
 from bot.logging_setup import setup_logging
+from bot.shards import ShardSet
 from bot.store import (
     DamagedDatabaseError,
     DatabaseTarget,
@@ -254,10 +255,13 @@ def cmd_health(args: argparse.Namespace) -> int:
         print(f"unhealthy: no database at {path}")
         return 1
 
+    # Each process has its own heartbeat, named by its shards: this checks the process these settings run.
+    shards = ShardSet(config.shard_count, config.shard_ids)
+
     async def read() -> float | None:
         store = await _open(config)
         try:
-            return await store.read_heartbeat()
+            return await store.read_heartbeat(shards.key)
         finally:
             await store.close()
 
@@ -267,16 +271,17 @@ def cmd_health(args: argparse.Namespace) -> int:
         print(f"unhealthy: {error}")
         return 1
     except Exception as error:  # a locked or unmigrated file: unhealthy, not a crash
-        print(f"unhealthy: cannot read the heartbeat ({type(error).__name__}: {error})")
+        print(f"unhealthy: cannot read the heartbeat ({_scrub(config, f'{type(error).__name__}: {error}')})")
         return 1
+    who = "" if shards.everything else f" ({shards.describe()})"
     if beat is None:
-        print("unhealthy: the bot has not written a heartbeat yet")
+        print(f"unhealthy: the bot{who} has not written a heartbeat yet")
         return 1
     age = time.time() - beat
     if age > args.max_age:
-        print(f"unhealthy: last heartbeat {age:.0f} s ago (more than {args.max_age:g} s)")
+        print(f"unhealthy{who}: last heartbeat {age:.0f} s ago (more than {args.max_age:g} s)")
         return 1
-    print(f"healthy: last heartbeat {max(age, 0):.0f} s ago")
+    print(f"healthy{who}: last heartbeat {max(age, 0):.0f} s ago")
     return 0
 
 
@@ -514,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_health,
         "exit 0 if the running bot is alive",
         "Exit 0 when the running bot wrote its heartbeat in the last 60 seconds, else 1 (for Docker's "
-        "HEALTHCHECK).",
+        "HEALTHCHECK). With SHARD_COUNT and SHARD_IDS, the heartbeat of the process running those shards.",
     )
     health.add_argument(
         "--max-age", type=float, default=HEALTH_MAX_AGE, metavar="SECONDS", help="default: %(default)g"

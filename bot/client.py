@@ -14,6 +14,8 @@ import gc
 import hashlib
 import json
 import logging
+import os
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -23,6 +25,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.endpoints import apply_endpoints
+from bot.shards import ShardSet
 from bot.store import open_store
 from bot.store.base import Store
 
@@ -108,6 +111,8 @@ class EightsBot(commands.AutoShardedBot):
             **options,
         )
         self.config = config
+        # The guilds this process serves (and the name of its heartbeat): its shards' own.
+        self.owned_shards = ShardSet(config.shard_count, config.shard_ids)
         self.force_sync = force_sync
         self.tune_gc = tune_gc
         self.restore_tables = restore_tables
@@ -192,7 +197,9 @@ class EightsBot(commands.AutoShardedBot):
 
     async def _write_heartbeat(self) -> None:
         try:
-            await self.store.write_heartbeat(time.time())
+            await self.store.write_heartbeat(
+                time.time(), self.owned_shards.key, pid=os.getpid(), host=socket.gethostname()
+            )
         except Exception:
             log.exception("could not write the heartbeat")
 

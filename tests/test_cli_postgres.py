@@ -92,3 +92,24 @@ def test_copy_db_moves_a_sqlite_database_to_postgres(tmp_path: Path, pg_schema_u
     assert_masked(copied.stdout, copied.stderr, again.stdout, again.stderr)
     checked = bot(tmp_path, "check", env={"DATABASE_URL": target, "DISCORD_TOKEN": TOKEN})
     assert checked.returncode == 0 and "up to date" in checked.stdout
+
+
+def test_health_checks_each_shard_process_on_its_own(tmp_path: Path, pg_url: str) -> None:
+    async def beat() -> None:
+        import time
+
+        store = await open_store(pg_url)
+        try:
+            await store.write_heartbeat(time.time() - 2, "0/2", pid=10, host="a")
+            await store.write_heartbeat(time.time() - 300, "1/2", pid=11, host="b")
+        finally:
+            await store.close()
+
+    asyncio.run(beat())
+    env = {"DATABASE_URL": pg_url, "SHARD_COUNT": "2"}
+    first = bot(tmp_path, "health", env={**env, "SHARD_IDS": "0"})
+    assert first.returncode == 0 and first.stdout.startswith("healthy (shard 0 of 2)")
+    second = bot(tmp_path, "health", env={**env, "SHARD_IDS": "1"})
+    assert second.returncode == 1 and "unhealthy (shard 1 of 2): last heartbeat 30" in second.stdout
+    everything = bot(tmp_path, "health", env=env)  # a process running both shards has its own heartbeat
+    assert everything.returncode == 1 and "has not written a heartbeat" in everything.stdout

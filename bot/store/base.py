@@ -15,7 +15,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from bot.shards import ShardSet
 
 TableStatus = Literal["lobby", "playing", "finished", "abandoned"]
 OPEN_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
@@ -301,7 +304,9 @@ class Store(Protocol):
 
     async def get_state(self, table_id: int) -> GameState | None: ...
 
-    async def load_open_tables(self) -> list[OpenTable]: ...
+    async def load_open_tables(self, shards: ShardSet | None = None) -> list[OpenTable]:
+        """Every open table, or only those of the guilds on ``shards`` (a shard process's own)."""
+        ...
 
     async def set_board_message(self, table_id: int, message_id: int | None, now: float) -> None:
         """Remember the public board's message id (not a game move: no version change)."""

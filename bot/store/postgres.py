@@ -34,6 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
+from bot.shards import ShardSet
 from bot.store import migrations as migration_runner
 from bot.store import rows
 from bot.store.base import (
@@ -368,12 +369,17 @@ class PostgresStore:
         )
         return None if row is None else GameState(table_id, row[0], loads(row[1]), row[2])
 
-    async def load_open_tables(self) -> list[OpenTable]:
+    async def load_open_tables(self, shards: ShardSet | None = None) -> list[OpenTable]:
+        mine, shard_args = "", []
+        if shards is not None and not shards.everything:
+            mine = " AND ((guild_id >> 22) % $1) = ANY($2::integer[])"
+            shard_args = [shards.count, list(shards.ids or ())]
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             tables = [
                 rows.table_record(row)
                 for row in await conn.fetch(
-                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE {rows.OPEN} ORDER BY id"
+                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE {rows.OPEN}{mine} ORDER BY id",
+                    *shard_args,
                 )
             ]
             ids = [table.id for table in tables]

@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from bot.shards import ALL
 from bot.store.base import (
     GuildSettings,
     LeaderboardRow,
@@ -24,7 +25,7 @@ from bot.store.base import (
 )
 
 ANONYMOUS_NAME = "Deleted player"
-ALL_SHARDS = "all"  # the heartbeat of a process that runs every shard
+ALL_SHARDS = ALL  # the heartbeat of a process that runs every shard
 
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, board_message_id, "

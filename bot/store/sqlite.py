@@ -36,6 +36,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+from bot.shards import ShardSet
 from bot.store import migrations as migration_runner
 from bot.store import rows
 from bot.store.base import (
@@ -452,26 +453,31 @@ class SqliteStore:
 
         return await self._call(work)
 
-    async def load_open_tables(self) -> list[OpenTable]:
+    async def load_open_tables(self, shards: ShardSet | None = None) -> list[OpenTable]:
+        mine, shard_args = _shard_filter(shards)
+
         def work(conn: sqlite3.Connection) -> list[OpenTable]:
             # The WHERE clause repeats the partial index's, so these scan only open tables.
+            open_ids = f"SELECT id FROM game_tables WHERE status IN ('lobby', 'playing'){mine}"
             tables = [
                 rows.table_record(row)
                 for row in conn.execute(
-                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing')"
+                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing'){mine}",
+                    shard_args,
                 )
             ]
             tables.sort(key=lambda table: table.id)  # here, not in SQL: ORDER BY id would skip the index
             seats: dict[int, list[SeatRecord]] = {table.id: [] for table in tables}
             states: dict[int, GameState] = {}
-            open_ids = "SELECT id FROM game_tables WHERE status IN ('lobby', 'playing')"
             for row in conn.execute(
                 f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id IN ({open_ids}) "
-                "ORDER BY table_id, position"
+                "ORDER BY table_id, position",
+                shard_args,
             ):
                 seats[row[0]].append(rows.seat_record(row[1:]))
             for row in conn.execute(
-                f"SELECT table_id, version, state, deadline FROM game_state WHERE table_id IN ({open_ids})"
+                f"SELECT table_id, version, state, deadline FROM game_state WHERE table_id IN ({open_ids})",
+                shard_args,
             ):
                 states[row[0]] = GameState(row[0], row[1], loads(row[2]), row[3])
             return [OpenTable(table, seats[table.id], states[table.id]) for table in tables]
@@ -746,6 +752,16 @@ class SqliteStore:
             )
 
         await self._call(lambda conn: _write(conn, work))
+
+
+def _shard_filter(shards: ShardSet | None) -> tuple[str, tuple[Any, ...]]:
+    """The condition (and its arguments) that keeps the guilds of ``shards``' shards; nothing for all."""
+    if shards is None or shards.everything:
+        return "", ()
+    return " AND ((guild_id >> 22) % ?) IN (SELECT value FROM json_each(?))", (
+        shards.count,
+        dumps(shards.ids),
+    )
 
 
 def _board_filter(guild_id: int, sort: LeaderboardSort, min_matches: int) -> tuple[str, tuple[int, ...]]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.shards import ShardSet
 from bot.store import (
     ConflictError,
     GuildSettings,
@@ -637,3 +638,18 @@ async def test_close_still_closes_when_the_database_is_busy(tmp_path: Path) -> N
     store._call = real_call  # type: ignore[method-assign]
     with pytest.raises(ValueError):  # aiosqlite: "no active connection"
         await store.schema_version()
+
+
+async def test_a_shard_process_loads_only_its_guilds_tables(store: Store) -> None:
+    # Guild ids whose (id >> 22) % 3 is 0, 1, 2 and 0 again.
+    guilds = [(5 << 22) * 3 + 1, ((7 * 3 + 1) << 22) + 99, (2 << 22) | 5, 3 << 30]
+    tables = {g: await new_table(store, guild_id=g, channel_id=i + 1) for i, g in enumerate(guilds)}
+    shard = {g: (g >> 22) % 3 for g in guilds}
+    assert sorted(shard.values()) == [0, 0, 1, 2]
+    for ids in ((0,), (1, 2), (2,)):
+        loaded = await store.load_open_tables(ShardSet(3, ids))
+        assert sorted(t.table.id for t in loaded) == sorted(tables[g] for g in guilds if shard[g] in ids)
+        assert all(t.seats and t.state.version == 0 for t in loaded)
+    assert len(await store.load_open_tables(ShardSet(3, (0, 1, 2)))) == 4
+    assert len(await store.load_open_tables(ShardSet(3, None))) == 4
+    assert len(await store.load_open_tables()) == 4
