@@ -1,4 +1,5 @@
-"""End-to-end fixtures: the real EightsBot against the fake Discord, on a temporary SQLite database.
+"""End-to-end fixtures: the real EightsBot against the fake Discord, on each backend: a temporary SQLite
+database, and PostgreSQL (tests/backends.py: every end-to-end test runs on both).
 
 ``world`` gives a started bot (CPU delay 0), a guild with a channel and three members,
 helpers to act as those members, and a privacy observer that fails the test (as a fake violation) whenever
@@ -123,9 +124,12 @@ def message_text(message: FakeMessage) -> str:
 class World:
     """A running bot and the people around it."""
 
-    def __init__(self, fake: FakeDiscord, tmp_path: Path, observer: PrivacyObserver) -> None:
+    def __init__(
+        self, fake: FakeDiscord, tmp_path: Path, observer: PrivacyObserver, database_url: str
+    ) -> None:
         self.fake = fake
         self.tmp_path = tmp_path
+        self.database_url = database_url
         self.observer = observer
         self.guild = fake.create_guild("Cards")
         self.channel = fake.create_channel(self.guild, "eights")
@@ -143,7 +147,7 @@ class World:
     def config(self) -> Config:
         return Config(
             token=Secret(self.fake.token),
-            database_url=f"sqlite:///{self.tmp_path / 'eights.sqlite3'}",
+            database_url=self.database_url,
             api_base_url=self.fake.api_base_url,
             gateway_url=self.fake.gateway_url,
             cpu_delay=0.0,
@@ -220,7 +224,9 @@ class World:
         look at it yet.)"""
         publisher = self.cog.publisher
         showing = any(feed.task is not None for feed in publisher._feeds.values())
-        return self.service.busy() or showing
+        # The start-up check of restored boards runs in the background (bot.cogs.setup_all).
+        checking = any(task.get_name() == "eights-check-boards" for task in asyncio.all_tasks())
+        return self.service.busy() or showing or checking
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0)."""
@@ -334,10 +340,10 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def world(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:
+async def world(fake: FakeDiscord, tmp_path: Path, backend_url: str) -> AsyncIterator[World]:
     observer = PrivacyObserver()
     fake.add_message_observer(observer)
-    world = World(fake, tmp_path, observer)
+    world = World(fake, tmp_path, observer, backend_url)
     await world.start()
     try:
         yield world

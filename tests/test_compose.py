@@ -1,0 +1,74 @@
+"""compose.yaml (PostgreSQL and two shard processes), checked without Docker: its YAML and structure, and
+each shard service's environment given to the real command line against the test PostgreSQL server."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from bot.config import VARIABLES
+from tests.test_cli import TOKEN, bot
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "compose-secret-1"
+
+
+def compose() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+def interpolate(value: str) -> str:
+    """Compose's ${NAME:?message} with POSTGRES_PASSWORD set, as `docker compose` would from .env."""
+    return re.sub(r"\$\{POSTGRES_PASSWORD(?::\?[^}]*)?\}", PASSWORD, value)
+
+
+def shard_services(document: dict[str, Any]) -> dict[str, dict[str, str]]:
+    return {
+        name: {key: interpolate(str(value)) for key, value in service["environment"].items()}
+        for name, service in document["services"].items()
+        if "SHARD_IDS" in service.get("environment", {})
+    }
+
+
+def test_compose_runs_postgres_and_one_process_per_shard() -> None:
+    document = compose()
+    postgres = document["services"]["postgres"]
+    assert postgres["image"].startswith("postgres:") and "healthcheck" in postgres
+    assert postgres["volumes"] == ["postgres-data:/var/lib/postgresql/data"]
+    shards = shard_services(document)
+    assert len(shards) == 2
+    count = {env["SHARD_COUNT"] for env in shards.values()}
+    assert count == {"2"}
+    assert sorted(env["SHARD_IDS"] for env in shards.values()) == ["0", "1"]  # every shard, once
+    for name, env in shards.items():
+        service = document["services"][name]
+        assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert service["env_file"] == ".env" and service["build"] == "."
+        assert set(env) <= set(VARIABLES), name  # only settings the bot reads
+        url = urlsplit(env["DATABASE_URL"])
+        assert (url.scheme, url.hostname, url.port, url.path) == ("postgresql", "postgres", 5432, "/eights")
+        assert url.username == postgres["environment"]["POSTGRES_USER"]
+        assert url.path.lstrip("/") == postgres["environment"]["POSTGRES_DB"]
+
+
+def test_each_shard_services_settings_pass_check_against_a_real_server(tmp_path: Path, pg_url: str) -> None:
+    server = urlsplit(pg_url)
+    for name, env in shard_services(compose()).items():
+        # The same settings, pointed at the test server instead of the compose network's "postgres".
+        url = urlsplit(env["DATABASE_URL"])
+        assert url.password == PASSWORD
+        here = url._replace(netloc=f"postgres:{PASSWORD}@{server.netloc.split('@')[-1]}", path=server.path)
+        settings = {**env, "DATABASE_URL": here.geturl(), "DISCORD_TOKEN": TOKEN}
+        checked = bot(tmp_path, "check", env=settings)
+        assert checked.returncode == 0, (name, checked.stdout, checked.stderr)
+        assert (
+            f"shards: {env['SHARD_IDS']} of 2" in checked.stdout
+            and "pool of 10 connections" in checked.stdout
+        )
+        assert PASSWORD not in checked.stdout + checked.stderr
+        health = bot(tmp_path, "health", env=settings)
+        assert health.returncode == 1 and f"(shard {env['SHARD_IDS']} of 2)" in health.stdout
