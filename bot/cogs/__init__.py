@@ -41,6 +41,7 @@ async def setup_all(bot: EightsBot) -> None:
         cpu_delay=cpu_delay,
         listener=publisher,
         batch_window=window,
+        shards=bot.owned_shards,
     )
     publisher.service = service
     # EightsBot is an AutoShardedBot: the same commands.Bot API, a sibling class for the type checker.
@@ -66,7 +67,7 @@ async def setup_all(bot: EightsBot) -> None:
 async def _check_boards(bot: EightsBot, service: TableService, publisher: TablePublisher) -> None:
     """Bring every restored table's board up to date, reposting the ones whose message was deleted."""
     try:
-        tables = await bot.store.load_open_tables()
+        tables = await bot.store.load_open_tables(bot.owned_shards)
     except Exception:
         log.exception("could not list the open tables to check their boards")
         return

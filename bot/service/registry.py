@@ -26,6 +26,7 @@ from bot.service.models import Actor, Outcome, TableListener, TableSnapshot
 from bot.service.outcomes import OutcomeFeed
 from bot.service.settlement import settle, store_deadline
 from bot.service.snapshots import snapshot
+from bot.shards import ShardSet
 from bot.store.base import ConflictError, SeatRecord, Store, TableRecord
 
 log = logging.getLogger(__name__)
@@ -59,9 +60,12 @@ class TableRegistry:
         *,
         listener: TableListener | None = None,
         batch_window: float = 0.3,
+        shards: ShardSet | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
+        # The guilds this process serves (its shards'); it loads, times and plays no other guild's tables.
+        self.shards = shards or ShardSet()
         self.closing = False
         self.running: set[asyncio.Task[Any]] = set()  # timer moves in flight
         self.feed = OutcomeFeed(clock, batch_window, self.current_snapshot, listener)
@@ -134,6 +138,10 @@ class TableRegistry:
         record = await self.store.get_table(table_id)
         if record is None or record.status not in ("lobby", "playing"):
             return None
+        if not self.shards.owns(record.guild_id):
+            # Another process serves this guild's shard: acting here too would race it at every timer.
+            log.warning("table %s: guild %s is on another process's shard", table_id, record.guild_id)
+            return None
         seats = await self.store.list_seats(table_id)
         state = await self.store.get_state(table_id)
         if state is None:
@@ -153,7 +161,7 @@ class TableRegistry:
 
     async def restore_all(self) -> int:
         count = 0
-        for open_table in await self.store.load_open_tables():
+        for open_table in await self.store.load_open_tables(self.shards):
             if open_table.table.id in self._tables:
                 continue  # already loaded (restore_all called twice, or a request loaded it first)
             try:

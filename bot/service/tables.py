@@ -37,6 +37,7 @@ from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
 from bot.service.scheduler import TableScheduler
 from bot.service.snapshots import card_choices, hand_view, snapshot
+from bot.shards import ShardSet
 from bot.store.base import Store
 
 
@@ -46,7 +47,8 @@ class TableService:
     ``listener.on_outcome`` receives what happens on its own (CPU moves, timeouts, the next round starting, a
     lobby expiring, an idle table abandoned); quick automatic moves within ``batch_window`` seconds are
     gathered into one outcome. ``cpu_delay``: seconds a CPU seat waits before it moves. ``rng`` seeds the
-    deals (tests pass a seeded one, or call ``seed_deals``)."""
+    deals (tests pass a seeded one, or call ``seed_deals``). ``shards``: the shards this process runs; it
+    serves only their guilds' tables (all guilds by default)."""
 
     def __init__(
         self,
@@ -57,8 +59,11 @@ class TableService:
         listener: TableListener | None = None,
         batch_window: float = 0.3,
         rng: random.Random | None = None,
+        shards: ShardSet | None = None,
     ) -> None:
-        self._registry = TableRegistry(store, clock, listener=listener, batch_window=batch_window)
+        self._registry = TableRegistry(
+            store, clock, listener=listener, batch_window=batch_window, shards=shards
+        )
         self._scheduler = TableScheduler(self._registry, cpu_delay=cpu_delay)
         self._lobby = LobbyUseCases(self._registry, rng or random.Random())
         self._play = PlayUseCases(self._registry)
