@@ -5,7 +5,7 @@ In each guild a match with CPU seats plays to the end; the process of shard 0 is
 restarted with the same SHARD_IDS. It resumes its table; the other process never touches that table (not
 while shard 0 is down, not after). Then each guild's match is recorded once, the leaderboard and the stats say
 so in both guilds (each answered by its own process), no public line was posted twice and no move was applied
-twice."""
+twice. Last, /eights forget asked in one guild forgets the player in both."""
 
 from __future__ import annotations
 
@@ -187,6 +187,14 @@ async def test_two_shard_processes_share_one_database_and_never_both_act_on_a_ta
                 assert lines, "no public line"
                 repeated = [line for line, count in Counter(lines).items() if count > 1]
                 assert repeated == [], repeated
+
+            # /eights forget works from any process: asked in shard 1's guild, it forgets alice in both.
+            question = await (await fake.invoke(alice, channels[1], "eights forget")).reply(timeout=20)
+            await (await fake.click(alice, question, label="Delete my statistics")).callback(timeout=20)
+            deadline = time.monotonic() + 20
+            while any([await store.player_stats(guild.id, alice.id) for guild in guilds]):
+                assert time.monotonic() < deadline, "alice's statistics were not forgotten in both guilds"
+                await asyncio.sleep(0.1)
         finally:
             codes = [await process.stop() for process in processes]
             await store.close()
