@@ -94,11 +94,14 @@ async def postgres_admin(sql: str) -> None:
         await conn.close()
 
 
-async def fresh_store(path: Path) -> Store:
+async def fresh_store(path: Path, *, keep_schema: str | None = None) -> Store:
+    """A new, migrated database: a SQLite file at ``path``, or a PostgreSQL schema, dropped at the end unless
+    ``keep_schema`` names it (then it is reused if it exists)."""
     if POSTGRES_URL:
-        schema = f"bench_{secrets.token_hex(4)}"
-        await postgres_admin(f"CREATE SCHEMA {schema}")
-        SCHEMAS.append(schema)
+        schema = keep_schema or f"bench_{secrets.token_hex(4)}"
+        await postgres_admin(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+        if keep_schema is None:
+            SCHEMAS.append(schema)
         separator = "&" if "?" in POSTGRES_URL[0] else "?"
         store = await open_store(f"{POSTGRES_URL[0]}{separator}search_path={schema}", pool_size=POOL_SIZE[0])
         await store.migrate()
@@ -215,17 +218,22 @@ async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> tuple[flo
 
 
 async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) -> None:
-    reuse = keep and path.exists() and not POSTGRES_URL
-    store: Store = await SqliteStore.open(str(path)) if reuse else await fresh_store(path)
+    """``keep``: reuse the database at ``path`` (PostgreSQL: that schema), topped up to ``matches``."""
+    if POSTGRES_URL:
+        store = await fresh_store(path, keep_schema=str(path) if keep else None)
+    else:
+        reuse = keep and path.exists()
+        store = await SqliteStore.open(str(path)) if reuse else await fresh_store(path)
     try:
         await store.migrate()
-        if not reuse:
+        missing = matches - (await store.row_counts())["match_results"]
+        if missing > 0:
             started = time.perf_counter()
-            await record_matches(store, matches, players)
+            await record_matches(store, missing, players)
             elapsed = time.perf_counter() - started
             print(
-                f"recorded {matches} finished matches in {elapsed:.1f} s "
-                f"({matches / elapsed:.0f} matches/s; each a new table and a final move with its results)"
+                f"recorded {missing} finished matches in {elapsed:.1f} s "
+                f"({missing / elapsed:.0f} matches/s; each a new table and a final move with its results)"
             )
         board = await store.leaderboard_size(GUILD)
         size_mb = (await database_bytes(store, path)) / 1e6
@@ -270,7 +278,11 @@ async def main() -> None:
     parser.add_argument("--moves", type=int, default=5000)
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=5000, help="distinct players in the guild")
-    parser.add_argument("--keep", type=Path, help="keep (and reuse) the leaderboard database at this path")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="keep (and reuse) the leaderboard database at this path (PostgreSQL: a schema name)",
+    )
     parser.add_argument(
         "--synchronous", choices=("NORMAL", "FULL", "OFF"), help="override the store's level (for comparison)"
     )
