@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.service import NO_LONGER_POSSIBLE, FakeClock, HandView, Intent, Outcome, ServiceError, TableService
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -31,7 +31,7 @@ from tests.service.support import (
 Click = Callable[[], Awaitable[Outcome]]
 
 
-async def press_twice(store: SqliteStore, table_id: int, click: Click) -> tuple[Outcome, ServiceError]:
+async def press_twice(store: Store, table_id: int, click: Click) -> tuple[Outcome, ServiceError]:
     """The same click twice at once: returns the one that applied and the refusal of the other."""
     before = await store.get_state(table_id)
     results = await asyncio.gather(click(), click(), return_exceptions=True)
@@ -84,7 +84,7 @@ def owner(hand: HandView) -> Any:
     return PEOPLE[user_id]
 
 
-async def test_draw_pressed_twice_draws_one_card(service: TableService, store: SqliteStore) -> None:
+async def test_draw_pressed_twice_draws_one_card(service: TableService, store: Store) -> None:
     """The issue's reproduction: classic, two players, Ana's hand token, two draws at once."""
     table_id = await open_with(service, ALICE, BOB)
     hand = await service.hand(table_id, ALICE.user_id)
@@ -94,7 +94,7 @@ async def test_draw_pressed_twice_draws_one_card(service: TableService, store: S
 
 
 async def test_a_second_press_after_the_first_is_stored_is_refused_too(
-    service: TableService, store: SqliteStore
+    service: TableService, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB)
     hand = await service.hand(table_id, ALICE.user_id)
@@ -118,9 +118,7 @@ async def test_typed_draws_carry_no_token_and_draw_every_time(service: TableServ
     assert len((await service.hand(table_id, ALICE.user_id)).cards) == 9
 
 
-async def test_play_pressed_twice_plays_once(
-    service: TableService, clock: FakeClock, store: SqliteStore
-) -> None:
+async def test_play_pressed_twice_plays_once(service: TableService, clock: FakeClock, store: Store) -> None:
     # Party allows runs of the same rank: after the first card the same seat may play again.
     table_id = await open_with(service, ALICE, BOB, preset="party")
     hand = await find_hand(
@@ -135,9 +133,7 @@ async def test_play_pressed_twice_plays_once(
     assert [e.data["card"] for e in played] == [card.code]
 
 
-async def test_pass_pressed_twice_passes_once(
-    service: TableService, clock: FakeClock, store: SqliteStore
-) -> None:
+async def test_pass_pressed_twice_passes_once(service: TableService, clock: FakeClock, store: Store) -> None:
     table_id = await open_with(service, ALICE, BOB, preset="draw-one")
 
     async def draw_first(hand: HandView) -> None:
@@ -155,7 +151,7 @@ async def test_pass_pressed_twice_passes_once(
 
 
 async def test_suit_pressed_twice_names_it_once(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB)
 
@@ -173,7 +169,7 @@ async def test_suit_pressed_twice_names_it_once(
 
 
 async def test_last_card_pressed_twice_calls_once(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB, preset="party")
     hand = await find_hand(service, clock, table_id, lambda h: h.can_call_last)
@@ -185,7 +181,7 @@ async def test_last_card_pressed_twice_calls_once(
 
 
 async def test_catch_pressed_twice_catches_once(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB, preset="party")
     hand = await find_hand(service, clock, table_id, lambda h: bool(h.catch_targets))
@@ -200,7 +196,7 @@ async def test_catch_pressed_twice_catches_once(
 
 
 async def test_next_round_pressed_twice_deals_once(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB)
     for _ in range(3000):
@@ -245,7 +241,7 @@ async def test_a_hand_another_players_move_did_not_change_keeps_its_buttons(
 
 
 async def test_another_players_last_card_call_does_not_make_a_hand_stale(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     """Bob calls his last card while Alice is to move: her Catch goes, her message is not refreshed, and her
     other buttons (Draw, the cards) must still act."""
@@ -276,7 +272,7 @@ async def test_another_players_last_card_call_does_not_make_a_hand_stale(
 
 
 async def test_buttons_shown_before_a_restart_still_act(
-    store: SqliteStore, clock: FakeClock, recorder: Recorder
+    store: Store, clock: FakeClock, recorder: Recorder
 ) -> None:
     first = make_service(store, clock, recorder)
     table_id = await open_with(first, ALICE, BOB)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from bot.engine import Match, card_code
 from bot.service import FakeClock, TableService
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
 from tests.service.support import ALICE, BOB, CPU_DELAY, Recorder, make_service, open_with, take_turn
 
 
-async def test_the_same_deal_seed_deals_the_same_hands(store: SqliteStore, clock: FakeClock) -> None:
+async def test_the_same_deal_seed_deals_the_same_hands(store: Store, clock: FakeClock) -> None:
     hands = []
     for seed in (11, 11, 12):
         service = make_service(store, clock, Recorder(), seed=1)
@@ -36,7 +36,7 @@ async def test_the_observer_sees_every_committed_state_and_the_close(service: Ta
     assert seen[-1] == (table_id, (ALICE.user_id, BOB.user_id), None)
 
 
-async def test_busy_until_the_cpus_outcome_is_handed_on(store: SqliteStore, clock: FakeClock) -> None:
+async def test_busy_until_the_cpus_outcome_is_handed_on(store: Store, clock: FakeClock) -> None:
     recorder = Recorder()
     service = TableService(store, clock=clock, cpu_delay=CPU_DELAY, listener=recorder, batch_window=1.0)
     table_id = await open_with(service, ALICE, cpus=("easy",))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import NO_TABLE, TableService
-from bot.store import GuildSettings
-from bot.store.sqlite import SqliteStore
+from bot.store import GuildSettings, Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -22,7 +21,7 @@ from tests.service.support import (
 )
 
 
-async def test_open_table_seats_the_host_and_opens_a_lobby(service: TableService, store: SqliteStore) -> None:
+async def test_open_table_seats_the_host_and_opens_a_lobby(service: TableService, store: Store) -> None:
     outcome = await service.open_table(GUILD, CHANNEL, ALICE)
     snap = outcome.snapshot
     assert snap.status == "lobby" and snap.phase == "lobby"
@@ -47,7 +46,7 @@ async def test_a_second_table_in_the_channel_points_at_the_open_one(service: Tab
     assert other.table_id != first.table_id
 
 
-async def test_guild_settings_choose_channels_and_defaults(service: TableService, store: SqliteStore) -> None:
+async def test_guild_settings_choose_channels_and_defaults(service: TableService, store: Store) -> None:
     await store.save_guild_settings(
         GuildSettings(
             GUILD,
@@ -104,7 +103,7 @@ async def test_join_and_its_refusals(service: TableService, recorder: Recorder) 
     assert recorder.outcomes == []  # nothing pushed by use cases answered directly
 
 
-async def test_refusals_change_nothing(service: TableService, store: SqliteStore) -> None:
+async def test_refusals_change_nothing(service: TableService, store: Store) -> None:
     table_id = (await service.open_table(GUILD, CHANNEL, ALICE)).table_id
     before = await store.get_state(table_id)
     await refused(service.join(table_id, ALICE), "already_seated")
@@ -164,7 +163,7 @@ async def test_start_needs_the_host_and_two_seats(service: TableService) -> None
     await refused(service.join(table_id, CAROL), "started")
 
 
-async def test_end_by_host_or_manager_only(service: TableService, store: SqliteStore) -> None:
+async def test_end_by_host_or_manager_only(service: TableService, store: Store) -> None:
     table_id = await open_with(service, ALICE, BOB)
     await refused(service.end(table_id, BOB), "not_host")
     outcome = await service.end(table_id, MANAGER)

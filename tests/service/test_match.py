@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock, Outcome, ServiceError, TableService
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -32,7 +32,7 @@ class DyingStore:
     """The real store, except that the process dies at the commit that carries the match result: right after
     it (``after=True``) or right before it."""
 
-    def __init__(self, inner: SqliteStore, *, after: bool) -> None:
+    def __init__(self, inner: Store, *, after: bool) -> None:
         self._inner = inner
         self._after = after
         self.died = False
@@ -58,7 +58,7 @@ async def play_to_the_end(service: TableService, clock: FakeClock, table_id: int
 
 
 async def test_a_match_plays_to_its_end_and_counts_once(
-    service: TableService, clock: FakeClock, recorder: Recorder, store: SqliteStore
+    service: TableService, clock: FakeClock, recorder: Recorder, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB, cpus=("easy",), target=TARGET)
     clicks = await play_to_the_end(service, clock, table_id)
@@ -94,7 +94,7 @@ async def test_a_match_plays_to_its_end_and_counts_once(
 
 @pytest.mark.parametrize("after", [True, False], ids=["killed-after-commit", "killed-before-commit"])
 async def test_a_kill_at_the_end_of_the_last_round_neither_loses_nor_doubles_the_match(
-    store: SqliteStore, after: bool
+    store: Store, after: bool
 ) -> None:
     clock = FakeClock()
     dying = DyingStore(store, after=after)

@@ -9,8 +9,7 @@ import pytest
 
 from bot.engine import Match, card_code, parse_card, sort_key
 from bot.service import EXPIRED, NO_LONGER_POSSIBLE, FakeClock, Intent, ServiceError, TableService
-from bot.store import DamagedDatabaseError
-from bot.store.sqlite import SqliteStore
+from bot.store import DamagedDatabaseError, Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -30,7 +29,7 @@ PRIVATE_KINDS = {"dealt", "drew_cards"}
 
 
 async def test_only_seated_players_and_only_the_player_to_move(
-    service: TableService, store: SqliteStore, recorder: Recorder
+    service: TableService, store: Store, recorder: Recorder
 ) -> None:
     table_id = await open_with(service, ALICE, BOB)
     state = await store.get_state(table_id)
@@ -119,7 +118,7 @@ async def test_autocomplete_offers_exactly_the_legal_cards_on_your_turn(service:
 
 
 async def test_a_round_played_by_clicks_to_its_end(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB)
     moves = 0
@@ -184,7 +183,7 @@ async def test_a_stale_round_token_has_expired(service: TableService, clock: Fak
     await refused(service.act(table_id, ALICE, Intent.draw()), "no_table")
 
 
-async def test_two_simultaneous_clicks_give_one_move(service: TableService, store: SqliteStore) -> None:
+async def test_two_simultaneous_clicks_give_one_move(service: TableService, store: Store) -> None:
     table_id = await open_with(service, ALICE, BOB)
     view = await service.hand(table_id, ALICE.user_id)
     playable = [c for c in view.cards if c.playable]
@@ -307,7 +306,7 @@ async def test_cpu_seats_move_by_themselves_after_the_delay(
 
 
 async def test_cpu_moves_gathered_into_one_listener_call(
-    store: SqliteStore, clock: FakeClock, recorder: Recorder
+    store: Store, clock: FakeClock, recorder: Recorder
 ) -> None:
     gathered = TableService(store, clock=clock, cpu_delay=0.1, listener=recorder, batch_window=1.0)
     table_id = await open_with(gathered, ALICE, cpus=("easy", "easy", "easy"))
@@ -326,7 +325,7 @@ async def test_cpu_moves_gathered_into_one_listener_call(
 
 
 async def test_a_lost_version_race_reloads_and_answers_no_longer_possible(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB)
     # A second copy of the table in memory (as if another worker had loaded it) falls behind the store.
@@ -365,7 +364,7 @@ async def test_the_snapshot_is_built_once_per_committed_state(service: TableServ
 
 
 async def test_a_move_the_database_cannot_store_changes_nothing(
-    service: TableService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+    service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A damaged database file found by the commit (issue 13): the store's error reaches the caller, and the
     table is exactly as it was, in memory and stored, so the same button acts once the database is back."""

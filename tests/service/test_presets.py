@@ -7,7 +7,7 @@ import pytest
 
 from bot.engine import PRESETS, get_preset
 from bot.service import FakeClock, Intent, TableService
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -22,7 +22,7 @@ from tests.service.support import (
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 async def test_absent_players_a_whole_match_by_referee_and_cpus(
-    service: TableService, clock: FakeClock, recorder: Recorder, store: SqliteStore, preset: str
+    service: TableService, clock: FakeClock, recorder: Recorder, store: Store, preset: str
 ) -> None:
     options: dict[str, object] = {"preset": preset, "turn_timeout": 15}
     if get_preset(preset).target is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import FakeClock, TableService
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -22,7 +22,7 @@ from tests.service.support import (
 
 
 def restarted(
-    store: SqliteStore, old_clock: FakeClock, after: float = 0.0
+    store: Store, old_clock: FakeClock, after: float = 0.0
 ) -> tuple[TableService, FakeClock, Recorder]:
     """A new process: its own clock (the old one's timers are gone with the old process), same store."""
     new_clock = FakeClock(start=old_clock.now() + after)
@@ -31,7 +31,7 @@ def restarted(
 
 
 async def test_a_restart_restores_the_table_and_the_turn_timer_keeps_its_time(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB, turn_timeout=60)
     await take_turn(service, table_id, ALICE)
@@ -56,7 +56,7 @@ async def test_a_restart_restores_the_table_and_the_turn_timer_keeps_its_time(
 
 
 async def test_a_turn_whose_deadline_passed_while_down_gets_a_short_grace(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB, turn_timeout=60)
     new, new_clock, recorder = restarted(store, clock, after=3600)
@@ -69,7 +69,7 @@ async def test_a_turn_whose_deadline_passed_while_down_gets_a_short_grace(
 
 
 async def test_a_cpu_whose_turn_it_was_moves_after_the_restart(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, cpus=("normal",))
     await take_turn(service, table_id, ALICE)
@@ -89,7 +89,7 @@ async def test_a_cpu_whose_turn_it_was_moves_after_the_restart(
 
 
 async def test_the_lobby_and_the_pause_resume_with_their_time(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     lobby_id = (await service.open_table(GUILD, CHANNEL + 5, BOB)).table_id
     table_id = await open_with(service, ALICE, cpus=("easy",))
@@ -111,7 +111,7 @@ async def test_the_lobby_and_the_pause_resume_with_their_time(
 
 
 async def test_an_acknowledged_move_survives_a_kill(
-    service: TableService, clock: FakeClock, store: SqliteStore
+    service: TableService, clock: FakeClock, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, BOB)
     outcome = await take_turn(service, table_id, ALICE)

@@ -9,7 +9,7 @@ import pytest
 
 from bot.service import FakeClock, Intent, ServiceError, TableService
 from bot.service.scheduler import RETRY_DELAY
-from bot.store.sqlite import SqliteStore
+from bot.store import Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -130,7 +130,7 @@ async def test_a_player_who_leaves_a_running_game_is_replaced_by_a_cpu(
 
 
 async def test_a_lobby_nobody_starts_closes_after_30_minutes(
-    service: TableService, clock: FakeClock, recorder: Recorder, store: SqliteStore
+    service: TableService, clock: FakeClock, recorder: Recorder, store: Store
 ) -> None:
     table_id = (await service.open_table(GUILD, CHANNEL, ALICE)).table_id
     await service.join(table_id, BOB)  # activity does not extend the lobby's life
@@ -148,7 +148,7 @@ async def test_a_lobby_nobody_starts_closes_after_30_minutes(
 
 
 async def test_a_table_where_no_person_acted_for_a_day_is_abandoned(
-    service: TableService, clock: FakeClock, recorder: Recorder, store: SqliteStore
+    service: TableService, clock: FakeClock, recorder: Recorder, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=24 * 3600)
     await take_turn(service, table_id, ALICE)
@@ -180,7 +180,7 @@ async def test_close_stops_every_timer(service: TableService, clock: FakeClock, 
 class FailingOnce:
     """The real store, except that the next automatic move's commit fails (the database was unavailable)."""
 
-    def __init__(self, inner: SqliteStore) -> None:
+    def __init__(self, inner: Store) -> None:
         self._inner = inner
         self.fail_next = False
 
@@ -194,7 +194,7 @@ class FailingOnce:
         return await self._inner.commit_move(*args, **kwargs)
 
 
-async def test_a_failed_automatic_move_is_tried_again(store: SqliteStore, clock: FakeClock) -> None:
+async def test_a_failed_automatic_move_is_tried_again(store: Store, clock: FakeClock) -> None:
     flaky = FailingOnce(store)
     recorder = Recorder()
     service = make_service(flaky, clock, recorder)
