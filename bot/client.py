@@ -24,7 +24,9 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
+from bot.discord_budget import GlobalBudget
 from bot.endpoints import apply_endpoints
+from bot.metrics import BotMetrics
 from bot.shards import ShardSet
 from bot.store import open_store
 from bot.store.base import Store
@@ -95,6 +97,13 @@ class EightsBot(commands.AutoShardedBot):
     ) -> None:
         """``options`` go to discord.py's client as they are (tests pass ``guild_ready_timeout``).
         ``tune_gc``: the bot owns its process (``python -m bot run``); see ``tune_garbage_collector``."""
+        # Every REST request passes through the global budget (bot.discord_budget), which reports to the
+        # metrics; both exist before the client, whose HTTP session takes the budget's trace hooks.
+        self.metrics = BotMetrics()
+        self.budget = GlobalBudget(
+            config.global_rate, application_id=lambda: self.application_id, observer=self.metrics
+        )
+        self.metrics.watch_budget(self.budget)
         # The bot never joins voice: discord.py's warnings about missing voice libraries are noise here.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Slash commands and components only: no privileged intent, no message content; member names come
@@ -108,6 +117,7 @@ class EightsBot(commands.AutoShardedBot):
             shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
             # Only @mentions of users who are playing; never @everyone or roles from a display name.
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            http_trace=self.budget.trace_config(),
             **options,
         )
         self.config = config
@@ -143,6 +153,8 @@ class EightsBot(commands.AutoShardedBot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
+        if self.config.metrics_port is not None:
+            await self.metrics.start_server(self.config.metrics_address, self.config.metrics_port)
         self._store = await open_store(self.config.database_url, pool_size=self.config.database_pool_size)
         version = await self._store.migrate()
         log.info("database ready at schema version %d", version)
@@ -211,6 +223,7 @@ class EightsBot(commands.AutoShardedBot):
     # --- shutdown ----------------------------------------------------------------------------------------
 
     def _guarded_interaction_create(self, data: Any) -> None:
+        self.metrics.interaction_received(int(data["id"]), int(data.get("type") or 0))
         if not self.draining:
             self._parse_interaction(data)
             return
@@ -250,6 +263,7 @@ class EightsBot(commands.AutoShardedBot):
             except Exception:
                 log.exception("closing the database failed")
         await super().close()
+        await self.metrics.stop_server()
         log.info("shut down")
 
     async def _run_closers(self) -> None:

@@ -7,6 +7,7 @@ The token is wrapped in ``Secret`` so that it cannot end up in a log line, a rep
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import os
@@ -14,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, cast
 from urllib.parse import urlsplit
 
 from bot.store.base import UnsupportedDatabaseError
@@ -24,6 +25,9 @@ DEFAULT_DATABASE_URL = "sqlite:///data/eights.sqlite3"
 DEFAULT_POOL_SIZE = 10  # PostgreSQL connections per process; the server allows 100 by default
 MAX_POOL_SIZE = 100
 DEFAULT_CPU_DELAY = 1.0
+DEFAULT_GLOBAL_RATE = 50  # Discord's global limit for a bot, per second
+MAX_GLOBAL_RATE = 100_000
+DEFAULT_METRICS_ADDRESS = "127.0.0.1"
 MAX_CPU_DELAY = 60.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
@@ -44,6 +48,9 @@ VARIABLES: dict[str, str] = {
     "LOG_LEVEL": "DEBUG, INFO, WARNING, ERROR or CRITICAL",
     "LOG_FORMAT": "text or json (one JSON object per line)",
     "EIGHTS_CPU_DELAY": "seconds a CPU player waits before moving",
+    "DISCORD_GLOBAL_RATE": "requests/s Discord allows the bot in all (50), or proxy (a REST proxy paces)",
+    "METRICS_PORT": "optional: serve Prometheus metrics on this port (off when empty)",
+    "METRICS_ADDRESS": "the address the metrics port listens on (127.0.0.1; 0.0.0.0 in a container)",
 }
 
 
@@ -108,6 +115,11 @@ class Config:
     log_level: str = "INFO"
     log_format: LogFormat = "text"
     cpu_delay: float = DEFAULT_CPU_DELAY
+    # Requests per second the bot allows itself in all; None: a shared REST proxy paces them (see
+    # bot/discord_budget.py).
+    global_rate: int | None = DEFAULT_GLOBAL_RATE
+    metrics_port: int | None = None
+    metrics_address: str = DEFAULT_METRICS_ADDRESS
     env_file: Path | None = None  # the .env file that was read, if any (for `check`)
 
     def require_token(self) -> str:
@@ -246,6 +258,12 @@ def inspect_config(
         log_level=checked(lambda: _log_level(get("LOG_LEVEL")), "INFO"),
         log_format=checked(lambda: _log_format(get("LOG_FORMAT")), "text"),
         cpu_delay=checked(lambda: _cpu_delay(get("EIGHTS_CPU_DELAY")), DEFAULT_CPU_DELAY),
+        global_rate=checked(
+            lambda: _global_rate(get("DISCORD_GLOBAL_RATE"), get("DISCORD_API_BASE_URL")),
+            cast(int | None, DEFAULT_GLOBAL_RATE),
+        ),
+        metrics_port=checked(lambda: _metrics_port(get("METRICS_PORT")), None),
+        metrics_address=checked(lambda: _metrics_address(get("METRICS_ADDRESS")), DEFAULT_METRICS_ADDRESS),
         env_file=used_file,
     )
     return config, errors
@@ -371,3 +389,44 @@ def _cpu_delay(value: str | None) -> float:
     if not math.isfinite(delay) or not 0 <= delay <= MAX_CPU_DELAY:
         raise ConfigError("EIGHTS_CPU_DELAY", f"a number of seconds from 0 to {MAX_CPU_DELAY:g}, e.g. 1.0")
     return delay
+
+
+def _global_rate(value: str | None, api_base_url: str | None) -> int | None:
+    if value is None:
+        return DEFAULT_GLOBAL_RATE
+    if value.lower() in ("proxy", "0"):
+        if api_base_url is None:
+            # Unpaced straight at Discord is how a busy bot gets its IP banned.
+            raise ConfigError(
+                "DISCORD_GLOBAL_RATE",
+                "proxy only with DISCORD_API_BASE_URL set to the shared REST proxy (e.g. nirn-proxy)",
+            )
+        return None
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_GLOBAL_RATE:
+        raise ConfigError(
+            "DISCORD_GLOBAL_RATE",
+            f"requests per second, 1 to {MAX_GLOBAL_RATE} (Discord's: {DEFAULT_GLOBAL_RATE}), or proxy",
+        )
+    return int(value)
+
+
+def _metrics_port(value: str | None) -> int | None:
+    if value is None:
+        return None
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 65_535:
+        raise ConfigError("METRICS_PORT", "a TCP port number, 1 to 65535 (e.g. 9108), or empty for none")
+    return int(value)
+
+
+def _metrics_address(value: str | None) -> str:
+    if value is None:
+        return DEFAULT_METRICS_ADDRESS
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        pass
+    if re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?", value) is None:
+        raise ConfigError(
+            "METRICS_ADDRESS", "an IP address or host name to listen on, e.g. 127.0.0.1 or 0.0.0.0"
+        )
+    return value

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 from discord.ext import commands
 
 from bot.cogs.eights import EightsCog
-from bot.cogs.publisher import DEFAULT_DEBOUNCE, PUBLIC_INTERVAL, TablePublisher
+from bot.cogs.publisher import DEFAULT_DEBOUNCE, PUBLIC_INTERVAL, TablePublisher, public_slots_for
 from bot.service import ServiceError, SystemClock, TableService
 from bot.ui.controls import DYNAMIC_ITEMS
 from bot.ui.standings import STANDINGS_DYNAMIC_ITEMS
@@ -34,7 +34,13 @@ async def setup_all(bot: EightsBot) -> None:
     # they come (bench/e2e.py sets the production spacing back on its publisher).
     window = min(DEFAULT_DEBOUNCE, cpu_delay)
     spacing = PUBLIC_INTERVAL if cpu_delay > 0 else 0.0
-    publisher = TablePublisher(bot, gather_window=DEFAULT_DEBOUNCE, min_interval=spacing)
+    publisher = TablePublisher(
+        bot,
+        gather_window=DEFAULT_DEBOUNCE,
+        min_interval=spacing,
+        public_slots=public_slots_for(bot.config.global_rate),
+        on_board_shown=bot.metrics.board_delay.observe,
+    )
     service = TableService(
         bot.store,
         clock=SystemClock(),
@@ -44,6 +50,7 @@ async def setup_all(bot: EightsBot) -> None:
         shards=bot.owned_shards,
     )
     publisher.service = service
+    bot.metrics.watch_publisher(publisher.backlog, publisher.behind)
     # EightsBot is an AutoShardedBot: the same commands.Bot API, a sibling class for the type checker.
     await bot.add_cog(EightsCog(cast(commands.Bot, bot), service, publisher))
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *STANDINGS_DYNAMIC_ITEMS)

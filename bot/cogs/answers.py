@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
 _LOCK_KEY = "eights_answer_lock"
 _WATCH_KEY = "eights_answer_watch"
+_ANSWERED_KEY = "eights_answered"
 
 
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:
@@ -27,6 +28,27 @@ def _lock(interaction: discord.Interaction) -> asyncio.Lock:
     if lock is None:
         lock = interaction.extras[_LOCK_KEY] = asyncio.Lock()
     return lock
+
+
+def _answered(interaction: discord.Interaction) -> asyncio.Event:
+    event = interaction.extras.get(_ANSWERED_KEY)
+    if event is None:
+        event = interaction.extras[_ANSWERED_KEY] = asyncio.Event()
+    return event
+
+
+async def answered(interaction: discord.Interaction, timeout: float) -> bool:
+    """Wait until the interaction's own answer has gone out through the helpers below (a defer does not
+    count): only then may the bot add public follow-ups to it. After a private "thinking…" defer, Discord
+    turns the first follow-up into that private answer, so a public line sent before it would be seen by
+    one person only."""
+    event = _answered(interaction)
+    if not event.is_set():
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return False
+    return True
 
 
 _deferring: set[asyncio.Task[None]] = set()
@@ -74,6 +96,7 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
+        _answered(interaction).set()
     view = kwargs.get("view")
     if isinstance(view, discord.ui.View):
         release(view)
@@ -96,6 +119,7 @@ async def update_in_place(
             await interaction.edit_original_response(content=content, view=view)
         else:
             await interaction.response.edit_message(content=content, view=view)
+        _answered(interaction).set()
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
@@ -103,6 +127,7 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     async with _lock(interaction):
         if not interaction.response.is_done():
             await interaction.response.defer()
+        _answered(interaction).set()
 
 
 async def answer_publicly(
@@ -114,6 +139,7 @@ async def answer_publicly(
     async with _lock(interaction):
         if not interaction.response.is_done():
             response = await interaction.response.send_message(embed=embed, **extra)
+            _answered(interaction).set()
             return response.message_id
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):

@@ -1,14 +1,32 @@
-"""The service's outcomes, shown on Discord: board edits, public turn lines and private hand refreshes.
+"""The service's outcomes, shown on Discord: turn lines, board edits and private hand refreshes.
 
 ``TablePublisher`` is the service's ``TableListener`` (CPU moves, timeouts, rounds starting on their own) and
-also receives the outcomes of the players' own actions from the cog, so that everything a table shows goes
-through one queue per table. Each table has at most one flush running; outcomes that arrive meanwhile are
-gathered and shown together. While a CPU seat is to move, the flush waits for its move (up to
-``gather_window``), so a run of CPU moves becomes one message and one edit; when a person is to move it goes
-out at once, as that person is waiting. Hand refreshes (how the next player learns it is their turn) go out
-at once for every outcome; the public part (the turn line and the board edit) is spaced by ``min_interval``
-per table, for Discord's per-channel rate limit (about 5 messages per 5 s), so at a fast pace one line tells
-several moves and one edit shows their result.
+also receives the outcomes of the players' own actions from the cog. Each table has three lanes, each with
+at most one task, so that none waits for another:
+
+* **hands** (how the next player learns it is their turn): the hand messages that changed are edited in
+  place at once, through the interactions that showed them (interaction webhooks, exempt from Discord's
+  global limit). They never wait for the public lanes.
+* **lines** (the turn line, which @mentions the person to move): sent as a public follow-up of the table's
+  latest player interaction when one is usable (an interaction webhook: exempt), else as a channel message
+  (globally limited: it waits for a turn of ``FairTurns``, see below). Lines are spaced by ``min_interval``
+  per table; what happens meanwhile is told in the next line.
+* **board** (one message per table, edited): globally limited, so it waits for a turn; when its turn comes
+  it shows the table's latest state, whatever arrived while it waited (its "Last plays" field holds the plays
+  since), and is skipped when the board would not change.
+
+When the tables want more than Discord's global budget, they wait for their turn in ``FairTurns``, oldest
+first: nothing queues inside discord.py, news is coalesced per table, never dropped. While a CPU seat is to
+move, each lane waits for its move (up to ``gather_window``), so a run of CPU moves becomes one line and one
+edit. A line or a board edit that fails for a reason that passes (429 after discord.py's retries, 5xx, a
+dropped connection) is rescheduled with a growing pause: its events go back in front of the next line, so a
+"your turn" mention is folded into it rather than lost, and the board is edited again with the latest state.
+A refusal that would only repeat (403: missing permissions) is logged and not retried, since retrying would
+pile up invalid requests towards Discord's ban.
+
+The floor this sets on how far a board lags: with ``n`` tables busy and a global rate of ``r`` requests per
+second (less the requests of lines that could not go through an interaction), each table's board gets a
+turn about every ``n / r`` seconds: 2 s at 100 tables, 6 s at 300 with Discord's 50/s.
 
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
@@ -26,8 +44,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 
+from bot.cogs import answers
+from bot.cogs.fair_turns import FairTurns
 from bot.engine import RulesetError, get_preset
 from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
 from bot.ui import render
@@ -37,11 +58,35 @@ log = logging.getLogger(__name__)
 
 HAND_EDIT_WINDOW = 14 * 60.0  # interaction tokens last 15 minutes; keep a margin
 DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
-# Seconds between a table's public flushes (line + board edit: two requests in the channel's bucket of about
+# Seconds between a table's lines, and between its board edits (each in the channel's buckets of about
 # 5 per 5 s); hands are refreshed at once regardless.
 PUBLIC_INTERVAL = 1.0
+# Public updates (a line or a board edit) in flight at once, all tables together: enough to keep the global
+# budget busy, few enough that what waits, waits here, coalescing, rather than inside the budget.
+DEFAULT_PUBLIC_SLOTS = 10
+ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
+RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
+RETRY_MAX = 30.0  # ... up to this
 # Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
 QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
+
+
+def public_slots_for(global_rate: int | None) -> int:
+    """Public updates in flight for a global rate (None: a proxy paces them): about 0.2 s of the budget."""
+    if global_rate is None:
+        return 16
+    return max(4, min(64, round(global_rate * 0.2)))
+
+
+def is_transient(error: BaseException) -> bool:
+    """A failure that may pass if the request is tried later."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError | TimeoutError)
+
+
+def retry_delay(failures: int) -> float:
+    return min(RETRY_MAX, RETRY_FIRST * (1 << min(16, max(0, failures - 1))))
 
 
 @dataclass(slots=True)
@@ -59,18 +104,38 @@ class HandSession:
 
 @dataclass(slots=True)
 class _Feed:
-    events: list[TableEvent] = field(default_factory=list)
-    snapshot: TableSnapshot | None = None  # the latest, not yet shown publicly
-    hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
-    private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
-    task: asyncio.Task[None] | None = None
-    wake: asyncio.Event = field(default_factory=asyncio.Event)  # an outcome with no CPU seat to move next
-    arrived: asyncio.Event = field(default_factory=asyncio.Event)  # any outcome
-    last_flush: float = -1e9
+    table_id: int
+    snapshot: TableSnapshot | None = None  # the latest state (a closed table stays closed)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # set, and replaced, by every outcome
+    # lines
+    events: list[TableEvent] = field(default_factory=list)  # not told in a line yet
+    line_since: float | None = None  # loop time the oldest of them arrived
+    line_task: asyncio.Task[None] | None = None
+    last_line: float = -1e9
+    line_retry_at: float = 0.0
+    line_failures: int = 0
+    via: discord.Interaction | None = None  # the table's latest player interaction, for public follow-ups
+    via_since: float = 0.0
+    # board
+    board_since: float | None = None  # loop time of the oldest outcome the board does not show yet
+    board_task: asyncio.Task[None] | None = None
+    last_board: float = -1e9
+    board_retry_at: float = 0.0
+    board_failures: int = 0
     board_embed: dict[str, Any] | None = None  # the last board this process showed
     board_view_key: tuple[Any, ...] | None = None
+    # hands
+    hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
+    private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
+    hand_task: asyncio.Task[None] | None = None
     hand_keys: dict[int, tuple[Any, ...]] = field(default_factory=dict)
-    closed: bool = False
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        return [task for task in (self.line_task, self.board_task, self.hand_task) if task is not None]
+
+    def pending_since(self) -> float | None:
+        times = [t for t in (self.line_since, self.board_since) if t is not None]
+        return min(times) if times else None
 
 
 def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
@@ -80,7 +145,10 @@ def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
 
 
 class TablePublisher:
-    """Implements ``TableListener``; see the module docstring."""
+    """Implements ``TableListener``; see the module docstring.
+
+    ``public_slots``: public updates in flight at once (``public_slots_for`` the global rate).
+    ``on_board_shown``: told the seconds from an outcome to the board showing it (metrics)."""
 
     def __init__(
         self,
@@ -88,11 +156,15 @@ class TablePublisher:
         *,
         gather_window: float = DEFAULT_DEBOUNCE,
         min_interval: float = DEFAULT_DEBOUNCE,
+        public_slots: int = DEFAULT_PUBLIC_SLOTS,
         monotonic: Callable[[], float] = time.monotonic,
+        on_board_shown: Callable[[float], None] | None = None,
     ) -> None:
         self.client = client
         self.gather_window = gather_window
         self.min_interval = min_interval
+        self.turns = FairTurns(public_slots)
+        self.on_board_shown = on_board_shown
         self.service: TableService | None = None
         self._monotonic = monotonic
         self._feeds: dict[int, _Feed] = {}
@@ -105,41 +177,65 @@ class TablePublisher:
     async def on_outcome(self, outcome: Outcome) -> None:
         self.publish(outcome)
 
-    def publish(self, outcome: Outcome, *, shown_to: int | None = None) -> None:
+    def publish(
+        self, outcome: Outcome, *, shown_to: int | None = None, via: discord.Interaction | None = None
+    ) -> None:
         """Queue an outcome for showing; returns at once. ``shown_to``: the player whose own move this is and
-        whose answer shows them their hand as of this outcome, so no refresh of that hand is due for it."""
+        whose answer shows them their hand as of this outcome, so no refresh of that hand is due for it.
+        ``via``: that player's interaction; once it is answered, the table's public lines may go out as its
+        follow-ups (exempt from the global limit) for as long as its token lives."""
         if self._closed:
             return
         table_id = outcome.table_id
-        feed = self._feeds.get(table_id)
-        if feed is None:
-            feed = self._feeds[table_id] = _Feed()
-        feed.events.extend(outcome.public_events)
+        feed = self._feed(table_id)
+        now = asyncio.get_running_loop().time()
+        if outcome.public_events:
+            feed.events.extend(outcome.public_events)
+            if feed.line_since is None:
+                feed.line_since = now
         seat = outcome.snapshot.seat_of(shown_to) if shown_to is not None else None
         if shown_to is not None and seat is not None:
             feed.hand_keys[shown_to] = _hand_key(outcome.snapshot, seat.position)
             feed.private_users.update(user for user in outcome.private_events if user != shown_to)
         else:
             feed.private_users.update(outcome.private_events)
+        if via is not None:
+            feed.via, feed.via_since = via, self._monotonic()
         # Outcomes arrive in the order they were committed; a closed table stays closed.
         if feed.snapshot is None or feed.snapshot.open:
             feed.snapshot = outcome.snapshot
+            if feed.board_since is None:
+                feed.board_since = now
         if feed.hand_snapshot is None or feed.hand_snapshot.open:
             feed.hand_snapshot = outcome.snapshot
-        feed.arrived.set()
-        if not _cpu_to_act(outcome.snapshot):
-            feed.wake.set()
-        if feed.task is None:
-            feed.task = asyncio.create_task(self._drain(table_id, feed), name=f"eights-board-{table_id}")
+        feed.changed.set()
+        feed.changed = asyncio.Event()
+        if feed.hand_task is None:
+            feed.hand_task = asyncio.create_task(self._drain_hands(feed), name=f"eights-hands-{table_id}")
+        if feed.events and feed.line_task is None:
+            feed.line_task = asyncio.create_task(self._drain_lines(feed), name=f"eights-lines-{table_id}")
+        if feed.board_since is not None and feed.board_task is None:
+            feed.board_task = asyncio.create_task(self._drain_board(feed), name=f"eights-board-{table_id}")
+
+    def _feed(self, table_id: int) -> _Feed:
+        feed = self._feeds.get(table_id)
+        if feed is None:
+            feed = self._feeds[table_id] = _Feed(table_id)
+        return feed
+
+    def busy(self) -> bool:
+        """Whether some outcome is still being shown."""
+        return any(feed.tasks() for feed in self._feeds.values())
 
     async def idle(self, timeout: float = 5.0) -> None:
         """Wait until every queued outcome has been shown (tests and shutdown)."""
-        deadline = self._monotonic() + timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         while True:
-            tasks = [feed.task for feed in self._feeds.values() if feed.task is not None]
+            tasks = [task for feed in self._feeds.values() for task in feed.tasks()]
             if not tasks:
                 return
-            remaining = deadline - self._monotonic()
+            remaining = deadline - loop.time()
             if remaining <= 0:
                 return
             await asyncio.wait(tasks, timeout=remaining)
@@ -149,8 +245,19 @@ class TablePublisher:
         await self.idle(timeout=2.0)
         self._closed = True
         for feed in self._feeds.values():
-            if feed.task is not None:
-                feed.task.cancel()
+            for task in feed.tasks():
+                task.cancel()
+
+    # --- for admins -----------------------------------------------------------------------------------------
+
+    def backlog(self) -> int:
+        """Tables whose channel does not show their latest state yet."""
+        return sum(1 for feed in self._feeds.values() if feed.pending_since() is not None)
+
+    def behind(self) -> float:
+        """Seconds the longest-waiting table has waited for its line or board."""
+        times = [t for feed in self._feeds.values() if (t := feed.pending_since()) is not None]
+        return max(0.0, asyncio.get_running_loop().time() - min(times)) if times else 0.0
 
     # --- boards ---------------------------------------------------------------------------------------------
 
@@ -169,21 +276,29 @@ class TablePublisher:
 
     async def post_board(self, snapshot: TableSnapshot) -> int | None:
         """Post the board as a fresh message in the table's channel and make it the board."""
-        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        view = board_view(snapshot)
         try:
-            if view is None:
-                message = await channel.send(embed=render.board_embed(snapshot))
-            else:
-                message = await channel.send(embed=render.board_embed(snapshot), view=view)
+            return await self._post_board(snapshot)
         except discord.HTTPException as error:
             log.warning("table %s: could not post the board: %s", snapshot.table_id, error)
             return None
+
+    async def _post_board(self, snapshot: TableSnapshot) -> int:
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        view = board_view(snapshot)
+        if view is None:
+            message = await channel.send(embed=render.board_embed(snapshot))
+        else:
+            message = await channel.send(embed=render.board_embed(snapshot), view=view)
         await self.remember_board(snapshot.table_id, message.id)
         return message.id
 
     async def check_board(self, snapshot: TableSnapshot) -> None:
-        """At start-up: repost a restored table's board if its message is gone, else bring it up to date."""
+        """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
+        Globally limited requests: it takes its turn after the tables already waiting."""
+        async with self.turns.turn(asyncio.get_running_loop().time()):
+            await self._check_board(snapshot)
+
+    async def _check_board(self, snapshot: TableSnapshot) -> None:
         board_id = self.board_id(snapshot)
         channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         if board_id is not None:
@@ -198,12 +313,21 @@ class TablePublisher:
             await self.post_board(snapshot)
         else:
             self._boards[snapshot.table_id] = board_id
-            await self._edit_board(snapshot, self._feeds.setdefault(snapshot.table_id, _Feed()))
+            feed = self._feed(snapshot.table_id)
+            with contextlib.suppress(discord.HTTPException):
+                await self._edit_board(snapshot, feed)
+
+    def _board_unchanged(self, snapshot: TableSnapshot, feed: _Feed) -> bool:
+        if self.board_id(snapshot) is None:
+            return False
+        embed_data = dict(render.board_embed(snapshot).to_dict())
+        return embed_data == feed.board_embed and _board_view_key(snapshot) == feed.board_view_key
 
     async def _edit_board(self, snapshot: TableSnapshot, feed: _Feed) -> None:
+        """Show ``snapshot`` on the board (posting it again if its message is gone). Raises what failed."""
         board_id = self.board_id(snapshot)
         if board_id is None:
-            await self.post_board(snapshot)
+            await self._post_board(snapshot)
             return
         embed = render.board_embed(snapshot)
         embed_data: dict[str, Any] = dict(embed.to_dict())
@@ -224,10 +348,7 @@ class TablePublisher:
                 return  # a newer board was posted meanwhile
             log.info("table %s: the board message was deleted; posting it again", snapshot.table_id)
             if snapshot.open:
-                await self.post_board(snapshot)
-            return
-        except discord.HTTPException as error:
-            log.warning("table %s: could not edit the board: %s", snapshot.table_id, error)
+                await self._post_board(snapshot)
             return
         feed.board_embed = embed_data
         feed.board_view_key = view_key
@@ -256,7 +377,7 @@ class TablePublisher:
         """The hand message this interaction shows is now the player's hand, to refresh in place. ``hand``,
         the view it was rendered from, spares the next flush asking for the same hand again."""
         if hand is not None:
-            feed = self._feeds.setdefault(table_id, _Feed())
+            feed = self._feed(table_id)
             feed.hand_keys[user_id] = _hand_key(hand.snapshot, hand.position)
         session = self._sessions.get((table_id, user_id))
         rendered = (content, view_signature(view))
@@ -320,60 +441,190 @@ class TablePublisher:
             del self._sessions[key]
         self._boards.pop(table_id, None)
 
-    # --- the flush ------------------------------------------------------------------------------------------
+    # --- the lanes ------------------------------------------------------------------------------------------
 
-    async def _drain(self, table_id: int, feed: _Feed) -> None:
+    async def _gather(self, feed: _Feed) -> None:
+        """While a CPU seat is to move, wait for its move (up to ``gather_window``): shown together."""
         loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.gather_window
+        while feed.snapshot is not None and _cpu_to_act(feed.snapshot):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.changed.wait(), remaining)
+
+    @staticmethod
+    async def _sleep_until(when: float) -> None:
+        delay = when - asyncio.get_running_loop().time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    def _lane_done(self, feed: _Feed) -> None:
+        """A lane finished: forget a closed table once everything about it has been shown."""
+        if feed.tasks() or feed.events or feed.board_since is not None or feed.hand_snapshot is not None:
+            return
+        if feed.snapshot is not None and not feed.snapshot.open and self._feeds.get(feed.table_id) is feed:
+            del self._feeds[feed.table_id]
+            self.forget_table(feed.table_id)
+
+    async def _drain_hands(self, feed: _Feed) -> None:
         try:
-            while True:
-                # A CPU seat to move: its move is coming, show it together with what is queued.
-                deadline = loop.time() + self.gather_window
-                while True:
-                    latest = feed.hand_snapshot or feed.snapshot
-                    if latest is None or not _cpu_to_act(latest):
-                        break
-                    remaining = deadline - loop.time()
-                    if remaining <= 0:
-                        break
-                    feed.wake.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(feed.wake.wait(), remaining)
+            while feed.hand_snapshot is not None:
+                await self._gather(feed)
                 hands, users = feed.hand_snapshot, feed.private_users
                 feed.hand_snapshot, feed.private_users = None, set()
-                jobs = []
-                if hands is not None:
-                    jobs.append(self._refresh_hands(hands, users, feed))
-                public = feed.snapshot
-                if public is not None and feed.last_flush + self.min_interval <= loop.time():
-                    events, feed.events, feed.snapshot = feed.events, [], None
-                    feed.last_flush = loop.time()
-                    jobs.append(self._flush(public, events, feed))
-                else:
-                    public = None
-                # The line, the board and the hands go to different places (and rate-limit buckets): at once.
-                for result in await asyncio.gather(*jobs, return_exceptions=True):
-                    if isinstance(result, BaseException):
-                        log.error("table %s: showing an outcome failed", table_id, exc_info=result)
-                if public is not None and not public.open:
-                    feed.closed = True
-                    self.forget_table(table_id)
-                if feed.snapshot is None and feed.hand_snapshot is None:
-                    break
-                if feed.hand_snapshot is None:
-                    # Only the public part waits, for its spacing; a new outcome's hands go out before.
-                    feed.arrived.clear()
-                    spacing = feed.last_flush + self.min_interval - loop.time()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(feed.arrived.wait(), max(0.0, spacing))
+                try:
+                    await self._refresh_hands(hands, users, feed)
+                except Exception:
+                    log.exception("table %s: refreshing the hands failed", feed.table_id)
         finally:
-            feed.task = None
-            if (
-                feed.closed
-                and feed.snapshot is None
-                and feed.hand_snapshot is None
-                and self._feeds.get(table_id) is feed
-            ):
-                del self._feeds[table_id]
+            feed.hand_task = None
+            self._lane_done(feed)
+
+    async def _drain_lines(self, feed: _Feed) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while feed.events:
+                await self._gather(feed)
+                await self._sleep_until(max(feed.last_line + self.min_interval, feed.line_retry_at))
+                via = await self._usable_via(feed)
+                if via is not None:
+                    await self._post_line(feed, via)
+                else:
+                    async with self.turns.turn(
+                        feed.line_since if feed.line_since is not None else loop.time()
+                    ):
+                        await self._post_line(feed, None)
+        finally:
+            feed.line_task = None
+            self._lane_done(feed)
+
+    async def _drain_board(self, feed: _Feed) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while feed.board_since is not None and feed.snapshot is not None:
+                await self._gather(feed)
+                await self._sleep_until(max(feed.last_board + self.min_interval, feed.board_retry_at))
+                if self._board_unchanged(feed.snapshot, feed):
+                    feed.board_since = None  # nothing to send: no turn needed
+                    continue
+                async with self.turns.turn(feed.board_since if feed.board_since is not None else loop.time()):
+                    await self._show_board(feed)
+        finally:
+            feed.board_task = None
+            self._lane_done(feed)
+
+    async def _usable_via(self, feed: _Feed) -> discord.Interaction | None:
+        """The table's latest player interaction, when its answer went out and its token still lives."""
+        via = feed.via
+        if via is None or self._monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
+            return None
+        if not await answers.answered(via, ANSWER_WAIT):
+            if feed.via is via:
+                feed.via = None
+            return None
+        return via
+
+    async def _show_board(self, feed: _Feed) -> None:
+        """The board's turn: show the latest state; on a failure that may pass, try again later."""
+        loop = asyncio.get_running_loop()
+        snapshot, since = feed.snapshot, feed.board_since
+        assert snapshot is not None and since is not None
+        feed.board_since = None
+        feed.last_board = loop.time()
+        try:
+            await self._edit_board(snapshot, feed)
+        except Exception as error:
+            if not is_transient(error):
+                log.warning("table %s: could not show the board: %s", feed.table_id, error)
+                return
+            feed.board_failures += 1
+            delay = retry_delay(feed.board_failures)
+            feed.board_retry_at = loop.time() + delay
+            # Still behind since the first outcome it missed; it is shown again with the latest state.
+            feed.board_since = since if feed.board_since is None else min(since, feed.board_since)
+            log.warning(
+                "table %s: could not edit the board (%s); trying again in %.0f s", feed.table_id, error, delay
+            )
+            return
+        feed.board_failures = 0
+        if self.on_board_shown is not None:
+            self.on_board_shown(loop.time() - since)
+
+    async def _post_line(self, feed: _Feed, via: discord.Interaction | None) -> None:
+        """Tell the events gathered so far: as a follow-up of ``via``, or in the channel. On a failure the
+        events go back in front of the queue, to be told (and the person to move mentioned) in the next
+        line."""
+        loop = asyncio.get_running_loop()
+        snapshot = feed.snapshot
+        assert snapshot is not None
+        events, since = feed.events, feed.line_since
+        feed.events, feed.line_since = [], None
+        feed.last_line = loop.time()
+        content, mention, match_over = self._line_for(snapshot, events)
+        try:
+            if content is not None:
+                await self._send(snapshot, via, content, _mentioning(mention))
+            if match_over:
+                await self._send(
+                    snapshot, via, render.final_ranking_text(snapshot), discord.AllowedMentions.none()
+                )
+        except Exception as error:
+            if not is_transient(error) and via is None:
+                # 403 and the like would only repeat (and count towards Discord's ban): given up.
+                log.warning("table %s: could not post the turn line: %s", feed.table_id, error)
+                return
+            feed.events[:0] = events
+            feed.line_since = (
+                since if feed.line_since is None or since is None else min(since, feed.line_since)
+            )
+            if via is not None and not is_transient(error):
+                # The interaction can no longer be followed up (its token expired): the channel, at once.
+                if feed.via is via:
+                    feed.via = None
+                log.info(
+                    "table %s: line not sent as a follow-up (%s); sending it in the channel",
+                    feed.table_id,
+                    error,
+                )
+                return
+            feed.line_failures += 1
+            delay = retry_delay(feed.line_failures)
+            feed.line_retry_at = loop.time() + delay
+            log.warning(
+                "table %s: could not post the turn line (%s); trying again in %.0f s",
+                feed.table_id,
+                error,
+                delay,
+            )
+            return
+        feed.line_failures = 0
+
+    def _line_for(
+        self, snapshot: TableSnapshot, events: list[TableEvent]
+    ) -> tuple[str | None, int | None, bool]:
+        """(the line, the user it mentions, whether the final ranking follows)."""
+        shown = events if snapshot.phase != "lobby" else [e for e in events if e.kind not in QUIET_IN_LOBBY]
+        to_act_user = _user_to_act(snapshot)
+        fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
+        turn_changed = any(e.kind in ("turn", "round_started", "started", "rejoined") for e in events)
+        content, mention = render.turn_line(shown, snapshot, hand_is_fresh=fresh, announce_turn=turn_changed)
+        match_over = any(e.kind == "match_over" for e in events) and bool(snapshot.ranking)
+        return content, mention, match_over
+
+    async def _send(
+        self,
+        snapshot: TableSnapshot,
+        via: discord.Interaction | None,
+        content: str,
+        mentions: discord.AllowedMentions,
+    ) -> None:
+        if via is not None:
+            await via.followup.send(content, allowed_mentions=mentions)
+        else:
+            channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+            await channel.send(content, allowed_mentions=mentions)
 
     async def _refresh_hands(self, snapshot: TableSnapshot, users: set[int], feed: _Feed) -> None:
         """Refresh the hand messages that may look different after this snapshot."""
@@ -390,39 +641,15 @@ class TablePublisher:
                 feed.hand_keys[user_id] = key
                 await self.refresh_hand(snapshot.table_id, user_id)
 
-    async def _flush(self, snapshot: TableSnapshot, events: list[TableEvent], feed: _Feed) -> None:
-        """The public part: the turn line (and the final ranking) and the board edit."""
-        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        shown = events if snapshot.phase != "lobby" else [e for e in events if e.kind not in QUIET_IN_LOBBY]
-        to_act_user = _user_to_act(snapshot)
-        fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
-        turn_changed = any(e.kind in ("turn", "round_started", "started", "rejoined") for e in events)
-        content, mention = render.turn_line(shown, snapshot, hand_is_fresh=fresh, announce_turn=turn_changed)
-        match_over = any(e.kind == "match_over" for e in events) and bool(snapshot.ranking)
 
-        async def post_lines() -> None:
-            if content:
-                mentions = discord.AllowedMentions(
-                    everyone=False,
-                    roles=False,
-                    replied_user=False,
-                    users=[discord.Object(mention)] if mention is not None else False,
-                )
-                try:
-                    await channel.send(content, allowed_mentions=mentions)
-                except discord.HTTPException as error:
-                    log.warning("table %s: could not post the turn line: %s", snapshot.table_id, error)
-            if match_over:
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.send(
-                        render.final_ranking_text(snapshot), allowed_mentions=discord.AllowedMentions.none()
-                    )
-
-        for result in await asyncio.gather(
-            post_lines(), self._edit_board(snapshot, feed), return_exceptions=True
-        ):
-            if isinstance(result, BaseException):
-                log.error("table %s: showing an outcome failed", snapshot.table_id, exc_info=result)
+def _mentioning(user_id: int | None) -> discord.AllowedMentions:
+    """Only the person to move is pinged: never everyone, roles, or anyone named in a display name."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(user_id)] if user_id is not None else False,
+    )
 
 
 def _user_to_act(snapshot: TableSnapshot) -> int | None:

@@ -161,7 +161,7 @@ class TableHelpers(_MixinBase):
         # reach the service, which applies one and answers the other "That move is no longer possible."
         outcome = await self.service.act(table_id, self.actor(interaction), intent, round_token)
         # The answer below shows this player their hand: the publisher need not look at it again.
-        self.publisher.publish(outcome, shown_to=user_id)
+        self.publisher.publish(outcome, shown_to=user_id, via=interaction)
         seat = outcome.snapshot.seat_of(user_id)
         lead = _played_note(outcome.public_events, seat.position if seat else None)
         note = _private_note(outcome, user_id, lead)

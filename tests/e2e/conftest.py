@@ -220,13 +220,11 @@ class World:
 
     def busy(self) -> bool:
         """Whether the bot still has work in flight: a timer's move (CPU, with delay 0) or an outcome to show.
-        (The publisher's queue is still read from its private state: bot/cogs/publisher.py has no public
-        look at it yet.)"""
+        """
         publisher = self.cog.publisher
-        showing = any(feed.task is not None for feed in publisher._feeds.values())
         # The start-up check of restored boards runs in the background (bot.cogs.setup_all).
         checking = any(task.get_name() == "eights-check-boards" for task in asyncio.all_tasks())
-        return self.service.busy() or showing or checking
+        return self.service.busy() or publisher.busy() or checking
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0)."""

@@ -1,0 +1,372 @@
+"""One budget for every request Discord counts against the bot's global rate limit.
+
+Discord allows a bot about 50 requests per second in all (``DISCORD_GLOBAL_RATE`` when Discord raised the
+bot's limit); interaction callbacks (``/interactions/{id}/{token}/callback``) and interaction webhooks
+(``/webhooks/{application_id}/{token}...``: follow-ups, edits of an interaction's messages) are exempt. And
+an IP that makes 10,000 invalid requests (401, 403, 429) in 10 minutes is banned for an hour. discord.py
+obeys the 429s it gets, but does nothing to stay under the global limit: past it, every request is answered
+429 and the invalid requests pile up.
+
+How it hooks in: discord.py sends every REST request (its ``HTTPClient`` and the interaction webhooks alike)
+through one aiohttp session, and accepts an aiohttp ``TraceConfig`` (the ``http_trace`` client option).
+aiohttp awaits the trace's request-start hook before it sends each attempt, so ``GlobalBudget.trace_config``
+paces every attempt, retries after a 429 or a 5xx included, and reads every response's status and
+rate-limit headers at the end. Nothing of discord.py's own request code is copied or replaced.
+
+The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
+taken in arrival order. Discord counts in fixed 1-second windows whose edges the bot does not know; a sliding
+window that holds no more than the limit in any 1.05 s holds no more in any of Discord's windows either,
+allowing 50 ms for requests to arrive unevenly. A global 429 (``X-RateLimit-Scope: global`` or
+``X-RateLimit-Global``) stops every globally limited request for its ``Retry-After``, and lowers the pace
+(by a fifth, down to a fifth of the rate), which comes back by a tenth of the rate every 10 s without one:
+some other client is spending the same budget (another process without a shared proxy), and the bot gives
+way. Route 429s (scope ``user``, ``shared``) are discord.py's to obey: it sleeps for ``retry_after`` on that
+route's bucket before it retries.
+
+``rate=None`` hands the global limit to a shared REST proxy in front of Discord (``DISCORD_GLOBAL_RATE=proxy``
+with ``DISCORD_API_BASE_URL`` pointing at, e.g., nirn-proxy): the bot no longer paces itself, since the proxy
+sees every process's requests and paces them together; global 429s are still obeyed and every request is
+still counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import math
+import re
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, Protocol
+
+import aiohttp
+import yarl
+from discord.http import Route
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GLOBAL_RATE = 50  # requests per second: Discord's global limit for a bot
+WINDOW = 1.0  # seconds: Discord counts the global limit per second
+WINDOW_MARGIN = 0.05  # seconds added to the window, for requests that arrive unevenly
+INVALID_WINDOW = 600.0  # seconds: Discord bans an IP after 10,000 invalid requests in 10 minutes
+INVALID_BAN_AT = 10_000
+INVALID_WARN_AT = 1_000  # a tenth of the ban: worth an admin's attention
+SLOWDOWN = 0.8  # the pace after a global 429, as a part of the pace before it
+SLOWEST = 0.2  # never slower than this part of the rate
+RECOVERY_STEP = 0.1  # part of the rate regained ...
+RECOVERY_EVERY = 10.0  # ... every this many seconds without a global 429
+INVALID_STATUSES = frozenset({401, 403, 429})
+
+_INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
+_TOKEN_WEBHOOK = re.compile(r"^/webhooks/(\d+)/[^/]+(?:/.*)?$")
+_SNOWFLAKE = re.compile(r"^\d+$")
+
+
+@dataclass(frozen=True, slots=True)
+class RouteInfo:
+    """What the budget needs to know about one request."""
+
+    route: str  # "METHOD /path/{id}/...": ids and tokens replaced, so it is safe as a metric label
+    exempt: bool  # an interaction callback or interaction webhook: not counted by Discord's global limit
+    interaction_id: int | None = None  # for an interaction callback
+
+
+def route_template(path: str) -> str:
+    """``/channels/123/messages/456`` → ``/channels/{id}/messages/{id}``. The segment after an interaction's
+    or webhook's id is its token: it becomes ``{token}`` and never reaches a log line or a metric label."""
+    parts = path.split("/")
+    out: list[str] = []
+    for index, part in enumerate(parts):
+        if index >= 2 and parts[index - 2] in ("interactions", "webhooks"):
+            out.append("{token}")
+        elif _SNOWFLAKE.match(part):
+            out.append("{id}")
+        elif len(part) > 32:
+            out.append("{token}")  # nothing the bot calls has a word this long: a secret-looking segment
+        else:
+            out.append(part)
+    return "/".join(out)
+
+
+def classify(method: str, path: str, application_id: int | None) -> RouteInfo:
+    """``path`` relative to the API base (``/channels/1/messages``)."""
+    template = f"{method.upper()} {route_template(path)}"
+    callback = _INTERACTION_CALLBACK.match(path)
+    if callback is not None:
+        return RouteInfo(template, True, int(callback.group(1)))
+    webhook = _TOKEN_WEBHOOK.match(path)
+    if webhook is not None and (application_id is None or int(webhook.group(1)) == application_id):
+        # Before the application id is known (it comes with login) no interaction exists yet either.
+        return RouteInfo(template, True)
+    return RouteInfo(template, False)
+
+
+def scope_of_429(headers: Mapping[str, str], body: Any) -> str:
+    """``global``, ``user`` (a route's bucket), ``shared`` (a resource's limit, not counted as invalid), or
+    ``cloudflare`` (no ``Via`` header: an IP-wide block in front of Discord)."""
+    if not headers.get("Via"):
+        return "cloudflare"
+    scope = (headers.get("X-RateLimit-Scope") or "").lower()
+    if scope in ("global", "user", "shared"):
+        return scope
+    if (headers.get("X-RateLimit-Global") or "").lower() == "true":
+        return "global"
+    if isinstance(body, dict) and body.get("global"):
+        return "global"
+    return "user"
+
+
+def retry_after_of(headers: Mapping[str, str], body: Any) -> float:
+    """Seconds to wait after a 429: the body's ``retry_after`` (fractional), else the headers'."""
+    candidates: list[Any] = []
+    if isinstance(body, dict):
+        candidates.append(body.get("retry_after"))
+    candidates += [headers.get("Retry-After"), headers.get("X-RateLimit-Reset-After")]
+    for value in candidates:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(seconds) and seconds >= 0:
+            return min(seconds, 3600.0)
+    return 1.0
+
+
+class BudgetObserver(Protocol):
+    """What the budget reports (``bot.metrics.BotMetrics`` implements it)."""
+
+    def request_done(self, route: str, exempt: bool, status: int | None, seconds: float) -> None: ...
+
+    def rate_limited(self, scope: str) -> None: ...
+
+    def waited(self, seconds: float) -> None: ...
+
+    def interaction_answered(self, interaction_id: int) -> None: ...
+
+
+class InvalidRequests:
+    """401, 403 and counted 429 answers in the last ``INVALID_WINDOW`` seconds, per second."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._seconds: collections.deque[list[int]] = collections.deque()  # [second, count], oldest first
+        self._total = 0
+        self._warned_at = 0.0
+
+    def add(self) -> None:
+        now = int(self._clock())
+        if self._seconds and self._seconds[-1][0] == now:
+            self._seconds[-1][1] += 1
+        else:
+            self._seconds.append([now, 1])
+        self._total += 1
+        self._expire(now)
+        if self._total >= INVALID_WARN_AT and now - self._warned_at >= 60:
+            self._warned_at = now
+            log.warning(
+                "%d invalid requests (401, 403, 429) in the last 10 minutes; Discord bans the bot's IP at %d",
+                self._total,
+                INVALID_BAN_AT,
+            )
+
+    def count(self) -> int:
+        self._expire(int(self._clock()))
+        return self._total
+
+    def _expire(self, now: int) -> None:
+        while self._seconds and self._seconds[0][0] <= now - INVALID_WINDOW:
+            self._total -= self._seconds.popleft()[1]
+
+
+class GlobalBudget:
+    """See the module docstring. ``rate`` None: a shared proxy paces the bot's requests.
+
+    ``clock`` and ``sleep`` are the event loop's by default; the tests pass a virtual clock."""
+
+    def __init__(
+        self,
+        rate: int | None = DEFAULT_GLOBAL_RATE,
+        *,
+        window: float = WINDOW + WINDOW_MARGIN,
+        application_id: Callable[[], int | None] = lambda: None,
+        observer: BudgetObserver | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
+        if rate is not None and rate < 1:
+            raise ValueError("the global rate is a number of requests per second, 1 or more")
+        self.rate = rate
+        self.window = window
+        self.application_id = application_id
+        self.observer = observer
+        self._clock = clock
+        self._sleep = sleep
+        self._sent: collections.deque[float] = collections.deque()  # send times in the current window
+        self._turn = asyncio.Lock()  # FIFO: who is next to send
+        self._paused_until = 0.0
+        self._pace = 1.0  # part of the rate in use (lowered by global 429s)
+        self._pace_since = 0.0
+        self.waiting = 0  # requests waiting for their turn now
+        self.invalid = InvalidRequests(clock)
+        self._base = ("", yarl.URL())
+
+    # --- pacing ---------------------------------------------------------------------------------------------
+
+    @property
+    def limit(self) -> int | None:
+        """Requests allowed per window now (None: no pacing)."""
+        if self.rate is None:
+            return None
+        self._recover()
+        return max(1, math.floor(self.rate * self._pace))
+
+    @property
+    def paused_for(self) -> float:
+        return max(0.0, self._paused_until - self._clock())
+
+    async def acquire(self) -> float:
+        """Wait for this request's turn; returns the seconds waited."""
+        start = self._clock()
+        if self.rate is None and self._paused_until <= start:
+            return 0.0
+        self.waiting += 1
+        try:
+            async with self._turn:
+                while True:
+                    now = self._clock()
+                    wait = self._paused_until - now
+                    limit = self.limit
+                    if limit is not None:
+                        while self._sent and self._sent[0] <= now - self.window:
+                            self._sent.popleft()
+                        if len(self._sent) >= limit:
+                            wait = max(wait, self._sent[-limit] + self.window - now)
+                    if wait <= 0:
+                        break
+                    await self._sleep(wait)
+                if self.rate is not None:
+                    self._sent.append(now)
+        finally:
+            self.waiting -= 1
+        waited = self._clock() - start
+        if self.observer is not None and waited > 0:
+            self.observer.waited(waited)
+        return waited
+
+    def _recover(self) -> None:
+        if self._pace >= 1.0:
+            return
+        steps = int((self._clock() - self._pace_since) / RECOVERY_EVERY)
+        if steps > 0:
+            self._pace = min(1.0, self._pace + steps * RECOVERY_STEP)
+            self._pace_since += steps * RECOVERY_EVERY
+
+    # --- answers --------------------------------------------------------------------------------------------
+
+    def observe(
+        self, info: RouteInfo, status: int, headers: Mapping[str, str], body: Any, seconds: float
+    ) -> None:
+        """Read one response: 429s (their scope and wait), invalid requests, and the observer's figures."""
+        if status == 429:
+            scope = scope_of_429(headers, body)
+            retry_after = retry_after_of(headers, body)
+            if self.observer is not None:
+                self.observer.rate_limited(scope)
+            if scope != "shared":
+                self.invalid.add()
+            if scope == "global" and not info.exempt:
+                self._global_429(retry_after)
+            elif scope == "cloudflare":
+                # Every request would fail: stop them all for as long as we are told (exempt ones too go
+                # through Cloudflare, but those the bot must still try: they answer people).
+                log.error("Discord's edge refused the bot (429 without Via): pausing %.0f s", retry_after)
+                self._pause(retry_after)
+            else:
+                log.debug("%s answered 429 (%s scope), retry after %.2f s", info.route, scope, retry_after)
+        elif status in INVALID_STATUSES:
+            self.invalid.add()
+        if self.observer is not None:
+            self.observer.request_done(info.route, info.exempt, status, seconds)
+            if info.interaction_id is not None and status < 300:
+                self.observer.interaction_answered(info.interaction_id)
+
+    def _global_429(self, retry_after: float) -> None:
+        self._recover()
+        now = self._clock()
+        if self.rate is not None and self._pace_since + 1.0 <= now:
+            # One slowdown per burst of 429s: the requests already in flight answer 429 too.
+            self._pace = max(SLOWEST, self._pace * SLOWDOWN)
+            self._pace_since = now
+        log.warning(
+            "global rate limit hit: pausing globally limited requests for %.2f s; pace now %s/s",
+            retry_after,
+            self.limit if self.limit is not None else "the proxy's",
+        )
+        self._pause(retry_after)
+
+    def _pause(self, seconds: float) -> None:
+        self._paused_until = max(self._paused_until, self._clock() + seconds)
+
+    # --- aiohttp ------------------------------------------------------------------------------------------
+
+    def info_for(self, method: str, url: yarl.URL) -> RouteInfo | None:
+        """The route of a request to Discord's REST API, or None for anything else (the gateway, the CDN)."""
+        if self._base[0] != Route.BASE:
+            self._base = (Route.BASE, yarl.URL(Route.BASE))
+        base = self._base[1]
+        if url.host != base.host or url.port != base.port:
+            return None
+        base_path = base.path.rstrip("/")
+        if not url.path.startswith(base_path + "/"):
+            return None
+        return classify(method, url.path[len(base_path) :], self.application_id())
+
+    def trace_config(self) -> aiohttp.TraceConfig:
+        """For discord.py's ``http_trace`` option: paces and reads every REST request of the client."""
+        trace = aiohttp.TraceConfig()
+
+        async def on_start(
+            session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
+        ) -> None:
+            info = self.info_for(params.method, params.url)
+            context.info = info
+            if info is not None and not info.exempt:
+                await self.acquire()
+            context.started = self._clock()
+
+        async def on_end(
+            session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+        ) -> None:
+            info: RouteInfo | None = getattr(context, "info", None)
+            if info is None:
+                return
+            response = params.response
+            body: Any = None
+            if response.status == 429 and "X-RateLimit-Scope" not in response.headers:
+                body = await _json_body(response)
+            self.observe(info, response.status, response.headers, body, self._clock() - context.started)
+
+        async def on_exception(
+            session: aiohttp.ClientSession,
+            context: SimpleNamespace,
+            params: aiohttp.TraceRequestExceptionParams,
+        ) -> None:
+            info: RouteInfo | None = getattr(context, "info", None)
+            if info is not None and self.observer is not None and hasattr(context, "started"):
+                self.observer.request_done(info.route, info.exempt, None, self._clock() - context.started)
+
+        trace.on_request_start.append(on_start)
+        trace.on_request_end.append(on_end)
+        trace.on_request_exception.append(on_exception)
+        return trace
+
+
+async def _json_body(response: aiohttp.ClientResponse) -> Any:
+    """The body of a 429 without a scope header (read once; aiohttp keeps it for discord.py to read)."""
+    try:
+        return await response.json(content_type=None)
+    except (ValueError, aiohttp.ClientError):
+        return None

@@ -1,0 +1,208 @@
+"""Prometheus metrics for admins, served at ``http://METRICS_ADDRESS:METRICS_PORT/metrics`` when
+``METRICS_PORT`` is set (off by default).
+
+What is there (all names start with ``eights_``):
+
+* ``interactions_total{type}`` and ``interaction_answer_seconds``: interactions received, and how long the
+  bot took from receiving one to Discord accepting its answer (Discord drops an interaction not answered
+  within 3 s).
+* ``discord_requests_total{route,limit,status}``: REST requests by route class (``PATCH
+  /channels/{id}/messages/{id}``...; ids and tokens never appear), whether Discord's global limit counts them
+  (``global``) or not (``exempt``: interaction callbacks and webhooks), and the answer's status class.
+  ``discord_request_seconds{limit}``: their latency. ``discord_budget_wait_seconds``: how long requests
+  waited for the global budget; ``discord_budget_waiting``, ``discord_budget_rate``: the queue and the pace
+  now (``-1`` when a shared proxy paces).
+* ``discord_rate_limited_total{scope}``: 429s by scope (``user``: a route's bucket; ``global``; ``shared``;
+  ``cloudflare``). ``discord_invalid_requests_10m``: 401/403/429 answers in the last 10 minutes (Discord bans
+  the IP at 10,000).
+* ``public_backlog_tables``: tables whose channel has not yet seen their latest state;
+  ``board_behind_seconds``: how long the longest of them has waited; ``board_delay_seconds``: from a move to
+  the board showing it. ``open_tables``: tables open in this process.
+
+The server runs on the bot's own event loop (aiohttp, which discord.py already brings): a scrape reads the
+bot's state without threads.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import time
+from collections.abc import Callable
+
+from aiohttp import web
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+from bot.discord_budget import GlobalBudget
+
+log = logging.getLogger(__name__)
+
+INTERACTION_TYPES = {1: "ping", 2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
+ANSWER_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+BOARD_BUCKETS = (0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0)
+PENDING_INTERACTIONS = 10_000  # interactions waiting for their answer, at most (older ones are forgotten)
+PENDING_TIMEOUT = 30.0  # seconds; an interaction not answered by then is not waited for any more
+
+
+def status_class(status: int | None) -> str:
+    if status is None:
+        return "error"  # no answer: connection failed
+    if status == 429:
+        return "429"
+    return f"{status // 100}xx"
+
+
+class BotMetrics:
+    """The bot's metrics, in a registry of their own (so that several bots in one process, as in the tests,
+    do not collide). Implements ``bot.discord_budget.BudgetObserver``."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.interactions = Counter("eights_interactions", "Interactions received", ["type"], registry=r)
+        self.answer_seconds = Histogram(
+            "eights_interaction_answer_seconds",
+            "Seconds from receiving an interaction to Discord accepting its answer",
+            buckets=ANSWER_BUCKETS,
+            registry=r,
+        )
+        self.requests = Counter(
+            "eights_discord_requests",
+            "REST requests to Discord by route class, global limit or exempt, and status class",
+            ["route", "limit", "status"],
+            registry=r,
+        )
+        self.request_seconds = Histogram(
+            "eights_discord_request_seconds",
+            "REST request latency (after the budget's wait)",
+            ["limit"],
+            buckets=REQUEST_BUCKETS,
+            registry=r,
+        )
+        self.rate_limited_total = Counter(
+            "eights_discord_rate_limited", "429 answers by scope", ["scope"], registry=r
+        )
+        self.budget_wait = Histogram(
+            "eights_discord_budget_wait_seconds",
+            "Seconds globally limited requests waited for the bot's global budget",
+            buckets=REQUEST_BUCKETS,
+            registry=r,
+        )
+        self.board_delay = Histogram(
+            "eights_board_delay_seconds",
+            "Seconds from a table's move to its board showing it",
+            buckets=BOARD_BUCKETS,
+            registry=r,
+        )
+        self.invalid_requests = Gauge(
+            "eights_discord_invalid_requests_10m",
+            "401, 403 and 429 answers in the last 10 minutes (Discord bans the IP at 10,000)",
+            registry=r,
+        )
+        self.budget_waiting = Gauge(
+            "eights_discord_budget_waiting", "Requests waiting for the global budget now", registry=r
+        )
+        self.budget_rate = Gauge(
+            "eights_discord_budget_rate",
+            "Globally limited requests per second allowed now (-1: a shared proxy paces them)",
+            registry=r,
+        )
+        self.backlog = Gauge(
+            "eights_public_backlog_tables",
+            "Tables whose channel does not yet show their latest state",
+            registry=r,
+        )
+        self.behind = Gauge(
+            "eights_board_behind_seconds",
+            "How long the table waiting longest for its board or line has waited",
+            registry=r,
+        )
+        self.open_tables = Gauge("eights_open_tables", "Tables open in this process", registry=r)
+        for scope in ("user", "global", "shared", "cloudflare"):
+            self.rate_limited_total.labels(scope)  # present at 0 from the start
+        self._pending: collections.OrderedDict[int, float] = collections.OrderedDict()
+        self._runner: web.AppRunner | None = None
+
+    # --- interactions ---------------------------------------------------------------------------------------
+
+    def interaction_received(self, interaction_id: int, kind: int) -> None:
+        self.interactions.labels(INTERACTION_TYPES.get(kind, "other")).inc()
+        now = self._clock()
+        pending = self._pending
+        pending[interaction_id] = now
+        while pending:
+            oldest_id, since = next(iter(pending.items()))
+            if now - since <= PENDING_TIMEOUT and len(pending) <= PENDING_INTERACTIONS:
+                break
+            del pending[oldest_id]
+
+    def interaction_answered(self, interaction_id: int) -> None:
+        since = self._pending.pop(interaction_id, None)
+        if since is not None:
+            self.answer_seconds.observe(self._clock() - since)
+
+    # --- BudgetObserver -------------------------------------------------------------------------------------
+
+    def request_done(self, route: str, exempt: bool, status: int | None, seconds: float) -> None:
+        limit = "exempt" if exempt else "global"
+        self.requests.labels(route, limit, status_class(status)).inc()
+        self.request_seconds.labels(limit).observe(seconds)
+
+    def rate_limited(self, scope: str) -> None:
+        self.rate_limited_total.labels(scope).inc()
+
+    def waited(self, seconds: float) -> None:
+        self.budget_wait.observe(seconds)
+
+    # --- what is read at each scrape ------------------------------------------------------------------------
+
+    def watch_budget(self, budget: GlobalBudget) -> None:
+        self.invalid_requests.set_function(budget.invalid.count)
+        self.budget_waiting.set_function(lambda: budget.waiting)
+        self.budget_rate.set_function(lambda: -1 if budget.limit is None else budget.limit)
+
+    def watch_publisher(self, backlog: Callable[[], int], behind: Callable[[], float]) -> None:
+        self.backlog.set_function(backlog)
+        self.behind.set_function(behind)
+
+    def watch_open_tables(self, count: Callable[[], int]) -> None:
+        self.open_tables.set_function(count)
+
+    # --- serving --------------------------------------------------------------------------------------------
+
+    def scrape(self) -> bytes:
+        return generate_latest(self.registry)
+
+    async def start_server(self, address: str, port: int) -> None:
+        """Serve ``/metrics`` on ``address:port``. A port that cannot be opened is logged, and the bot runs
+        on without metrics (a monitoring mistake must not take the game down)."""
+
+        async def metrics(request: web.Request) -> web.Response:
+            return web.Response(body=self.scrape(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+        app = web.Application()
+        app.router.add_get("/metrics", metrics)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, address, port).start()
+        except OSError as error:
+            await runner.cleanup()
+            log.error("could not serve metrics on %s:%d: %s", address, port, error)
+            return
+        self._runner = runner
+        log.info("serving Prometheus metrics at http://%s:%d/metrics", address, port)
+
+    async def stop_server(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
