@@ -208,7 +208,8 @@ class GlobalBudget:
         self._turn = asyncio.Lock()  # FIFO: who is next to send
         self._paused_until = 0.0
         self._pace = 1.0  # part of the rate in use (lowered by global 429s)
-        self._pace_since = 0.0
+        self._pace_since = 0.0  # when the pace last changed
+        self._last_slowdown = -math.inf
         self.waiting = 0  # requests waiting for their turn now
         self.invalid = InvalidRequests(clock)
         self._base = ("", yarl.URL())
@@ -296,10 +297,10 @@ class GlobalBudget:
     def _global_429(self, retry_after: float) -> None:
         self._recover()
         now = self._clock()
-        if self.rate is not None and self._pace_since + 1.0 <= now:
+        if self.rate is not None and self._last_slowdown + 1.0 <= now:
             # One slowdown per burst of 429s: the requests already in flight answer 429 too.
             self._pace = max(SLOWEST, self._pace * SLOWDOWN)
-            self._pace_since = now
+            self._pace_since = self._last_slowdown = now
         log.warning(
             "global rate limit hit: pausing globally limited requests for %.2f s; pace now %s/s",
             retry_after,

@@ -1,0 +1,288 @@
+"""bot.discord_budget: which requests count, the pace, and what 429 answers do to it.
+
+The pace is checked on a virtual clock (no timing in the test); the hook into discord.py is checked with the
+real ``HTTPClient`` against a small local aiohttp server that answers like Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+import yarl
+from aiohttp import web
+from discord.http import HTTPClient, Route
+
+from bot.discord_budget import (
+    INVALID_WINDOW,
+    RECOVERY_EVERY,
+    GlobalBudget,
+    classify,
+    retry_after_of,
+    route_template,
+    scope_of_429,
+)
+from bot.endpoints import apply_endpoints
+
+APP = 4242
+TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldC10b2tlbi12YWx1ZQ"
+
+
+class VirtualClock:
+    """``now`` moves only when a waiter sleeps: the budget's pace is read off exactly."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+def budget_on(clock: VirtualClock, rate: int | None, **kwargs: Any) -> GlobalBudget:
+    return GlobalBudget(rate, clock=clock, sleep=clock.sleep, **kwargs)
+
+
+# --- which requests count -----------------------------------------------------------------------------------
+
+
+def test_interaction_callbacks_and_interaction_webhooks_are_exempt() -> None:
+    callback = classify("POST", f"/interactions/123/{TOKEN}/callback", APP)
+    assert callback.exempt and callback.interaction_id == 123
+    for path in (
+        f"/webhooks/{APP}/{TOKEN}",
+        f"/webhooks/{APP}/{TOKEN}/messages/@original",
+        f"/webhooks/{APP}/{TOKEN}/messages/99",
+    ):
+        assert classify("PATCH", path, APP).exempt, path
+    for method, path in (
+        ("POST", "/channels/1/messages"),
+        ("PATCH", "/channels/1/messages/2"),
+        ("GET", "/users/@me"),
+        ("PUT", f"/applications/{APP}/commands"),
+        ("POST", f"/webhooks/777/{TOKEN}"),  # a channel's webhook, not an interaction's
+    ):
+        assert not classify(method, path, APP).exempt, path
+
+
+def test_route_classes_never_carry_an_id_or_a_token() -> None:
+    assert route_template("/channels/123/messages/456") == "/channels/{id}/messages/{id}"
+    assert route_template(f"/interactions/1/{TOKEN}/callback") == "/interactions/{id}/{token}/callback"
+    assert route_template(f"/webhooks/{APP}/short/messages/@original") == (
+        "/webhooks/{id}/{token}/messages/@original"
+    )
+    info = classify("PATCH", f"/webhooks/{APP}/{TOKEN}/messages/5", APP)
+    assert TOKEN not in info.route and str(APP) not in info.route
+
+
+def test_the_scope_and_wait_of_a_429_are_read_from_headers_or_body() -> None:
+    via = {"Via": "1.1 google"}
+    assert scope_of_429({**via, "X-RateLimit-Scope": "global"}, None) == "global"
+    assert scope_of_429({**via, "X-RateLimit-Global": "true"}, None) == "global"
+    assert scope_of_429({**via, "X-RateLimit-Scope": "shared"}, None) == "shared"
+    assert scope_of_429(via, {"global": True, "retry_after": 1}) == "global"
+    assert scope_of_429(via, {"retry_after": 1}) == "user"
+    assert scope_of_429({"X-RateLimit-Scope": "global"}, None) == "cloudflare"  # no Via: not Discord itself
+    assert retry_after_of({"Retry-After": "3"}, {"retry_after": 2.5}) == 2.5
+    assert retry_after_of({"Retry-After": "3"}, None) == 3.0
+    assert retry_after_of({}, None) == 1.0
+
+
+# --- the pace -----------------------------------------------------------------------------------------------
+
+
+async def test_no_window_ever_holds_more_than_the_rate() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, 10)
+    sent: list[float] = []
+
+    async def request() -> None:
+        await budget.acquire()
+        sent.append(clock.now)
+
+    await asyncio.gather(*(request() for _ in range(45)))
+    assert len(sent) == 45 and sent == sorted(sent)
+    for index in range(len(sent) - 10):
+        # The 11th request after any one is at least a window (1 s plus margin) later.
+        assert sent[index + 10] - sent[index] >= 1.0, index
+    assert sent[9] == 0.0  # the first ten go at once
+    assert sent[-1] <= 4 * budget.window + 1e-9  # and no slower than the rate needs
+
+
+async def test_a_proxy_paces_instead_no_request_waits() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, None)
+    waited = await asyncio.gather(*(budget.acquire() for _ in range(500)))
+    assert max(waited) == 0.0 and clock.now == 0.0 and budget.limit is None
+
+
+async def test_a_global_429_pauses_everyone_and_slows_the_pace_until_it_recovers() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, 50)
+    info = classify("POST", "/channels/1/messages", APP)
+    headers = {"Via": "1.1 google", "X-RateLimit-Scope": "global", "Retry-After": "2"}
+    budget.observe(info, 429, headers, {"global": True, "retry_after": 2.0}, 0.01)
+    assert budget.paused_for == pytest.approx(2.0)
+    assert budget.limit == 40  # a fifth slower
+    assert await budget.acquire() == pytest.approx(2.0)  # waits the whole pause
+    assert budget.invalid.count() == 1
+    clock.now += RECOVERY_EVERY * 3
+    assert budget.limit == 50  # back to the rate after quiet time
+
+
+async def test_a_proxy_still_obeys_a_global_429() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, None)
+    headers = {"Via": "1.1 google", "X-RateLimit-Scope": "global", "Retry-After": "1.5"}
+    budget.observe(classify("GET", "/users/@me", APP), 429, headers, None, 0.01)
+    assert await budget.acquire() == pytest.approx(1.5)
+
+
+async def test_route_429s_are_left_to_discord_py_and_shared_ones_are_not_invalid() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, 50)
+    info = classify("POST", "/channels/1/messages", APP)
+    budget.observe(info, 429, {"Via": "x", "X-RateLimit-Scope": "user", "Retry-After": "4"}, None, 0.0)
+    budget.observe(info, 429, {"Via": "x", "X-RateLimit-Scope": "shared", "Retry-After": "4"}, None, 0.0)
+    assert budget.paused_for == 0.0 and budget.limit == 50
+    assert budget.invalid.count() == 1  # the shared one does not count towards the ban
+    budget.observe(info, 403, {}, None, 0.0)
+    budget.observe(info, 401, {}, None, 0.0)
+    budget.observe(info, 404, {}, None, 0.0)
+    assert budget.invalid.count() == 3
+    clock.now += INVALID_WINDOW + 1
+    assert budget.invalid.count() == 0
+
+
+async def test_a_429_from_the_edge_without_via_pauses_everything() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, 50)
+    budget.observe(classify("GET", "/users/@me", APP), 429, {"Retry-After": "60"}, None, 0.0)
+    assert budget.paused_for == pytest.approx(60.0)
+
+
+def test_a_rate_below_one_is_refused() -> None:
+    with pytest.raises(ValueError):
+        GlobalBudget(0)
+
+
+# --- through discord.py ------------------------------------------------------------------------------------
+
+
+class StubDiscord:
+    """Answers like Discord: a global 429 for the first channel message, 200 otherwise; records arrivals."""
+
+    def __init__(self) -> None:
+        self.arrivals: list[tuple[float, str]] = []
+        self.global_429s = 1
+        self.release = asyncio.Event()
+        self.release.set()
+
+    async def handle(self, request: web.Request) -> web.Response:
+        loop = asyncio.get_running_loop()
+        self.arrivals.append((loop.time(), f"{request.method} {request.path}"))
+        json = {"Content-Type": "application/json", "Via": "1.1 google"}
+        if request.path.endswith("/callback"):
+            return web.Response(body=b'{"interaction": {"id": "1", "type": 2}}', headers=json)
+        if request.method == "POST" and request.path.endswith("/messages") and self.global_429s:
+            self.global_429s -= 1
+            headers = {
+                **json,
+                "X-RateLimit-Scope": "global",
+                "X-RateLimit-Global": "true",
+                "Retry-After": "1",
+            }
+            body = b'{"message": "You are being rate limited.", "retry_after": 0.4, "global": true}'
+            return web.Response(status=429, body=body, headers=headers)
+        return web.Response(body=b'{"id": "5", "channel_id": "1"}', headers=json)
+
+
+@pytest.fixture
+def restore_endpoints() -> Iterator[None]:
+    yield
+    apply_endpoints(None, None)
+
+
+@pytest.fixture
+async def stub(restore_endpoints: None) -> AsyncIterator[StubDiscord]:
+    server = StubDiscord()
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", server.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    apply_endpoints(f"http://127.0.0.1:{port}/api/v10", None)
+    yield server
+    await runner.cleanup()
+
+
+class Observed:
+    def __init__(self) -> None:
+        self.done: list[tuple[str, bool, int | None]] = []
+        self.scopes: list[str] = []
+        self.answered: list[int] = []
+
+    def request_done(self, route: str, exempt: bool, status: int | None, seconds: float) -> None:
+        self.done.append((route, exempt, status))
+
+    def rate_limited(self, scope: str) -> None:
+        self.scopes.append(scope)
+
+    def waited(self, seconds: float) -> None:
+        pass
+
+    def interaction_answered(self, interaction_id: int) -> None:
+        self.answered.append(interaction_id)
+
+
+async def http_client(budget: GlobalBudget) -> HTTPClient:
+    http = HTTPClient(asyncio.get_running_loop(), http_trace=budget.trace_config())
+    await http.static_login("a-token")  # GET /users/@me
+    return http
+
+
+async def test_discord_py_obeys_a_global_429_and_exempt_calls_do_not_wait(stub: StubDiscord) -> None:
+    observed = Observed()
+    budget = GlobalBudget(50, observer=observed, application_id=lambda: APP)
+    http = await http_client(budget)
+    try:
+        loop = asyncio.get_running_loop()
+        post = Route("POST", "/channels/{channel_id}/messages", channel_id=1)
+        first = asyncio.create_task(http.request(post, json={"content": "hello"}))
+        while budget.paused_for == 0:  # the 429 arrives
+            await asyncio.sleep(0.005)
+        paused_at = loop.time()
+        # A globally limited request made now waits out the pause ...
+        other = asyncio.create_task(http.request(Route("GET", "/channels/{channel_id}", channel_id=2)))
+        # ... while an interaction callback goes at once.
+        callback = Route("POST", "/interactions/{id}/{token}/callback", id=77, token="tok")
+        await asyncio.wait_for(http.request(callback, json={"type": 4, "data": {}}), 0.5)
+        answered_at = loop.time()
+        await asyncio.gather(first, other)
+    finally:
+        await http.close()
+    assert answered_at - paused_at < 0.5
+    arrivals = {path: at for at, path in stub.arrivals}
+    # Retry-After (1 s) is what the budget obeys; discord.py's own sleep uses the body's 0.4 s.
+    assert arrivals["GET /api/v10/channels/2"] - paused_at >= 0.9
+    messages = [at for at, path in stub.arrivals if path == "POST /api/v10/channels/1/messages"]
+    assert len(messages) == 2 and messages[1] - messages[0] >= 0.9  # retried once, after the pause
+    assert observed.scopes == ["global"]
+    assert ("POST /interactions/{id}/{token}/callback", True, 200) in observed.done
+    assert ("POST /channels/{id}/messages", False, 429) in observed.done
+    assert observed.answered == [77]
+    assert budget.invalid.count() == 1
+
+
+async def test_the_gateway_and_other_hosts_are_not_counted(stub: StubDiscord) -> None:
+    budget = GlobalBudget(1)
+    assert budget.info_for("GET", yarl.URL("wss://gateway.discord.gg/?v=10")) is None
+    assert budget.info_for("GET", yarl.URL("https://cdn.discordapp.com/a.png")) is None
+    assert budget.info_for("GET", yarl.URL(Route.BASE + "/users/@me")) is not None
