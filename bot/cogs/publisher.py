@@ -118,6 +118,8 @@ class _Feed:
     via_since: float = 0.0
     # board
     board_since: float | None = None  # loop time of the oldest outcome the board does not show yet
+    board_busy: bool = False  # an edit is in flight
+    board_next: float | None = None  # loop time of the first outcome that came while it was
     board_task: asyncio.Task[None] | None = None
     last_board: float = -1e9
     board_retry_at: float = 0.0
@@ -206,6 +208,8 @@ class TablePublisher:
             feed.snapshot = outcome.snapshot
             if feed.board_since is None:
                 feed.board_since = now
+            elif feed.board_busy and feed.board_next is None:
+                feed.board_next = now  # not in the edit under way: the board is behind since now
         if feed.hand_snapshot is None or feed.hand_snapshot.open:
             feed.hand_snapshot = outcome.snapshot
         feed.changed.set()
@@ -531,23 +535,26 @@ class TablePublisher:
         loop = asyncio.get_running_loop()
         snapshot, since = feed.snapshot, feed.board_since
         assert snapshot is not None and since is not None
-        feed.board_since = None
         feed.last_board = loop.time()
+        feed.board_busy, feed.board_next = True, None
         try:
             await self._edit_board(snapshot, feed)
         except Exception as error:
             if not is_transient(error):
                 log.warning("table %s: could not show the board: %s", feed.table_id, error)
+                feed.board_since = feed.board_next  # given up until the next outcome
                 return
+            # Still behind since the first outcome it missed; shown again, with the latest state, later.
             feed.board_failures += 1
             delay = retry_delay(feed.board_failures)
             feed.board_retry_at = loop.time() + delay
-            # Still behind since the first outcome it missed; it is shown again with the latest state.
-            feed.board_since = since if feed.board_since is None else min(since, feed.board_since)
             log.warning(
                 "table %s: could not edit the board (%s); trying again in %.0f s", feed.table_id, error, delay
             )
             return
+        finally:
+            feed.board_busy = False
+        feed.board_since, feed.board_next = feed.board_next, None
         feed.board_failures = 0
         if self.on_board_shown is not None:
             self.on_board_shown(loop.time() - since)

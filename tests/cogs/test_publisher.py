@@ -10,6 +10,8 @@ from typing import Any
 import discord
 import pytest
 
+from bot.cogs import answers
+from bot.cogs import publisher as publisher_module
 from bot.cogs.publisher import HAND_EDIT_WINDOW, TablePublisher
 from bot.service import HandView, Outcome, TableEvent, TableSnapshot
 from bot.ui import render
@@ -247,3 +249,237 @@ async def test_the_hand_of_the_player_who_moved_is_left_to_their_answer(setup: A
     publisher.publish(moved)
     await publisher.idle()
     assert len(alice.edits) == 1 and "Not your turn." in alice.edits[0]["content"]
+
+
+# --- the global budget: turns, coalescing, failures ---------------------------------------------------------
+
+
+def http_error(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:
+    return kind(SimpleNamespace(status=status, reason="stub"), "stub")  # type: ignore[arg-type]
+
+
+class FlakyChannel(StubChannel):
+    """A channel whose requests fail as told (one error per call, in order) and can be held back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.send_errors: list[BaseException] = []
+        self.edit_errors: list[BaseException] = []
+        self.attempts: list[str] = []
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> SimpleNamespace:
+        self.attempts.append("send")
+        await self.gate.wait()
+        if self.send_errors:
+            raise self.send_errors.pop(0)
+        return await super().send(content, **kwargs)
+
+    def get_partial_message(self, message_id: int) -> StubMessage:
+        channel = self
+
+        class Message(StubMessage):
+            async def edit(self, **kwargs: Any) -> None:
+                channel.attempts.append("edit")
+                await channel.gate.wait()
+                if channel.edit_errors:
+                    raise channel.edit_errors.pop(0)
+                await super().edit(**kwargs)
+
+        return Message(self, message_id)
+
+
+class FlakyClient(StubClient):
+    def __init__(self) -> None:
+        self.channel = FlakyChannel()
+
+
+class Followups:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.errors: list[BaseException] = []
+
+    async def send(self, content: str, **kwargs: Any) -> None:
+        if self.errors:
+            raise self.errors.pop(0)
+        self.sent.append({"content": content, **kwargs})
+
+
+class PlayerInteraction(StubInteraction):
+    """A player's click, answered (or not yet) through ``bot.cogs.answers``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.extras: dict[str, Any] = {}
+        self.followup = Followups()
+        self.response = SimpleNamespace(is_done=lambda: True)
+
+
+@pytest.fixture
+def flaky(monkeypatch: pytest.MonkeyPatch) -> tuple[TablePublisher, FlakyChannel, StubService]:
+    monkeypatch.setattr(publisher_module, "RETRY_FIRST", 0.05)
+    client = FlakyClient()
+    publisher = TablePublisher(client, gather_window=0.2, min_interval=0.0)  # type: ignore[arg-type]
+    service = StubService()
+    publisher.service = service  # type: ignore[assignment]
+    return publisher, client.channel, service
+
+
+def turn_to(position: int) -> TableEvent:
+    return TableEvent("turn", position, {}, "engine")
+
+
+def mentioned(message: dict[str, Any]) -> list[int]:
+    users = message["allowed_mentions"].users
+    return [user.id for user in users] if users else []
+
+
+async def test_lines_follow_up_the_players_answered_interaction_exempt_from_the_global_limit(
+    flaky: Any,
+) -> None:
+    publisher, channel, _ = flaky
+    alice = PlayerInteraction()
+    moved = Outcome(to_act(snapshot(), 2), (played(0, "KH"), turn_to(2)))
+    publisher.publish(moved, shown_to=ALICE, via=alice)  # type: ignore[arg-type]
+    await asyncio.sleep(0.35)
+    # Her answer has not gone out yet: a follow-up now would take its place; nothing is posted.
+    assert alice.followup.sent == [] and channel.sent == []
+    await answers.acknowledge(alice)  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    assert [m["content"] for m in alice.followup.sent] == ["alice played K♥\n▶ CPU 1 to move."]
+    # The CPU's move that follows (no interaction of its own) is told through the table's latest one.
+    publisher.publish(Outcome(to_act(snapshot(), 1), (played(2, "KS"), turn_to(1))))
+    await publisher.idle()
+    assert len(alice.followup.sent) == 2 and mentioned(alice.followup.sent[1]) == [BOB]
+    assert channel.sent == []  # no globally limited message; the board was edited
+    assert channel.edits
+
+
+async def test_a_follow_up_that_can_no_longer_be_sent_goes_to_the_channel(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    alice = PlayerInteraction()
+    await answers.acknowledge(alice)  # type: ignore[arg-type]
+    alice.followup.errors.append(http_error(discord.NotFound, 404))  # e.g. the token expired
+    publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))), via=alice)  # type: ignore[arg-type]
+    await publisher.idle()
+    assert alice.followup.sent == []
+    assert [m["content"].splitlines()[0] for m in channel.sent] == ["alice played K♥"]
+    assert mentioned(channel.sent[0]) == [BOB]
+
+
+async def test_a_line_that_failed_is_folded_into_the_next_with_its_mention(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    channel.send_errors = [
+        http_error(discord.DiscordServerError, 503),
+        http_error(discord.HTTPException, 429),
+    ]
+    publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))))
+    await asyncio.sleep(0.02)
+    assert channel.sent == [] and channel.attempts.count("send") == 1
+    # Bob moves before the retry: one line tells both moves and mentions alice, whose turn it is now.
+    publisher.publish(Outcome(to_act(snapshot(), 0), (played(1, "KS"), turn_to(0))))
+    await publisher.idle()
+    assert channel.attempts.count("send") == 3
+    assert len(channel.sent) == 1
+    lines = channel.sent[0]["content"].splitlines()
+    assert lines[:2] == ["alice played K♥", "bob played K♠"]
+    assert lines[-1].startswith(f"▶ <@{ALICE}>, your turn")
+    assert mentioned(channel.sent[0]) == [ALICE]
+
+
+async def test_a_mention_is_not_lost_when_the_line_fails(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    channel.send_errors = [http_error(discord.DiscordServerError, 500)]
+    publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))))
+    await publisher.idle()
+    assert len(channel.sent) == 1 and mentioned(channel.sent[0]) == [BOB]
+    assert channel.sent[0]["content"].endswith(
+        "your turn (press **My hand** on the board to see your cards)."
+    )
+
+
+async def test_a_refused_line_is_not_retried(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    channel.send_errors = [http_error(discord.Forbidden, 403)]
+    publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))))
+    await publisher.idle()
+    await asyncio.sleep(0.2)
+    assert channel.attempts.count("send") == 1 and channel.sent == []  # retrying would add invalid requests
+    assert len(channel.edits) == 1  # the board still shows the move
+
+
+async def test_a_failed_board_edit_is_rescheduled_and_ends_showing_the_latest_state(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    channel.edit_errors = [
+        http_error(discord.DiscordServerError, 502),
+        http_error(discord.HTTPException, 429),
+    ]
+    first = to_act(snapshot(), 1)
+    publisher.publish(Outcome(first, ()))
+    await asyncio.sleep(0.02)
+    latest = to_act(replace(snapshot(), target_card="QD", stock_size=12), 0)
+    publisher.publish(Outcome(latest, ()))
+    await publisher.idle()
+    assert channel.attempts.count("edit") == 3
+    assert len(channel.edits) == 1
+    assert channel.edits[0][1]["embed"].to_dict() == render.board_embed(latest).to_dict()
+
+
+async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() -> None:
+    client = FlakyClient()
+    channel = client.channel
+    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, public_slots=1)  # type: ignore[arg-type]
+    publisher.service = StubService()  # type: ignore[assignment]
+    channel.gate.clear()
+
+    def table(table_id: int, stock: int) -> Outcome:
+        return Outcome(
+            replace(snapshot(), table_id=table_id, board_message_id=table_id, stock_size=stock), ()
+        )
+
+    publisher.publish(table(1, 30))  # takes the one slot, and is held there
+    await asyncio.sleep(0.01)
+    publisher.publish(table(2, 30))
+    await asyncio.sleep(0.01)
+    publisher.publish(table(3, 30))
+    await asyncio.sleep(0.01)
+    for stock in (29, 28, 27):  # table 3 is busy while it waits; table 2 waited longer
+        publisher.publish(table(3, stock))
+        publisher.publish(table(2, stock + 10))
+    await asyncio.sleep(0.01)
+    assert channel.attempts == ["edit"] and publisher.backlog() == 3 and publisher.behind() >= 0.03
+    channel.gate.set()
+    await publisher.idle()
+    shown = [(message_id, edit["embed"].to_dict()["fields"]) for message_id, edit in channel.edits]
+    assert [message_id for message_id, _ in shown] == [1, 2, 3]  # one edit each, oldest first
+    stocks = {
+        message_id: next(f["value"] for f in fields if f["name"] == "Stock") for message_id, fields in shown
+    }
+    assert stocks == {1: "30 cards", 2: "37 cards", 3: "27 cards"}  # each one's latest state
+    assert publisher.backlog() == 0 and publisher.behind() == 0.0
+
+
+async def test_the_hands_never_wait_for_the_public_lanes() -> None:
+    client = FlakyClient()
+    channel = client.channel
+    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, public_slots=1)  # type: ignore[arg-type]
+    service = StubService()
+    publisher.service = service  # type: ignore[assignment]
+    channel.gate.clear()  # every line and board edit is stuck (429s, a slow Discord...)
+    before = to_act(snapshot(), 0)
+    bob = StubInteraction()
+    service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
+    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)  # type: ignore[arg-type]
+    publisher.publish(
+        Outcome(replace(before, table_id=8), (played(0, "KH"),))
+    )  # another table holds the slot
+    after = to_act(replace(snapshot(), target_card="9D"), 1)
+    service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
+    publisher.publish(Outcome(after, (played(0, "9D"), turn_to(1))))
+    await asyncio.sleep(0.05)
+    assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]
+    assert channel.sent == [] and channel.edits == []
+    channel.gate.set()
+    await publisher.idle()
+    assert len(channel.edits) == 2
