@@ -62,6 +62,18 @@ def test_every_variable_is_read() -> None:
     assert (config.log_level, config.log_format, config.cpu_delay) == ("DEBUG", "json", 0.0)
 
 
+def test_the_global_budget_and_the_metrics_port() -> None:
+    config = load({})
+    assert (config.global_rate, config.metrics_port, config.metrics_address) == (50, None, "127.0.0.1")
+    raised = load({"DISCORD_GLOBAL_RATE": "250", "METRICS_PORT": "9108", "METRICS_ADDRESS": "0.0.0.0"})
+    assert (raised.global_rate, raised.metrics_port, raised.metrics_address) == (250, 9108, "0.0.0.0")
+    for value in ("proxy", "PROXY", "0"):
+        proxied = load({"DISCORD_GLOBAL_RATE": value, "DISCORD_API_BASE_URL": "http://nirn:8080/api/v10"})
+        assert proxied.global_rate is None, value
+    assert load({"METRICS_ADDRESS": "::"}).metrics_address == "::"
+    assert load({"METRICS_ADDRESS": "metrics.internal"}).metrics_address == "metrics.internal"
+
+
 def test_database_paths_relative_and_absolute() -> None:
     assert database_path("sqlite:///data/eights.sqlite3") == Path("data/eights.sqlite3")
     assert database_path("sqlite:////srv/eights.db") == Path("/srv/eights.db")
@@ -167,6 +179,14 @@ BAD_VALUES = [
     ("EIGHTS_CPU_DELAY", "inf"),
     ("EIGHTS_CPU_DELAY", "61"),
     ("EIGHTS_CPU_DELAY", "soon"),
+    ("DISCORD_GLOBAL_RATE", "fast"),
+    ("DISCORD_GLOBAL_RATE", "-50"),
+    ("DISCORD_GLOBAL_RATE", "2.5"),
+    ("DISCORD_GLOBAL_RATE", "proxy"),  # without DISCORD_API_BASE_URL: nothing would pace the bot
+    ("METRICS_PORT", "0"),
+    ("METRICS_PORT", "70000"),
+    ("METRICS_PORT", "http"),
+    ("METRICS_ADDRESS", "not an address!"),
 ]
 
 

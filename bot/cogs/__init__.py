@@ -51,6 +51,7 @@ async def setup_all(bot: EightsBot) -> None:
     )
     publisher.service = service
     bot.metrics.watch_publisher(publisher.backlog, publisher.behind)
+    bot.metrics.watch_open_tables(service.open_table_count)
     # EightsBot is an AutoShardedBot: the same commands.Bot API, a sibling class for the type checker.
     await bot.add_cog(EightsCog(cast(commands.Bot, bot), service, publisher))
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *STANDINGS_DYNAMIC_ITEMS)

@@ -84,6 +84,10 @@ class TableRegistry:
         table_id = self._by_channel.get(channel_id)
         return self._tables.get(table_id) if table_id is not None else None
 
+    def open_count(self) -> int:
+        """The tables held: every open table of this process."""
+        return len(self._tables)
+
     def current_snapshot(self, table_id: int) -> TableSnapshot | None:
         live = self._tables.get(table_id)
         return snapshot(live) if live is not None else None

@@ -152,6 +152,10 @@ class TableService:
         """Attach the Discord layer's listener (when it is built after the service)."""
         self._registry.feed.listener = listener
 
+    def open_table_count(self) -> int:
+        """Tables open in this process (for the admins' metrics)."""
+        return self._registry.open_count()
+
     async def close(self) -> None:
         """Stop every timer and wait for the moves in flight (used at shutdown). Nothing moves afterwards."""
         await self._registry.close()

@@ -141,6 +141,7 @@ class World:
             fake.add_member(self.guild, user)
         self.bot: EightsBot | None = None
         self._stack: AsyncExitStack | None = None
+        self.config_changes: dict[str, Any] = {}  # settings for the next start (e.g. a metrics port)
 
     # --- the bot --------------------------------------------------------------------------------------------
 
@@ -151,6 +152,7 @@ class World:
             api_base_url=self.fake.api_base_url,
             gateway_url=self.fake.gateway_url,
             cpu_delay=0.0,
+            **self.config_changes,
         )
 
     async def start(self) -> EightsBot:
