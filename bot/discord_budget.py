@@ -34,11 +34,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import contextvars
 import logging
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Protocol
@@ -64,6 +66,8 @@ INVALID_STATUSES = frozenset({401, 403, 429})
 _INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
 _TOKEN_WEBHOOK = re.compile(r"^/webhooks/(\d+)/[^/]+(?:/.*)?$")
 _SNOWFLAKE = re.compile(r"^\d+$")
+# Turns taken ahead (``GlobalBudget.prepaid``) for the next globally limited requests of this task.
+_PREPAID: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("eights_prepaid", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +262,17 @@ class GlobalBudget:
             self.observer.waited(waited)
         return waited
 
+    @contextlib.contextmanager
+    def prepaid(self) -> Iterator[None]:
+        """After ``acquire``: the next globally limited request made in this block (in this task) uses the
+        turn already taken instead of waiting again; a retry of it waits as any request does. The publisher
+        takes its turn first, and only then reads the state to send, so what it sends is the latest."""
+        token = _PREPAID.set([1])
+        try:
+            yield
+        finally:
+            _PREPAID.reset(token)
+
     def _recover(self) -> None:
         if self._pace >= 1.0:
             return
@@ -336,7 +351,11 @@ class GlobalBudget:
             info = self.info_for(params.method, params.url)
             context.info = info
             if info is not None and not info.exempt:
-                await self.acquire()
+                prepaid = _PREPAID.get()
+                if prepaid and prepaid[0] > 0:
+                    prepaid[0] -= 1
+                else:
+                    await self.acquire()
             context.started = self._clock()
 
         async def on_end(

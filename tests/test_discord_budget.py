@@ -286,3 +286,21 @@ async def test_the_gateway_and_other_hosts_are_not_counted(stub: StubDiscord) ->
     assert budget.info_for("GET", yarl.URL("wss://gateway.discord.gg/?v=10")) is None
     assert budget.info_for("GET", yarl.URL("https://cdn.discordapp.com/a.png")) is None
     assert budget.info_for("GET", yarl.URL(Route.BASE + "/users/@me")) is not None
+
+
+async def test_a_turn_taken_ahead_serves_the_next_request_and_only_that_one(stub: StubDiscord) -> None:
+    budget = GlobalBudget(1, window=0.4)
+    http = await http_client(budget)  # GET /users/@me took the one turn of this window
+    try:
+        loop = asyncio.get_running_loop()
+        await budget.acquire()  # waits for the next window: the publisher's turn
+        taken = loop.time()
+        with budget.prepaid():
+            await http.request(Route("GET", "/channels/{channel_id}", channel_id=3))
+            sent = loop.time()
+            await http.request(Route("GET", "/channels/{channel_id}", channel_id=4))  # a second one waits
+            again = loop.time()
+    finally:
+        await http.close()
+    assert sent - taken < 0.2  # did not wait a second time
+    assert again - taken >= 0.35

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 from discord.ext import commands
 
 from bot.cogs.eights import EightsCog
-from bot.cogs.publisher import DEFAULT_DEBOUNCE, PUBLIC_INTERVAL, TablePublisher, public_slots_for
+from bot.cogs.publisher import DEFAULT_DEBOUNCE, PUBLIC_INTERVAL, TablePublisher
 from bot.service import ServiceError, SystemClock, TableService
 from bot.ui.controls import DYNAMIC_ITEMS
 from bot.ui.standings import STANDINGS_DYNAMIC_ITEMS
@@ -38,7 +38,7 @@ async def setup_all(bot: EightsBot) -> None:
         bot,
         gather_window=DEFAULT_DEBOUNCE,
         min_interval=spacing,
-        public_slots=public_slots_for(bot.config.global_rate),
+        budget=bot.budget,
         on_board_shown=bot.metrics.board_delay.observe,
     )
     service = TableService(

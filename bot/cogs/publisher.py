@@ -40,7 +40,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,7 @@ import discord
 
 from bot.cogs import answers
 from bot.cogs.fair_turns import FairTurns
+from bot.discord_budget import GlobalBudget
 from bot.engine import RulesetError, get_preset
 from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
 from bot.ui import render
@@ -61,21 +62,11 @@ DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
 # Seconds between a table's lines, and between its board edits (each in the channel's buckets of about
 # 5 per 5 s); hands are refreshed at once regardless.
 PUBLIC_INTERVAL = 1.0
-# Public updates (a line or a board edit) in flight at once, all tables together: enough to keep the global
-# budget busy, few enough that what waits, waits here, coalescing, rather than inside the budget.
-DEFAULT_PUBLIC_SLOTS = 10
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
 # Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
 QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
-
-
-def public_slots_for(global_rate: int | None) -> int:
-    """Public updates in flight for a global rate (None: a proxy paces them): about 0.2 s of the budget."""
-    if global_rate is None:
-        return 16
-    return max(4, min(64, round(global_rate * 0.2)))
 
 
 def is_transient(error: BaseException) -> bool:
@@ -149,8 +140,9 @@ def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
 class TablePublisher:
     """Implements ``TableListener``; see the module docstring.
 
-    ``public_slots``: public updates in flight at once (``public_slots_for`` the global rate).
-    ``on_board_shown``: told the seconds from an outcome to the board showing it (metrics)."""
+    ``budget``: the client's global budget; a table takes its turn for it in ``FairTurns`` (oldest first),
+    and only then reads what to send. ``on_board_shown``: told the seconds from an outcome to the board
+    showing it (metrics)."""
 
     def __init__(
         self,
@@ -158,20 +150,24 @@ class TablePublisher:
         *,
         gather_window: float = DEFAULT_DEBOUNCE,
         min_interval: float = DEFAULT_DEBOUNCE,
-        public_slots: int = DEFAULT_PUBLIC_SLOTS,
+        budget: GlobalBudget | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         on_board_shown: Callable[[float], None] | None = None,
     ) -> None:
         self.client = client
         self.gather_window = gather_window
         self.min_interval = min_interval
-        self.turns = FairTurns(public_slots)
+        self.budget = budget
+        # One table at a time waits for the budget's next turn, the longest-waiting first; the others wait
+        # here, gathering news, rather than inside the budget with what they had when they queued.
+        self.turns = FairTurns(1)
         self.on_board_shown = on_board_shown
         self.service: TableService | None = None
         self._monotonic = monotonic
         self._feeds: dict[int, _Feed] = {}
         self._boards: dict[int, int] = {}  # table id -> board message id, as last set by this process
         self._sessions: dict[tuple[int, int], HandSession] = {}
+        self._watchers: set[asyncio.Task[None]] = set()  # players' answers being waited for
         self._closed = False
 
     # --- the listener ---------------------------------------------------------------------------------------
@@ -203,6 +199,8 @@ class TablePublisher:
             feed.private_users.update(outcome.private_events)
         if via is not None:
             feed.via, feed.via_since = via, self._monotonic()
+            if shown_to is not None and seat is not None:
+                self._watch_answer(table_id, shown_to, via)
         # Outcomes arrive in the order they were committed; a closed table stays closed.
         if feed.snapshot is None or feed.snapshot.open:
             feed.snapshot = outcome.snapshot
@@ -221,6 +219,18 @@ class TablePublisher:
         if feed.board_since is not None and feed.board_task is None:
             feed.board_task = asyncio.create_task(self._drain_board(feed), name=f"eights-board-{table_id}")
 
+    def _watch_answer(self, table_id: int, user_id: int, via: discord.Interaction) -> None:
+        """The player's own answer was to show their new hand; if it does not go out (Discord refused it,
+        the bot was too late), their hand message still shows the old cards: refresh it as for anyone."""
+
+        async def watch() -> None:
+            if not await answers.answered(via, ANSWER_WAIT):
+                await self.refresh_hand(table_id, user_id)
+
+        task = asyncio.create_task(watch(), name=f"eights-answer-{table_id}-{user_id}")
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
+
     def _feed(self, table_id: int) -> _Feed:
         feed = self._feeds.get(table_id)
         if feed is None:
@@ -229,14 +239,14 @@ class TablePublisher:
 
     def busy(self) -> bool:
         """Whether some outcome is still being shown."""
-        return any(feed.tasks() for feed in self._feeds.values())
+        return bool(self._watchers) or any(feed.tasks() for feed in self._feeds.values())
 
     async def idle(self, timeout: float = 5.0) -> None:
         """Wait until every queued outcome has been shown (tests and shutdown)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            tasks = [task for feed in self._feeds.values() for task in feed.tasks()]
+            tasks = [*self._watchers, *(task for feed in self._feeds.values() for task in feed.tasks())]
             if not tasks:
                 return
             remaining = deadline - loop.time()
@@ -248,9 +258,8 @@ class TablePublisher:
         """Show what is queued (briefly), then stop."""
         await self.idle(timeout=2.0)
         self._closed = True
-        for feed in self._feeds.values():
-            for task in feed.tasks():
-                task.cancel()
+        for task in [*self._watchers, *(task for feed in self._feeds.values() for task in feed.tasks())]:
+            task.cancel()
 
     # --- for admins -----------------------------------------------------------------------------------------
 
@@ -299,7 +308,7 @@ class TablePublisher:
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
         Globally limited requests: it takes its turn after the tables already waiting."""
-        async with self.turns.turn(asyncio.get_running_loop().time()):
+        async with self._global_turn(asyncio.get_running_loop().time()):
             await self._check_board(snapshot)
 
     async def _check_board(self, snapshot: TableSnapshot) -> None:
@@ -496,7 +505,7 @@ class TablePublisher:
                 if via is not None:
                     await self._post_line(feed, via)
                 else:
-                    async with self.turns.turn(
+                    async with self._global_turn(
                         feed.line_since if feed.line_since is not None else loop.time()
                     ):
                         await self._post_line(feed, None)
@@ -513,11 +522,27 @@ class TablePublisher:
                 if self._board_unchanged(feed.snapshot, feed):
                     feed.board_since = None  # nothing to send: no turn needed
                     continue
-                async with self.turns.turn(feed.board_since if feed.board_since is not None else loop.time()):
+                async with self._global_turn(
+                    feed.board_since if feed.board_since is not None else loop.time()
+                ):
                     await self._show_board(feed)
         finally:
             feed.board_task = None
             self._lane_done(feed)
+
+    @contextlib.asynccontextmanager
+    async def _global_turn(self, since: float) -> AsyncIterator[None]:
+        """A turn of the global budget for the block's first request, taken in ``FairTurns`` order (``since``:
+        when the work became due). The block runs after the turn is taken, without holding up the next
+        table: its request goes out while the next table waits for the next turn."""
+        async with self.turns.turn(since):
+            if self.budget is not None:
+                await self.budget.acquire()
+        if self.budget is None:
+            yield
+        else:
+            with self.budget.prepaid():
+                yield
 
     async def _usable_via(self, feed: _Feed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""

@@ -13,6 +13,7 @@ import pytest
 from bot.cogs import answers
 from bot.cogs import publisher as publisher_module
 from bot.cogs.publisher import HAND_EDIT_WINDOW, TablePublisher
+from bot.discord_budget import GlobalBudget
 from bot.service import HandView, Outcome, TableEvent, TableSnapshot
 from bot.ui import render
 from tests.ui.snapshots import ALICE, BOB, hand, snapshot, to_act
@@ -426,19 +427,33 @@ async def test_a_failed_board_edit_is_rescheduled_and_ends_showing_the_latest_st
     assert channel.edits[0][1]["embed"].to_dict() == render.board_embed(latest).to_dict()
 
 
+class GatedBudget(GlobalBudget):
+    """The global budget, with each turn held until the test lets it go; records who got each turn."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.turns_given = 0
+        self.open = asyncio.Semaphore(0)
+
+    async def acquire(self) -> float:
+        await self.open.acquire()
+        self.turns_given += 1
+        return 0.0
+
+
 async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() -> None:
-    client = FlakyClient()
+    client = StubClient()
     channel = client.channel
-    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, public_slots=1)  # type: ignore[arg-type]
+    budget = GatedBudget()
+    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, budget=budget)  # type: ignore[arg-type]
     publisher.service = StubService()  # type: ignore[assignment]
-    channel.gate.clear()
 
     def table(table_id: int, stock: int) -> Outcome:
         return Outcome(
             replace(snapshot(), table_id=table_id, board_message_id=table_id, stock_size=stock), ()
         )
 
-    publisher.publish(table(1, 30))  # takes the one slot, and is held there
+    publisher.publish(table(1, 30))  # waits for the budget's next turn
     await asyncio.sleep(0.01)
     publisher.publish(table(2, 30))
     await asyncio.sleep(0.01)
@@ -448,11 +463,14 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
         publisher.publish(table(3, stock))
         publisher.publish(table(2, stock + 10))
     await asyncio.sleep(0.01)
-    assert channel.attempts == ["edit"] and publisher.backlog() == 3 and publisher.behind() >= 0.03
-    channel.gate.set()
+    assert channel.edits == [] and publisher.backlog() == 3 and publisher.behind() >= 0.03
+    for _ in range(3):
+        budget.open.release()  # one turn
+        await asyncio.sleep(0.01)
     await publisher.idle()
+    assert budget.turns_given == 3  # one request per table, whatever happened while it waited
     shown = [(message_id, edit["embed"].to_dict()["fields"]) for message_id, edit in channel.edits]
-    assert [message_id for message_id, _ in shown] == [1, 2, 3]  # one edit each, oldest first
+    assert [message_id for message_id, _ in shown] == [1, 2, 3]  # oldest first
     stocks = {
         message_id: next(f["value"] for f in fields if f["name"] == "Stock") for message_id, fields in shown
     }
@@ -463,10 +481,12 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
 async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     client = FlakyClient()
     channel = client.channel
-    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, public_slots=1)  # type: ignore[arg-type]
+    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, budget=GatedBudget())  # type: ignore[arg-type]
     service = StubService()
     publisher.service = service  # type: ignore[assignment]
     channel.gate.clear()  # every line and board edit is stuck (429s, a slow Discord...)
+    assert publisher.budget is not None
+    publisher.budget.open.release()  # type: ignore[attr-defined]
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
@@ -481,5 +501,26 @@ async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]
     assert channel.sent == [] and channel.edits == []
     channel.gate.set()
+    for _ in range(4):
+        publisher.budget.open.release()  # type: ignore[attr-defined]
     await publisher.idle()
     assert len(channel.edits) == 2
+
+
+async def test_a_players_hand_is_refreshed_when_their_own_answer_did_not_go_out(
+    setup: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    publisher, _, service, _ = setup
+    monkeypatch.setattr(publisher_module, "ANSWER_WAIT", 0.1)
+    before = to_act(snapshot(), 0)
+    alice = PlayerInteraction()
+    previous = StubInteraction()
+    service.hands[ALICE] = hand_of(0, before, ["9D", "3C"], {"9D"})
+    publisher.remember_hand(7, ALICE, previous, render.hand_content(service.hands[ALICE]), None)  # type: ignore[arg-type]
+    after = to_act(replace(snapshot(), target_card="9D"), 1)
+    service.hands[ALICE] = hand_of(0, after, ["3C"], set())
+    moved = Outcome(after, (played(0, "9D"), turn_to(1)), {ALICE: ()})
+    # Her click's answer (her new hand) never goes out: Discord refused it, say.
+    publisher.publish(moved, shown_to=ALICE, via=alice)  # type: ignore[arg-type]
+    await publisher.idle()
+    assert len(previous.edits) == 1 and "Not your turn." in previous.edits[0]["content"]
