@@ -67,7 +67,10 @@ _INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
 _TOKEN_WEBHOOK = re.compile(r"^/webhooks/(\d+)/[^/]+(?:/.*)?$")
 _SNOWFLAKE = re.compile(r"^\d+$")
 # Turns taken ahead (``GlobalBudget.prepaid``) for the next globally limited requests of this task.
-_PREPAID: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("eights_prepaid", default=None)
+_PREPAID: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("eights_prepaid", default=None)
+# A turn taken ahead is good only for a request that goes out at once: one that first waited (for its
+# route's bucket, in discord.py) would reach Discord later than the budget counted it, and could join a burst.
+PREPAID_FRESH = 0.05  # seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,10 +267,11 @@ class GlobalBudget:
 
     @contextlib.contextmanager
     def prepaid(self) -> Iterator[None]:
-        """After ``acquire``: the next globally limited request made in this block (in this task) uses the
-        turn already taken instead of waiting again; a retry of it waits as any request does. The publisher
+        """Right after ``acquire``: the next globally limited request made in this block (in this task) uses
+        the turn already taken instead of waiting again, if it goes out within ``PREPAID_FRESH``; a retry of
+        it, or a request that waited for its route first, waits as any request does. The publisher
         takes its turn first, and only then reads the state to send, so what it sends is the latest."""
-        token = _PREPAID.set([1])
+        token = _PREPAID.set([1, self._clock()])
         try:
             yield
         finally:
@@ -352,7 +356,7 @@ class GlobalBudget:
             context.info = info
             if info is not None and not info.exempt:
                 prepaid = _PREPAID.get()
-                if prepaid and prepaid[0] > 0:
+                if prepaid and prepaid[0] > 0 and self._clock() - prepaid[1] <= PREPAID_FRESH:
                     prepaid[0] -= 1
                 else:
                     await self.acquire()

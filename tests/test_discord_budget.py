@@ -304,3 +304,19 @@ async def test_a_turn_taken_ahead_serves_the_next_request_and_only_that_one(stub
         await http.close()
     assert sent - taken < 0.2  # did not wait a second time
     assert again - taken >= 0.35
+
+
+async def test_a_turn_taken_ahead_is_not_used_by_a_request_that_went_out_late(stub: StubDiscord) -> None:
+    budget = GlobalBudget(1, window=0.4)
+    http = await http_client(budget)
+    try:
+        loop = asyncio.get_running_loop()
+        await budget.acquire()
+        taken = loop.time()
+        with budget.prepaid():
+            await asyncio.sleep(0.1)  # e.g. waiting for its route's bucket in discord.py
+            await http.request(Route("GET", "/channels/{channel_id}", channel_id=3))
+            sent = loop.time()
+    finally:
+        await http.close()
+    assert sent - taken >= 0.35  # counted anew, when it really went out
