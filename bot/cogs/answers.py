@@ -37,6 +37,11 @@ def _answered(interaction: discord.Interaction) -> asyncio.Event:
     return event
 
 
+def is_answered(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's own answer has gone out (see ``answered``), without waiting."""
+    return _answered(interaction).is_set()
+
+
 async def answered(interaction: discord.Interaction, timeout: float) -> bool:
     """Wait until the interaction's own answer has gone out through the helpers below (a defer does not
     count): only then may the bot add public follow-ups to it. After a private "thinking…" defer, Discord

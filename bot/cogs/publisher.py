@@ -62,11 +62,15 @@ DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
 # Seconds between a table's lines, and between its board edits (each in the channel's buckets of about
 # 5 per 5 s); hands are refreshed at once regardless.
 PUBLIC_INTERVAL = 1.0
+# Events told in one message at most (a line each, at most ``render.MAX_LINES``): more, after a wait, are
+# told in several messages rather than summarised, so that every play is told.
+LINES_PER_MESSAGE = render.MAX_LINES - 1
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
 # Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
 QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
+TURN_EVENTS = frozenset({"turn", "round_started", "started", "rejoined"})  # a line then says who moves
 
 
 def is_transient(error: BaseException) -> bool:
@@ -105,6 +109,8 @@ class _Feed:
     last_line: float = -1e9
     line_retry_at: float = 0.0
     line_failures: int = 0
+    turns: int = 0  # outcomes so far that passed the turn (or started a round) ...
+    announced: int = 0  # ... and how many of them a posted line has announced
     via: discord.Interaction | None = None  # the table's latest player interaction, for public follow-ups
     via_since: float = 0.0
     # board
@@ -191,6 +197,8 @@ class TablePublisher:
             feed.events.extend(outcome.public_events)
             if feed.line_since is None:
                 feed.line_since = now
+            if any(event.kind in TURN_EVENTS for event in outcome.public_events):
+                feed.turns += 1
         seat = outcome.snapshot.seat_of(shown_to) if shown_to is not None else None
         if shown_to is not None and seat is not None:
             feed.hand_keys[shown_to] = _hand_key(outcome.snapshot, seat.position)
@@ -508,7 +516,8 @@ class TablePublisher:
                     async with self._global_turn(
                         feed.line_since if feed.line_since is not None else loop.time()
                     ):
-                        await self._post_line(feed, None)
+                        # A player may have acted while the line waited: their interaction carries it.
+                        await self._post_line(feed, self._answered_via(feed))
         finally:
             feed.line_task = None
             self._lane_done(feed)
@@ -555,6 +564,12 @@ class TablePublisher:
             return None
         return via
 
+    def _answered_via(self, feed: _Feed) -> discord.Interaction | None:
+        via = feed.via
+        if via is None or self._monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
+            return None
+        return via if answers.is_answered(via) else None
+
     async def _show_board(self, feed: _Feed) -> None:
         """The board's turn: show the latest state; on a failure that may pass, try again later."""
         loop = asyncio.get_running_loop()
@@ -585,20 +600,30 @@ class TablePublisher:
             self.on_board_shown(loop.time() - since)
 
     async def _post_line(self, feed: _Feed, via: discord.Interaction | None) -> None:
-        """Tell the events gathered so far: as a follow-up of ``via``, or in the channel. On a failure the
-        events go back in front of the queue, to be told (and the person to move mentioned) in the next
-        line."""
+        """Tell the events gathered so far: as a follow-up of ``via``, or in the channel; in several messages
+        when there are more than one message tells (after a wait), so that no play goes untold. On a
+        failure the events not told go back in front of the queue, to be told in the next line, and the
+        turn is announced (the person to move mentioned) then if it was not yet."""
         loop = asyncio.get_running_loop()
         snapshot = feed.snapshot
         assert snapshot is not None
-        events, since = feed.events, feed.line_since
+        events, since, turns = feed.events, feed.line_since, feed.turns
         feed.events, feed.line_since = [], None
         feed.last_line = loop.time()
-        content, mention, match_over = self._line_for(snapshot, events)
+        if snapshot.phase == "lobby":
+            events = [event for event in events if event.kind not in QUIET_IN_LOBBY]
+        chunks = [events[i : i + LINES_PER_MESSAGE] for i in range(0, len(events), LINES_PER_MESSAGE)] or [[]]
+        told = 0
         try:
-            if content is not None:
-                await self._send(snapshot, via, content, _mentioning(mention))
-            if match_over:
+            for index, chunk in enumerate(chunks):
+                announce = index == len(chunks) - 1 and feed.announced < turns
+                content, mention = self._line_for(snapshot, chunk, announce)
+                if content is not None:
+                    await self._send(snapshot, via, content, _mentioning(mention))
+                told += len(chunk)
+                if announce:
+                    feed.announced = turns
+            if any(event.kind == "match_over" for event in events) and snapshot.ranking:
                 await self._send(
                     snapshot, via, render.final_ranking_text(snapshot), discord.AllowedMentions.none()
                 )
@@ -607,10 +632,12 @@ class TablePublisher:
                 # 403 and the like would only repeat (and count towards Discord's ban): given up.
                 log.warning("table %s: could not post the turn line: %s", feed.table_id, error)
                 return
-            feed.events[:0] = events
-            feed.line_since = (
-                since if feed.line_since is None or since is None else min(since, feed.line_since)
-            )
+            untold = events[told:] or [event for event in events if event.kind == "match_over"]
+            feed.events[:0] = untold
+            if untold or feed.announced < turns:
+                feed.line_since = (
+                    since if feed.line_since is None or since is None else min(since, feed.line_since)
+                )
             if via is not None and not is_transient(error):
                 # The interaction can no longer be followed up (its token expired): the channel, at once.
                 if feed.via is via:
@@ -634,16 +661,12 @@ class TablePublisher:
         feed.line_failures = 0
 
     def _line_for(
-        self, snapshot: TableSnapshot, events: list[TableEvent]
-    ) -> tuple[str | None, int | None, bool]:
-        """(the line, the user it mentions, whether the final ranking follows)."""
-        shown = events if snapshot.phase != "lobby" else [e for e in events if e.kind not in QUIET_IN_LOBBY]
+        self, snapshot: TableSnapshot, events: list[TableEvent], announce: bool
+    ) -> tuple[str | None, int | None]:
+        """(the line, the user it mentions)."""
         to_act_user = _user_to_act(snapshot)
         fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
-        turn_changed = any(e.kind in ("turn", "round_started", "started", "rejoined") for e in events)
-        content, mention = render.turn_line(shown, snapshot, hand_is_fresh=fresh, announce_turn=turn_changed)
-        match_over = any(e.kind == "match_over" for e in events) and bool(snapshot.ranking)
-        return content, mention, match_over
+        return render.turn_line(events, snapshot, hand_is_fresh=fresh, announce_turn=announce)
 
     async def _send(
         self,

@@ -524,3 +524,23 @@ async def test_a_players_hand_is_refreshed_when_their_own_answer_did_not_go_out(
     publisher.publish(moved, shown_to=ALICE, via=alice)  # type: ignore[arg-type]
     await publisher.idle()
     assert len(previous.edits) == 1 and "Not your turn." in previous.edits[0]["content"]
+
+
+async def test_many_moves_gathered_while_waiting_are_all_told(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    channel.gate.clear()  # the channel is slow: moves pile up behind the first line
+    publisher.publish(Outcome(to_act(snapshot(), 2), (played(0, "2C"),)))
+    await asyncio.sleep(0.01)
+    cards = [f"{rank}{suit}" for suit in "HS" for rank in ("3", "4", "5", "6", "7", "9", "10", "J", "Q", "K")]
+    for card in cards:
+        publisher.publish(Outcome(to_act(snapshot(), 1), (played(2, card), turn_to(1))))
+    channel.gate.set()
+    await publisher.idle()
+    told = [line for message in channel.sent for line in (message["content"] or "").splitlines()]
+    assert [line for line in told if " played " in line] == ["alice played 2♣"] + [
+        f"CPU 1 played {render.label(card)}" for card in cards
+    ]
+    assert not any("earlier moves" in line for line in told)
+    assert all(len(message["content"]) <= 2000 for message in channel.sent)
+    # Only the last message says whose turn it is.
+    assert [mentioned(message) for message in channel.sent] == [[]] * (len(channel.sent) - 1) + [[BOB]]
