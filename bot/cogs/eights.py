@@ -209,7 +209,7 @@ class EightsCog(
             await self._start(interaction, table_id)
         elif action == NEXT:
             outcome = await self.service.next_round(table_id, self.actor(interaction), token)
-            self.publisher.publish(outcome)
+            self.publisher.publish(outcome, via=interaction)
             await self.show_hand(interaction, table_id, outcome=outcome)
         elif action == HAND:
             await self.show_hand(interaction, table_id)

@@ -130,8 +130,9 @@ class LobbyCommands(TableHelpers):
             else:
                 await answer_privately(interaction, "The game has started.")
         finally:
-            # After the host's hand is shown, so that the turn line knows it can be refreshed in place.
-            self.publisher.publish(outcome)
+            # After the host's hand is shown, so that the turn line knows it can be refreshed in place; the
+            # line follows up the host's click (exempt from the global limit).
+            self.publisher.publish(outcome, via=interaction)
 
     @app_commands.command(name="end", description="Abandon this channel's table (host or Manage Channels).")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -512,6 +512,8 @@ class TablePublisher:
                 via = await self._usable_via(feed)
                 if via is not None:
                     await self._post_line(feed, via)
+                elif not self._line_due(feed):
+                    feed.events, feed.line_since = [], None  # lobby chatter: nothing to post, no turn needed
                 else:
                     async with self._global_turn(
                         feed.line_since if feed.line_since is not None else loop.time()
@@ -610,8 +612,7 @@ class TablePublisher:
         events, since, turns = feed.events, feed.line_since, feed.turns
         feed.events, feed.line_since = [], None
         feed.last_line = loop.time()
-        if snapshot.phase == "lobby":
-            events = [event for event in events if event.kind not in QUIET_IN_LOBBY]
+        events = _told(events, snapshot)
         chunks = [events[i : i + LINES_PER_MESSAGE] for i in range(0, len(events), LINES_PER_MESSAGE)] or [[]]
         told = 0
         try:
@@ -660,6 +661,16 @@ class TablePublisher:
             return
         feed.line_failures = 0
 
+    def _line_due(self, feed: _Feed) -> bool:
+        """Whether the events gathered make a line at all."""
+        snapshot = feed.snapshot
+        if snapshot is None:
+            return False
+        events = _told(feed.events, snapshot)
+        return self._line_for(snapshot, events, feed.announced < feed.turns)[0] is not None or any(
+            event.kind == "match_over" for event in events
+        )
+
     def _line_for(
         self, snapshot: TableSnapshot, events: list[TableEvent], announce: bool
     ) -> tuple[str | None, int | None]:
@@ -695,6 +706,13 @@ class TablePublisher:
             if key != feed.hand_keys.get(user_id) or user_id in users:
                 feed.hand_keys[user_id] = key
                 await self.refresh_hand(snapshot.table_id, user_id)
+
+
+def _told(events: list[TableEvent], snapshot: TableSnapshot) -> list[TableEvent]:
+    """The events a line tells: lobby chatter stays on the board."""
+    if snapshot.phase != "lobby":
+        return events
+    return [event for event in events if event.kind not in QUIET_IN_LOBBY]
 
 
 def _mentioning(user_id: int | None) -> discord.AllowedMentions:
