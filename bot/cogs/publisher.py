@@ -62,8 +62,8 @@ DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
 # Seconds between a table's lines, and between its board edits (each in the channel's buckets of about
 # 5 per 5 s); hands are refreshed at once regardless.
 PUBLIC_INTERVAL = 1.0
-# Events told in one message at most (a line each, at most ``render.MAX_LINES``): more, after a wait, are
-# told in several messages rather than summarised, so that every play is told.
+# Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
+# are told in several messages rather than summarised, so that every play is told.
 LINES_PER_MESSAGE = render.MAX_LINES - 1
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
@@ -613,7 +613,7 @@ class TablePublisher:
         feed.events, feed.line_since = [], None
         feed.last_line = loop.time()
         events = _told(events, snapshot)
-        chunks = [events[i : i + LINES_PER_MESSAGE] for i in range(0, len(events), LINES_PER_MESSAGE)] or [[]]
+        chunks = _chunks(events, snapshot)
         told = 0
         try:
             for index, chunk in enumerate(chunks):
@@ -706,6 +706,20 @@ class TablePublisher:
             if key != feed.hand_keys.get(user_id) or user_id in users:
                 feed.hand_keys[user_id] = key
                 await self.refresh_hand(snapshot.table_id, user_id)
+
+
+def _chunks(events: list[TableEvent], snapshot: TableSnapshot) -> list[list[TableEvent]]:
+    """The events split into messages of at most ``LINES_PER_MESSAGE`` lines (usually one message)."""
+    if len(render.event_lines(events, snapshot)) <= LINES_PER_MESSAGE:
+        return [events]
+    chunks: list[list[TableEvent]] = [[]]
+    for event in events:
+        chunk = chunks[-1]
+        chunk.append(event)
+        if len(render.event_lines(chunk, snapshot)) > LINES_PER_MESSAGE:
+            chunk.pop()
+            chunks.append([event])
+    return chunks
 
 
 def _told(events: list[TableEvent], snapshot: TableSnapshot) -> list[TableEvent]:
