@@ -26,6 +26,7 @@ bot's state without threads.
 from __future__ import annotations
 
 import collections
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -67,66 +68,54 @@ class BotMetrics:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self.registry = CollectorRegistry()
-        r = self.registry
-        self.interactions = Counter("eights_interactions", "Interactions received", ["type"], registry=r)
-        self.answer_seconds = Histogram(
+        counter = functools.partial(Counter, registry=self.registry)
+        histogram = functools.partial(Histogram, registry=self.registry)
+        gauge = functools.partial(Gauge, registry=self.registry)
+        self.interactions = counter("eights_interactions", "Interactions received", ["type"])
+        self.answer_seconds = histogram(
             "eights_interaction_answer_seconds",
             "Seconds from receiving an interaction to Discord accepting its answer",
             buckets=ANSWER_BUCKETS,
-            registry=r,
         )
-        self.requests = Counter(
+        self.requests = counter(
             "eights_discord_requests",
             "REST requests to Discord by route class, global limit or exempt, and status class",
             ["route", "limit", "status"],
-            registry=r,
         )
-        self.request_seconds = Histogram(
-            "eights_discord_request_seconds",
-            "REST request latency (after the budget's wait)",
-            ["limit"],
-            buckets=REQUEST_BUCKETS,
-            registry=r,
+        self.request_seconds = histogram(
+            "eights_discord_request_seconds", "REST request latency", ["limit"], buckets=REQUEST_BUCKETS
         )
-        self.rate_limited_total = Counter(
-            "eights_discord_rate_limited", "429 answers by scope", ["scope"], registry=r
-        )
-        self.budget_wait = Histogram(
+        self.rate_limited_total = counter("eights_discord_rate_limited", "429 answers by scope", ["scope"])
+        self.budget_wait = histogram(
             "eights_discord_budget_wait_seconds",
             "Seconds globally limited requests waited for the bot's global budget",
             buckets=REQUEST_BUCKETS,
-            registry=r,
         )
-        self.board_delay = Histogram(
+        self.board_delay = histogram(
             "eights_board_delay_seconds",
             "Seconds from a table's move to its board showing it",
             buckets=BOARD_BUCKETS,
-            registry=r,
         )
-        self.invalid_requests = Gauge(
+        # Read from the bot's state at each scrape (``watch_*`` below).
+        self.invalid_requests = gauge(
             "eights_discord_invalid_requests_10m",
             "401, 403 and 429 answers in the last 10 minutes (Discord bans the IP at 10,000)",
-            registry=r,
         )
-        self.budget_waiting = Gauge(
-            "eights_discord_budget_waiting", "Requests waiting for the global budget now", registry=r
+        self.budget_waiting = gauge(
+            "eights_discord_budget_waiting", "Requests waiting for the global budget now"
         )
-        self.budget_rate = Gauge(
+        self.budget_rate = gauge(
             "eights_discord_budget_rate",
             "Globally limited requests per second allowed now (-1: a shared proxy paces them)",
-            registry=r,
         )
-        self.backlog = Gauge(
-            "eights_public_backlog_tables",
-            "Tables whose channel does not yet show their latest state",
-            registry=r,
+        self.backlog = gauge(
+            "eights_public_backlog_tables", "Tables whose channel does not show their latest state"
         )
-        self.behind = Gauge(
+        self.behind = gauge(
             "eights_board_behind_seconds",
             "How long the table waiting longest for its board or line has waited",
-            registry=r,
         )
-        self.open_tables = Gauge("eights_open_tables", "Tables open in this process", registry=r)
+        self.open_tables = gauge("eights_open_tables", "Tables open in this process")
         for scope in ("user", "global", "shared", "cloudflare"):
             self.rate_limited_total.labels(scope)  # present at 0 from the start
         self._pending: collections.OrderedDict[int, float] = collections.OrderedDict()
