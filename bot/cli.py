@@ -362,6 +362,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     add(f"commands: synced {target} when they changed since the last sync")
     add(f"logging: {config.log_level}, {config.log_format}")
     add(f"CPU players wait {config.cpu_delay:g} s before moving")
+    if config.global_rate is None:
+        add("global rate limit: paced by the shared REST proxy at the API URL")
+    else:
+        add(f"global rate limit: at most {config.global_rate} requests per second to Discord")
+    if config.metrics_port is None:
+        add("metrics: off (set METRICS_PORT to serve them)")
+    else:
+        add(f"metrics: http://{config.metrics_address}:{config.metrics_port}/metrics")
     problems.extend(_check_database(config, add))
     return _report(lines, problems)
 

@@ -144,7 +144,13 @@ def test_check_on_a_fresh_directory_reports_and_changes_nothing(tmp_path: Path) 
     assert TOKEN not in result.stdout + result.stderr
     assert "DISCORD_TOKEN: set (**********" in result.stdout
     assert "server 42" in result.stdout and result.stdout.rstrip().endswith("with these settings")
+    assert "at most 50 requests per second" in result.stdout and "metrics: off" in result.stdout
     assert files_in(tmp_path) == []
+
+    proxied = {"DISCORD_API_BASE_URL": "http://nirn:8080/api/v10", "DISCORD_GLOBAL_RATE": "proxy"}
+    result = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN, "METRICS_PORT": "9108", **proxied})
+    assert "paced by the shared REST proxy" in result.stdout
+    assert "metrics: http://127.0.0.1:9108/metrics" in result.stdout
 
 
 def test_check_lists_every_bad_variable(tmp_path: Path) -> None:
