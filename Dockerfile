@@ -1,6 +1,9 @@
 # Crazy Eights for Discord. Build: docker build -t crazy-eights .
 # Run: docker run -d --name eights --env-file .env -v eights-data:/data crazy-eights
 # No secret is baked in: DISCORD_TOKEN comes from --env-file (or -e) when the container starts.
+# Prometheus metrics (optional): add -e METRICS_PORT=9108 -e METRICS_ADDRESS=0.0.0.0 -p 127.0.0.1:9108:9108
+# (inside a container 127.0.0.1 is the container's own loopback: listen on all of its addresses, and publish
+# the port to the host's loopback only, or let a Prometheus container reach it on a Docker network).
 
 # --- build stage: a virtual environment with the dependencies -------------------------------------------
 FROM python:3.11-slim AS build
