@@ -205,10 +205,11 @@ class TablePublisher:
             feed.private_users.update(user for user in outcome.private_events if user != shown_to)
         else:
             feed.private_users.update(outcome.private_events)
-        if via is not None:
+        if via is not None and via.channel_id == outcome.snapshot.channel_id:
+            # A follow-up goes to the interaction's channel: only one in the table's channel can tell it.
             feed.via, feed.via_since = via, self._monotonic()
-            if shown_to is not None and seat is not None:
-                self._watch_answer(table_id, shown_to, via)
+        if via is not None and shown_to is not None and seat is not None:
+            self._watch_answer(table_id, shown_to, via)
         # Outcomes arrive in the order they were committed; a closed table stays closed.
         if feed.snapshot is None or feed.snapshot.open:
             feed.snapshot = outcome.snapshot

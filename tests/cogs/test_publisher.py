@@ -315,6 +315,7 @@ class PlayerInteraction(StubInteraction):
         self.extras: dict[str, Any] = {}
         self.followup = Followups()
         self.response = SimpleNamespace(is_done=lambda: True)
+        self.channel_id = 2  # the table's channel (see tests/ui/snapshots.py)
 
 
 @pytest.fixture
@@ -544,3 +545,13 @@ async def test_many_moves_gathered_while_waiting_are_all_told(flaky: Any) -> Non
     assert all(len(message["content"]) <= 2000 for message in channel.sent)
     # Only the last message says whose turn it is.
     assert [mentioned(message) for message in channel.sent] == [[]] * (len(channel.sent) - 1) + [[BOB]]
+
+
+async def test_an_interaction_in_another_channel_does_not_carry_the_table_s_line(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    elsewhere = PlayerInteraction()
+    elsewhere.channel_id = 99
+    await answers.acknowledge(elsewhere)  # type: ignore[arg-type]
+    publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))), via=elsewhere)  # type: ignore[arg-type]
+    await publisher.idle()
+    assert elsewhere.followup.sent == [] and len(channel.sent) == 1
