@@ -65,6 +65,7 @@ PUBLIC_INTERVAL = 1.0
 # Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
 # are told in several messages rather than summarised, so that every play is told.
 LINES_PER_MESSAGE = render.MAX_LINES - 1
+HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tried this many times in all
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
@@ -173,7 +174,7 @@ class TablePublisher:
         self._feeds: dict[int, _Feed] = {}
         self._boards: dict[int, int] = {}  # table id -> board message id, as last set by this process
         self._sessions: dict[tuple[int, int], HandSession] = {}
-        self._watchers: set[asyncio.Task[None]] = set()  # players' answers being waited for
+        self._watchers: set[asyncio.Task[None]] = set()  # players' answers waited for, hand refreshes retried
         self._closed = False
 
     # --- the listener ---------------------------------------------------------------------------------------
@@ -434,7 +435,10 @@ class TablePublisher:
         session = self._sessions.get((table_id, user_id))
         return session is not None and session.interaction is not None and session.fresh(self._monotonic())
 
-    async def refresh_hand(self, table_id: int, user_id: int) -> None:
+    async def refresh_hand(self, table_id: int, user_id: int, attempt: int = 1) -> None:
+        """Edit the player's hand message to show their hand now. A failure that may pass is tried again a
+        little later (``HAND_ATTEMPTS`` in all); one that will not (the token expired) leaves the hand to the
+        "My hand" button."""
         session = self._sessions.get((table_id, user_id))
         if session is None or self.service is None:
             return
@@ -452,11 +456,26 @@ class TablePublisher:
                 return
             try:
                 await session.interaction.edit_original_response(content=content, view=view)
-            except discord.HTTPException as error:
+            except Exception as error:
+                if is_transient(error) and attempt < HAND_ATTEMPTS and not self._closed:
+                    log.info("table %s: hand refresh failed (%s); trying again", table_id, error)
+                    self._retry_hand(table_id, user_id, attempt)
+                    return
+                if not isinstance(error, discord.HTTPException | discord.RateLimited):
+                    raise
                 log.debug("table %s: hand message no longer editable: %s", table_id, error)
                 session.since = -HAND_EDIT_WINDOW * 2
                 return
             session.rendered = rendered
+
+    def _retry_hand(self, table_id: int, user_id: int, attempt: int) -> None:
+        async def retry() -> None:
+            await asyncio.sleep(retry_delay(attempt))
+            await self.refresh_hand(table_id, user_id, attempt + 1)
+
+        task = asyncio.create_task(retry(), name=f"eights-hand-retry-{table_id}-{user_id}")
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
 
     def forget_table(self, table_id: int) -> None:
         for key in [key for key in self._sessions if key[0] == table_id]:

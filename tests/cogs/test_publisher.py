@@ -555,3 +555,40 @@ async def test_an_interaction_in_another_channel_does_not_carry_the_table_s_line
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))), via=elsewhere)  # type: ignore[arg-type]
     await publisher.idle()
     assert elsewhere.followup.sent == [] and len(channel.sent) == 1
+
+
+class FlakyHand(StubInteraction):
+    """A hand message whose edits fail as told first."""
+
+    def __init__(self, *errors: BaseException) -> None:
+        super().__init__()
+        self.errors = list(errors)
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        if self.errors:
+            raise self.errors.pop(0)
+        await super().edit_original_response(**kwargs)
+
+
+async def test_a_hand_refresh_that_failed_is_tried_again_and_an_expired_one_is_left(
+    setup: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    publisher, _, service, _ = setup
+    monkeypatch.setattr(publisher_module, "RETRY_FIRST", 0.02)
+    before = to_act(snapshot(), 0)
+    bob = FlakyHand(http_error(discord.DiscordServerError, 503), http_error(discord.HTTPException, 429))
+    service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
+    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)  # type: ignore[arg-type]
+    after = to_act(replace(snapshot(), target_card="9D"), 1)
+    service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
+    publisher.publish(Outcome(after, (played(0, "9D"), turn_to(1))))
+    await publisher.idle()
+    assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]
+    assert publisher.hand_is_fresh(7, BOB)
+    # A token that expired (401) is not tried again: the line points at "My hand" from now on.
+    bob.errors.append(http_error(discord.HTTPException, 401))
+    later = to_act(replace(snapshot(), target_card="9H"), 0)
+    service.hands[BOB] = hand_of(1, later, ["3C"], set())
+    publisher.publish(Outcome(later, (played(1, "9C"), turn_to(0))))
+    await publisher.idle()
+    assert len(bob.edits) == 1 and not publisher.hand_is_fresh(7, BOB)
