@@ -15,9 +15,9 @@ rate-limit headers at the end. Nothing of discord.py's own request code is copie
 
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
 taken in arrival order. Discord counts in fixed 1-second windows whose edges the bot does not know; a sliding
-window that holds no more than the limit in any 1.1 s holds no more in any of Discord's windows either,
-allowing 100 ms for requests to arrive unevenly (a loop busy for a moment on either side). The cost: 50/s
-paces at about 45/s. A global 429 (``X-RateLimit-Scope: global`` or
+window that holds no more than the limit in any 1.2 s holds no more in any of Discord's windows either,
+allowing 200 ms for requests to arrive unevenly (a loop busy for a moment on either side, a slow network
+path). The cost: 50/s paces at about 42/s. A global 429 (``X-RateLimit-Scope: global`` or
 ``X-RateLimit-Global``) stops every globally limited request for its ``Retry-After``, and lowers the pace
 (by a fifth, down to a fifth of the rate), which comes back by a tenth of the rate every 10 s without one:
 some other client is spending the same budget (another process without a shared proxy), and the bot gives
@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_GLOBAL_RATE = 50  # requests per second: Discord's global limit for a bot
 WINDOW = 1.0  # seconds: Discord counts the global limit per second
-WINDOW_MARGIN = 0.1  # seconds added to the window, for requests that arrive unevenly (a busy loop)
+WINDOW_MARGIN = 0.2  # seconds added to the window, for requests that arrive unevenly (a busy loop)
 INVALID_WINDOW = 600.0  # seconds: Discord bans an IP after 10,000 invalid requests in 10 minutes
 INVALID_BAN_AT = 10_000
 INVALID_WARN_AT = 1_000  # a tenth of the ban: worth an admin's attention
