@@ -328,6 +328,14 @@ def flaky(monkeypatch: pytest.MonkeyPatch) -> tuple[TablePublisher, FlakyChannel
     return publisher, client.channel, service
 
 
+def shown_hand(
+    publisher: TablePublisher, service: StubService, user: int, interaction: Any, view: HandView
+) -> None:
+    """``user``'s hand message (shown through ``interaction``) shows ``view``, as the service's hand now."""
+    service.hands[user] = view
+    publisher.remember_hand(7, user, interaction, render.hand_content(view), None)
+
+
 def turn_to(position: int) -> TableEvent:
     return TableEvent("turn", position, {}, "engine")
 
@@ -513,11 +521,9 @@ async def test_a_players_hand_is_refreshed_when_their_own_answer_did_not_go_out(
 ) -> None:
     publisher, _, service, _ = setup
     monkeypatch.setattr(publisher_module, "ANSWER_WAIT", 0.1)
-    before = to_act(snapshot(), 0)
     alice = PlayerInteraction()
     previous = StubInteraction()
-    service.hands[ALICE] = hand_of(0, before, ["9D", "3C"], {"9D"})
-    publisher.remember_hand(7, ALICE, previous, render.hand_content(service.hands[ALICE]), None)  # type: ignore[arg-type]
+    shown_hand(publisher, service, ALICE, previous, hand_of(0, to_act(snapshot(), 0), ["9D", "3C"], {"9D"}))
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[ALICE] = hand_of(0, after, ["3C"], set())
     moved = Outcome(after, (played(0, "9D"), turn_to(1)), {ALICE: ()})
@@ -575,10 +581,8 @@ async def test_a_hand_refresh_that_failed_is_tried_again_and_an_expired_one_is_l
 ) -> None:
     publisher, _, service, _ = setup
     monkeypatch.setattr(publisher_module, "RETRY_FIRST", 0.02)
-    before = to_act(snapshot(), 0)
     bob = FlakyHand(http_error(discord.DiscordServerError, 503), http_error(discord.HTTPException, 429))
-    service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)  # type: ignore[arg-type]
+    shown_hand(publisher, service, BOB, bob, hand_of(1, to_act(snapshot(), 0), ["3C", "9C"], set()))
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
     publisher.publish(Outcome(after, (played(0, "9D"), turn_to(1))))
