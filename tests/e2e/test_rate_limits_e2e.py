@@ -1,8 +1,8 @@
 """Many busy tables against the fake Discord with Discord's limits on (a tight global limit, so that the
 tables want more than it allows): the bot stays within its global budget (no global 429, no second over the
-limit), and a storm of 5xx and shared 429 answers loses nothing. In both, every board ends showing its
-table's latest state, every play is told in a line, and every person whose turn came was mentioned (or had
-moved before any line went out, and the line after told it)."""
+limit), and a storm of 5xx and shared 429 answers with gateway drops loses nothing. In both, every board
+ends showing its table's latest state, every play is told in a line, and every person whose turn came was
+mentioned (or had moved before any line went out, and the line after told it)."""
 
 from __future__ import annotations
 
@@ -221,9 +221,9 @@ async def test_many_busy_tables_stay_within_the_global_limit(world: World) -> No
     assert world.bot is not None and world.bot.budget.invalid.count() == 0
 
 
-async def test_a_storm_of_5xx_and_429_answers_loses_nothing(world: World) -> None:
+async def test_a_storm_of_5xx_and_429_answers_and_gateway_drops_loses_nothing(world: World) -> None:
     # Every channel takes one message per 5 s from everyone (shared 429s on the lines that go to the channel),
-    # and one REST call in six is answered 5xx.
+    # one REST call in six is answered 5xx, and the gateway drops (the client resumes, the fake replays).
     await limited_world(world, shared_channel_writes=1)
     tables = await open_tables(world, 3)
     recorder = Recorder(world)
@@ -232,8 +232,15 @@ async def test_a_storm_of_5xx_and_429_answers_loses_nothing(world: World) -> Non
     # again): what is checked here is that the moves made are all shown.
     world.fake.callback_deadline = world.fake.wait_timeout = 60.0
     world.fake.server_errors.rate = 1 / 6
-    await asyncio.gather(*(play(table, 6) for table in tables))
+
+    async def drops() -> None:
+        for kind in ("abrupt", "reconnect"):
+            await asyncio.sleep(0.5)
+            await world.fake.drop_gateway(kind=kind)
+
+    await asyncio.gather(drops(), *(play(table, 6) for table in tables))
     await world.settle(timeout=90.0)
+    assert len(world.fake.resumes) >= 2
     world.fake.server_errors.rate = 0.0
     counters = world.fake.limits.counters  # type: ignore[union-attr]
     assert world.fake.server_errors.count > 0
