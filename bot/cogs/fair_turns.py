@@ -1,4 +1,5 @@
-"""A few turns at a time for the tables' public updates, handed out oldest first.
+"""Turns for the tables' public updates, handed out oldest first (the publisher uses one slot: one table at
+a time waits for the global budget's next turn).
 
 The global budget lets about 50 requests a second through; when the tables want more, the rest must wait
 somewhere. They wait here, not in the budget: a table waiting for its turn keeps gathering its news (its

@@ -16,13 +16,18 @@ at most one task, so that none waits for another:
   since), and is skipped when the board would not change.
 
 When the tables want more than Discord's global budget, they wait for their turn in ``FairTurns``, oldest
-first: nothing queues inside discord.py, news is coalesced per table, never dropped. While a CPU seat is to
-move, each lane waits for its move (up to ``gather_window``), so a run of CPU moves becomes one line and one
-edit. A line or a board edit that fails for a reason that passes (429 after discord.py's retries, 5xx, a
-dropped connection) is rescheduled with a growing pause: its events go back in front of the next line, so a
-"your turn" mention is folded into it rather than lost, and the board is edited again with the latest state.
-A refusal that would only repeat (403: missing permissions) is logged and not retried, since retrying would
-pile up invalid requests towards Discord's ban.
+first, one table at a time taking the budget's next turn and only then reading what it sends (the request
+goes out on that turn, ``GlobalBudget.prepaid``): nothing queues inside the budget with stale news, news is
+coalesced per table, never dropped. A line that would tell more than one message holds goes out as several
+messages, never summarised. While a CPU seat is to move, each lane waits for its move (up to
+``gather_window``), so a run of CPU moves becomes one line and one edit.
+
+A line, a board edit or a hand refresh that fails for a reason that passes (429 after discord.py's retries,
+5xx, a dropped connection) is rescheduled with a growing pause: a line's events go back in front of the next
+line, so a "your turn" mention is folded into it rather than lost, and the board or hand is edited again with
+the latest state. When a player's own answer (their new hand) does not go out, their hand message is
+refreshed as anyone's. A refusal that would only repeat (403: missing permissions) is logged and not retried,
+since retrying would pile up invalid requests towards Discord's ban.
 
 The floor this sets on how far a board lags: with ``n`` tables busy and a global rate of ``r`` requests per
 second (less the requests of lines that could not go through an interaction), each table's board gets a
