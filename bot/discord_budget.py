@@ -36,6 +36,8 @@ import asyncio
 import collections
 import contextlib
 import contextvars
+import heapq
+import itertools
 import logging
 import math
 import re
@@ -213,12 +215,13 @@ class GlobalBudget:
         self._clock = clock
         self._sleep = sleep
         self._sent: collections.deque[float] = collections.deque()  # send times in the current window
-        self._turn = asyncio.Lock()  # FIFO: who is next to send
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []  # a heap, by since then arrival
+        self._order = itertools.count()
+        self._pump: asyncio.Task[None] | None = None
         self._paused_until = 0.0
         self._pace = 1.0  # part of the rate in use (lowered by global 429s)
         self._pace_since = 0.0  # when the pace last changed
         self._last_slowdown = -math.inf
-        self.waiting = 0  # requests waiting for their turn now
         self.invalid = InvalidRequests(clock)
         self._base = ("", yarl.URL())
 
@@ -236,34 +239,60 @@ class GlobalBudget:
     def paused_for(self) -> float:
         return max(0.0, self._paused_until - self._clock())
 
-    async def acquire(self) -> float:
-        """Wait for this request's turn; returns the seconds waited."""
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for their turn now."""
+        return sum(1 for _, _, future in self._waiting if not future.done())
+
+    async def acquire(self, since: float | None = None) -> float:
+        """Wait for this request's turn; returns the seconds waited. Turns go to the waiters by ``since``
+        (when their work became due; by default, now: first come, first served), as many at once as the
+        window allows, so that a backlog drains at the full rate however busy the event loop is."""
         start = self._clock()
-        if self.rate is None and self._paused_until <= start:
+        if not self._waiting and self._wait_needed(start) <= 0:
+            self._take(start)
             return 0.0
-        self.waiting += 1
-        try:
-            async with self._turn:
-                while True:
-                    now = self._clock()
-                    wait = self._paused_until - now
-                    limit = self.limit
-                    if limit is not None:
-                        while self._sent and self._sent[0] <= now - self.window:
-                            self._sent.popleft()
-                        if len(self._sent) >= limit:
-                            wait = max(wait, self._sent[-limit] + self.window - now)
-                    if wait <= 0:
-                        break
-                    await self._sleep(wait)
-                if self.rate is not None:
-                    self._sent.append(now)
-        finally:
-            self.waiting -= 1
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (start if since is None else since, next(self._order), future))
+        if self._pump is None:
+            self._pump = asyncio.create_task(self._hand_out(), name="eights-global-budget")
+        await future
         waited = self._clock() - start
         if self.observer is not None and waited > 0:
             self.observer.waited(waited)
         return waited
+
+    def _wait_needed(self, now: float) -> float:
+        """Seconds until the next request may go (0 or less: now)."""
+        wait = self._paused_until - now
+        limit = self.limit
+        if limit is not None:
+            while self._sent and self._sent[0] <= now - self.window:
+                self._sent.popleft()
+            if len(self._sent) >= limit:
+                wait = max(wait, self._sent[-limit] + self.window - now)
+        return wait
+
+    def _take(self, now: float) -> None:
+        if self.rate is not None:
+            self._sent.append(now)
+
+    async def _hand_out(self) -> None:
+        """Wake the waiters, the earliest first, as the window opens."""
+        try:
+            while self._waiting:
+                now = self._clock()
+                wait = self._wait_needed(now)
+                if wait > 0:
+                    await self._sleep(wait)
+                    continue
+                while self._waiting and self._wait_needed(now) <= 0:
+                    _, _, future = heapq.heappop(self._waiting)
+                    if not future.done():  # a waiter cancelled meanwhile gives its place away
+                        self._take(now)
+                        future.set_result(None)
+        finally:
+            self._pump = None
 
     @contextlib.contextmanager
     def prepaid(self) -> Iterator[None]:

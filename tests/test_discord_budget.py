@@ -40,6 +40,7 @@ class VirtualClock:
         return self.now
 
     async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(0)  # the waiters woken before this sleep go first, at the time they were woken
         self.now += seconds
         await asyncio.sleep(0)
 
@@ -112,6 +113,28 @@ async def test_no_window_ever_holds_more_than_the_rate() -> None:
         assert sent[index + 10] - sent[index] >= 1.0, index
     assert sent[9] == 0.0  # the first ten go at once
     assert sent[-1] <= 4 * budget.window + 1e-9  # and no slower than the rate needs
+
+
+async def test_turns_go_to_the_longest_waiting_work_first_and_a_cancelled_waiter_gives_its_place() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, 1)
+    await budget.acquire()  # the window's one turn
+    order: list[str] = []
+
+    async def wait(name: str, since: float | None) -> None:
+        await budget.acquire(since)
+        order.append(name)
+
+    tasks = [
+        asyncio.create_task(wait(name, since))
+        for name, since in (("new", -1.0), ("gone", -5.0), ("now", None), ("old", -9.0), ("mid", -3.0))
+    ]
+    await asyncio.sleep(0)
+    assert budget.waiting == 5
+    tasks[1].cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    assert order == ["old", "mid", "new", "now"]  # "now" came at 0: after work due since before
+    assert clock.now == pytest.approx(4 * budget.window)  # one per window; the cancelled one took none
 
 
 async def test_a_proxy_paces_instead_no_request_waits() -> None:

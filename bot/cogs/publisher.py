@@ -9,17 +9,17 @@ at most one task, so that none waits for another:
   global limit). They never wait for the public lanes.
 * **lines** (the turn line, which @mentions the person to move): sent as a public follow-up of the table's
   latest player interaction when one is usable (an interaction webhook: exempt), else as a channel message
-  (globally limited: it waits for a turn of ``FairTurns``, see below). Lines are spaced by ``min_interval``
+  (globally limited: it waits for a turn of the budget, see below). Lines are spaced by ``min_interval``
   per table; what happens meanwhile is told in the next line.
 * **board** (one message per table, edited): globally limited, so it waits for a turn; when its turn comes
   it shows the table's latest state, whatever arrived while it waited (its "Last plays" field holds the plays
   since), and is skipped when the board would not change.
 
-When the tables want more than Discord's global budget, they wait for their turn in ``FairTurns``, oldest
-first, one table at a time taking the budget's next turn and only then reading what it sends (the request
-goes out on that turn, ``GlobalBudget.prepaid``): nothing queues inside the budget with stale news, news is
-coalesced per table, never dropped. A line that would tell more than one message holds goes out as several
-messages, never summarised. While a CPU seat is to move, each lane waits for its move (up to
+When the tables want more than Discord's global budget, they wait for their turn, the work due longest
+first (``GlobalBudget.acquire(since)``), and read what they send only once it comes (the request goes out on
+that turn, ``GlobalBudget.prepaid``): nothing waits with stale news, news is coalesced per table (one
+request in flight per lane), never dropped. A line that would tell more than one message holds goes out as
+several messages, never summarised. While a CPU seat is to move, each lane waits for its move (up to
 ``gather_window``), so a run of CPU moves becomes one line and one edit.
 
 A line, a board edit or a hand refresh that fails for a reason that passes (429 after discord.py's retries,
@@ -53,7 +53,6 @@ import aiohttp
 import discord
 
 from bot.cogs import answers
-from bot.cogs.fair_turns import FairTurns
 from bot.discord_budget import GlobalBudget
 from bot.engine import RulesetError, get_preset
 from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
@@ -152,8 +151,8 @@ def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
 class TablePublisher:
     """Implements ``TableListener``; see the module docstring.
 
-    ``budget``: the client's global budget; a table takes its turn for it in ``FairTurns`` (oldest first),
-    and only then reads what to send. ``on_board_shown``: told the seconds from an outcome to the board
+    ``budget``: the client's global budget; a table takes its turn (oldest first) and only then reads what
+    to send. ``on_board_shown``: told the seconds from an outcome to the board
     showing it (metrics)."""
 
     def __init__(
@@ -169,10 +168,8 @@ class TablePublisher:
         self.client = client
         self.gather_window = gather_window
         self.min_interval = min_interval
-        self.budget = budget
-        # One table at a time waits for the budget's next turn, the longest-waiting first; the others wait
-        # here, gathering news, rather than inside the budget with what they had when they queued.
-        self.turns = FairTurns(1)
+        # Without one (tests), nothing is paced: turns are taken at once.
+        self.budget = budget if budget is not None else GlobalBudget(None)
         self.on_board_shown = on_board_shown
         self.service: TableService | None = None
         self._monotonic = monotonic
@@ -568,17 +565,11 @@ class TablePublisher:
 
     @contextlib.asynccontextmanager
     async def _global_turn(self, since: float) -> AsyncIterator[None]:
-        """A turn of the global budget for the block's first request, taken in ``FairTurns`` order (``since``:
-        when the work became due). The block runs after the turn is taken, without holding up the next
-        table: its request goes out while the next table waits for the next turn."""
-        async with self.turns.turn(since):
-            if self.budget is not None:
-                await self.budget.acquire()
-        if self.budget is None:
+        """A turn of the global budget for the block's first request, the work due longest first (``since``:
+        when it became due). The block runs once the turn is taken, so that what it sends is the latest."""
+        await self.budget.acquire(since)
+        with self.budget.prepaid():
             yield
-        else:
-            with self.budget.prepaid():
-                yield
 
     async def _usable_via(self, feed: _Feed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""

@@ -436,50 +436,33 @@ async def test_a_failed_board_edit_is_rescheduled_and_ends_showing_the_latest_st
     assert channel.edits[0][1]["embed"].to_dict() == render.board_embed(latest).to_dict()
 
 
-class GatedBudget(GlobalBudget):
-    """The global budget, with each turn held until the test lets it go; records who got each turn."""
-
-    def __init__(self) -> None:
-        super().__init__(None)
-        self.turns_given = 0
-        self.open = asyncio.Semaphore(0)
-
-    async def acquire(self) -> float:
-        await self.open.acquire()
-        self.turns_given += 1
-        return 0.0
-
-
 async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() -> None:
     client = StubClient()
     channel = client.channel
-    budget = GatedBudget()
+    budget = GlobalBudget(1, window=0.1)  # one request per 0.1 s
     publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, budget=budget)  # type: ignore[arg-type]
     publisher.service = StubService()  # type: ignore[assignment]
+    await budget.acquire()  # the window's turn is taken: every table waits
 
     def table(table_id: int, stock: int) -> Outcome:
         return Outcome(
             replace(snapshot(), table_id=table_id, board_message_id=table_id, stock_size=stock), ()
         )
 
-    publisher.publish(table(1, 30))  # waits for the budget's next turn
-    await asyncio.sleep(0.01)
+    publisher.publish(table(1, 30))
+    await asyncio.sleep(0.005)
     publisher.publish(table(2, 30))
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.005)
     publisher.publish(table(3, 30))
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.005)
     for stock in (29, 28, 27):  # table 3 is busy while it waits; table 2 waited longer
         publisher.publish(table(3, stock))
         publisher.publish(table(2, stock + 10))
-    await asyncio.sleep(0.01)
-    assert channel.edits == [] and publisher.backlog() == 3 and publisher.behind() >= 0.03
-    for _ in range(3):
-        budget.open.release()  # one turn
-        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.005)
+    assert channel.edits == [] and publisher.backlog() == 3 and publisher.behind() >= 0.015
     await publisher.idle()
-    assert budget.turns_given == 3  # one request per table, whatever happened while it waited
     shown = [(message_id, edit["embed"].to_dict()["fields"]) for message_id, edit in channel.edits]
-    assert [message_id for message_id, _ in shown] == [1, 2, 3]  # oldest first
+    assert [message_id for message_id, _ in shown] == [1, 2, 3]  # one edit each, oldest first
     stocks = {
         message_id: next(f["value"] for f in fields if f["name"] == "Stock") for message_id, fields in shown
     }
@@ -490,19 +473,15 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
 async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     client = FlakyClient()
     channel = client.channel
-    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, budget=GatedBudget())  # type: ignore[arg-type]
+    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0)  # type: ignore[arg-type]
     service = StubService()
     publisher.service = service  # type: ignore[assignment]
     channel.gate.clear()  # every line and board edit is stuck (429s, a slow Discord...)
-    assert publisher.budget is not None
-    publisher.budget.open.release()  # type: ignore[attr-defined]
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
     publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)  # type: ignore[arg-type]
-    publisher.publish(
-        Outcome(replace(before, table_id=8), (played(0, "KH"),))
-    )  # another table holds the slot
+    publisher.publish(Outcome(replace(before, table_id=8), (played(0, "KH"),)))  # another busy table
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
     publisher.publish(Outcome(after, (played(0, "9D"), turn_to(1))))
@@ -510,8 +489,6 @@ async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]
     assert channel.sent == [] and channel.edits == []
     channel.gate.set()
-    for _ in range(4):
-        publisher.budget.open.release()  # type: ignore[attr-defined]
     await publisher.idle()
     assert len(channel.edits) == 2
 
