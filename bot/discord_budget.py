@@ -73,6 +73,7 @@ _PREPAID: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("e
 # A turn taken ahead is good only for a request that goes out at once: one that first waited (for its
 # route's bucket, in discord.py) would reach Discord later than the budget counted it, and could join a burst.
 PREPAID_FRESH = 0.05  # seconds
+RESUME_POLL = 0.005  # seconds between looks while every turn of the window is given but not yet used
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +219,7 @@ class GlobalBudget:
         self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []  # a heap, by since then arrival
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
+        self._granted = 0  # turns given to waiters that have not resumed yet
         self._paused_until = 0.0
         self._pace = 1.0  # part of the rate in use (lowered by global 429s)
         self._pace_since = 0.0  # when the pace last changed
@@ -256,21 +258,34 @@ class GlobalBudget:
         heapq.heappush(self._waiting, (start if since is None else since, next(self._order), future))
         if self._pump is None:
             self._pump = asyncio.create_task(self._hand_out(), name="eights-global-budget")
-        await future
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._granted -= 1  # given a turn, but cancelled before it could use it
+            raise
+        # Counted when the request really goes: a busy loop may resume a waiter a while after its turn came.
+        self._granted -= 1
+        self._take(self._clock())
         waited = self._clock() - start
         if self.observer is not None and waited > 0:
             self.observer.waited(waited)
         return waited
 
     def _wait_needed(self, now: float) -> float:
-        """Seconds until the next request may go (0 or less: now)."""
+        """Seconds until the next request may go (0 or less: now). Turns given to waiters that have not
+        resumed yet count as sent now."""
         wait = self._paused_until - now
         limit = self.limit
         if limit is not None:
             while self._sent and self._sent[0] <= now - self.window:
                 self._sent.popleft()
-            if len(self._sent) >= limit:
-                wait = max(wait, self._sent[-limit] + self.window - now)
+            excess = len(self._sent) + self._granted - limit  # requests to leave the window first, less one
+            if excess >= 0:
+                if excess < len(self._sent):
+                    wait = max(wait, self._sent[excess] + self.window - now)
+                else:
+                    wait = max(wait, RESUME_POLL)  # only turns given out: wait for their waiters to go
         return wait
 
     def _take(self, now: float) -> None:
@@ -289,7 +304,7 @@ class GlobalBudget:
                 while self._waiting and self._wait_needed(now) <= 0:
                     _, _, future = heapq.heappop(self._waiting)
                     if not future.done():  # a waiter cancelled meanwhile gives its place away
-                        self._take(now)
+                        self._granted += 1
                         future.set_result(None)
         finally:
             self._pump = None
