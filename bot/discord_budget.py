@@ -14,15 +14,17 @@ paces every attempt, retries after a 429 or a 5xx included, and reads every resp
 rate-limit headers at the end. Nothing of discord.py's own request code is copied or replaced.
 
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
-taken in arrival order. Discord counts in fixed 1-second windows whose edges the bot does not know; a sliding
-window that holds no more than the limit in any 1.2 s holds no more in any of Discord's windows either,
-allowing 200 ms for requests to arrive unevenly (a loop busy for a moment on either side, a slow network
-path). The cost: 50/s paces at about 42/s. A global 429 (``X-RateLimit-Scope: global`` or
-``X-RateLimit-Global``) stops every globally limited request for its ``Retry-After``, and lowers the pace
-(by a fifth, down to a fifth of the rate), which comes back by a tenth of the rate every 10 s without one:
-some other client is spending the same budget (another process without a shared proxy), and the bot gives
-way. Route 429s (scope ``user``, ``shared``) are discord.py's to obey: it sleeps for ``retry_after`` on that
-route's bucket before it retries.
+counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default
+first come, first served). Discord counts in fixed 1-second windows whose edges the bot does not know; a
+sliding window that holds no more than the limit in any 1.3 s holds no more in any of Discord's windows
+either, allowing 300 ms for requests to arrive unevenly (a loop busy for a moment on either side, a slow
+network path; 200 ms was not enough against the fake Discord on a busy machine). The cost: 50/s paces at
+about 38/s. A global 429 (``X-RateLimit-Scope: global`` or ``X-RateLimit-Global``) stops every globally
+limited request for its ``Retry-After``, and lowers the pace (by a fifth, down to a fifth of the rate), which
+comes back by a tenth of the rate every 30 s without one: some other client is spending the same budget
+(another process without a shared proxy), or requests reach Discord more unevenly than the margin allows,
+and the bot gives way. Route 429s (scope ``user``, ``shared``) are discord.py's to obey: it sleeps for
+``retry_after`` on that route's bucket before it retries.
 
 ``rate=None`` hands the global limit to a shared REST proxy in front of Discord (``DISCORD_GLOBAL_RATE=proxy``
 with ``DISCORD_API_BASE_URL`` pointing at, e.g., nirn-proxy): the bot no longer paces itself, since the proxy
@@ -55,14 +57,14 @@ log = logging.getLogger(__name__)
 
 DEFAULT_GLOBAL_RATE = 50  # requests per second: Discord's global limit for a bot
 WINDOW = 1.0  # seconds: Discord counts the global limit per second
-WINDOW_MARGIN = 0.2  # seconds added to the window, for requests that arrive unevenly (a busy loop)
+WINDOW_MARGIN = 0.3  # seconds added to the window, for requests that arrive unevenly (a busy loop)
 INVALID_WINDOW = 600.0  # seconds: Discord bans an IP after 10,000 invalid requests in 10 minutes
 INVALID_BAN_AT = 10_000
 INVALID_WARN_AT = 1_000  # a tenth of the ban: worth an admin's attention
 SLOWDOWN = 0.8  # the pace after a global 429, as a part of the pace before it
 SLOWEST = 0.2  # never slower than this part of the rate
 RECOVERY_STEP = 0.1  # part of the rate regained ...
-RECOVERY_EVERY = 10.0  # ... every this many seconds without a global 429
+RECOVERY_EVERY = 30.0  # ... every this many seconds without a global 429
 INVALID_STATUSES = frozenset({401, 403, 429})
 
 _INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")

@@ -31,7 +31,7 @@ since retrying would pile up invalid requests towards Discord's ban.
 
 The floor this sets on how far a board lags: with ``n`` tables busy and a global rate of ``r`` requests per
 second (less the requests of lines that could not go through an interaction), each table's board gets a
-turn about every ``n / r`` seconds: about 2.5 s at 100 tables, 7 s at 300 with Discord's 50/s (paced at 42).
+turn about every ``n / r`` seconds: about 2.6 s at 100 tables, 8 s at 300 with Discord's 50/s (paced at 38).
 
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
