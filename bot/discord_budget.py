@@ -75,6 +75,7 @@ _PREPAID: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("e
 # A turn taken ahead is good only for a request that goes out at once: one that first waited (for its
 # route's bucket, in discord.py) would reach Discord later than the budget counted it, and could join a burst.
 PREPAID_FRESH = 0.05  # seconds
+BURSTS = 5  # a window holds its limit in at least this many parts
 RESUME_POLL = 0.005  # seconds between looks while every turn of the window is given but not yet used
 
 
@@ -282,13 +283,28 @@ class GlobalBudget:
         if limit is not None:
             while self._sent and self._sent[0] <= now - self.window:
                 self._sent.popleft()
-            excess = len(self._sent) + self._granted - limit  # requests to leave the window first, less one
-            if excess >= 0:
-                if excess < len(self._sent):
-                    wait = max(wait, self._sent[excess] + self.window - now)
-                else:
-                    wait = max(wait, RESUME_POLL)  # only turns given out: wait for their waiters to go
+            wait = max(wait, self._room(now, self.window, limit, len(self._sent)))
+            # And no burst: at most a fifth of the limit in a fifth of the window (a burst reaches Discord as
+            # a queue, and the last of it late, in the next second with the next burst).
+            part = self.window / BURSTS
+            part_limit = math.ceil(limit / BURSTS)
+            recent = 0
+            for sent in reversed(self._sent):
+                if sent <= now - part or recent > part_limit:
+                    break
+                recent += 1
+            wait = max(wait, self._room(now, part, part_limit, recent))
         return wait
+
+    def _room(self, now: float, window: float, limit: int, recent: int) -> float:
+        """Seconds until the last ``recent`` sends and the turns given out leave room for one more in
+        ``window``."""
+        excess = recent + self._granted - limit  # sends to leave the window first, less one
+        if excess < 0:
+            return 0.0
+        if excess < recent:
+            return self._sent[len(self._sent) - recent + excess] + window - now
+        return RESUME_POLL  # only turns given out: wait for their waiters to go
 
     def _take(self, now: float) -> None:
         if self.rate is not None:
