@@ -223,6 +223,7 @@ class GlobalBudget:
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
         self._granted = 0  # turns given to waiters that have not resumed yet
+        self._given: collections.deque[float] = collections.deque()  # when turns were given, recent ones
         self._paused_until = 0.0
         self._pace = 1.0  # part of the rate in use (lowered by global 429s)
         self._pace_since = 0.0  # when the pace last changed
@@ -255,6 +256,7 @@ class GlobalBudget:
         window allows, so that a backlog drains at the full rate however busy the event loop is."""
         start = self._clock()
         if not self._waiting and self._wait_needed(start) <= 0:
+            self._give(start)
             self._take(start)
             return 0.0
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -283,32 +285,29 @@ class GlobalBudget:
         if limit is not None:
             while self._sent and self._sent[0] <= now - self.window:
                 self._sent.popleft()
-            wait = max(wait, self._room(now, self.window, limit, len(self._sent)))
-            # And no burst: at most a fifth of the limit in a fifth of the window (a burst reaches Discord as
-            # a queue, and the last of it late, in the next second with the next burst).
+            excess = len(self._sent) + self._granted - limit  # sends to leave the window first, less one
+            if excess >= 0:
+                if excess < len(self._sent):
+                    wait = max(wait, self._sent[excess] + self.window - now)
+                else:
+                    wait = max(wait, RESUME_POLL)  # only turns given out: wait for their waiters to go
+            # And no burst: at most a fifth of the limit given in a fifth of the window (a burst reaches
+            # Discord as a queue, and the last of it late, in the next second with the next burst).
             part = self.window / BURSTS
+            while self._given and self._given[0] <= now - part:
+                self._given.popleft()
             part_limit = math.ceil(limit / BURSTS)
-            recent = 0
-            for sent in reversed(self._sent):
-                if sent <= now - part or recent > part_limit:
-                    break
-                recent += 1
-            wait = max(wait, self._room(now, part, part_limit, recent))
+            if len(self._given) >= part_limit:
+                wait = max(wait, self._given[-part_limit] + part - now)
         return wait
-
-    def _room(self, now: float, window: float, limit: int, recent: int) -> float:
-        """Seconds until the last ``recent`` sends and the turns given out leave room for one more in
-        ``window``."""
-        excess = recent + self._granted - limit  # sends to leave the window first, less one
-        if excess < 0:
-            return 0.0
-        if excess < recent:
-            return self._sent[len(self._sent) - recent + excess] + window - now
-        return RESUME_POLL  # only turns given out: wait for their waiters to go
 
     def _take(self, now: float) -> None:
         if self.rate is not None:
             self._sent.append(now)
+
+    def _give(self, now: float) -> None:
+        if self.rate is not None:
+            self._given.append(now)
 
     async def _hand_out(self) -> None:
         """Wake the waiters, the earliest first, as the window opens."""
@@ -323,6 +322,7 @@ class GlobalBudget:
                     _, _, future = heapq.heappop(self._waiting)
                     if not future.done():  # a waiter cancelled meanwhile gives its place away
                         self._granted += 1
+                        self._give(now)
                         future.set_result(None)
         finally:
             self._pump = None
