@@ -221,12 +221,12 @@ class World:
         return hands[-1]
 
     def busy(self) -> bool:
-        """Whether the bot still has work in flight: a timer's move (CPU, with delay 0) or an outcome to show.
-        """
-        publisher = self.cog.publisher
-        # The start-up check of restored boards runs in the background (bot.cogs.setup_all).
+        """Whether the bot still has work in flight: a timer's move (CPU delay 0), something to show, a
+        request waiting for the global budget, or the start-up check of restored boards (in the background,
+        bot.cogs.setup_all)."""
         checking = any(task.get_name() == "eights-check-boards" for task in asyncio.all_tasks())
-        return self.service.busy() or publisher.busy() or checking
+        waiting = self.bot is not None and self.bot.budget.waiting > 0
+        return self.service.busy() or self.cog.publisher.busy() or waiting or checking
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0)."""

@@ -61,7 +61,7 @@ async def limited_world(world: World, **limits: Any) -> World:
     await world.restart()
     # The privacy observer knows the cards of one table: with several (each its own deck) the same labels are
     # in several hands at once, and it would take a player's own cards for another table's.
-    world.observer.bot = None
+    world.observer.detach()
     return world
 
 
