@@ -1163,6 +1163,12 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     rss_peak = max(rss_peak, bot.rss_kib()[0])
                 stop.set()
                 end, cpu = loop.time(), bot.cpu_seconds() - cpu_start
+                at_end = (
+                    counters.global_429,
+                    counters.route_429,
+                    counters.shared_429,
+                    counters.invalid_total,
+                )
                 await asyncio.gather(*drivers, *([chaos] if chaos else []), return_exceptions=True)
                 # The load has stopped: how long until every board and hand shows the latest state?
                 caught = math.inf
@@ -1191,7 +1197,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     clicks=clicks,
                     verdict=judge(outcomes, watch, start, end),
                     rates=global_rates(counters, math.floor(start), math.floor(end)),
-                    run_429s=[b - a for a, b in zip(before, after, strict=True)],
+                    run_429s=[b - a for a, b in zip(before, at_end, strict=True)],
+                    catch_up_429s=[b - a for a, b in zip(at_end, after, strict=True)],
                     invalid_now=limits_now.invalid_recent(),
                     invalid_peak=counters.invalid_peak,
                     banned=banned,
@@ -1248,6 +1255,7 @@ class ScaleReport:
     verdict: Verdict
     rates: str
     run_429s: list[int]  # global, route, shared, invalid: in the measured run
+    catch_up_429s: list[int]  # the same after the load stopped, while the boards caught up
     invalid_now: int
     invalid_peak: int
     banned: str
@@ -1274,7 +1282,8 @@ class ScaleReport:
             f"  429s in the run: global {global_429} ({global_429 / self.elapsed:.1f}/s), route (user) "
             f"{route_429} ({route_429 / self.elapsed:.1f}/s), shared {shared_429}; "
             f"invalid requests in the run {invalid}, in the last 10 min now {self.invalid_now} "
-            f"(peak {self.invalid_peak}); {self.banned}\n"
+            f"(peak {self.invalid_peak}); {self.banned}; during the catch-up: global "
+            f"{self.catch_up_429s[0]}, route {self.catch_up_429s[1]}\n"
             f"  clicks answered: {len(lat)}, p50 {ms(0.5)}, p99 {ms(0.99)}, max {ms(1.0)}; unanswered "
             f"{clicks.unanswered} (sent while the gateway was down: {clicks.unanswered_in_outage}); "
             f"refused as stale {clicks.refused}\n"
