@@ -21,6 +21,9 @@ The same guarantees as the SQLite store, from any number of processes on any num
 - The URL's password never appears in an error: connection failures are re-raised as StoreError with the
   masked URL (``bot.store.urls``).
 - A PostgreSQL ``schema`` other than the default (``search_path``) keeps test runs apart in one database.
+
+This file holds the pool, the schema and operations (migrations, meta, heartbeats, copy-db), the tables and
+their moves, and guild settings; ``bot.store.postgres_standings`` holds match results and the standings reads.
 """
 
 from __future__ import annotations
@@ -43,14 +46,9 @@ from bot.store.base import (
     GameState,
     GuildSettings,
     Heartbeat,
-    LeaderboardRow,
-    LeaderboardSort,
     MatchResult,
-    MatchSummary,
     MoveRecord,
     OpenTable,
-    PlayerStats,
-    RankingEntry,
     RoundResult,
     SeatRecord,
     StoreError,
@@ -58,16 +56,14 @@ from bot.store.base import (
     TableRecord,
     TableStatus,
 )
-from bot.store.rows import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
+from bot.store.postgres_standings import PostgresStandings, record_match
+from bot.store.rows import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
 from bot.store.urls import DatabaseTarget
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 10.0  # seconds
 APPLICATION_NAME = "crazy-eights"
-
-# Leaderboard orders (see BoardOrders): each matches an index in migrations/postgres/0002_results.sql.
-_ORDERS = rows.BoardOrders("(CAST(matches_won AS DOUBLE PRECISION) / matches_played)")
 
 _UPSERT_SEAT = """
 INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
@@ -113,25 +109,8 @@ WITH created AS (
 SELECT id FROM created
 """
 
-_UPSERT_STATS = """
-INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
-                          rounds_won, round_points, points, best_place, last_place, last_played_at)
-VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11)
-ON CONFLICT (guild_id, user_id) DO UPDATE SET
-    display_name = excluded.display_name,
-    matches_played = player_stats.matches_played + 1,
-    matches_won = player_stats.matches_won + excluded.matches_won,
-    rounds_played = player_stats.rounds_played + excluded.rounds_played,
-    rounds_won = player_stats.rounds_won + excluded.rounds_won,
-    round_points = player_stats.round_points + excluded.round_points,
-    points = player_stats.points + excluded.points,
-    best_place = LEAST(player_stats.best_place, excluded.best_place),
-    last_place = excluded.last_place,
-    last_played_at = excluded.last_played_at
-"""
 
-
-class PostgresStore:
+class PostgresStore(PostgresStandings):
     """The Store protocol over a PostgreSQL database (one schema of it)."""
 
     def __init__(
@@ -474,7 +453,7 @@ class PostgresStore:
                     )
                 if match_result is not None:
                     await conn.execute("SET LOCAL synchronous_commit = on")
-                    await _record_match(conn, table_id, match_result, now)
+                    await record_match(conn, table_id, match_result, now)
                 return int(version)
 
     @staticmethod
@@ -489,116 +468,6 @@ class PostgresStore:
             table_id,
         )
         return [rows.move_record(table_id, row) for row in found]
-
-    # --- standings ---------------------------------------------------------------------------------------
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        *,
-        sort: LeaderboardSort = "wins",
-        offset: int = 0,
-        limit: int = 10,
-        min_matches: int = 5,
-    ) -> list[LeaderboardRow]:
-        where, args = _board_filter(guild_id, sort, min_matches)
-        n = len(args)
-        found = await self._pool.fetch(
-            f"SELECT {BOARD_COLUMNS} FROM player_stats WHERE {where} ORDER BY {_ORDERS.order_by[sort]} "
-            f"LIMIT ${n + 1} OFFSET ${n + 2}",
-            *args,
-            max(0, limit),
-            max(0, offset),
-        )
-        return [rows.board_row(max(0, offset) + i + 1, row) for i, row in enumerate(found)]
-
-    async def leaderboard_size(
-        self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
-    ) -> int:
-        where, args = _board_filter(guild_id, sort, min_matches)
-        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM player_stats WHERE {where}", *args))
-
-    async def leaderboard_rank(
-        self, guild_id: int, user_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
-    ) -> LeaderboardRow | None:
-        where, args = _board_filter(guild_id, sort, min_matches)
-        first, second = _ORDERS.keys[sort]
-        n = len(args)
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            mine = await conn.fetchrow(
-                f"SELECT {first}, {second}, {BOARD_COLUMNS} FROM player_stats "
-                f"WHERE {where} AND user_id = ${n + 1}",
-                *args,
-                user_id,
-            )
-            if mine is None:
-                return None
-            # Rows ahead in ORDER BY first DESC, second DESC, user_id: three range counts on the sort's index.
-            a, b, u = f"${n + 1}", f"${n + 2}", f"${n + 3}"
-            ahead = await conn.fetchval(
-                f"SELECT (SELECT COUNT(*) FROM player_stats WHERE {where} AND {first} > {a})"
-                f" + (SELECT COUNT(*) FROM player_stats WHERE {where} AND {first} = {a} AND {second} > {b})"
-                f" + (SELECT COUNT(*) FROM player_stats WHERE {where} AND {first} = {a} AND {second} = {b}"
-                f" AND user_id < {u})",
-                *args,
-                mine[0],
-                mine[1],
-                user_id,
-            )
-        return rows.board_row(int(ahead) + 1, tuple(mine)[2:])
-
-    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            row = await conn.fetchrow(
-                f"SELECT {rows.STATS_COLUMNS} FROM player_stats WHERE guild_id = $1 AND user_id = $2",
-                guild_id,
-                user_id,
-            )
-            if row is None:
-                return None
-            favourite = await conn.fetchval(
-                "SELECT preset FROM player_preset_counts WHERE guild_id = $1 AND user_id = $2 "
-                "ORDER BY matches DESC, preset LIMIT 1",
-                guild_id,
-                user_id,
-            )
-        return rows.player_stats_record(guild_id, user_id, row, favourite)
-
-    async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            matches = await conn.fetch(
-                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played, house_rules "
-                "FROM match_results WHERE guild_id = $1 ORDER BY finished_at DESC, table_id DESC LIMIT $2",
-                guild_id,
-                max(0, limit),
-            )
-            rankings = await _rankings(conn, [match[0] for match in matches])
-        return [
-            MatchSummary(
-                table_id=match[0],
-                guild_id=match[1],
-                channel_id=match[2],
-                preset=match[3],
-                finished_at=match[4],
-                rounds_played=match[5],
-                ranking=rankings.get(match[0], []),
-                house_rules=loads(match[6]),
-            )
-            for match in matches
-        ]
-
-    async def match_ranking(self, table_id: int) -> list[RankingEntry]:
-        async with self._pool.acquire() as conn:
-            return (await _rankings(conn, [table_id])).get(table_id, [])
-
-    async def round_results(self, table_id: int) -> list[RoundResult]:
-        return rows.rounds_from_rows(
-            await self._pool.fetch(
-                "SELECT round_number, position, score, won FROM round_results WHERE table_id = $1 "
-                "ORDER BY round_number, position",
-                table_id,
-            )
-        )
 
     # --- guild settings ----------------------------------------------------------------------------------
 
@@ -659,49 +528,3 @@ def _coerce(kind: str, value: Any) -> Any:
     if kind in ("bigint", "integer", "smallint"):
         return int(value)
     return value
-
-
-def _board_filter(guild_id: int, sort: LeaderboardSort, min_matches: int) -> tuple[str, tuple[int, ...]]:
-    _ORDERS.check(sort)
-    if sort == "winrate":
-        return "guild_id = $1 AND matches_played >= $2", (guild_id, min_matches)
-    return "guild_id = $1", (guild_id,)
-
-
-async def _rankings(conn: asyncpg.Connection, table_ids: list[int]) -> dict[int, list[RankingEntry]]:
-    found: dict[int, list[RankingEntry]] = {}
-    for row in await conn.fetch(
-        "SELECT table_id, position, user_id, display_name, place, total FROM match_rankings "
-        "WHERE table_id = ANY($1::bigint[]) ORDER BY table_id, place, position",
-        table_ids,
-    ):
-        found.setdefault(row[0], []).append(rows.ranking_entry(tuple(row)[1:]))
-    return found
-
-
-async def _record_match(conn: asyncpg.Connection, table_id: int, result: MatchResult, now: float) -> None:
-    """The match's result, its ranking and the players' statistics — or nothing if already recorded."""
-    guild_id = await conn.fetchval(
-        "INSERT INTO match_results "
-        "(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules) "
-        "SELECT id, guild_id, channel_id, $2, $3, $4, $5 FROM game_tables WHERE id = $1 "
-        "ON CONFLICT (table_id) DO NOTHING RETURNING guild_id",
-        table_id,
-        result.preset,
-        result.rounds_played,
-        now,
-        dumps(result.house_rules),
-    )
-    if guild_id is None:
-        return
-    await conn.executemany(
-        "INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
-        "VALUES ($1, $2, $3, $4, $5, $6)",
-        rows.ranking_rows(table_id, result),
-    )
-    await conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
-    await conn.executemany(
-        "INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) VALUES ($1, $2, $3, 1) "
-        "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = player_preset_counts.matches + 1",
-        rows.preset_rows(guild_id, result),
-    )
