@@ -62,7 +62,7 @@ async def setup_all(bot: EightsBot) -> None:
         restored = await service.restore_all()
         if restored:
             # In the background: the bot answers at once, and the boards catch up within moments.
-            task = asyncio.create_task(_check_boards(bot, service, publisher), name="eights-check-boards")
+            task = asyncio.create_task(_check_boards(service, publisher), name="eights-check-boards")
 
             async def stop_checking() -> None:
                 task.cancel()
@@ -72,13 +72,8 @@ async def setup_all(bot: EightsBot) -> None:
             bot.closers.append(stop_checking)
 
 
-async def _check_boards(bot: EightsBot, service: TableService, publisher: TablePublisher) -> None:
+async def _check_boards(service: TableService, publisher: TablePublisher) -> None:
     """Bring every restored table's board up to date, reposting the ones whose message was deleted."""
-    try:
-        tables = await bot.store.load_open_tables(bot.owned_shards)
-    except Exception:
-        log.exception("could not list the open tables to check their boards")
-        return
     gate = asyncio.Semaphore(BOARD_CHECKS_IN_PARALLEL)
 
     async def check(table_id: int) -> None:
@@ -91,4 +86,4 @@ async def _check_boards(bot: EightsBot, service: TableService, publisher: TableP
             except Exception:
                 log.exception("table %s: checking the board failed", table_id)
 
-    await asyncio.gather(*(check(open_table.table.id) for open_table in tables))
+    await asyncio.gather(*(check(table_id) for table_id in service.open_table_ids()))

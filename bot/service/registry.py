@@ -88,6 +88,10 @@ class TableRegistry:
         """The tables held: every open table of this process."""
         return len(self._tables)
 
+    def open_ids(self) -> list[int]:
+        """The ids of the tables held, in the order they were opened or restored."""
+        return list(self._tables)
+
     def current_snapshot(self, table_id: int) -> TableSnapshot | None:
         live = self._tables.get(table_id)
         return snapshot(live) if live is not None else None

@@ -156,6 +156,11 @@ class TableService:
         """Tables open in this process (for the admins' metrics)."""
         return self._registry.open_count()
 
+    def open_table_ids(self) -> list[int]:
+        """The ids of the open tables this process holds (after ``restore_all``: every open table of its
+        shards), for the Discord layer to bring their boards up to date with ``snapshot``."""
+        return self._registry.open_ids()
+
     async def close(self) -> None:
         """Stop every timer and wait for the moves in flight (used at shutdown). Nothing moves afterwards."""
         await self._registry.close()
