@@ -110,7 +110,8 @@ async def fresh_store(path: Path, *, keep_schema: str | None = None) -> Store:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     sqlite = await SqliteStore.open(str(path))
     for level in SYNCHRONOUS_OVERRIDE:
-        await sqlite._call(lambda conn, level=level: conn.execute(f"PRAGMA synchronous = {level}"))
+        pragma = f"PRAGMA synchronous = {level}"
+        await sqlite.run_in_connection(lambda conn, pragma=pragma: conn.execute(pragma))
     await sqlite.migrate()
     return sqlite
 
@@ -265,10 +266,12 @@ async def database_bytes(store: Store, path: Path) -> int:
 
     assert isinstance(store, PostgresStore)
     return int(
-        await store._pool.fetchval(
-            "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
-            "JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+        await store.run_in_connection(
+            lambda conn: conn.fetchval(
+                "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+            )
         )
     )
 

@@ -142,10 +142,10 @@ async def raw_execute(store: Store, sql: str) -> None:
     from bot.store.sqlite import SqliteStore
 
     if isinstance(store, SqliteStore):
-        await store._call(lambda conn: conn.execute(sql))
+        await store.run_in_connection(lambda conn: conn.execute(sql))
     else:
         assert isinstance(store, PostgresStore)
-        await store._pool.execute(sql)
+        await store.run_in_connection(lambda conn: conn.execute(sql))
 
 
 def integrity_error(store: Store) -> type[Exception]:

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
@@ -60,6 +60,7 @@ from bot.store.postgres_standings import PostgresStandings, record_match
 from bot.store.rows import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
 from bot.store.urls import DatabaseTarget
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 10.0  # seconds
@@ -155,6 +156,16 @@ class PostgresStore(PostgresStandings):
     def shown_url(self) -> str:
         """The database URL with its password masked."""
         return self._target.shown
+
+    async def run_in_connection(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """Run ``work`` with one connection of the pool (the only one when ``pool_size`` is 1) and return its
+        result.
+
+        For tests, benchmarks and diagnostics (a query logger, EXPLAIN, a raw statement): ``work`` bypasses
+        the store's methods, so their transactions and checks are its own business. The bot never calls
+        it."""
+        async with self._pool.acquire() as conn:
+            return await work(conn)
 
     async def close(self) -> None:
         try:

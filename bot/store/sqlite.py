@@ -191,6 +191,14 @@ class SqliteStore:
                 raise DamagedDatabaseError(self._path) from error
             raise
 
+    async def run_in_connection(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` with the store's own sqlite3 connection, on its worker thread, and return its result.
+
+        For tests, benchmarks and diagnostics (a trace callback, EXPLAIN QUERY PLAN, a PRAGMA): ``work``
+        bypasses the store's methods, so their transactions and checks are its own business. The bot never
+        calls it."""
+        return await self._call(work)
+
     async def close(self) -> None:
         try:
             await self._call(lambda conn: conn.execute("PRAGMA optimize"))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
+import asyncpg
+
 from bot.store import GuildSettings, SeatRecord, Store, parse_database_url
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
@@ -58,9 +60,9 @@ async def exercise_every_query(store: Store) -> None:
 async def test_no_query_scans_a_table_or_sorts_the_leaderboard(sqlite_store: SqliteStore) -> None:
     store = sqlite_store
     statements: list[str] = []
-    await store._call(lambda conn: conn.set_trace_callback(statements.append))
+    await store.run_in_connection(lambda conn: conn.set_trace_callback(statements.append))
     await exercise_every_query(store)
-    await store._call(lambda conn: conn.set_trace_callback(None))
+    await store.run_in_connection(lambda conn: conn.set_trace_callback(None))
 
     queries = sorted(
         {s for s in statements if s.split(None, 1)[0].upper() in ("SELECT", "UPDATE", "DELETE", "INSERT")}
@@ -71,7 +73,7 @@ async def test_no_query_scans_a_table_or_sorts_the_leaderboard(sqlite_store: Sql
         return {q: [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + q)] for q in queries}
 
     problems = []
-    for query, plan in (await store._call(plans)).items():
+    for query, plan in (await store.run_in_connection(plans)).items():
         for step in plan:
             scan = _BARE_SCAN.search(step)
             if scan and scan.group(1) not in _SCAN_ALLOWED:
@@ -111,10 +113,11 @@ async def test_postgres_plans_use_indexes_for_every_query(pg_url: str) -> None:
 
     problems: list[str] = []
     try:
-        async with store._pool.acquire() as conn:  # the pool's one connection
+
+        async def start_logging(conn: asyncpg.Connection) -> None:
             conn.add_query_logger(log)
-        await exercise_every_query(store)
-        async with store._pool.acquire() as conn:
+
+        async def explain_logged(conn: asyncpg.Connection) -> None:
             conn.remove_query_logger(log)
             assert len(logged) > 30  # the workload really ran the store's queries
             await conn.execute("SET enable_seqscan = off; SET enable_sort = off")
@@ -124,6 +127,10 @@ async def test_postgres_plans_use_indexes_for_every_query(pg_url: str) -> None:
                 plan = [row[0] for row in await conn.fetch("EXPLAIN " + query, *args)]
                 problems.extend(_pg_plan_problems(query, plan))
             await conn.execute("RESET enable_seqscan; RESET enable_sort")
+
+        await store.run_in_connection(start_logging)  # the pool's one connection
+        await exercise_every_query(store)
+        await store.run_in_connection(explain_logged)
     finally:
         await store.close()
     assert problems == [], "\n".join(problems)

@@ -628,14 +628,10 @@ async def test_close_still_closes_when_the_database_is_busy(tmp_path: Path) -> N
     refresh it runs first is skipped, and the connection is closed all the same."""
     store = await SqliteStore.open(str(tmp_path / "busy.sqlite3"))
     await store.migrate()
-    real_call = store._call
-
-    async def locked(work: Any) -> Any:
-        raise sqlite3.OperationalError("database is locked")
-
-    store._call = locked  # type: ignore[method-assign]
+    # What a locked database does to the statistics refresh: an OperationalError. Here every statement on
+    # the connection is interrupted from now on (SQLite's progress handler), which raises the same.
+    await store.run_in_connection(lambda conn: conn.set_progress_handler(lambda: 1, 1))
     await store.close()
-    store._call = real_call  # type: ignore[method-assign]
     with pytest.raises(ValueError):  # aiosqlite: "no active connection"
         await store.schema_version()
 
