@@ -127,6 +127,9 @@ async def test_a_database_failing_mid_game_answers_briefly_and_applies_nothing(
     commit, as tests/store/test_damaged_file.py shows it does): the player is told in one short private line,
     the hand, the board and the move log stay as they were, and once the database is back the same button
     acts."""
+    # A deal where Alice leads with a card she could play: with none, the referee draws for her at the start
+    # (up to a playable card), and her hand would show no Draw button and not seven cards.
+    world.service.seed_deals(1)
     hand = await start_two(world)
     assert world.bot is not None
     store = world.bot.store
