@@ -23,13 +23,18 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ext import commands
 
-from bot.config import Config
+from bot.config import Config, art_cache_dir
 from bot.discord_budget import GlobalBudget
 from bot.endpoints import apply_endpoints
 from bot.metrics import BotMetrics
 from bot.shards import ShardSet
 from bot.store import open_store
 from bot.store.base import Store
+from bot.ui.appearance import Appearance
+from bot.ui.art.board import BoardRenderer
+from bot.ui.art.cards import PALETTES
+from bot.ui.art.emoji_set import EmojiSet
+from bot.ui.emoji_sync import UPLOAD_PACE, CardEmojis
 
 if TYPE_CHECKING:
     from discord.state import ConnectionState
@@ -93,6 +98,7 @@ class EightsBot(commands.AutoShardedBot):
         force_sync: bool = False,
         restore_tables: bool = True,
         tune_gc: bool = False,
+        emoji_pace: float = UPLOAD_PACE,
         **options: Any,
     ) -> None:
         """``options`` go to discord.py's client as they are (tests pass ``guild_ready_timeout``).
@@ -127,6 +133,11 @@ class EightsBot(commands.AutoShardedBot):
         self.tune_gc = tune_gc
         self.restore_tables = restore_tables
         self.closers: list[Callable[[], Awaitable[None]]] = []
+        # The card art: the emojis are made sure of after start-up (text until then), the board picture is
+        # drawn on demand; both in the palette the configuration names.
+        palette = PALETTES[config.card_colours]
+        self.card_emojis = CardEmojis(EmojiSet(art_cache_dir(config), palette), pace=emoji_pace)
+        self.appearance = Appearance(self.card_emojis, BoardRenderer(palette))
         self.draining = False
         self.commands_synced: bool | None = None  # True: synced, False: unchanged, None: not tried or failed
         self._store: Store | None = None
@@ -165,6 +176,8 @@ class EightsBot(commands.AutoShardedBot):
 
         await setup_all(self)
         await self.sync_commands(force=self.force_sync)
+        if self.restore_tables:  # a bot that plays (not a one-shot command such as `sync`)
+            self.card_emojis.start(self)
         if self.tune_gc:
             tune_garbage_collector()
 
@@ -254,6 +267,7 @@ class EightsBot(commands.AutoShardedBot):
             self._heartbeat_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat_task
+        self.card_emojis.stop()
         await self._run_closers()
         if self._pending_replies:
             await asyncio.wait(set(self._pending_replies), timeout=REPLIES_TIMEOUT)

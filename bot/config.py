@@ -51,7 +51,10 @@ VARIABLES: dict[str, str] = {
     "DISCORD_GLOBAL_RATE": "requests/s Discord allows the bot in all (50), or proxy (a REST proxy paces)",
     "METRICS_PORT": "optional: serve Prometheus metrics on this port (off when empty)",
     "METRICS_ADDRESS": "the address the metrics port listens on (127.0.0.1; 0.0.0.0 in a container)",
+    "EIGHTS_CARD_COLOURS": "four (each suit its own colour, the default) or classic (red and black)",
+    "EIGHTS_ART_CACHE": "optional: folder for the drawn card art (default: art/ beside the SQLite file)",
 }
+CARD_COLOURS = ("four", "classic")
 
 
 class ConfigError(Exception):
@@ -120,6 +123,8 @@ class Config:
     global_rate: int | None = DEFAULT_GLOBAL_RATE
     metrics_port: int | None = None
     metrics_address: str = DEFAULT_METRICS_ADDRESS
+    card_colours: str = "four"
+    art_cache: Path | None = None  # None: art/ beside the SQLite database, or data/art
     env_file: Path | None = None  # the .env file that was read, if any (for `check`)
 
     def require_token(self) -> str:
@@ -264,6 +269,8 @@ def inspect_config(
         ),
         metrics_port=checked(lambda: _metrics_port(get("METRICS_PORT")), None),
         metrics_address=checked(lambda: _metrics_address(get("METRICS_ADDRESS")), DEFAULT_METRICS_ADDRESS),
+        card_colours=checked(lambda: _card_colours(get("EIGHTS_CARD_COLOURS")), "four"),
+        art_cache=Path(art) if (art := get("EIGHTS_ART_CACHE")) else None,
         env_file=used_file,
     )
     return config, errors
@@ -430,3 +437,20 @@ def _metrics_address(value: str | None) -> str:
             "METRICS_ADDRESS", "an IP address or host name to listen on, e.g. 127.0.0.1 or 0.0.0.0"
         )
     return value
+
+
+def _card_colours(value: str | None) -> str:
+    if value is None:
+        return "four"
+    if value.lower() not in CARD_COLOURS:
+        raise ConfigError("EIGHTS_CARD_COLOURS", "four or classic")
+    return value.lower()
+
+
+def art_cache_dir(config: Config) -> Path:
+    """Where the drawn card art is cached: EIGHTS_ART_CACHE, else art/ beside the SQLite database."""
+    if config.art_cache is not None:
+        return config.art_cache
+    if config.database_url.startswith("sqlite:///"):
+        return database_path(config.database_url).parent / "art"
+    return Path("data") / "art"

@@ -40,6 +40,7 @@ async def setup_all(bot: EightsBot) -> None:
         min_interval=spacing,
         budget=bot.budget,
         on_board_shown=bot.metrics.board_delay.observe,
+        appearance=bot.appearance,
     )
     service = TableService(
         bot.store,

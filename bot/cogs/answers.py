@@ -136,11 +136,17 @@ async def acknowledge(interaction: discord.Interaction) -> None:
 
 
 async def answer_publicly(
-    interaction: discord.Interaction, *, embed: discord.Embed, view: discord.ui.View | None
+    interaction: discord.Interaction,
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View | None = None,
+    file: discord.File | None = None,
 ) -> int | None:
-    """A public message (the board) as the answer; returns its id. After a private defer the message goes to
-    the channel instead, and the deferred answer says where it is."""
+    """A public message (the board, with its picture as ``file``) as the answer; returns its id. After a
+    private defer the message goes to the channel instead, and the deferred answer says where it is."""
     extra: dict[str, Any] = {} if view is None else {"view": view}
+    if file is not None:
+        extra["file"] = file
     async with _lock(interaction):
         if not interaction.response.is_done():
             response = await interaction.response.send_message(embed=embed, **extra)

@@ -13,7 +13,6 @@ from discord import app_commands
 from bot.cogs.answers import answer_privately, answer_publicly
 from bot.cogs.table_helpers import PRESET_CHOICES, TableHelpers
 from bot.ui import render
-from bot.ui.controls import board_view
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +23,7 @@ class InformationCommands(TableHelpers):
         table_id = await self.table_here(interaction)
         snapshot = await self.service.snapshot(table_id)
         old_board = self.publisher.board_id(snapshot)
-        message_id = await answer_publicly(
-            interaction, embed=render.board_embed(snapshot), view=board_view(snapshot)
-        )
+        message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
         if message_id is None:
             return
         await self.publisher.remember_board(table_id, message_id)

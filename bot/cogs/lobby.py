@@ -11,8 +11,6 @@ from discord import app_commands
 from bot.cogs.answers import answer_privately, answer_publicly
 from bot.cogs.table_helpers import NOT_IN_GUILD, PRESET_CHOICES, TableHelpers
 from bot.service import ServiceError
-from bot.ui import render
-from bot.ui.controls import board_view
 
 REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("view_channel", "View Channel"),
@@ -75,9 +73,7 @@ class LobbyCommands(TableHelpers):
             await answer_privately(interaction, text)
             return
         snapshot = outcome.snapshot
-        message_id = await answer_publicly(
-            interaction, embed=render.board_embed(snapshot), view=board_view(snapshot)
-        )
+        message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
         if message_id is not None:
             await self.publisher.remember_board(snapshot.table_id, message_id)
 

@@ -21,6 +21,7 @@ from bot.engine import PRESETS
 from bot.service import Actor, HandView, Intent, Outcome, ServiceError, TableEvent, TableService
 from bot.ui import render
 from bot.ui.controls import hand_view
+from bot.ui.faces import TEXT, CardFaces
 
 if TYPE_CHECKING:
     # For the type checker only: app_commands.command expects its methods on a Cog, and the class that
@@ -39,7 +40,9 @@ def _display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
-def _private_note(outcome: Outcome | None, user_id: int, lead: str | None = None) -> str | None:
+def _private_note(
+    outcome: Outcome | None, user_id: int, lead: str | None = None, faces: CardFaces = TEXT
+) -> str | None:
     """What only this player learnt from their move ("You drew 7♣."), to show in their hand message."""
     parts = [lead] if lead else []
     if outcome is not None:
@@ -48,14 +51,14 @@ def _private_note(outcome: Outcome | None, user_id: int, lead: str | None = None
             if event.kind == "drew_cards":
                 drawn.extend(event.data.get("cards") or [])
         if drawn:
-            parts.append(f"You drew {render.cards_text(drawn)}.")
+            parts.append(f"You drew {faces.cards(drawn)}.")
     return " ".join(parts) or None
 
 
-def _played_note(events: Sequence[TableEvent], position: int | None) -> str | None:
+def _played_note(events: Sequence[TableEvent], position: int | None, faces: CardFaces = TEXT) -> str | None:
     played = [e for e in events if e.kind == "played" and e.seat == position]
     if played:
-        return "You played " + " ".join(render.label(e.data["card"]) for e in played) + "."
+        return "You played " + faces.cards([e.data["card"] for e in played]) + "."
     return None
 
 
@@ -130,9 +133,10 @@ class TableHelpers(_MixinBase):
             else:
                 await answer_privately(interaction, full)
             return
-        content = render.hand_content(hand)
-        view = hand_view(hand)
-        shown = render.hand_content(hand, note=note) if note else content
+        faces = await self.publisher.appearance.faces(hand.snapshot.guild_id)
+        content = render.hand_content(hand, faces=faces)
+        view = hand_view(hand, faces)
+        shown = render.hand_content(hand, note=note, faces=faces) if note else content
         if in_place:
             await update_in_place(interaction, shown, view)
         else:
@@ -142,7 +146,7 @@ class TableHelpers(_MixinBase):
                 await answer_privately(interaction, shown, view=view)
             # The hand message shown before (if any) is updated in place too.
             await self.publisher.update_previous_hand(
-                table_id, user_id, interaction, content, hand_view(hand)
+                table_id, user_id, interaction, content, hand_view(hand, faces)
             )
         self.publisher.remember_hand(table_id, user_id, interaction, content, view, hand)
 
@@ -163,6 +167,7 @@ class TableHelpers(_MixinBase):
         # The answer below shows this player their hand: the publisher need not look at it again.
         self.publisher.publish(outcome, shown_to=user_id, via=interaction)
         seat = outcome.snapshot.seat_of(user_id)
-        lead = _played_note(outcome.public_events, seat.position if seat else None)
-        note = _private_note(outcome, user_id, lead)
+        faces = await self.publisher.appearance.faces(outcome.snapshot.guild_id)
+        lead = _played_note(outcome.public_events, seat.position if seat else None, faces)
+        note = _private_note(outcome, user_id, lead, faces)
         await self.show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)

@@ -25,6 +25,7 @@ from discord.ext import commands
 
 from bot.engine import card_label, card_name, parse_card
 from bot.service.models import HandView, TableSnapshot
+from bot.ui.faces import TEXT, CardFaces
 
 log = logging.getLogger(__name__)
 
@@ -107,9 +108,10 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         *,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
+        emoji: discord.PartialEmoji | None = None,
     ) -> TableButton:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, style=style, custom_id=control.custom_id(), row=row
+            label=label, style=style, custom_id=control.custom_id(), row=row, emoji=emoji
         )
         return cls(button, control)
 
@@ -197,21 +199,22 @@ def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
     return view
 
 
-def _card_option(code: str, *, wild: bool, copies: int) -> discord.SelectOption:
+def _card_option(code: str, *, wild: bool, copies: int, faces: CardFaces) -> discord.SelectOption:
     card = parse_card(code)
     name = f"{card_label(card)} {card_name(card)}"
     if copies > 1:
         name += f" (×{copies})"
     description = "Wild: name a suit after playing it" if wild else None
-    return discord.SelectOption(label=name, value=code, description=description)
+    return discord.SelectOption(label=name, value=code, description=description, emoji=faces.card_emoji(code))
 
 
-def hand_view(hand: HandView) -> discord.ui.View | None:
+def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None:
     """The controls of one player's hand: one per legal action, within 5 rows.
 
     Layout: a suit picker when a suit must be named; otherwise the playable cards (as buttons up to ten, else
     as selects of 25), then Draw / Pass / Last card / Catch. Every distinct playable card gets a control, so a
-    hand of any size stays playable (52 distinct cards at most: three selects)."""
+    hand of any size stays playable (52 distinct cards at most: three selects). With ``faces`` holding the
+    card emojis, each card and suit control shows its emoji beside the text label."""
     table, token = hand.table_id, hand.round_token
     rows: list[list[discord.ui.Item[Any]]] = []
     if hand.taken_over or hand.snapshot.phase != "playing":
@@ -220,7 +223,10 @@ def hand_view(hand: HandView) -> discord.ui.View | None:
         rows.append(
             [
                 TableButton.make(
-                    Control(table, token, SUIT, code), SUIT_LABELS[code], style=discord.ButtonStyle.primary
+                    Control(table, token, SUIT, code),
+                    SUIT_LABELS[code],
+                    style=discord.ButtonStyle.primary,
+                    emoji=faces.suit_emoji(code),
                 )
                 for code in SUIT_CODES
             ]
@@ -238,6 +244,7 @@ def hand_view(hand: HandView) -> discord.ui.View | None:
                     Control(table, token, PLAY, code),
                     card_label(parse_card(code)),
                     style=discord.ButtonStyle.primary if distinct[code][0] else discord.ButtonStyle.success,
+                    emoji=faces.card_emoji(code),
                 )
                 for code in codes
             ]
@@ -246,7 +253,8 @@ def hand_view(hand: HandView) -> discord.ui.View | None:
             for page, start in enumerate(range(0, len(codes), SELECT_OPTIONS)):
                 chunk = codes[start : start + SELECT_OPTIONS]
                 options = [
-                    _card_option(code, wild=distinct[code][0], copies=distinct[code][1]) for code in chunk
+                    _card_option(code, wild=distinct[code][0], copies=distinct[code][1], faces=faces)
+                    for code in chunk
                 ]
                 first, last = card_label(parse_card(chunk[0])), card_label(parse_card(chunk[-1]))
                 placeholder = (

@@ -4,7 +4,9 @@ Nothing here sends anything. Public renderings (the board, the turn lines, the f
 data — a ``TableSnapshot`` and public ``TableEvent``s — so a hand cannot leak into them by construction; the
 hand is rendered by ``hand_content`` alone, for its owner's ephemeral message.
 
-Cards are written as text with rank and suit symbol ("K♥ 10♠"): screen readers read them; no images needed.
+Cards are written as text with rank and suit symbol ("K♥ 10♠"), which screen readers read; with a
+``CardFaces`` that has the bot's card emojis (``bot.ui.faces``), each card and suit also shows its emoji,
+beside the text. Whatever would pass one of Discord's length limits with emojis is written as text instead.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import discord
 
 from bot.engine import card_label, card_name, parse_card, parse_suit, suit_name, suit_symbol
 from bot.service.models import HandView, SeatView, TableEvent, TableSnapshot
+from bot.ui.faces import TEXT, CardFaces
 
 MAX_CONTENT = 2000
 MAX_FIELD = 1024
@@ -84,19 +87,19 @@ def _plural(count: int, word: str) -> str:
 # --- events -------------------------------------------------------------------------------------------------
 
 
-def describe_event(event: TableEvent, snapshot: TableSnapshot) -> str | None:
+def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str | None:
     """One public event in plain words, or None when it is not worth a line (turn changes, private events)."""
     data = event.data
     who = seat_name(snapshot, event.seat)
     kind = event.kind
     if kind == "played":
-        return f"{who} played {label(data['card'])}"
+        return f"{who} played {faces.card(data['card'])}"
     if kind == "suit_named":
-        return f"{who} named {suit_text(data['suit'])}"
+        return f"{who} named {faces.suit(data['suit'])}"
     if kind == "starter":
         buried = data.get("buried") or []
-        extra = f" (buried: {cards_text(buried)})" if buried else ""
-        return f"Starter card: {label(data['card'])}{extra}"
+        extra = f" (buried: {faces.cards(buried)})" if buried else ""
+        return f"Starter card: {faces.card(data['card'])}{extra}"
     if kind == "drew":
         return f"{who} drew {_plural(int(data.get('count', 1)), 'card')}"
     if kind == "passed":
@@ -121,6 +124,9 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot) -> str | None:
     if kind == "round_over":
         winners = [seat_name(snapshot, seat) for seat in data.get("winners") or []]
         how = "blocked, lowest hand wins" if data.get("blocked") else "went out"
+        if not data.get("blocked") and snapshot.phase != "playing" and snapshot.target_card:
+            # The card they went out with is still on top of the discard until the next deal.
+            how += f" with {faces.card(snapshot.target_card)}"
         return f"Round over: {' and '.join(winners) or 'nobody'} {how}" if winners else "Round over"
     # Service events.
     name = discord.utils.escape_markdown(str(data.get("name", who)))
@@ -175,7 +181,7 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot) -> str | None:
     return None
 
 
-def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot) -> list[str]:
+def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: CardFaces = TEXT) -> list[str]:
     """The events in words; a seat's successive draws become one line ("bob drew 3 cards"), and draws the
     referee made for a player are told once, as such."""
     lines: list[str] = []
@@ -199,7 +205,7 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot) -> list[s
         if event.kind == "auto_drew" and drawing is not None and drawing[0] == event.seat:
             drawing = None  # the referee's line below says it
         tell_draws()
-        line = describe_event(event, snapshot)
+        line = describe_event(event, snapshot, faces)
         if line:
             lines.append(line)
     tell_draws()
@@ -231,18 +237,30 @@ def _seat_lines(snapshot: TableSnapshot) -> str:
     return "\n".join(lines) or "nobody yet"
 
 
-def _target_text(snapshot: TableSnapshot) -> str:
+def _target_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
     if snapshot.target_card is None:
         return "—"
-    text = label(snapshot.target_card)
+    text = faces.card(snapshot.target_card)
     if snapshot.declared_suit:
-        text += f" — suit named: {suit_text(snapshot.declared_suit)}"
+        text += f" — suit named: {faces.suit(snapshot.declared_suit)}"
     return text
 
 
-def _recent_lines(snapshot: TableSnapshot) -> str:
-    lines = event_lines(snapshot.recent, snapshot)[-RECENT_PLAYS:]
-    return _clip("\n".join(lines), MAX_FIELD) if lines else "—"
+def _newest_within(lines: list[str], limit: int) -> str:
+    """The newest lines that fit in ``limit`` characters (a line is never cut: it may hold emoji markup)."""
+    kept: list[str] = []
+    size = -1
+    for line in reversed(lines):
+        if size + 1 + len(line) > limit:
+            break
+        kept.append(line)
+        size += 1 + len(line)
+    return "\n".join(reversed(kept)) if kept else _clip(lines[-1], limit)
+
+
+def _recent_lines(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
+    lines = event_lines(snapshot.recent, snapshot, faces)[-RECENT_PLAYS:]
+    return _newest_within(lines, MAX_FIELD) if lines else "—"
 
 
 def _score_lines(snapshot: TableSnapshot) -> str:
@@ -291,8 +309,9 @@ def house_rules_text(snapshot: TableSnapshot) -> str:
     return _clip("\n".join(f"• {line}" for line in snapshot.house_rules), MAX_FIELD)
 
 
-def board_embed(snapshot: TableSnapshot) -> discord.Embed:
-    """The public board: everything anyone at the table may know, and nothing else."""
+def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Embed:
+    """The public board: everything anyone at the table may know, and nothing else. ``faces``: the card
+    emojis, when the server shows them (the target card, the named suit, the last plays)."""
     embed = discord.Embed(title=_title(snapshot))
     phase = snapshot.phase
     host = seat_name(snapshot, next((s.position for s in snapshot.seats if s.is_host), None))
@@ -317,7 +336,7 @@ def board_embed(snapshot: TableSnapshot) -> discord.Embed:
         embed.description = f"**{to_act}** to move."
         if snapshot.deadline and snapshot.deadline_kind == "turn":
             embed.description += f" Turn ends <t:{int(snapshot.deadline)}:R>."
-        embed.add_field(name="Target", value=_target_text(snapshot), inline=True)
+        embed.add_field(name="Target", value=_target_text(snapshot, faces), inline=True)
         embed.add_field(
             name="Direction", value="seat order ↓" if snapshot.direction >= 0 else "reversed ↑", inline=True
         )
@@ -354,7 +373,7 @@ def board_embed(snapshot: TableSnapshot) -> discord.Embed:
     if snapshot.target_score is not None and phase != "lobby":
         embed.add_field(name="Match", value=f"until a total passes {snapshot.target_score}", inline=True)
     if phase in ("playing", "between_rounds"):
-        embed.add_field(name="Last plays", value=_recent_lines(snapshot), inline=False)
+        embed.add_field(name="Last plays", value=_recent_lines(snapshot, faces), inline=False)
     embed.set_footer(text=f"Table {snapshot.table_id} · /eights hand shows your cards privately")
     return embed
 
@@ -368,12 +387,15 @@ def turn_line(
     *,
     hand_is_fresh: bool,
     announce_turn: bool = True,
+    faces: CardFaces = TEXT,
 ) -> tuple[str | None, int | None]:
     """The short public message for the moves gathered since the last one: the plays in words, then (when
     the turn passed) who moves next, mentioning that person (and, when their hand message can no longer be
     refreshed, pointing at "My hand"). Returns (content, or None when there is nothing to say; the user id to
     mention)."""
-    lines = event_lines(events, snapshot)
+    lines = event_lines(events, snapshot, faces)
+    if faces.with_emojis and len("\n".join(lines[-MAX_LINES:])) > MAX_CONTENT - 200:
+        lines = event_lines(events, snapshot)  # too long with emojis: text only
     if len(lines) > MAX_LINES:
         lines = [f"… {len(lines) - MAX_LINES + 1} earlier moves", *lines[-(MAX_LINES - 1) :]]
     if not lines and not announce_turn:
@@ -396,15 +418,24 @@ def turn_line(
 # --- the private hand ---------------------------------------------------------------------------------------
 
 
-def hand_content(hand: HandView, *, note: str | None = None) -> str:
-    """The ephemeral hand message: every card as text, the playable ones marked, and what to do now."""
+def hand_content(hand: HandView, *, note: str | None = None, faces: CardFaces = TEXT) -> str:
+    """The ephemeral hand message: every card (its emoji beside the text, with ``faces``), the playable ones
+    marked, and what to do now. A hand too long to show with emojis is shown as text."""
+    if faces.with_emojis:
+        content = _hand_content(hand, note, faces)
+        if len(content) <= MAX_CONTENT:
+            return content
+    return _clip(_hand_content(hand, note, TEXT), MAX_CONTENT)
+
+
+def _hand_content(hand: HandView, note: str | None, faces: CardFaces) -> str:
     snapshot = hand.snapshot
     lines: list[str] = []
     if note:
         lines.append(note)
     count = len(hand.cards)
     if count:
-        shown = " ".join(f"**{c.label}**" if c.playable else c.label for c in hand.cards)
+        shown = " ".join(_hand_card(c.code, c.label, c.playable, faces) for c in hand.cards)
         lines.append(f"**Your hand** ({_plural(count, 'card')}): {shown}")
     else:
         lines.append("**Your hand** is empty.")
@@ -418,7 +449,7 @@ def hand_content(hand: HandView, *, note: str | None = None) -> str:
     elif hand.must_name_suit:
         lines.append("Name the suit to follow.")
     elif hand.your_turn:
-        lines.append(f"**Your turn.** Target: {_target_text(snapshot)}.")
+        lines.append(f"**Your turn.** Target: {_target_text(snapshot, faces)}.")
         if snapshot.pending_draw:
             lines.append(f"You owe {_plural(snapshot.pending_draw, 'card')} unless you can answer.")
         if playable:
@@ -434,16 +465,22 @@ def hand_content(hand: HandView, *, note: str | None = None) -> str:
             lines.append(f"Turn ends <t:{int(hand.deadline)}:R>.")
     else:
         lines.append("Not your turn.")
-    return _clip("\n".join(lines), MAX_CONTENT)
+    return "\n".join(lines)
 
 
-def drawn_note(hand: HandView) -> str | None:
+def _hand_card(code: str, text: str, playable: bool, faces: CardFaces) -> str:
+    emoji = faces.card_emoji(code)
+    shown = f"**{text}**" if playable else text
+    return f"{emoji}{shown}" if emoji else shown
+
+
+def drawn_note(hand: HandView, faces: CardFaces = TEXT) -> str | None:
     """ "You drew 7♣ 2♦." from the player's own latest private events, for the hand message only."""
     drawn: list[str] = []
     for event in hand.recent_private:
         if event.kind == "drew_cards":
             drawn.extend(event.data.get("cards") or [])
-    return f"You drew {cards_text(drawn)}." if drawn else None
+    return f"You drew {faces.cards(drawn)}." if drawn else None
 
 
 # --- scores and ranking -------------------------------------------------------------------------------------
@@ -464,8 +501,11 @@ def scores_text(snapshot: TableSnapshot) -> str:
     return _clip("\n".join(lines), MAX_CONTENT)
 
 
-def final_ranking_text(snapshot: TableSnapshot) -> str:
-    """The public message at the end of a match, naming every seat with its total."""
+def final_ranking_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
+    """The public message at the end of a match, naming every seat with its total (and the last card
+    played, which ended the match)."""
     rounds = _plural(len(snapshot.round_scores), "round")
     head = f"**Final ranking** — table {snapshot.table_id}, {snapshot.preset}, {rounds}"
+    if snapshot.target_card:
+        head += f"; the last card: {faces.card(snapshot.target_card)}"
     return _clip(head + "\n" + _ranking_lines(snapshot), MAX_CONTENT)

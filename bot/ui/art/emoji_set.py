@@ -11,6 +11,7 @@ reads them back instead of drawing them again. A damaged or missing file is simp
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -52,8 +53,9 @@ def emoji_name(key: str, palette: Palette = FOUR_COLOUR, version: int = ART_VERS
     return name
 
 
+@functools.lru_cache(maxsize=2 * 57)
 def draw(key: str, palette: Palette = FOUR_COLOUR) -> bytes:
-    """The PNG of one emoji, drawn now (no cache)."""
+    """The PNG of one emoji (drawn once per process; a few kilobytes each)."""
     if key == BACK_KEY:
         return back_emoji_png()
     if key in SUIT_KEYS:

@@ -1,0 +1,65 @@
+"""What a server's tables look like: card emojis on or off, the board picture on or off (``/eights
+settings``), and the art behind both.
+
+``Appearance`` is asked by everything that renders a table: ``faces(guild_id)`` for writing cards (emojis
+when they are ready and the server has them on), ``picture(snapshot)`` for the board picture (drawn off the
+event loop, or None when the server has it off or the table has no round on it). A server's two switches are
+read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
+the settings. Both default to on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.service.models import TableSnapshot
+from bot.ui.art.board import BoardPicture, BoardRenderer
+from bot.ui.emoji_sync import CardEmojis
+from bot.ui.faces import TEXT, CardFaces
+
+
+@dataclass(frozen=True, slots=True)
+class Switches:
+    card_emojis: bool = True
+    board_picture: bool = True
+
+
+SwitchLoader = Callable[[int], Awaitable[Switches]]
+
+
+class Appearance:
+    def __init__(
+        self,
+        emojis: CardEmojis | None = None,
+        pictures: BoardRenderer | None = None,
+        load_switches: SwitchLoader | None = None,
+    ) -> None:
+        self.emojis = emojis
+        self.pictures = pictures
+        self.load_switches = load_switches
+        self._switches: dict[int, Switches] = {}
+
+    def set_switches(self, guild_id: int, switches: Switches) -> None:
+        self._switches[guild_id] = switches
+
+    async def load(self, guild_id: int) -> Switches:
+        """The server's switches, read from the settings the first time they are needed."""
+        switches = self._switches.get(guild_id)
+        if switches is None:
+            switches = await self.load_switches(guild_id) if self.load_switches else Switches()
+            self._switches[guild_id] = switches
+        return switches
+
+    async def faces(self, guild_id: int) -> CardFaces:
+        if self.emojis is None:
+            return TEXT
+        return self.emojis.faces((await self.load(guild_id)).card_emojis)
+
+    async def picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
+        if self.pictures is None or not (await self.load(snapshot.guild_id)).board_picture:
+            return None
+        return await self.pictures.render_async(snapshot)
+
+
+TEXT_ONLY = Appearance()

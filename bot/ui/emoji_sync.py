@@ -1,0 +1,88 @@
+"""The bot's card emojis on Discord: made sure of at start-up, then handed to the renderers as ``CardFaces``.
+
+``CardEmojis.ensure`` lists the application's emojis, uploads only the ones missing by name (one at a time,
+``pace`` seconds apart, so a first start's 57 uploads stay far from any rate limit; discord.py waits out a
+429 itself), and from then on ``faces(enabled)`` gives the emojis to write cards with. Until it has finished,
+or when it fails (Discord down, the app at its 2,000 emojis, a refused upload), cards are written as text:
+the failure is logged once, in one line that says the game goes on with text, and the next start tries again
+(emojis uploaded before the failure are kept and not uploaded again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.ui.art.emoji_set import EmojiArt, EmojiSet
+from bot.ui.faces import TEXT, CardFaces
+
+log = logging.getLogger(__name__)
+
+UPLOAD_PACE = 0.25  # seconds between two uploads
+
+
+class CardEmojis:
+    def __init__(self, art: EmojiSet, *, pace: float = UPLOAD_PACE) -> None:
+        self.art = art
+        self.pace = pace
+        self.uploaded = 0  # emojis this process uploaded
+        self.error: str | None = None  # why the emojis are not in use, once ensure failed
+        self._faces = TEXT
+        self._task: asyncio.Task[bool] | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self._faces.with_emojis
+
+    def faces(self, enabled: bool = True) -> CardFaces:
+        """The emojis to write cards with: none until they are ready, or when the server turned them off."""
+        return self._faces if enabled else TEXT
+
+    def start(self, client: discord.Client) -> asyncio.Task[bool]:
+        """``ensure`` in the background (start-up does not wait for the uploads)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self.ensure(client), name="eights-card-emojis")
+        return self._task
+
+    def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def wait(self) -> bool:
+        return await self._task if self._task is not None else self.ready
+
+    async def ensure(self, client: discord.Client) -> bool:
+        """Make sure every card emoji exists on the application; True when they are all in use."""
+        try:
+            # Drawing (or reading back from the disk cache) happens off the event loop.
+            arts: list[EmojiArt] = await asyncio.to_thread(list, self.art)
+            existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+            missing = [art for art in arts if art.name not in existing]
+            if missing:
+                log.info("uploading %d card emojis to the application", len(missing))
+            for number, art in enumerate(missing):
+                if number:
+                    await asyncio.sleep(self.pace)
+                existing[art.name] = await client.create_application_emoji(name=art.name, image=art.png)
+                self.uploaded += 1
+        except (discord.HTTPException, discord.ClientException, OSError) as error:
+            self.error = _describe(error)
+            log.warning(
+                "card emojis are not available (%s); cards are shown as text. The next start tries again.",
+                self.error,
+            )
+            return False
+        self._faces = CardFaces(
+            {art.key: discord.PartialEmoji(name=art.name, id=existing[art.name].id) for art in arts}
+        )
+        already = len(arts) - self.uploaded
+        log.info("card emojis ready (%d uploaded now, %d already there)", self.uploaded, already)
+        return True
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"Discord answered {error.status}: {error.text or error.__class__.__name__}"
+    return f"{error.__class__.__name__}: {error}"

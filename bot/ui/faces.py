@@ -1,0 +1,59 @@
+"""How a card or a suit is written: as text ("K♥"), or with the card's emoji beside the text.
+
+The text always stays (screen readers read it, and it is what players type); the emoji is added when the bot's
+application emojis are ready and the server has card emojis on. ``TEXT`` writes text only. A ``CardFaces``
+with emojis is made by ``bot.ui.emoji_sync.CardEmojis.faces``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.engine import card_code, card_label, parse_card, parse_suit, suit_code, suit_name, suit_symbol
+
+BACK = "back"
+
+
+def suit_key(code: str) -> str:
+    """The emoji key of a suit: "H" -> "sH"."""
+    return "s" + suit_code(parse_suit(code))
+
+
+@dataclass(frozen=True, slots=True)
+class CardFaces:
+    """``emojis``: emoji key ("KH", "back", "sH") -> the application emoji; empty for text only."""
+
+    emojis: Mapping[str, discord.PartialEmoji] = field(default_factory=dict)
+
+    @property
+    def with_emojis(self) -> bool:
+        return bool(self.emojis)
+
+    def card_emoji(self, code: str) -> discord.PartialEmoji | None:
+        if not self.emojis:
+            return None
+        return self.emojis.get(card_code(parse_card(code)))
+
+    def suit_emoji(self, code: str) -> discord.PartialEmoji | None:
+        return self.emojis.get(suit_key(code)) if self.emojis else None
+
+    def card(self, code: str) -> str:
+        """ "KH" -> "K♥", or "<:e8f1_KH:…> K♥"."""
+        text = card_label(parse_card(code))
+        emoji = self.card_emoji(code)
+        return f"{emoji} {text}" if emoji else text
+
+    def cards(self, codes: list[str] | tuple[str, ...]) -> str:
+        return " ".join(self.card(code) for code in codes)
+
+    def suit(self, code: str) -> str:
+        """ "H" -> "♥ Hearts", or "<:e8f1_sH:…> Hearts"."""
+        suit = parse_suit(code)
+        emoji = self.suit_emoji(code)
+        return f"{emoji} {suit_name(suit)}" if emoji else f"{suit_symbol(suit)} {suit_name(suit)}"
+
+
+TEXT = CardFaces()
