@@ -27,6 +27,7 @@ from bot.config import Config, art_cache_dir
 from bot.discord_budget import GlobalBudget
 from bot.endpoints import apply_endpoints
 from bot.metrics import BotMetrics
+from bot.service.standings import StandingsService
 from bot.shards import ShardSet
 from bot.store import open_store
 from bot.store.base import Store
@@ -172,6 +173,8 @@ class EightsBot(commands.AutoShardedBot):
         await self._write_heartbeat()
         self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
 
+        # Each server's card emojis / board picture switches, read from its settings when first needed.
+        self.appearance.load_switches = StandingsService(self._store).card_display
         from bot.cogs import setup_all
 
         await setup_all(self)

@@ -20,6 +20,7 @@ from bot.engine import RulesetError, house
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
 from bot.service.standings import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, StandingsService
+from bot.ui.appearance import Appearance
 from bot.ui.standings import (
     FORGET_QUESTION,
     forget_view,
@@ -127,6 +128,8 @@ class StandingsCommands(_MixinBase):
         house_option="A house rule new tables start with (with house_value)",
         house_value="Its value (the list offers the values it takes)",
         clear_house_rules="New tables start from their preset as it is",
+        card_emojis="Show the card pictures (emojis) beside the card names",
+        board_picture="Attach a picture of the table to the board message",
     )
     @app_commands.choices(default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
     async def settings(
@@ -142,6 +145,8 @@ class StandingsCommands(_MixinBase):
         house_option: str | None = None,
         house_value: str | None = None,
         clear_house_rules: bool = False,
+        card_emojis: bool | None = None,
+        board_picture: bool | None = None,
     ) -> None:
         if interaction.guild_id is None:
             await _private(interaction, NOT_IN_GUILD)
@@ -162,6 +167,8 @@ class StandingsCommands(_MixinBase):
             or house_option is not None
             or house_value is not None
             or clear_house_rules
+            or card_emojis is not None
+            or board_picture is not None
         )
         try:
             if not changes:
@@ -180,11 +187,18 @@ class StandingsCommands(_MixinBase):
                     house_value=house_value,
                     clear_house_rules=clear_house_rules,
                 )
+            display = await self.standings.update_card_display(
+                interaction.guild_id, card_emojis=card_emojis, board_picture=board_picture
+            )
         except ServiceError as error:
             await _private(interaction, error.message)
             return
+        appearance = getattr(self.bot, "appearance", None)
+        if isinstance(appearance, Appearance):
+            # Boards and hands use the new switches from their next update on.
+            appearance.set_switches(interaction.guild_id, display)
         await interaction.response.send_message(
-            embed=settings_embed(settings, changed=changes), ephemeral=True
+            embed=settings_embed(settings, display, changed=changes), ephemeral=True
         )
 
     @settings.autocomplete("house_option")

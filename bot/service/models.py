@@ -259,6 +259,15 @@ class HandView:
 
 
 @dataclass(frozen=True, slots=True)
+class CardDisplay:
+    """How a server shows cards (``/eights settings``): the card emojis beside the text, the board picture
+    attached to the board message. Both on unless the server turned them off."""
+
+    card_emojis: bool = True
+    board_picture: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class CardChoice:
     """One autocomplete choice for /eights play: ``value`` is the card code to send back."""
 

@@ -10,6 +10,7 @@ reply.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
@@ -18,6 +19,7 @@ from bot.engine import RulesetError, house
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
 from bot.service.house import house_words
+from bot.service.models import CardDisplay
 from bot.store.base import GuildSettings, MatchSummary, Store
 
 if TYPE_CHECKING:
@@ -316,6 +318,30 @@ class StandingsService:
             await self._store.save_guild_settings(new)
         return server_settings(new)
 
+    async def card_display(self, guild_id: int) -> CardDisplay:
+        """The server's card emojis and board picture switches (both on by default)."""
+        raw = await self._store.get_meta(_display_key(guild_id))
+        if raw is None:
+            return CardDisplay()
+        try:
+            data = json.loads(raw)
+            return CardDisplay(bool(data["card_emojis"]), bool(data["board_picture"]))
+        except (ValueError, KeyError, TypeError):
+            return CardDisplay()  # a damaged value: the defaults, until an admin saves again
+
+    async def update_card_display(
+        self, guild_id: int, *, card_emojis: bool | None = None, board_picture: bool | None = None
+    ) -> CardDisplay:
+        current = await self.card_display(guild_id)
+        new = CardDisplay(
+            current.card_emojis if card_emojis is None else card_emojis,
+            current.board_picture if board_picture is None else board_picture,
+        )
+        if new != current:
+            value = {"card_emojis": new.card_emojis, "board_picture": new.board_picture}
+            await self._store.set_meta(_display_key(guild_id), json.dumps(value, sort_keys=True))
+        return new
+
     async def forget(self, user_id: int) -> int:
         """Delete the user's statistics in every guild and anonymise their past seats and rankings.
 
@@ -324,6 +350,12 @@ class StandingsService:
         number of rows the store changed.
         """
         return await self._store.forget_user(user_id, None)
+
+
+def _display_key(guild_id: int) -> str:
+    # Two switches per server, kept in the meta table rather than a new column of guild_settings: no
+    # migration (the schema's next numbers are taken by work in flight), and a missing key is the default.
+    return f"card_display:{guild_id}"
 
 
 def _leaderboard_sort(sort: str) -> BoardSort:

@@ -5,27 +5,19 @@ settings``), and the art behind both.
 when they are ready and the server has them on), ``picture(snapshot)`` for the board picture (drawn off the
 event loop, or None when the server has it off or the table has no round on it). A server's two switches are
 read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
-the settings. Both default to on.
+the settings. Both default to on (``CardDisplay``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
-from bot.service.models import TableSnapshot
+from bot.service.models import CardDisplay, TableSnapshot
 from bot.ui.art.board import BoardPicture, BoardRenderer
 from bot.ui.emoji_sync import CardEmojis
 from bot.ui.faces import TEXT, CardFaces
 
-
-@dataclass(frozen=True, slots=True)
-class Switches:
-    card_emojis: bool = True
-    board_picture: bool = True
-
-
-SwitchLoader = Callable[[int], Awaitable[Switches]]
+SwitchLoader = Callable[[int], Awaitable[CardDisplay]]
 
 
 class Appearance:
@@ -38,16 +30,16 @@ class Appearance:
         self.emojis = emojis
         self.pictures = pictures
         self.load_switches = load_switches
-        self._switches: dict[int, Switches] = {}
+        self._switches: dict[int, CardDisplay] = {}
 
-    def set_switches(self, guild_id: int, switches: Switches) -> None:
+    def set_switches(self, guild_id: int, switches: CardDisplay) -> None:
         self._switches[guild_id] = switches
 
-    async def load(self, guild_id: int) -> Switches:
+    async def load(self, guild_id: int) -> CardDisplay:
         """The server's switches, read from the settings the first time they are needed."""
         switches = self._switches.get(guild_id)
         if switches is None:
-            switches = await self.load_switches(guild_id) if self.load_switches else Switches()
+            switches = await self.load_switches(guild_id) if self.load_switches else CardDisplay()
             self._switches[guild_id] = switches
         return switches
 

@@ -18,6 +18,7 @@ from typing import Any, cast
 import discord
 
 from bot.service.errors import ServiceError
+from bot.service.models import CardDisplay
 from bot.service.standings import (
     LEADERBOARD_SORTS,
     BoardRow,
@@ -239,7 +240,9 @@ def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
 # --- settings -----------------------------------------------------------------------------------------------
 
 
-def settings_embed(settings: ServerSettings, *, changed: bool = False) -> discord.Embed:
+def settings_embed(
+    settings: ServerSettings, display: CardDisplay | None = None, *, changed: bool = False
+) -> discord.Embed:
     embed = discord.Embed(
         title="Crazy Eights settings" + (" — saved" if changed else ""),
         colour=COLOUR,
@@ -264,6 +267,9 @@ def settings_embed(settings: ServerSettings, *, changed: bool = False) -> discor
         value=_clip("; ".join(rules), FIELD_VALUE_LIMIT) if rules else "none: each preset as it is",
         inline=False,
     )
+    if display is not None:
+        embed.add_field(name="Card emojis", value="on" if display.card_emojis else "off (text only)")
+        embed.add_field(name="Board picture", value="on" if display.board_picture else "off (text only)")
     return embed
 
 

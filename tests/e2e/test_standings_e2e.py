@@ -283,6 +283,8 @@ async def test_settings_need_manage_server_and_persist(world: World) -> None:
         "Table channels": f"<#{world.other_channel.id}>",
         "Table manager role": f"<@&{role.id}>",
         "House rules for new tables": "none: each preset as it is",
+        "Card emojis": "on",
+        "Board picture": "on",
     }
     assert await store.get_guild_settings(world.guild.id) == GuildSettings(
         guild_id=world.guild.id,
