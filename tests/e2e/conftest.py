@@ -27,6 +27,8 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, f
 
 LABEL = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 CUSTOM_ID_CARD = re.compile(r":play:((?:10|[2-9AJQK])[CDHS])$")
+# A card emoji (<:e8f1_KH:123> in text, its name on a component) shows the card as much as its label.
+EMOJI_CARD = re.compile(r"\be8[a-z]\d+_((?:10|[2-9AJQK])[CDHS])\b")
 
 
 class PrivacyObserver:
@@ -84,6 +86,7 @@ class PrivacyObserver:
         self.checked += 1
         text = message_text(message)
         shown = set(LABEL.findall(text))
+        shown |= {card_label(parse_card(code)) for code in EMOJI_CARD.findall(text)}
         for component in message.iter_components():
             match = CUSTOM_ID_CARD.search(str(component.get("custom_id", "")))
             if match:
@@ -116,8 +119,12 @@ def message_text(message: FakeMessage) -> str:
     parts = [message.text()]
     for component in message.iter_components():
         parts.append(str(component.get("label") or ""))
+        parts.append(str((component.get("emoji") or {}).get("name") or ""))
         for option in component.get("options", []) or []:
             parts.append(f"{option.get('label', '')} {option.get('description', '')}")
+            parts.append(str((option.get("emoji") or {}).get("name") or ""))
+    # The board picture's description names the target card.
+    parts.extend(str(attachment.get("description") or "") for attachment in message.attachments)
     return "\n".join(parts)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.engine import card_name, parse_card, parse_suit, suit_name
+from bot.engine import card_label, card_name, parse_card, parse_suit, suit_name
 from bot.service.models import TableSnapshot
 from bot.ui.art.cards import (
     FOUR_COLOUR,
@@ -316,7 +316,8 @@ def alt_text(snapshot: TableSnapshot) -> str:
     if snapshot.phase == "between_rounds":
         parts.append("The round is over.")
     if snapshot.target_card is not None:
-        parts.append(f"Target card: {card_name(parse_card(snapshot.target_card))}.")
+        card = parse_card(snapshot.target_card)
+        parts.append(f"Target card: {card_name(card)} ({card_label(card)}).")
     if snapshot.declared_suit:
         parts.append(f"Suit named: {suit_name(parse_suit(snapshot.declared_suit))}.")
     if snapshot.pending_draw:

@@ -1,0 +1,177 @@
+"""Card emojis and the board picture end to end: uploaded once, on buttons and in text, the picture on the
+board message and kept current, the server's switches, and a text game when the emojis cannot be uploaded."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+
+import pytest
+from PIL import Image
+
+from bot.ui.art.emoji_set import all_keys, emoji_name
+from tests.e2e.conftest import World
+from tests.e2e.test_round import open_and_start
+from tests.fakediscord import FakeMessage
+
+EMOJI_MARKUP = re.compile(r"<:(e8f1_\w+):(\d+)>")
+
+
+async def emojis_ready(world: World) -> None:
+    assert world.bot is not None
+    assert await world.bot.card_emojis.wait(), world.bot.card_emojis.error
+
+
+def board_picture(world: World, board: FakeMessage | None = None) -> dict[str, object] | None:
+    board = board or world.board()
+    pictures = [a for a in board.attachments if str(a.get("filename", "")).endswith(".png")]
+    assert len(pictures) <= 1
+    return pictures[0] if pictures else None
+
+
+async def test_emojis_are_created_once_across_a_restart(world: World) -> None:
+    await emojis_ready(world)
+    names = {emoji_name(key) for key in all_keys()}
+    assert world.fake.emojis.names() == names
+    assert sorted(world.fake.emojis.created) == sorted(names)
+    for name in names:
+        emoji = world.fake.emojis.by_name(name)
+        assert emoji is not None
+        image = Image.open(io.BytesIO(world.fake.emojis.images[int(str(emoji["id"]))]))
+        assert image.size == (128, 128) and image.format == "PNG"
+    await world.restart()
+    await emojis_ready(world)
+    assert len(world.fake.emojis.created) == len(names)  # nothing uploaded again
+    assert world.bot is not None and world.bot.card_emojis.uploaded == 0
+    # One that went missing (deleted in the developer portal) is uploaded again, alone.
+    gone = world.fake.emojis.by_name(emoji_name("QS"))
+    assert gone is not None
+    del world.fake.emojis.items[int(str(gone["id"]))]
+    await world.restart()
+    await emojis_ready(world)
+    assert world.fake.emojis.created[len(names) :] == [emoji_name("QS")]
+    world.fake.assert_clean()
+
+
+async def test_hand_buttons_and_texts_carry_the_card_emojis(world: World) -> None:
+    await emojis_ready(world)
+    await open_and_start(world)
+    user = await world.human_to_act()
+    assert user is not None
+    hand = await world.hand_message(user)
+    plays = [b for b in hand.buttons if ":play:" in str(b.get("custom_id"))]
+    assert plays or hand.selects
+    for button in plays:
+        code = str(button["custom_id"]).rsplit(":", 1)[1]
+        emoji = button.get("emoji")
+        assert emoji is not None, button
+        assert emoji["name"] == emoji_name(code)
+        assert world.fake.emojis.items[int(emoji["id"])]["name"] == emoji_name(code)
+        assert button["label"]  # the text stays beside the emoji
+    for select in hand.selects:
+        for option in select["options"]:
+            assert option["emoji"]["name"] == emoji_name(option["value"])
+    # The hand text shows every card with its emoji, each one an emoji of the app.
+    markup = EMOJI_MARKUP.findall(hand.content)
+    assert markup and not world.fake.emojis.unknown_in(hand.content)
+    # A move: the public line and the board's target show the played card's emoji.
+    played = await world.play_by_buttons(user)
+    await world.settle()
+    line = next(text for text in reversed(world.public_texts()) if "played" in text)
+    assert EMOJI_MARKUP.search(line), line
+    target = next(f["value"] for f in world.board().embeds[0]["fields"] if f["name"] == "Target")
+    assert EMOJI_MARKUP.search(target), target
+    assert not world.fake.emojis.unknown_in(world.board().text())
+    assert played
+
+
+async def test_the_board_carries_a_picture_that_follows_the_target(world: World) -> None:
+    await open_and_start(world)
+    board = world.board()
+    first = board_picture(world)
+    assert first is not None
+    assert first["content_type"] == "image/png"
+    assert (first["width"], first["height"]) == (800, 450)
+    description = str(first["description"])
+    snapshot = await world.snapshot()
+    assert snapshot.target_card is not None
+    assert "Target card:" in description and "Seats:" in description and "alice" in description
+    before = world.fake.files.content(first)
+    target_before = snapshot.target_card
+    for _ in range(6):
+        user = await world.human_to_act()
+        assert user is not None
+        await world.play_by_buttons(user)
+        await world.settle()
+        if (await world.snapshot()).target_card != target_before:
+            break
+    after = board_picture(world)
+    assert after is not None and after["id"] != first["id"]
+    assert world.fake.files.content(after) != before
+    assert after["description"] != description
+    # The same message, edited; the text board stays beside the picture.
+    assert world.board().id == board.id and world.board().embeds
+    assert any(version.attachments for version in world.board().versions[:-1])
+
+
+async def test_settings_switch_emojis_and_picture_off_and_on(world: World) -> None:
+    await emojis_ready(world)
+    await open_and_start(world)
+    admin = world.fake.owner
+    off = await world.run(admin, "settings", card_emojis=False, board_picture=False)
+    assert off.ephemeral
+    fields = {f["name"]: f["value"] for f in off.embeds[0]["fields"]}
+    assert fields["Card emojis"].startswith("off") and fields["Board picture"].startswith("off")
+    user = await world.human_to_act()
+    assert user is not None
+    await world.play_by_buttons(user)
+    await world.settle()
+    assert board_picture(world) is None
+    assert not EMOJI_MARKUP.search(world.board().text())
+    user = await world.human_to_act()
+    assert user is not None
+    hand = await world.hand_message(user)
+    assert not EMOJI_MARKUP.search(hand.content)
+    assert all("emoji" not in button for button in hand.buttons)
+    # And on again: the next update brings both back.
+    on = await world.run(admin, "settings", card_emojis=True, board_picture=True)
+    assert {f["name"]: f["value"] for f in on.embeds[0]["fields"]}["Board picture"] == "on"
+    await world.play_by_buttons(user)
+    await world.settle()
+    assert board_picture(world) is not None
+    assert EMOJI_MARKUP.search(world.board().text())
+    # The switches are the server's settings: they survive a restart.
+    await world.run(admin, "settings", board_picture=False)
+    await world.restart()
+    user = await world.human_to_act()
+    assert user is not None
+    await world.play_by_buttons(user)
+    await world.settle()
+    assert board_picture(world) is None
+
+
+async def test_a_failed_emoji_upload_leaves_a_playable_text_game(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    world.fake.emojis.fail_creates = 503
+    caplog.set_level(logging.WARNING, logger="bot.ui.emoji_sync")
+    await world.restart()
+    assert world.bot is not None
+    assert await world.bot.card_emojis.wait() is False
+    warnings = [r for r in caplog.records if r.name == "bot.ui.emoji_sync"]
+    assert len(warnings) == 1
+    assert "cards are shown as text" in warnings[0].getMessage()
+    assert world.fake.emojis.items == {}
+    await open_and_start(world, cpu=True)
+    moves = await world.play_round_by_buttons()
+    assert moves > 0
+    assert (await world.snapshot()).phase == "between_rounds"
+    for message in [*world.fake.channel_messages(world.channel), world.board()]:
+        assert not EMOJI_MARKUP.search(message.text())
+    for user in (world.alice, world.bob):
+        for message in world.fake.ephemeral_messages(user):
+            assert all("emoji" not in c for c in message.iter_components())
+    # The board picture needs no emoji: it is still there.
+    assert board_picture(world) is not None
+    assert len([r for r in caplog.records if r.name == "bot.ui.emoji_sync"]) == 1
