@@ -83,7 +83,7 @@ def test_every_variable_and_command_is_documented() -> None:
 
 def test_the_invite_url_and_permissions_integer() -> None:
     permissions = discord.Permissions(
-        view_channel=True, send_messages=True, embed_links=True, read_message_history=True
+        view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
     )
     assert f"scope=bot+applications.commands&permissions={permissions.value}" in README
     assert f"**{permissions.value}**" in README
@@ -94,10 +94,12 @@ def test_the_invite_url_and_permissions_integer() -> None:
         flag = name.lower().replace(" ", "_")
         assert getattr(discord.Permissions, flag).flag == int(value), name
     assert not permissions.administrator and not permissions.manage_messages
-    # The same set the /eights new command checks before opening a table.
+    # The set the /eights new command checks before opening a table, and Attach Files for the board picture
+    # (optional: without it the board is text only).
     from bot.cogs.lobby import REQUIRED_PERMISSIONS
 
-    assert discord.Permissions(**{name: True for name, _ in REQUIRED_PERMISSIONS}) == permissions
+    required = discord.Permissions(**{name: True for name, _ in REQUIRED_PERMISSIONS})
+    assert required | discord.Permissions(attach_files=True) == permissions
 
 
 def test_docker_run_uses_an_env_file_and_a_volume() -> None:

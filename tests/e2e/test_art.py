@@ -175,3 +175,26 @@ async def test_a_failed_emoji_upload_leaves_a_playable_text_game(
     # The board picture needs no emoji: it is still there.
     assert board_picture(world) is not None
     assert len([r for r in caplog.records if r.name == "bot.ui.emoji_sync"]) == 1
+
+
+async def test_without_attach_files_the_board_goes_on_as_text(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    attach_files = 1 << 15
+    for role in world.guild.roles.values():
+        role.permissions &= ~attach_files
+    caplog.set_level(logging.WARNING, logger="bot.cogs.publisher")
+    await open_and_start(world)
+    for _ in range(3):
+        user = await world.human_to_act()
+        assert user is not None
+        await world.play_by_buttons(user)
+        await world.settle()
+    board = world.board()
+    assert board_picture(world) is None
+    assert "Target" in board.text()
+    refused = [r for r in caplog.records if "board picture was refused" in r.getMessage()]
+    assert len(refused) == 1
+    # One refused upload (a 403 counts towards Discord's invalid-request limit): none after it.
+    violations = world.fake.take_violations()
+    assert len(violations) == 1 and "Attach Files" in violations[0]
