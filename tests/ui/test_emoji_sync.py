@@ -1,0 +1,78 @@
+"""CardEmojis: lists, uploads only what is missing, paced; a failure leaves text and is logged once."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.ui.art.emoji_set import EmojiSet, emoji_name
+from bot.ui.emoji_sync import CardEmojis
+
+
+class Emoji:
+    def __init__(self, name: str, emoji_id: int) -> None:
+        self.name, self.id = name, emoji_id
+
+
+class FakeResponse:
+    status = 503
+    reason = "Service Unavailable"
+
+
+class Client:
+    """The two calls CardEmojis makes, recorded."""
+
+    def __init__(self, existing: list[str], fail_after: int | None = None) -> None:
+        self.emojis = [Emoji(name, 1000 + i) for i, name in enumerate(existing)]
+        self.created: list[str] = []
+        self.fail_after = fail_after
+
+    async def fetch_application_emojis(self) -> list[Emoji]:
+        return list(self.emojis)
+
+    async def create_application_emoji(self, *, name: str, image: bytes) -> Emoji:
+        assert image.startswith(b"\x89PNG")
+        if self.fail_after is not None and len(self.created) >= self.fail_after:
+            raise discord.HTTPException(FakeResponse(), {"code": 0, "message": "upstream down"})  # type: ignore[arg-type]
+        self.created.append(name)
+        emoji = Emoji(name, 5000 + len(self.created))
+        self.emojis.append(emoji)
+        return emoji
+
+
+async def test_only_missing_emojis_are_uploaded(tmp_path: Path) -> None:
+    present = [emoji_name(key) for key in ("AC", "KH", "back")]
+    client: Any = Client(present)
+    emojis = CardEmojis(EmojiSet(tmp_path), pace=0)
+    assert not emojis.ready and not emojis.faces().with_emojis
+    assert await emojis.ensure(client)
+    assert len(client.created) == 57 - 3 and not set(present) & set(client.created)
+    faces = emojis.faces()
+    assert faces.card_emoji("KH") == discord.PartialEmoji(name="e8f1_KH", id=1001)
+    assert faces.suit_emoji("H") is not None
+    assert not emojis.faces(enabled=False).with_emojis
+    # A second run (a restart) uploads nothing.
+    again = CardEmojis(EmojiSet(tmp_path), pace=0)
+    assert await again.ensure(client)
+    assert again.uploaded == 0 and len(client.created) == 54
+
+
+async def test_a_failed_upload_means_text_and_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    client: Any = Client([], fail_after=5)
+    emojis = CardEmojis(EmojiSet(tmp_path), pace=0)
+    with caplog.at_level(logging.WARNING, logger="bot.ui.emoji_sync"):
+        assert await emojis.ensure(client) is False
+    assert not emojis.ready and not emojis.faces().with_emojis
+    assert emojis.error is not None and "503" in emojis.error
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
+    assert "cards are shown as text" in caplog.records[0].getMessage()
+    # The five that made it are kept: the next start uploads the other 52 only.
+    client.fail_after = None
+    assert await CardEmojis(EmojiSet(tmp_path), pace=0).ensure(client)
+    assert len(client.created) == 57
