@@ -15,7 +15,10 @@ from bot.cogs import publisher as publisher_module
 from bot.cogs.publisher import HAND_EDIT_WINDOW, TablePublisher
 from bot.discord_budget import GlobalBudget
 from bot.service import HandView, Outcome, TableEvent, TableSnapshot
+from bot.service.models import CardDisplay
 from bot.ui import render
+from bot.ui.appearance import Appearance
+from bot.ui.art.board import BoardRenderer
 from tests.ui.snapshots import ALICE, BOB, hand, snapshot, to_act
 
 
@@ -573,3 +576,48 @@ async def test_a_hand_refresh_that_failed_is_tried_again_and_an_expired_one_is_l
     publisher.publish(Outcome(later, (played(1, "9C"), turn_to(0))))
     await publisher.idle()
     assert len(bob.edits) == 1 and not publisher.hand_is_fresh(7, BOB)
+
+
+@pytest.fixture
+def pictured() -> tuple[TablePublisher, StubChannel, BoardRenderer]:
+    client = StubClient()
+    renderer = BoardRenderer()
+    publisher = TablePublisher(
+        client,  # type: ignore[arg-type]
+        gather_window=0.2,
+        min_interval=0.0,
+        appearance=Appearance(pictures=renderer),
+    )
+    publisher.service = StubService()  # type: ignore[assignment]
+    return publisher, client.channel, renderer
+
+
+def attachments_of(edit: tuple[int, dict[str, Any]]) -> list[discord.File] | None:
+    return edit[1].get("attachments")
+
+
+async def test_the_board_picture_is_sent_when_it_changes_only(pictured: Any) -> None:
+    publisher, channel, renderer = pictured
+    board = to_act(snapshot(), 1)
+    publisher.publish(Outcome(board, (played(0, "KH"),)))
+    await publisher.idle()
+    (first,) = attachments_of(channel.edits[-1]) or []
+    assert first.filename == "board.png" and first.description and "Target card" in first.description
+    # Something the picture does not show (the turn deadline) changes: the text is edited, the picture stays.
+    publisher.publish(Outcome(replace(board, deadline=(board.deadline or 0) + 60), ()))
+    await publisher.idle()
+    assert len(channel.edits) == 2 and attachments_of(channel.edits[-1]) is None
+    assert renderer.drawn == 1
+    # The target changes: a new picture goes with the edit.
+    publisher.publish(Outcome(replace(board, target_card="QH"), (played(1, "QH"),)))
+    await publisher.idle()
+    (second,) = attachments_of(channel.edits[-1]) or []
+    assert "Queen of Hearts" in (second.description or "") and renderer.drawn == 2
+
+
+async def test_a_server_with_the_picture_off_gets_none(pictured: Any) -> None:
+    publisher, channel, renderer = pictured
+    publisher.appearance.set_switches(snapshot().guild_id, CardDisplay(card_emojis=True, board_picture=False))
+    publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"),)))
+    await publisher.idle()
+    assert attachments_of(channel.edits[-1]) == [] and renderer.drawn == 0
