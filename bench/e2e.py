@@ -80,6 +80,7 @@ from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
 from bot.endpoints import apply_endpoints
 from bot.store import open_store
+from bot.ui.appearance import Appearance
 from bot.ui.controls import DRAW, PLAY, Control, TableButton
 from tests.fakediscord import (
     FakeChannel,
@@ -171,6 +172,9 @@ def build_world(fake: FakeDiscord, players: int) -> World:
 
 
 # --- the bot under test, in a process of its own ---------------------------------------------------------
+
+
+ART_VARIABLE = "BENCH_E2E_ART"  # --art, handed to the bot's process
 
 
 class BotProcess:
@@ -351,6 +355,8 @@ async def serve_bot(args: argparse.Namespace) -> None:
         if args.heartbeat_timeout:
             options["heartbeat_timeout"] = args.heartbeat_timeout
         bot = EightsBot(config, tune_gc=True, **options)  # as `python -m bot run`
+        if os.environ.get(ART_VARIABLE) == "off":
+            bot.appearance = Appearance()  # text only: no emojis, no board picture
     else:
         apply_endpoints(args.api, args.gateway)
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **fast_bot_options())
@@ -552,7 +558,8 @@ async def game_scenario(args: argparse.Namespace) -> list[Figures]:
             async with BotProcess(fake, "eights", database, args.profile) as bot:
                 print(
                     f"publisher: public line + board edit at most every {PUBLIC_INTERVAL:.1f} s per table "
-                    "(production), hands refreshed at once; CPU delay 0"
+                    "(production), hands refreshed at once; CPU delay 0; card emojis and board picture "
+                    + args.art
                 )
                 store = await open_store(f"sqlite:///{database}")
 
@@ -1355,6 +1362,12 @@ def main() -> None:
     parser.add_argument("--catch-up", type=float, default=120.0, help="scale: seconds to wait for catch-up")
     parser.add_argument("--open-concurrency", type=int, default=8, help="scale: tables opened at once")
     parser.add_argument("--profile", help="game: write a cProfile of the bot process's measured windows here")
+    parser.add_argument(
+        "--art",
+        choices=["on", "off"],
+        default="on",
+        help="game: card emojis and the board picture on (the default, as a server has them) or off",
+    )
     # The child process (see BotProcess): not for people.
     parser.add_argument("--serve-bot", choices=["noop", "eights"], help=argparse.SUPPRESS)
     parser.add_argument("--api", help=argparse.SUPPRESS)
@@ -1364,6 +1377,7 @@ def main() -> None:
     parser.add_argument("--trace", help=argparse.SUPPRESS)
     parser.add_argument("--heartbeat-timeout", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    os.environ[ART_VARIABLE] = args.art  # read by the bot's process (see serve_bot)
     if args.serve_bot:
         asyncio.run(serve_bot(args))
         return

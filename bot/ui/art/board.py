@@ -165,6 +165,15 @@ def _direction_arrows(direction: int) -> Image.Image:
     return layer.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
 
 
+@functools.cache
+def _background(direction: int) -> Image.Image:
+    """The table with the direction arrows on it: the same for every board that plays this way round."""
+    image = _table().copy()
+    arrows = _direction_arrows(direction)
+    image.paste(arrows, (0, 0), arrows)
+    return image
+
+
 # --- names -------------------------------------------------------------------------------------------------
 
 
@@ -256,8 +265,7 @@ def _draw_seat(
 
 def draw_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image.Image:
     """The picture of a board with a round on it (see ``has_picture``)."""
-    image = _table().copy()
-    image.paste(_direction_arrows(snapshot.direction), (0, 0), _direction_arrows(snapshot.direction))
+    image = _background(1 if snapshot.direction >= 0 else -1).copy()
     draw = ImageDraw.Draw(image)
     cx, cy = CENTRE
     # The stock: a small pile of backs with its count, left of the target.
@@ -345,7 +353,9 @@ def render_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Boa
     # five times faster to encode than in full colour.
     image = draw_board(snapshot, palette).quantize(colors=255, method=Image.Quantize.FASTOCTREE)
     return BoardPicture(
-        png=png_bytes(image, optimize=False), alt_text=alt_text(snapshot), key=board_key(snapshot, palette)
+        png=png_bytes(image, optimize=False, level=3),
+        alt_text=alt_text(snapshot),
+        key=board_key(snapshot, palette),
     )
 
 

@@ -237,11 +237,14 @@ def suit_badge(suit: int, *, size: int, palette: Palette = FOUR_COLOUR) -> Image
 # --- emoji-sized pictures, as PNG bytes -------------------------------------------------------------------
 
 
-def png_bytes(image: Image.Image, *, optimize: bool = True) -> bytes:
+def png_bytes(image: Image.Image, *, optimize: bool = True, level: int = 6) -> bytes:
     """PNG without timestamps or other varying chunks: the same picture gives the same bytes. ``optimize``
-    (smallest file) is for pictures made once; it is slow."""
+    (smallest file) is for pictures made once; it is slow. ``level``: zlib's effort otherwise."""
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=optimize)
+    if optimize:
+        image.save(out, format="PNG", optimize=True)
+    else:
+        image.save(out, format="PNG", compress_level=level)
     return out.getvalue()
 
 
