@@ -12,7 +12,6 @@ reads them back instead of drawing them again. A damaged or missing file is simp
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import os
 import re
@@ -36,8 +35,6 @@ ART_VERSION = 1
 SUIT_KEYS = ("sC", "sD", "sH", "sS")
 BACK_KEY = "back"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_]{2,32}$")
-# Names this project gives its emojis, whatever the palette or version (to recognise its own old ones).
-OWN_NAME = re.compile(r"^e8[a-z]\d+_\w+$")
 MAX_EMOJI_BYTES = 256 * 1024
 
 
@@ -115,14 +112,6 @@ class EmojiSet:
             except OSError as error:
                 log.warning("could not cache the card art in %s: %s", path.parent, error)
         return png
-
-    def digest(self) -> str:
-        """A short hash of every picture: changes when any drawing changes."""
-        sha = hashlib.sha256()
-        for art in self:
-            sha.update(art.name.encode())
-            sha.update(art.png)
-        return sha.hexdigest()[:16]
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
