@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.service.errors import ServiceError
+from bot.service.models import CardDisplay
 from bot.service.standings import StandingsService, server_settings
 from bot.store.base import GuildSettings, MatchResult, RankingEntry, SeatRecord, Store
 
@@ -335,3 +336,18 @@ async def test_forget_deletes_statistics_in_every_server(store: Store) -> None:
         assert [e.user_id for e in match.ranking] == [None, 2]
         assert "a" not in [e.display_name for e in match.ranking]
     assert (await service.stats(GUILD, 2)).matches_played == 1
+
+
+async def test_card_display_defaults_on_then_changes_and_persists(store: Store) -> None:
+    service = StandingsService(store)
+    assert await service.card_display(GUILD) == CardDisplay(card_emojis=True, board_picture=True)
+    off = await service.update_card_display(GUILD, board_picture=False)
+    assert off == CardDisplay(card_emojis=True, board_picture=False)
+    assert await StandingsService(store).card_display(GUILD) == off
+    assert await service.card_display(OTHER_GUILD) == CardDisplay()  # per server
+    both = await service.update_card_display(GUILD, card_emojis=False, board_picture=True)
+    assert both == CardDisplay(card_emojis=False, board_picture=True)
+    assert await service.update_card_display(GUILD) == both  # nothing asked, nothing changed
+    # A damaged value reads as the defaults rather than breaking the settings.
+    await store.set_meta(f"card_display:{GUILD}", "{not json")
+    assert await service.card_display(GUILD) == CardDisplay()
