@@ -109,6 +109,26 @@ def _fan_back(angle: int) -> Image.Image:
     return _back(*FAN_CARD).rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
 
 
+FAN_SIZE = (180, 90)
+FAN_ANCHOR = (90, 50)  # the seat's centre, in the fan's picture
+
+
+@functools.cache
+def _fan(shown: int) -> Image.Image:
+    """``shown`` card backs spread as a hand of cards is held (one picture per count, drawn once)."""
+    fan = Image.new("RGBA", FAN_SIZE, (0, 0, 0, 0))
+    spread = min(64.0, 8.0 * (shown - 1))  # degrees across the fan
+    for i in range(shown):
+        angle = -spread / 2 + (spread * i / (shown - 1) if shown > 1 else 0)
+        radians = math.radians(angle)
+        # Cards pivot round a point below the fan.
+        sprite = _fan_back(round(-angle))
+        cx = FAN_ANCHOR[0] + 46 * math.sin(radians)
+        cy = FAN_ANCHOR[1] - 22 - 46 * (math.cos(radians) - 1)
+        fan.alpha_composite(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)))
+    return fan
+
+
 @functools.cache
 def _badge(suit: int, size: int, palette: Palette) -> Image.Image:
     return suit_badge(suit, size=size, palette=palette)
@@ -239,16 +259,9 @@ def _draw_seat(
 ) -> None:
     x, y = centre
     cards = count or 0
-    shown = min(cards, FAN_MAX)
-    if shown:
-        spread = min(64.0, 8.0 * (shown - 1))  # degrees across the fan
-        for i in range(shown):
-            angle = -spread / 2 + (spread * i / (shown - 1) if shown > 1 else 0)
-            radians = math.radians(angle)
-            # Cards pivot round a point below the fan, as a hand of cards is held.
-            px = x + 46 * math.sin(radians)
-            py = y - 14 - 46 * (math.cos(radians) - 1) - 8
-            _paste(image, _fan_back(round(-angle)), (px, py))
+    if cards:
+        fan = _fan(min(cards, FAN_MAX))
+        image.paste(fan, (round(x - FAN_ANCHOR[0]), round(y - FAN_ANCHOR[1])), fan)
     plate = (x - 78, y + 12, x + 78, y + 38)
     if to_act:
         draw.rounded_rectangle((plate[0] - 3, plate[1] - 3, plate[2] + 3, plate[3] + 3), radius=10, fill=GOLD)
