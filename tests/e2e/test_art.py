@@ -198,3 +198,16 @@ async def test_without_attach_files_the_board_goes_on_as_text(
     # One refused upload (a 403 counts towards Discord's invalid-request limit): none after it.
     violations = world.fake.take_violations()
     assert len(violations) == 1 and "Attach Files" in violations[0]
+
+
+async def test_status_posts_the_board_with_its_picture(world: World) -> None:
+    await open_and_start(world)
+    old = world.board()
+    answer = await world.run(world.bob, "status")
+    assert not answer.ephemeral
+    await world.settle()
+    board = world.board()
+    assert board.id != old.id
+    picture = board_picture(world, board)
+    assert picture is not None and "Target card" in str(picture["description"])
+    assert Image.open(io.BytesIO(world.fake.files.content(picture))).size == (800, 450)

@@ -84,7 +84,9 @@ class Uploads:
         if len(uploads) > MAX_FILES:
             raise field_error("files", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length.")
         described: dict[str, dict[str, Any]] = {}
-        for number, entry in enumerate(payload.get("attachments") or []):
+        # An interaction callback nests the message in "data": its attachments are described there.
+        body = payload["data"] if isinstance(payload.get("data"), dict) else payload
+        for number, entry in enumerate(body.get("attachments") or []):
             if not isinstance(entry, dict) or "id" not in entry:
                 raise field_error(f"attachments.{number}.id", "BASE_TYPE_REQUIRED", "This field is required")
             description = entry.get("description")
