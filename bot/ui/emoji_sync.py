@@ -2,7 +2,8 @@
 
 ``CardEmojis.ensure`` lists the application's emojis, uploads only the ones missing by name (one at a time,
 ``pace`` seconds apart, so a first start's 57 uploads stay far from any rate limit; discord.py waits out a
-429 itself), and from then on ``faces(enabled)`` gives the emojis to write cards with. Until it has finished,
+429 itself; when several processes start at once, an upload refused because another process made that emoji
+meanwhile uses theirs), and from then on ``faces(enabled)`` gives the emojis to write cards with. Until it has finished,
 or when it fails (Discord down, the app at its 2,000 emojis, a refused upload), cards are written as text:
 the failure is logged once, in one line that says the game goes on with text, and the next start tries again
 (emojis uploaded before the failure are kept and not uploaded again).
@@ -65,7 +66,17 @@ class CardEmojis:
             for number, art in enumerate(missing):
                 if number:
                     await asyncio.sleep(self.pace)
-                existing[art.name] = await client.create_application_emoji(name=art.name, image=art.png)
+                try:
+                    existing[art.name] = await client.create_application_emoji(name=art.name, image=art.png)
+                except discord.HTTPException as error:
+                    # Another process of the bot (another shard) may have uploaded it meanwhile: the name is
+                    # then taken, and its emoji is the one to use.
+                    if error.status != 400:
+                        raise
+                    existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+                    if art.name not in existing:
+                        raise
+                    continue
                 self.uploaded += 1
         except (discord.HTTPException, discord.ClientException, OSError) as error:
             self.error = _describe(error)

@@ -76,3 +76,25 @@ async def test_a_failed_upload_means_text_and_one_warning(
     client.fail_after = None
     assert await CardEmojis(EmojiSet(tmp_path), pace=0).ensure(client)
     assert len(client.created) == 57
+
+
+class RacingClient(Client):
+    """Another process uploads every emoji just before this one tries: Discord refuses the name as taken."""
+
+    async def create_application_emoji(self, *, name: str, image: bytes) -> Emoji:
+        self.emojis.append(Emoji(name, 9000 + len(self.emojis)))
+
+        class Taken:
+            status = 400
+            reason = "Bad Request"
+
+        raise discord.HTTPException(Taken(), {"code": 50035, "message": "Invalid Form Body"})  # type: ignore[arg-type]
+
+
+async def test_an_emoji_another_process_made_meanwhile_is_used(tmp_path: Path) -> None:
+    client: Any = RacingClient([])
+    emojis = CardEmojis(EmojiSet(tmp_path), pace=0)
+    assert await emojis.ensure(client)
+    assert emojis.uploaded == 0
+    made = {emoji.name: emoji.id for emoji in client.emojis}
+    assert emojis.faces().card_emoji("KH") == discord.PartialEmoji(name="e8f1_KH", id=made["e8f1_KH"])
