@@ -137,7 +137,11 @@ class EightsBot(commands.AutoShardedBot):
         # The card art: the emojis are made sure of after start-up (text until then), the board picture is
         # drawn on demand; both in the palette the configuration names.
         palette = PALETTES[config.card_colours]
-        self.card_emojis = CardEmojis(EmojiSet(art_cache_dir(config), palette), pace=emoji_pace)
+        # One process uploads the emojis (the one running shard 0); the others wait for them.
+        uploader = config.shard_ids is None or 0 in config.shard_ids
+        self.card_emojis = CardEmojis(
+            EmojiSet(art_cache_dir(config), palette), pace=emoji_pace, uploader=uploader
+        )
         self.appearance = Appearance(self.card_emojis, BoardRenderer(palette))
         self.draining = False
         self.commands_synced: bool | None = None  # True: synced, False: unchanged, None: not tried or failed

@@ -2,11 +2,14 @@
 
 ``CardEmojis.ensure`` lists the application's emojis, uploads only the ones missing by name (one at a time,
 ``pace`` seconds apart, so a first start's 57 uploads stay far from any rate limit; discord.py waits out a
-429 itself; when several processes start at once, an upload refused because another process made that emoji
-meanwhile uses theirs), and from then on ``faces(enabled)`` gives the emojis to write cards with. Until it has finished,
+429 itself), and from then on ``faces(enabled)`` gives the emojis to write cards with. Until it has finished,
 or when it fails (Discord down, the app at its 2,000 emojis, a refused upload), cards are written as text:
 the failure is logged once, in one line that says the game goes on with text, and the next start tries again
 (emojis uploaded before the failure are kept and not uploaded again).
+
+With several processes (shards), only one uploads (``uploader``: the process running shard 0); the others
+look again every ``WAIT_STEP`` seconds, for up to ``WAIT_LIMIT``, until the set is complete. Should an upload
+still be refused because its name was just taken (two uploaders by mistake), the emoji already there is used.
 """
 
 from __future__ import annotations
@@ -22,12 +25,18 @@ from bot.ui.faces import TEXT, CardFaces
 log = logging.getLogger(__name__)
 
 UPLOAD_PACE = 0.25  # seconds between two uploads
+WAIT_STEP = 5.0  # seconds between two looks, for a process that waits for another's uploads
+WAIT_LIMIT = 300.0
 
 
 class CardEmojis:
-    def __init__(self, art: EmojiSet, *, pace: float = UPLOAD_PACE) -> None:
+    def __init__(
+        self, art: EmojiSet, *, pace: float = UPLOAD_PACE, uploader: bool = True, wait_step: float = WAIT_STEP
+    ) -> None:
         self.art = art
         self.pace = pace
+        self.uploader = uploader
+        self.wait_step = wait_step
         self.uploaded = 0  # emojis this process uploaded
         self.error: str | None = None  # why the emojis are not in use, once ensure failed
         self._faces = TEXT
@@ -61,6 +70,14 @@ class CardEmojis:
             arts: list[EmojiArt] = await asyncio.to_thread(list, self.art)
             existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
             missing = [art for art in arts if art.name not in existing]
+            waited = 0.0
+            while missing and not self.uploader:
+                if waited >= WAIT_LIMIT:
+                    raise _NotUploaded(f"{len(missing)} of them are still missing after {WAIT_LIMIT:g} s")
+                await asyncio.sleep(self.wait_step)
+                waited += self.wait_step
+                existing = {emoji.name: emoji for emoji in await client.fetch_application_emojis()}
+                missing = [art for art in arts if art.name not in existing]
             if missing:
                 log.info("uploading %d card emojis to the application", len(missing))
             for number, art in enumerate(missing):
@@ -78,7 +95,7 @@ class CardEmojis:
                         raise
                     continue
                 self.uploaded += 1
-        except (discord.HTTPException, discord.ClientException, OSError) as error:
+        except (discord.HTTPException, discord.ClientException, OSError, _NotUploaded) as error:
             self.error = _describe(error)
             log.warning(
                 "card emojis are not available (%s); cards are shown as text. The next start tries again.",
@@ -91,6 +108,10 @@ class CardEmojis:
         already = len(arts) - self.uploaded
         log.info("card emojis ready (%d uploaded now, %d already there)", self.uploaded, already)
         return True
+
+
+class _NotUploaded(Exception):
+    """The process that uploads the emojis has not finished in time."""
 
 
 def _describe(error: BaseException) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.ui.art.emoji_set import EmojiSet, emoji_name
+from bot.ui.art.emoji_set import EmojiSet, all_keys, emoji_name
 from bot.ui.emoji_sync import CardEmojis
 
 
@@ -98,3 +98,24 @@ async def test_an_emoji_another_process_made_meanwhile_is_used(tmp_path: Path) -
     assert emojis.uploaded == 0
     made = {emoji.name: emoji.id for emoji in client.emojis}
     assert emojis.faces().card_emoji("KH") == discord.PartialEmoji(name="e8f1_KH", id=made["e8f1_KH"])
+
+
+class UploadedElsewhere(Client):
+    """The uploading process finishes while this one waits: the second look finds every emoji."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.looks = 0
+
+    async def fetch_application_emojis(self) -> list[Emoji]:
+        self.looks += 1
+        if self.looks == 2:
+            self.emojis = [Emoji(emoji_name(key), 7000 + i) for i, key in enumerate(all_keys())]
+        return list(self.emojis)
+
+
+async def test_a_process_that_does_not_upload_waits_for_the_set(tmp_path: Path) -> None:
+    client: Any = UploadedElsewhere()
+    emojis = CardEmojis(EmojiSet(tmp_path), pace=0, uploader=False, wait_step=0.01)
+    assert await emojis.ensure(client)
+    assert client.created == [] and client.looks == 2 and emojis.ready
