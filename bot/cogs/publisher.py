@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import io
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -57,6 +58,8 @@ from bot.discord_budget import GlobalBudget
 from bot.engine import RulesetError, get_preset
 from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
 from bot.ui import render
+from bot.ui.appearance import TEXT_ONLY, Appearance
+from bot.ui.art.board import BoardPicture
 from bot.ui.controls import board_view, hand_view
 
 log = logging.getLogger(__name__)
@@ -69,6 +72,7 @@ PUBLIC_INTERVAL = 1.0
 # Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
 # are told in several messages rather than summarised, so that every play is told.
 LINES_PER_MESSAGE = render.MAX_LINES - 1
+UNKNOWN = object()  # a board picture this process has not shown yet
 HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tried this many times in all
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
@@ -128,6 +132,9 @@ class _Feed:
     board_failures: int = 0
     board_embed: dict[str, Any] | None = None  # the last board this process showed
     board_view_key: tuple[Any, ...] | None = None
+    # What the board's picture shows (None: no picture; UNKNOWN: not known to this process, so the next
+    # edit says it, e.g. after a restart or a new board message).
+    board_picture_key: Any = UNKNOWN
     # hands
     hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
     private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
@@ -140,6 +147,11 @@ class _Feed:
     def pending_since(self) -> float | None:
         times = [t for t in (self.line_since, self.board_since) if t is not None]
         return min(times) if times else None
+
+
+def picture_file(picture: BoardPicture) -> discord.File:
+    """The board picture as an upload, described for screen readers."""
+    return discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt_text)
 
 
 def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
@@ -164,8 +176,11 @@ class TablePublisher:
         budget: GlobalBudget | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         on_board_shown: Callable[[float], None] | None = None,
+        appearance: Appearance = TEXT_ONLY,
     ) -> None:
         self.client = client
+        self.appearance = appearance
+        self._no_files: set[int] = set()  # channels where the bot may not attach files: no board picture
         self.gather_window = gather_window
         self.min_interval = min_interval
         # Without one (tests), nothing is paced: turns are taken at once.
@@ -296,6 +311,7 @@ class TablePublisher:
         if feed is not None:
             feed.board_embed = None
             feed.board_view_key = None
+            feed.board_picture_key = UNKNOWN
         if self.service is not None:
             await self.service.set_board_message(table_id, message_id)
 
@@ -307,13 +323,47 @@ class TablePublisher:
             log.warning("table %s: could not post the board: %s", snapshot.table_id, error)
             return None
 
+    async def board_message(self, snapshot: TableSnapshot) -> dict[str, Any]:
+        """The board as message fields (``embed``, ``view`` when it has buttons, ``file``: the picture when
+        the server shows it), for ``send`` or an interaction response."""
+        fields: dict[str, Any] = {
+            "embed": render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
+        }
+        view = board_view(snapshot)
+        if view is not None:
+            fields["view"] = view
+        picture = await self._picture(snapshot)
+        if picture is not None:
+            fields["file"] = picture_file(picture)
+        return fields
+
+    async def _picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
+        if snapshot.channel_id in self._no_files:
+            return None
+        return await self.appearance.picture(snapshot)
+
+    def _files_refused(self, snapshot: TableSnapshot, error: discord.Forbidden) -> None:
+        """Without Attach Files in a channel, its boards go on as text (said once per channel)."""
+        if snapshot.channel_id not in self._no_files:
+            self._no_files.add(snapshot.channel_id)
+            log.warning(
+                "table %s: the board picture was refused in channel %s (%s; Attach Files missing?); "
+                "its boards are shown without the picture",
+                snapshot.table_id,
+                snapshot.channel_id,
+                error.text or error.status,
+            )
+
     async def _post_board(self, snapshot: TableSnapshot) -> int:
         channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        view = board_view(snapshot)
-        if view is None:
-            message = await channel.send(embed=render.board_embed(snapshot))
-        else:
-            message = await channel.send(embed=render.board_embed(snapshot), view=view)
+        fields = await self.board_message(snapshot)
+        try:
+            message = await channel.send(**fields)
+        except discord.Forbidden as error:
+            if fields.pop("file", None) is None:
+                raise
+            self._files_refused(snapshot, error)
+            message = await channel.send(**fields)
         await self.remember_board(snapshot.table_id, message.id)
         return message.id
 
@@ -345,8 +395,15 @@ class TablePublisher:
     def _board_unchanged(self, snapshot: TableSnapshot, feed: _Feed) -> bool:
         if self.board_id(snapshot) is None:
             return False
-        embed_data = dict(render.board_embed(snapshot).to_dict())
-        return embed_data == feed.board_embed and _board_view_key(snapshot) == feed.board_view_key
+        embed_data = dict(
+            render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
+        )
+        picture_key = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
+        return (
+            embed_data == feed.board_embed
+            and _board_view_key(snapshot) == feed.board_view_key
+            and picture_key == feed.board_picture_key
+        )
 
     async def _edit_board(self, snapshot: TableSnapshot, feed: _Feed) -> None:
         """Show ``snapshot`` on the board (posting it again if its message is gone). Raises what failed."""
@@ -354,20 +411,34 @@ class TablePublisher:
         if board_id is None:
             await self._post_board(snapshot)
             return
-        embed = render.board_embed(snapshot)
+        embed = render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
         embed_data: dict[str, Any] = dict(embed.to_dict())
         view_key = _board_view_key(snapshot)
         view_changed = view_key != feed.board_view_key
-        if embed_data == feed.board_embed and not view_changed:
+        picture = await self._picture(snapshot)
+        picture_key = picture.key if picture is not None else None
+        picture_changed = picture_key != feed.board_picture_key
+        if embed_data == feed.board_embed and not view_changed and not picture_changed:
             return
         message = self.client.get_partial_messageable(
             snapshot.channel_id, guild_id=snapshot.guild_id
         ).get_partial_message(board_id)
+        # Only what changed is sent: the buttons and the picture stay as they are otherwise.
+        fields: dict[str, Any] = {"embed": embed}
+        if view_changed:
+            fields["view"] = board_view(snapshot)
+        if picture_changed:
+            fields["attachments"] = [picture_file(picture)] if picture is not None else []
         try:
-            if view_changed:
-                await message.edit(embed=embed, view=board_view(snapshot))
-            else:
-                await message.edit(embed=embed)  # the buttons stay as they are
+            try:
+                await message.edit(**fields)
+            except discord.Forbidden as error:
+                if not fields.get("attachments"):
+                    raise
+                self._files_refused(snapshot, error)
+                fields["attachments"] = []
+                picture_key = None
+                await message.edit(**fields)
         except discord.NotFound:
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile
@@ -377,6 +448,7 @@ class TablePublisher:
             return
         feed.board_embed = embed_data
         feed.board_view_key = view_key
+        feed.board_picture_key = picture_key
 
     # --- hands ----------------------------------------------------------------------------------------------
 
@@ -451,8 +523,9 @@ class TablePublisher:
                 hand = await self.service.hand(table_id, user_id)
             except ServiceError:
                 return
-            content = render.hand_content(hand)
-            view = hand_view(hand)
+            faces = await self.appearance.faces(hand.snapshot.guild_id)
+            content = render.hand_content(hand, faces=faces)
+            view = hand_view(hand, faces)
             rendered = (content, view_signature(view))
             if rendered == session.rendered:
                 return
@@ -642,7 +715,10 @@ class TablePublisher:
                     feed.announced = turns
             if any(event.kind == "match_over" for event in events) and snapshot.ranking:
                 await self._send(
-                    snapshot, via, render.final_ranking_text(snapshot), discord.AllowedMentions.none()
+                    snapshot,
+                    via,
+                    render.final_ranking_text(snapshot, self.appearance.cached_faces(snapshot.guild_id)),
+                    discord.AllowedMentions.none(),
                 )
         except Exception as error:
             if not is_transient(error) and via is None:
@@ -693,7 +769,8 @@ class TablePublisher:
         """(the line, the user it mentions)."""
         to_act_user = _user_to_act(snapshot)
         fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
-        return render.turn_line(events, snapshot, hand_is_fresh=fresh, announce_turn=announce)
+        faces = self.appearance.cached_faces(snapshot.guild_id)
+        return render.turn_line(events, snapshot, hand_is_fresh=fresh, announce_turn=announce, faces=faces)
 
     async def _send(
         self,

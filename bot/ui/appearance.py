@@ -10,10 +10,10 @@ the settings. Both default to on (``CardDisplay``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 
 from bot.service.models import CardDisplay, TableSnapshot
-from bot.ui.art.board import BoardPicture, BoardRenderer
+from bot.ui.art.board import BoardPicture, BoardRenderer, board_key, has_picture
 from bot.ui.emoji_sync import CardEmojis
 from bot.ui.faces import TEXT, CardFaces
 
@@ -42,6 +42,18 @@ class Appearance:
             switches = await self.load_switches(guild_id) if self.load_switches else CardDisplay()
             self._switches[guild_id] = switches
         return switches
+
+    def cached_faces(self, guild_id: int) -> CardFaces:
+        """``faces`` from the switches already read (the defaults until then), for synchronous callers."""
+        if self.emojis is None:
+            return TEXT
+        return self.emojis.faces(self._switches.get(guild_id, CardDisplay()).card_emojis)
+
+    def picture_key(self, snapshot: TableSnapshot) -> Hashable:
+        """What ``picture`` would show (its cache key), or None for no picture; without drawing it."""
+        if self.pictures is None or not self._switches.get(snapshot.guild_id, CardDisplay()).board_picture:
+            return None
+        return board_key(snapshot, self.pictures.palette) if has_picture(snapshot) else None
 
     async def faces(self, guild_id: int) -> CardFaces:
         if self.emojis is None:
