@@ -18,6 +18,15 @@ from tests.fakediscord import FakeMessage
 EMOJI_MARKUP = re.compile(r"<:(e8f1_\w+):(\d+)>")
 
 
+async def play_moves(world: World, moves: int) -> None:
+    """``moves`` moves by whoever is to act, each shown before the next."""
+    for _ in range(moves):
+        user = await world.human_to_act()
+        assert user is not None
+        await world.play_by_buttons(user)
+        await world.settle()
+
+
 async def emojis_ready(world: World) -> None:
     assert world.bot is not None
     assert await world.bot.card_emojis.wait(), world.bot.card_emojis.error
@@ -186,11 +195,7 @@ async def test_without_attach_files_the_board_goes_on_as_text(
         role.permissions &= ~attach_files
     caplog.set_level(logging.WARNING, logger="bot.cogs.publisher")
     await open_and_start(world)
-    for _ in range(3):
-        user = await world.human_to_act()
-        assert user is not None
-        await world.play_by_buttons(user)
-        await world.settle()
+    await play_moves(world, 3)
     board = world.board()
     assert board_picture(world) is None
     assert "Target" in board.text()
