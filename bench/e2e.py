@@ -762,15 +762,17 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
         to_act = (
             seat.user_id if seat is not None and not seat.is_cpu and snapshot.phase == "playing" else None
         )
+        # Rendered as the bot renders them for this server (card emojis on or off): as the fake saw them.
+        faces = publisher.appearance.cached_faces(snapshot.guild_id)
         plays = [
-            render.describe_event(event, snapshot)
+            render.describe_event(event, snapshot, faces)
             for event in outcome.public_events
             if event.kind == "played"
         ]
         record = {
             "t": time.monotonic(),
             "channel": snapshot.channel_id,
-            "board": board_state(render.board_embed(snapshot).to_dict()),  # type: ignore[arg-type]
+            "board": board_state(render.board_embed(snapshot, faces).to_dict()),  # type: ignore[arg-type]
             "to_act": to_act,
             "plays": plays,
         }
