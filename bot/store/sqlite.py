@@ -157,10 +157,16 @@ class SqliteStore:
 
         A file that is not an SQLite database or is damaged raises DamagedDatabaseError, any other failure to
         open it (a folder, no permission) StoreError; the file is left as it was."""
+        # Connect first, then hand the connection to aiosqlite: when its own connect fails, aiosqlite stops
+        # its worker thread without waiting for it, and the thread then reports to an event loop that may be
+        # gone ("Event loop is closed" in a thread).
         try:
-            db = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+            conn = await asyncio.to_thread(
+                sqlite3.connect, path, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database file {path}: {error}") from error
+        db = await aiosqlite.Connection(lambda: conn, iter_chunk_size=64)
         store = cls(db, path, migrations_dir or migration_runner.DEFAULT_MIGRATIONS_DIR)
         try:
             await store._call(_configure)
