@@ -36,50 +36,54 @@ turn about every ``n / r`` seconds: about 2.6 s at 100 tables, 8 s at 300 with D
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
 penalty draw). When it is older, the public line tells the player to press "My hand".
+
+This file holds the lanes (when to send what); each table's queued news is a ``TableFeed``
+(``bot.cogs.table_feed``), the board message is built, sent and edited by ``bot.cogs.board_message``, and
+a player's hand message is a ``HandSession`` (``bot.cogs.hand_session``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import io
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 import discord
 
 from bot.cogs import answers
+from bot.cogs.board_message import BoardMessages
+from bot.cogs.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
+from bot.cogs.table_feed import (
+    TURN_EVENTS,
+    UNKNOWN,
+    TableFeed,
+    cpu_to_act,
+    hand_key,
+    line_chunks,
+    mentioning,
+    told_in_line,
+    user_to_act,
+)
 from bot.discord_budget import GlobalBudget
-from bot.engine import RulesetError, get_preset
 from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import TEXT_ONLY, Appearance
-from bot.ui.art.board import BoardPicture
-from bot.ui.controls import board_view, hand_view
+from bot.ui.controls import hand_view
 
 log = logging.getLogger(__name__)
 
-HAND_EDIT_WINDOW = 14 * 60.0  # interaction tokens last 15 minutes; keep a margin
 DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
 # Seconds between a table's lines, and between its board edits (each in the channel's buckets of about
 # 5 per 5 s); hands are refreshed at once regardless.
 PUBLIC_INTERVAL = 1.0
-# Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
-# are told in several messages rather than summarised, so that every play is told.
-LINES_PER_MESSAGE = render.MAX_LINES - 1
-UNKNOWN = object()  # a board picture this process has not shown yet
 HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tried this many times in all
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
-# Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
-QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
-TURN_EVENTS = frozenset({"turn", "round_started", "started", "rejoined"})  # a line then says who moves
 
 
 def is_transient(error: BaseException) -> bool:
@@ -91,73 +95,6 @@ def is_transient(error: BaseException) -> bool:
 
 def retry_delay(failures: int) -> float:
     return min(RETRY_MAX, RETRY_FIRST * (1 << min(16, max(0, failures - 1))))
-
-
-@dataclass(slots=True)
-class HandSession:
-    """The interaction whose original response is a player's current hand message."""
-
-    interaction: discord.Interaction | None
-    since: float  # monotonic time the interaction arrived
-    rendered: tuple[str, tuple[str, ...]] = ("", ())
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    def fresh(self, now: float) -> bool:
-        return now - self.since < HAND_EDIT_WINDOW
-
-
-@dataclass(slots=True)
-class _Feed:
-    table_id: int
-    snapshot: TableSnapshot | None = None  # the latest state (a closed table stays closed)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)  # set, and replaced, by every outcome
-    # lines
-    events: list[TableEvent] = field(default_factory=list)  # not told in a line yet
-    line_since: float | None = None  # loop time the oldest of them arrived
-    line_task: asyncio.Task[None] | None = None
-    last_line: float = -1e9
-    line_retry_at: float = 0.0
-    line_failures: int = 0
-    turns: int = 0  # outcomes so far that passed the turn (or started a round) ...
-    announced: int = 0  # ... and how many of them a posted line has announced
-    via: discord.Interaction | None = None  # the table's latest player interaction, for public follow-ups
-    via_since: float = 0.0
-    # board
-    board_since: float | None = None  # loop time of the oldest outcome the board does not show yet
-    board_busy: bool = False  # an edit is in flight
-    board_next: float | None = None  # loop time of the first outcome that came while it was
-    board_task: asyncio.Task[None] | None = None
-    last_board: float = -1e9
-    board_retry_at: float = 0.0
-    board_failures: int = 0
-    board_embed: dict[str, Any] | None = None  # the last board this process showed
-    board_view_key: tuple[Any, ...] | None = None
-    # What the board's picture shows (None: no picture; UNKNOWN: not known to this process, so the next
-    # edit says it, e.g. after a restart or a new board message).
-    board_picture_key: Any = UNKNOWN
-    # hands
-    hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
-    private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
-    hand_task: asyncio.Task[None] | None = None
-    hand_keys: dict[int, tuple[Any, ...]] = field(default_factory=dict)
-
-    def tasks(self) -> list[asyncio.Task[None]]:
-        return [task for task in (self.line_task, self.board_task, self.hand_task) if task is not None]
-
-    def pending_since(self) -> float | None:
-        times = [t for t in (self.line_since, self.board_since) if t is not None]
-        return min(times) if times else None
-
-
-def picture_file(picture: BoardPicture) -> discord.File:
-    """The board picture as an upload, described for screen readers."""
-    return discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt_text)
-
-
-def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
-    if view is None:
-        return ()
-    return tuple(str(getattr(item, "custom_id", "")) for item in view.children)
 
 
 class TablePublisher:
@@ -180,7 +117,6 @@ class TablePublisher:
     ) -> None:
         self.client = client
         self.appearance = appearance
-        self._no_files: set[int] = set()  # channels where the bot may not attach files: no board picture
         self.gather_window = gather_window
         self.min_interval = min_interval
         # Without one (tests), nothing is paced: turns are taken at once.
@@ -188,8 +124,8 @@ class TablePublisher:
         self.on_board_shown = on_board_shown
         self.service: TableService | None = None
         self._monotonic = monotonic
-        self._feeds: dict[int, _Feed] = {}
-        self._boards: dict[int, int] = {}  # table id -> board message id, as last set by this process
+        self._feeds: dict[int, TableFeed] = {}
+        self._board = BoardMessages(client, appearance, self.remember_board)
         self._sessions: dict[tuple[int, int], HandSession] = {}
         self._watchers: set[asyncio.Task[None]] = set()  # players' answers waited for, hand refreshes retried
         self._closed = False
@@ -219,7 +155,7 @@ class TablePublisher:
                 feed.turns += 1
         seat = outcome.snapshot.seat_of(shown_to) if shown_to is not None else None
         if shown_to is not None and seat is not None:
-            feed.hand_keys[shown_to] = _hand_key(outcome.snapshot, seat.position)
+            feed.hand_keys[shown_to] = hand_key(outcome.snapshot, seat.position)
             feed.private_users.update(user for user in outcome.private_events if user != shown_to)
         else:
             feed.private_users.update(outcome.private_events)
@@ -258,10 +194,10 @@ class TablePublisher:
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
 
-    def _feed(self, table_id: int) -> _Feed:
+    def _feed(self, table_id: int) -> TableFeed:
         feed = self._feeds.get(table_id)
         if feed is None:
-            feed = self._feeds[table_id] = _Feed(table_id)
+            feed = self._feeds[table_id] = TableFeed(table_id)
         return feed
 
     def busy(self) -> bool:
@@ -299,14 +235,19 @@ class TablePublisher:
         times = [t for feed in self._feeds.values() if (t := feed.pending_since()) is not None]
         return max(0.0, asyncio.get_running_loop().time() - min(times)) if times else 0.0
 
-    # --- boards ---------------------------------------------------------------------------------------------
+    # --- boards (the messages themselves: bot.cogs.board_message) ------------------------------------------
 
     def board_id(self, snapshot: TableSnapshot) -> int | None:
-        return self._boards.get(snapshot.table_id, snapshot.board_message_id)
+        return self._board.board_id(snapshot)
+
+    async def board_message(self, snapshot: TableSnapshot) -> dict[str, Any]:
+        """The board as message fields (``embed``, ``view`` when it has buttons, ``file``: the picture when
+        the server shows it), for ``send`` or an interaction response."""
+        return await self._board.fields(snapshot)
 
     async def remember_board(self, table_id: int, message_id: int) -> None:
         """A new board message (``/eights new``, ``/eights status``, a repost): edit that one from now on."""
-        self._boards[table_id] = message_id
+        self._board.remember(table_id, message_id)
         feed = self._feeds.get(table_id)
         if feed is not None:
             feed.board_embed = None
@@ -317,138 +258,13 @@ class TablePublisher:
 
     async def post_board(self, snapshot: TableSnapshot) -> int | None:
         """Post the board as a fresh message in the table's channel and make it the board."""
-        try:
-            return await self._post_board(snapshot)
-        except discord.HTTPException as error:
-            log.warning("table %s: could not post the board: %s", snapshot.table_id, error)
-            return None
-
-    async def board_message(self, snapshot: TableSnapshot) -> dict[str, Any]:
-        """The board as message fields (``embed``, ``view`` when it has buttons, ``file``: the picture when
-        the server shows it), for ``send`` or an interaction response."""
-        fields: dict[str, Any] = {
-            "embed": render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
-        }
-        view = board_view(snapshot)
-        if view is not None:
-            fields["view"] = view
-        picture = await self._picture(snapshot)
-        if picture is not None:
-            fields["file"] = picture_file(picture)
-        return fields
-
-    async def _picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
-        if snapshot.channel_id in self._no_files:
-            return None
-        return await self.appearance.picture(snapshot)
-
-    def _files_refused(self, snapshot: TableSnapshot, error: discord.Forbidden) -> None:
-        """Without Attach Files in a channel, its boards go on as text (said once per channel)."""
-        if snapshot.channel_id not in self._no_files:
-            self._no_files.add(snapshot.channel_id)
-            log.warning(
-                "table %s: the board picture was refused in channel %s (%s; Attach Files missing?); "
-                "its boards are shown without the picture",
-                snapshot.table_id,
-                snapshot.channel_id,
-                error.text or error.status,
-            )
-
-    async def _post_board(self, snapshot: TableSnapshot) -> int:
-        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        fields = await self.board_message(snapshot)
-        try:
-            message = await channel.send(**fields)
-        except discord.Forbidden as error:
-            if fields.pop("file", None) is None:
-                raise
-            self._files_refused(snapshot, error)
-            message = await channel.send(**fields)
-        await self.remember_board(snapshot.table_id, message.id)
-        return message.id
+        return await self._board.post(snapshot)
 
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
         Globally limited requests: it takes its turn after the tables already waiting."""
         async with self._global_turn(asyncio.get_running_loop().time()):
-            await self._check_board(snapshot)
-
-    async def _check_board(self, snapshot: TableSnapshot) -> None:
-        board_id = self.board_id(snapshot)
-        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        if board_id is not None:
-            try:
-                await channel.fetch_message(board_id)
-            except discord.NotFound:
-                board_id = None
-            except discord.HTTPException as error:
-                log.warning("table %s: could not check the board: %s", snapshot.table_id, error)
-                return
-        if board_id is None:
-            await self.post_board(snapshot)
-        else:
-            self._boards[snapshot.table_id] = board_id
-            feed = self._feed(snapshot.table_id)
-            with contextlib.suppress(discord.HTTPException):
-                await self._edit_board(snapshot, feed)
-
-    def _board_unchanged(self, snapshot: TableSnapshot, feed: _Feed) -> bool:
-        if self.board_id(snapshot) is None:
-            return False
-        embed_data = dict(
-            render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
-        )
-        picture_key = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
-        return (
-            embed_data == feed.board_embed
-            and _board_view_key(snapshot) == feed.board_view_key
-            and picture_key == feed.board_picture_key
-        )
-
-    async def _edit_board(self, snapshot: TableSnapshot, feed: _Feed) -> None:
-        """Show ``snapshot`` on the board (posting it again if its message is gone). Raises what failed."""
-        board_id = self.board_id(snapshot)
-        if board_id is None:
-            await self._post_board(snapshot)
-            return
-        embed = render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
-        embed_data: dict[str, Any] = dict(embed.to_dict())
-        view_key = _board_view_key(snapshot)
-        view_changed = view_key != feed.board_view_key
-        picture = await self._picture(snapshot)
-        picture_key = picture.key if picture is not None else None
-        picture_changed = picture_key != feed.board_picture_key
-        if embed_data == feed.board_embed and not view_changed and not picture_changed:
-            return
-        message = self.client.get_partial_messageable(
-            snapshot.channel_id, guild_id=snapshot.guild_id
-        ).get_partial_message(board_id)
-        # Only what changed is sent: the buttons and the picture stay as they are otherwise.
-        fields: dict[str, Any] = {"embed": embed}
-        if view_changed:
-            fields["view"] = board_view(snapshot)
-        if picture_changed:
-            fields["attachments"] = [picture_file(picture)] if picture is not None else []
-        try:
-            try:
-                await message.edit(**fields)
-            except discord.Forbidden as error:
-                if not fields.get("attachments"):
-                    raise
-                self._files_refused(snapshot, error)
-                fields["attachments"] = []
-                picture_key = None
-                await message.edit(**fields)
-        except discord.NotFound:
-            if self._boards.get(snapshot.table_id, board_id) != board_id:
-                return  # a newer board was posted meanwhile
-            log.info("table %s: the board message was deleted; posting it again", snapshot.table_id)
-            if snapshot.open:
-                await self._post_board(snapshot)
-            return
-        feed.board_embed = embed_data
-        feed.board_view_key = view_key
-        feed.board_picture_key = picture_key
+            await self._board.check(snapshot, self._feed(snapshot.table_id))
 
     # --- hands ----------------------------------------------------------------------------------------------
 
@@ -475,7 +291,7 @@ class TablePublisher:
         the view it was rendered from, spares the next flush asking for the same hand again."""
         if hand is not None:
             feed = self._feed(table_id)
-            feed.hand_keys[user_id] = _hand_key(hand.snapshot, hand.position)
+            feed.hand_keys[user_id] = hand_key(hand.snapshot, hand.position)
         session = self._sessions.get((table_id, user_id))
         rendered = (content, view_signature(view))
         if session is None:
@@ -552,18 +368,23 @@ class TablePublisher:
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
 
+    def holds(self, table_id: int) -> bool:
+        """Whether the publisher still keeps anything for the table: a closed table is forgotten once all
+        about it has been shown."""
+        return table_id in self._feeds
+
     def forget_table(self, table_id: int) -> None:
         for key in [key for key in self._sessions if key[0] == table_id]:
             del self._sessions[key]
-        self._boards.pop(table_id, None)
+        self._board.forget(table_id)
 
     # --- the lanes ------------------------------------------------------------------------------------------
 
-    async def _gather(self, feed: _Feed) -> None:
+    async def _gather(self, feed: TableFeed) -> None:
         """While a CPU seat is to move, wait for its move (up to ``gather_window``): shown together."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.gather_window
-        while feed.snapshot is not None and _cpu_to_act(feed.snapshot):
+        while feed.snapshot is not None and cpu_to_act(feed.snapshot):
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return
@@ -576,7 +397,7 @@ class TablePublisher:
         if delay > 0:
             await asyncio.sleep(delay)
 
-    def _lane_done(self, feed: _Feed) -> None:
+    def _lane_done(self, feed: TableFeed) -> None:
         """A lane finished: forget a closed table once everything about it has been shown."""
         if feed.tasks() or feed.events or feed.board_since is not None or feed.hand_snapshot is not None:
             return
@@ -584,7 +405,7 @@ class TablePublisher:
             del self._feeds[feed.table_id]
             self.forget_table(feed.table_id)
 
-    async def _drain_hands(self, feed: _Feed) -> None:
+    async def _drain_hands(self, feed: TableFeed) -> None:
         try:
             while feed.hand_snapshot is not None:
                 await self._gather(feed)
@@ -598,7 +419,7 @@ class TablePublisher:
             feed.hand_task = None
             self._lane_done(feed)
 
-    async def _drain_lines(self, feed: _Feed) -> None:
+    async def _drain_lines(self, feed: TableFeed) -> None:
         loop = asyncio.get_running_loop()
         try:
             while feed.events:
@@ -619,13 +440,13 @@ class TablePublisher:
             feed.line_task = None
             self._lane_done(feed)
 
-    async def _drain_board(self, feed: _Feed) -> None:
+    async def _drain_board(self, feed: TableFeed) -> None:
         loop = asyncio.get_running_loop()
         try:
             while feed.board_since is not None and feed.snapshot is not None:
                 await self._gather(feed)
                 await self._sleep_until(max(feed.last_board + self.min_interval, feed.board_retry_at))
-                if self._board_unchanged(feed.snapshot, feed):
+                if self._board.unchanged(feed.snapshot, feed):
                     feed.board_since = None  # nothing to send: no turn needed
                     continue
                 async with self._global_turn(
@@ -644,7 +465,7 @@ class TablePublisher:
         with self.budget.prepaid():
             yield
 
-    async def _usable_via(self, feed: _Feed) -> discord.Interaction | None:
+    async def _usable_via(self, feed: TableFeed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""
         via = feed.via
         if via is None or self._monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
@@ -655,13 +476,13 @@ class TablePublisher:
             return None
         return via
 
-    def _answered_via(self, feed: _Feed) -> discord.Interaction | None:
+    def _answered_via(self, feed: TableFeed) -> discord.Interaction | None:
         via = feed.via
         if via is None or self._monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
             return None
         return via if answers.is_answered(via) else None
 
-    async def _show_board(self, feed: _Feed) -> None:
+    async def _show_board(self, feed: TableFeed) -> None:
         """The board's turn: show the latest state; on a failure that may pass, try again later."""
         loop = asyncio.get_running_loop()
         snapshot, since = feed.snapshot, feed.board_since
@@ -669,7 +490,7 @@ class TablePublisher:
         feed.last_board = loop.time()
         feed.board_busy, feed.board_next = True, None
         try:
-            await self._edit_board(snapshot, feed)
+            await self._board.edit(snapshot, feed)
         except Exception as error:
             if not is_transient(error):
                 log.warning("table %s: could not show the board: %s", feed.table_id, error)
@@ -690,7 +511,7 @@ class TablePublisher:
         if self.on_board_shown is not None:
             self.on_board_shown(loop.time() - since)
 
-    async def _post_line(self, feed: _Feed, via: discord.Interaction | None) -> None:
+    async def _post_line(self, feed: TableFeed, via: discord.Interaction | None) -> None:
         """Tell the events gathered so far: as a follow-up of ``via``, or in the channel; in several messages
         when there are more than one message tells (after a wait), so that no play goes untold. On a
         failure the events not told go back in front of the queue, to be told in the next line, and the
@@ -701,15 +522,15 @@ class TablePublisher:
         events, since, turns = feed.events, feed.line_since, feed.turns
         feed.events, feed.line_since = [], None
         feed.last_line = loop.time()
-        events = _told(events, snapshot)
-        chunks = _chunks(events, snapshot)
+        events = told_in_line(events, snapshot)
+        chunks = line_chunks(events, snapshot)
         told = 0
         try:
             for index, chunk in enumerate(chunks):
                 announce = index == len(chunks) - 1 and feed.announced < turns
                 content, mention = self._line_for(snapshot, chunk, announce)
                 if content is not None:
-                    await self._send(snapshot, via, content, _mentioning(mention))
+                    await self._send(snapshot, via, content, mentioning(mention))
                 told += len(chunk)
                 if announce:
                     feed.announced = turns
@@ -753,12 +574,12 @@ class TablePublisher:
             return
         feed.line_failures = 0
 
-    def _line_due(self, feed: _Feed) -> bool:
+    def _line_due(self, feed: TableFeed) -> bool:
         """Whether the events gathered make a line at all."""
         snapshot = feed.snapshot
         if snapshot is None:
             return False
-        events = _told(feed.events, snapshot)
+        events = told_in_line(feed.events, snapshot)
         return self._line_for(snapshot, events, feed.announced < feed.turns)[0] is not None or any(
             event.kind == "match_over" for event in events
         )
@@ -767,7 +588,7 @@ class TablePublisher:
         self, snapshot: TableSnapshot, events: list[TableEvent], announce: bool
     ) -> tuple[str | None, int | None]:
         """(the line, the user it mentions)."""
-        to_act_user = _user_to_act(snapshot)
+        to_act_user = user_to_act(snapshot)
         fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
         faces = self.appearance.cached_faces(snapshot.guild_id)
         return render.turn_line(events, snapshot, hand_is_fresh=fresh, announce_turn=announce, faces=faces)
@@ -785,7 +606,7 @@ class TablePublisher:
             channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
             await channel.send(content, allowed_mentions=mentions)
 
-    async def _refresh_hands(self, snapshot: TableSnapshot, users: set[int], feed: _Feed) -> None:
+    async def _refresh_hands(self, snapshot: TableSnapshot, users: set[int], feed: TableFeed) -> None:
         """Refresh the hand messages that may look different after this snapshot."""
         if not snapshot.open or snapshot.phase == "lobby":
             return
@@ -795,82 +616,7 @@ class TablePublisher:
                 continue
             # Only a hand that may look different is asked for again: the player's turn came or went,
             # their cards changed, or the round did.
-            key = _hand_key(snapshot, seat.position)
+            key = hand_key(snapshot, seat.position)
             if key != feed.hand_keys.get(user_id) or user_id in users:
                 feed.hand_keys[user_id] = key
                 await self.refresh_hand(snapshot.table_id, user_id)
-
-
-def _chunks(events: list[TableEvent], snapshot: TableSnapshot) -> list[list[TableEvent]]:
-    """The events split into messages of at most ``LINES_PER_MESSAGE`` lines (usually one message)."""
-    if len(render.event_lines(events, snapshot)) <= LINES_PER_MESSAGE:
-        return [events]
-    chunks: list[list[TableEvent]] = [[]]
-    for event in events:
-        chunk = chunks[-1]
-        chunk.append(event)
-        if len(render.event_lines(chunk, snapshot)) > LINES_PER_MESSAGE:
-            chunk.pop()
-            chunks.append([event])
-    return chunks
-
-
-def _told(events: list[TableEvent], snapshot: TableSnapshot) -> list[TableEvent]:
-    """The events a line tells: lobby chatter stays on the board."""
-    if snapshot.phase != "lobby":
-        return events
-    return [event for event in events if event.kind not in QUIET_IN_LOBBY]
-
-
-def _mentioning(user_id: int | None) -> discord.AllowedMentions:
-    """Only the person to move is pinged: never everyone, roles, or anyone named in a display name."""
-    return discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        replied_user=False,
-        users=[discord.Object(user_id)] if user_id is not None else False,
-    )
-
-
-def _user_to_act(snapshot: TableSnapshot) -> int | None:
-    if snapshot.phase != "playing" or snapshot.to_act is None:
-        return None
-    for seat in snapshot.seats:
-        if seat.position == snapshot.to_act and not seat.is_cpu:
-            return seat.user_id
-    return None
-
-
-def _cpu_to_act(snapshot: TableSnapshot) -> bool:
-    if snapshot.phase != "playing" or snapshot.to_act is None:
-        return False
-    return any(seat.position == snapshot.to_act and seat.is_cpu for seat in snapshot.seats)
-
-
-def _board_view_key(snapshot: TableSnapshot) -> tuple[Any, ...]:
-    """What the board's buttons depend on (see ``board_view``)."""
-    return (snapshot.phase, snapshot.round_token, any(seat.taken_over for seat in snapshot.seats))
-
-
-@functools.cache
-def _has_last_card(preset: str) -> bool:
-    try:
-        return get_preset(preset).has_last_card
-    except RulesetError:
-        return True
-
-
-def _hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
-    """What one player's hand message depends on, read from the public snapshot: when it is unchanged the
-    hand needs no refresh (private changes, such as cards drawn, come as the player's private events)."""
-    mine = snapshot.to_act == position
-    counts = tuple(seat.card_count for seat in snapshot.seats)
-    return (
-        snapshot.phase,
-        snapshot.round_number,
-        mine,
-        counts[position] if position < len(counts) else None,
-        (snapshot.target_card, snapshot.declared_suit, snapshot.pending_draw) if mine else None,
-        # Last card calls and catches depend on everyone's hand size.
-        counts if _has_last_card(snapshot.preset) else None,
-    )

@@ -190,7 +190,7 @@ async def test_closing_a_table_forgets_its_hands(setup: Any) -> None:
     publisher.publish(Outcome(closed, (TableEvent("closed", None, {"reason": "ended"}),)))
     await publisher.idle()
     assert publisher.session(7, ALICE) is None
-    assert 7 not in publisher._feeds
+    assert not publisher.holds(7)
 
 
 async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(setup: Any) -> None:

@@ -1,0 +1,33 @@
+"""A player's hand message: the interaction that showed it, which can edit it in place while its token lives.
+
+The publisher keeps one ``HandSession`` per (table, player); ``rendered`` is what the message shows now, so
+that a refresh that would show the same is not sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+import discord
+
+HAND_EDIT_WINDOW = 14 * 60.0  # interaction tokens last 15 minutes; keep a margin
+
+
+@dataclass(slots=True)
+class HandSession:
+    """The interaction whose original response is a player's current hand message."""
+
+    interaction: discord.Interaction | None
+    since: float  # monotonic time the interaction arrived
+    rendered: tuple[str, tuple[str, ...]] = ("", ())
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def fresh(self, now: float) -> bool:
+        return now - self.since < HAND_EDIT_WINDOW
+
+
+def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:
+    if view is None:
+        return ()
+    return tuple(str(getattr(item, "custom_id", "")) for item in view.children)

@@ -1,0 +1,148 @@
+"""One table's queued news for the publisher, and what a snapshot says about what must be shown again.
+
+``TableFeed`` holds, per table, the events not yet told in a line, the state the board does not show yet, the
+hands to refresh, and each lane's task and retry state. The functions read a ``TableSnapshot`` for the
+publisher: whose turn it is, what a hand message or the board's buttons depend on (unchanged: no edit), and
+how a line's events are split into messages. Nothing here sends anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.engine import RulesetError, get_preset
+from bot.service import TableEvent, TableSnapshot
+from bot.ui import render
+
+# Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
+# are told in several messages rather than summarised, so that every play is told.
+LINES_PER_MESSAGE = render.MAX_LINES - 1
+UNKNOWN = object()  # a board picture this process has not shown yet
+# Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
+QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
+TURN_EVENTS = frozenset({"turn", "round_started", "started", "rejoined"})  # a line then says who moves
+
+
+@dataclass(slots=True)
+class TableFeed:
+    """One table's news not shown yet and the state of its three lanes (see ``bot.cogs.publisher``)."""
+
+    table_id: int
+    snapshot: TableSnapshot | None = None  # the latest state (a closed table stays closed)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # set, and replaced, by every outcome
+    # lines
+    events: list[TableEvent] = field(default_factory=list)  # not told in a line yet
+    line_since: float | None = None  # loop time the oldest of them arrived
+    line_task: asyncio.Task[None] | None = None
+    last_line: float = -1e9
+    line_retry_at: float = 0.0
+    line_failures: int = 0
+    turns: int = 0  # outcomes so far that passed the turn (or started a round) ...
+    announced: int = 0  # ... and how many of them a posted line has announced
+    via: discord.Interaction | None = None  # the table's latest player interaction, for public follow-ups
+    via_since: float = 0.0
+    # board
+    board_since: float | None = None  # loop time of the oldest outcome the board does not show yet
+    board_busy: bool = False  # an edit is in flight
+    board_next: float | None = None  # loop time of the first outcome that came while it was
+    board_task: asyncio.Task[None] | None = None
+    last_board: float = -1e9
+    board_retry_at: float = 0.0
+    board_failures: int = 0
+    board_embed: dict[str, Any] | None = None  # the last board this process showed
+    board_view_key: tuple[Any, ...] | None = None
+    # What the board's picture shows (None: no picture; UNKNOWN: not known to this process, so the next
+    # edit says it, e.g. after a restart or a new board message).
+    board_picture_key: Any = UNKNOWN
+    # hands
+    hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
+    private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
+    hand_task: asyncio.Task[None] | None = None
+    hand_keys: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        return [task for task in (self.line_task, self.board_task, self.hand_task) if task is not None]
+
+    def pending_since(self) -> float | None:
+        times = [t for t in (self.line_since, self.board_since) if t is not None]
+        return min(times) if times else None
+
+
+def line_chunks(events: list[TableEvent], snapshot: TableSnapshot) -> list[list[TableEvent]]:
+    """The events split into messages of at most ``LINES_PER_MESSAGE`` lines (usually one message)."""
+    if len(render.event_lines(events, snapshot)) <= LINES_PER_MESSAGE:
+        return [events]
+    chunks: list[list[TableEvent]] = [[]]
+    for event in events:
+        chunk = chunks[-1]
+        chunk.append(event)
+        if len(render.event_lines(chunk, snapshot)) > LINES_PER_MESSAGE:
+            chunk.pop()
+            chunks.append([event])
+    return chunks
+
+
+def told_in_line(events: list[TableEvent], snapshot: TableSnapshot) -> list[TableEvent]:
+    """The events a line tells: lobby chatter stays on the board."""
+    if snapshot.phase != "lobby":
+        return events
+    return [event for event in events if event.kind not in QUIET_IN_LOBBY]
+
+
+def mentioning(user_id: int | None) -> discord.AllowedMentions:
+    """Only the person to move is pinged: never everyone, roles, or anyone named in a display name."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(user_id)] if user_id is not None else False,
+    )
+
+
+def user_to_act(snapshot: TableSnapshot) -> int | None:
+    if snapshot.phase != "playing" or snapshot.to_act is None:
+        return None
+    for seat in snapshot.seats:
+        if seat.position == snapshot.to_act and not seat.is_cpu:
+            return seat.user_id
+    return None
+
+
+def cpu_to_act(snapshot: TableSnapshot) -> bool:
+    if snapshot.phase != "playing" or snapshot.to_act is None:
+        return False
+    return any(seat.position == snapshot.to_act and seat.is_cpu for seat in snapshot.seats)
+
+
+def board_view_key(snapshot: TableSnapshot) -> tuple[Any, ...]:
+    """What the board's buttons depend on (see ``board_view``)."""
+    return (snapshot.phase, snapshot.round_token, any(seat.taken_over for seat in snapshot.seats))
+
+
+@functools.cache
+def has_last_card(preset: str) -> bool:
+    try:
+        return get_preset(preset).has_last_card
+    except RulesetError:
+        return True
+
+
+def hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
+    """What one player's hand message depends on, read from the public snapshot: when it is unchanged the
+    hand needs no refresh (private changes, such as cards drawn, come as the player's private events)."""
+    mine = snapshot.to_act == position
+    counts = tuple(seat.card_count for seat in snapshot.seats)
+    return (
+        snapshot.phase,
+        snapshot.round_number,
+        mine,
+        counts[position] if position < len(counts) else None,
+        (snapshot.target_card, snapshot.declared_suit, snapshot.pending_draw) if mine else None,
+        # Last card calls and catches depend on everyone's hand size.
+        counts if has_last_card(snapshot.preset) else None,
+    )
