@@ -79,6 +79,7 @@ from bot.client import EightsBot
 from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
 from bot.endpoints import apply_endpoints
+from bot.service.errors import NO_LONGER_POSSIBLE
 from bot.store import open_store
 from bot.ui.appearance import Appearance
 from bot.ui.controls import DRAW, PLAY, Control, TableButton
@@ -1017,7 +1018,7 @@ class Clicks:
     latencies: list[float] = field(default_factory=list)
     unanswered: int = 0  # no callback within the 3 s Discord allows
     unanswered_in_outage: int = 0  # ... sent while the gateway was down (the bot never got it)
-    refused: int = 0  # the fake would not let the person click (the control went away meanwhile)
+    refused: int = 0  # the control went away meanwhile, or the bot answered "no longer possible"
 
 
 async def pace_table(
@@ -1072,7 +1073,14 @@ async def pace_table(
         if message is table.board:
             table.started.add(custom_id)
             with contextlib.suppress(AssertionError):
-                table.hands[user.id] = await handle.reply(timeout=10.0)
+                reply = await handle.reply(timeout=10.0)
+                if reply.content == NO_LONGER_POSSIBLE:
+                    # The round had started on its own while the board still offered Next round (the
+                    # board lags under load): "That move is no longer possible." The hand message the
+                    # person held is still the one the bot refreshes.
+                    clicks.refused += 1
+                    continue
+                table.hands[user.id] = reply
                 wakeups.watch(table, changed)
                 watch.watch(table)
 
