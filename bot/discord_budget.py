@@ -14,17 +14,19 @@ paces every attempt, retries after a 429 or a 5xx included, and reads every resp
 rate-limit headers at the end. Nothing of discord.py's own request code is copied or replaced.
 
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
-counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default
-first come, first served). Discord counts in fixed 1-second windows whose edges the bot does not know; a
-sliding window that holds no more than the limit in any 1.3 s holds no more in any of Discord's windows
-either, allowing 300 ms for requests to arrive unevenly (a loop busy for a moment on either side, a slow
-network path; 200 ms was not enough against the fake Discord on a busy machine). The cost: 50/s paces at
-about 38/s. A global 429 (``X-RateLimit-Scope: global`` or ``X-RateLimit-Global``) stops every globally
-limited request for its ``Retry-After``, and lowers the pace (by a fifth, down to a fifth of the rate), which
-comes back by a tenth of the rate every 30 s without one: some other client is spending the same budget
-(another process without a shared proxy), or requests reach Discord more unevenly than the margin allows,
-and the bot gives way. Route 429s (scope ``user``, ``shared``) are discord.py's to obey: it sleeps for
-``retry_after`` on that route's bucket before it retries.
+counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default first
+come, first served). The publisher holds its turn (``turn(since)``) while it reads the latest state and draws
+what it sends: a held turn counts as a request sent at every moment until its request goes (for up to
+``HOLD_MAX``), so a GC pause or drawing a picture costs no second wait and no second turn. Discord counts in
+fixed 1-second windows whose edges the bot does not know; a sliding window that holds no more than the limit
+in any 1.3 s holds no more in any of Discord's windows either, allowing 300 ms for requests to arrive unevenly
+(a loop busy for a moment on either side, a slow network path; 200 ms was not enough against the fake Discord
+on a busy machine). The cost: 50/s paces at about 38/s. A global 429 (``X-RateLimit-Scope: global`` or
+``X-RateLimit-Global``) stops every globally limited request for its ``Retry-After``, and lowers the pace (by
+a fifth, down to a fifth of the rate), which comes back by a tenth of the rate every 30 s without one: some
+other client is spending the same budget (another process without a shared proxy), or requests reach Discord
+more unevenly than the margin allows, and the bot gives way. Route 429s (scope ``user``, ``shared``) are
+discord.py's to obey: it sleeps for ``retry_after`` on that route's bucket before it retries.
 
 ``rate=None`` hands the global limit to a shared REST proxy in front of Discord (``DISCORD_GLOBAL_RATE=proxy``
 with ``DISCORD_API_BASE_URL`` pointing at, e.g., nirn-proxy): the bot no longer paces itself, since the proxy
@@ -44,7 +46,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Protocol
@@ -70,13 +72,23 @@ INVALID_STATUSES = frozenset({401, 403, 429})
 _INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
 _TOKEN_WEBHOOK = re.compile(r"^/webhooks/(\d+)/[^/]+(?:/.*)?$")
 _SNOWFLAKE = re.compile(r"^\d+$")
-# Turns taken ahead (``GlobalBudget.prepaid``) for the next globally limited requests of this task.
-_PREPAID: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("eights_prepaid", default=None)
-# A turn taken ahead is good only for a request that goes out at once: one that first waited (for its
-# route's bucket, in discord.py) would reach Discord later than the budget counted it, and could join a burst.
-PREPAID_FRESH = 0.05  # seconds
+# A turn held (``GlobalBudget.turn``) for the next globally limited request of this task. Until that request
+# goes, the held turn counts as a request sent at every moment, so nothing can join a burst behind it; it is
+# good for ``HOLD_MAX`` seconds (time to draw a board picture, or a loop busy for a moment: a GC pause). A
+# request that took longer (it waited for its route's bucket in discord.py) takes a new turn, still first in
+# line by when its work became due.
+_HELD: contextvars.ContextVar[_Held | None] = contextvars.ContextVar("eights_held_turn", default=None)
+HOLD_MAX = 1.0  # seconds
 BURSTS = 5  # a window holds its limit in at least this many parts
 RESUME_POLL = 0.005  # seconds between looks while every turn of the window is given but not yet used
+
+
+@dataclass(eq=False, slots=True)
+class _Held:
+    """A turn taken ahead by ``GlobalBudget.turn``: ``at`` when it was given (None once used)."""
+
+    since: float  # when the work it is for became due: its place in line for any further request
+    at: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +235,8 @@ class GlobalBudget:
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
         self._granted = 0  # turns given to waiters that have not resumed yet
+        self._holds: set[_Held] = set()  # turns taken ahead whose request has not gone yet
+        self.holds_expired = 0  # held turns whose request came after HOLD_MAX (tests, diagnostics)
         self._given: collections.deque[float] = collections.deque()  # when turns were given, recent ones
         self._paused_until = 0.0
         self._pace = 1.0  # part of the rate in use (lowered by global 429s)
@@ -254,10 +268,15 @@ class GlobalBudget:
         """Wait for this request's turn; returns the seconds waited. Turns go to the waiters by ``since``
         (when their work became due; by default, now: first come, first served), as many at once as the
         window allows, so that a backlog drains at the full rate however busy the event loop is."""
+        waited = await self._wait_turn(since)
+        self._take(self._clock())
+        return waited
+
+    async def _wait_turn(self, since: float | None) -> float:
+        """Wait until a request may go; the caller counts it (``_take``) or holds it, at once."""
         start = self._clock()
         if not self._waiting and self._wait_needed(start) <= 0:
             self._give(start)
-            self._take(start)
             return 0.0
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (start if since is None else since, next(self._order), future))
@@ -271,7 +290,6 @@ class GlobalBudget:
             raise
         # Counted when the request really goes: a busy loop may resume a waiter a while after its turn came.
         self._granted -= 1
-        self._take(self._clock())
         waited = self._clock() - start
         if self.observer is not None and waited > 0:
             self.observer.waited(waited)
@@ -285,7 +303,10 @@ class GlobalBudget:
         if limit is not None:
             while self._sent and self._sent[0] <= now - self.window:
                 self._sent.popleft()
-            excess = len(self._sent) + self._granted - limit  # sends to leave the window first, less one
+            held = sum(1 for turn in self._holds if turn.at is not None and now - turn.at < HOLD_MAX)
+            # Turns given but not used yet count as sent now; the excess is the sends to leave the window
+            # first, less one.
+            excess = len(self._sent) + self._granted + held - limit
             if excess >= 0:
                 if excess < len(self._sent):
                     wait = max(wait, self._sent[excess] + self.window - now)
@@ -327,17 +348,40 @@ class GlobalBudget:
         finally:
             self._pump = None
 
-    @contextlib.contextmanager
-    def prepaid(self) -> Iterator[None]:
-        """Right after ``acquire``: the next globally limited request made in this block (in this task) uses
-        the turn already taken instead of waiting again, if it goes out within ``PREPAID_FRESH``; a retry of
-        it, or a request that waited for its route first, waits as any request does. The publisher
-        takes its turn first, and only then reads the state to send, so what it sends is the latest."""
-        token = _PREPAID.set([1, self._clock()])
+    @contextlib.asynccontextmanager
+    async def turn(self, since: float | None = None) -> AsyncIterator[None]:
+        """Wait for a turn (``since`` as for ``acquire``) and hold it for the next globally limited request
+        made in this block, in this task: the block runs once the turn is taken, so what it sends is the
+        latest, and its first request goes without waiting again. Further requests of the block (a retry,
+        a second message) wait as any request does, first in line by ``since``. A turn not used by the end of
+        the block is given back."""
+        waited = await self._wait_turn(since)
+        now = self._clock()
+        held = _Held(since if since is not None else now - waited, now)
+        if self.rate is not None:
+            self._holds.add(held)
+        token = _HELD.set(held)
         try:
             yield
         finally:
-            _PREPAID.reset(token)
+            _HELD.reset(token)
+            self._holds.discard(held)
+
+    async def _use_turn(self) -> None:
+        """A globally limited request is about to go: use the task's held turn, or wait for one."""
+        held = _HELD.get()
+        if held is None:
+            await self.acquire()
+            return
+        now = self._clock()
+        if held.at is not None:
+            at, held.at = held.at, None
+            self._holds.discard(held)
+            if now - at < HOLD_MAX:
+                self._take(now)
+                return
+            self.holds_expired += 1
+        await self.acquire(held.since)
 
     def _recover(self) -> None:
         if self._pace >= 1.0:
@@ -417,11 +461,7 @@ class GlobalBudget:
             info = self.info_for(params.method, params.url)
             context.info = info
             if info is not None and not info.exempt:
-                prepaid = _PREPAID.get()
-                if prepaid and prepaid[0] > 0 and self._clock() - prepaid[1] <= PREPAID_FRESH:
-                    prepaid[0] -= 1
-                else:
-                    await self.acquire()
+                await self._use_turn()
             context.started = self._clock()
 
         async def on_end(

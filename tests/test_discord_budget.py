@@ -16,6 +16,7 @@ from aiohttp import web
 from discord.http import HTTPClient, Route
 
 from bot.discord_budget import (
+    HOLD_MAX,
     INVALID_WINDOW,
     RECOVERY_EVERY,
     GlobalBudget,
@@ -319,9 +320,8 @@ async def test_a_turn_taken_ahead_serves_the_next_request_and_only_that_one(stub
     http = await http_client(budget)  # GET /users/@me took the one turn of this window
     try:
         loop = asyncio.get_running_loop()
-        await budget.acquire()  # waits for the next window: the publisher's turn
-        taken = loop.time()
-        with budget.prepaid():
+        async with budget.turn():  # waits for the next window: the publisher's turn
+            taken = loop.time()
             await http.request(Route("GET", "/channels/{channel_id}", channel_id=3))
             sent = loop.time()
             await http.request(Route("GET", "/channels/{channel_id}", channel_id=4))  # a second one waits
@@ -332,17 +332,66 @@ async def test_a_turn_taken_ahead_serves_the_next_request_and_only_that_one(stub
     assert again - taken >= 0.35
 
 
-async def test_a_turn_taken_ahead_is_not_used_by_a_request_that_went_out_late(stub: StubDiscord) -> None:
+async def test_a_held_turn_is_counted_when_its_request_goes(stub: StubDiscord) -> None:
+    """A board picture is drawn between the turn and the edit: the held turn still serves the edit, without
+    waiting again, and the window counts it from when it went."""
     budget = GlobalBudget(1, window=0.4)
     http = await http_client(budget)
     try:
         loop = asyncio.get_running_loop()
-        await budget.acquire()
-        taken = loop.time()
-        with budget.prepaid():
-            await asyncio.sleep(0.1)  # e.g. waiting for its route's bucket in discord.py
+        async with budget.turn():
+            taken = loop.time()
+            await asyncio.sleep(0.15)  # e.g. drawing the board picture, or a GC pause
             await http.request(Route("GET", "/channels/{channel_id}", channel_id=3))
             sent = loop.time()
+        await http.request(Route("GET", "/channels/{channel_id}", channel_id=4))
+        next_sent = loop.time()
     finally:
         await http.close()
-    assert sent - taken >= 0.35  # counted anew, when it really went out
+    assert sent - taken < 0.3  # the held turn served it
+    assert next_sent - sent >= 0.38  # a whole window after it went, not after the turn was taken
+    assert budget.holds_expired == 0
+
+
+async def test_a_held_turn_blocks_others_until_it_is_used_or_given_back() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, 2, window=1.0)
+    other: list[float] = []
+
+    async def request() -> None:
+        await budget.acquire()
+        other.append(clock.now)
+
+    async with budget.turn(), budget.turn():  # both turns of the window held, none used yet
+        waiter = asyncio.create_task(request())
+        while clock.now < 0.7:
+            await clock.sleep(0.1)  # the held turns count as sent at every moment
+        assert other == []
+        released = clock.now
+    assert released < HOLD_MAX
+    await waiter  # given back unused: the other request goes at once
+    assert other and other[0] - released < 0.05
+
+
+async def test_a_turn_held_too_long_takes_a_new_one_first_in_line() -> None:
+    """A request that waited for its route's bucket (in discord.py) longer than a held turn lasts no longer
+    counts on it; it waits for a new turn, but before the work that became due after its own."""
+    clock = VirtualClock()
+    budget = budget_on(clock, 1, window=1.0)
+    order: list[str] = []
+
+    async def later_work() -> None:
+        await budget.acquire(since=5.0)
+        order.append("later")
+
+    async with budget.turn(since=1.0):
+        clock.now = 4.0  # the turn was held past HOLD_MAX: it no longer counts ...
+        await budget.acquire()  # ... so another request used the window
+        order.append("other")
+        task = asyncio.create_task(later_work())
+        await asyncio.sleep(0)
+        await budget._use_turn()  # the held request goes now: it waits for a turn again
+        order.append("held")
+    await task
+    assert order == ["other", "held", "later"]
+    assert budget.holds_expired == 1

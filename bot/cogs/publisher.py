@@ -16,8 +16,8 @@ at most one task, so that none waits for another:
   since), and is skipped when the board would not change.
 
 When the tables want more than Discord's global budget, they wait for their turn, the work due longest
-first (``GlobalBudget.acquire(since)``), and read what they send only once it comes (the request goes out on
-that turn, ``GlobalBudget.prepaid``): nothing waits with stale news, news is coalesced per table (one
+first, and read what they send only once it comes (the request goes out on the turn it holds,
+``GlobalBudget.turn(since)``): nothing waits with stale news, news is coalesced per table (one
 request in flight per lane), never dropped. A line that would tell more than one message holds goes out as
 several messages, never summarised. While a CPU seat is to move, each lane waits for its move (up to
 ``gather_window``), so a run of CPU moves becomes one line and one edit.
@@ -48,7 +48,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -457,13 +457,10 @@ class TablePublisher:
             feed.board_task = None
             self._lane_done(feed)
 
-    @contextlib.asynccontextmanager
-    async def _global_turn(self, since: float) -> AsyncIterator[None]:
+    def _global_turn(self, since: float) -> contextlib.AbstractAsyncContextManager[None]:
         """A turn of the global budget for the block's first request, the work due longest first (``since``:
         when it became due). The block runs once the turn is taken, so that what it sends is the latest."""
-        await self.budget.acquire(since)
-        with self.budget.prepaid():
-            yield
+        return self.budget.turn(since)
 
     async def _usable_via(self, feed: TableFeed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""

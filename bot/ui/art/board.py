@@ -14,6 +14,7 @@ thread so the event loop never waits on it.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import math
 import threading
@@ -46,6 +47,7 @@ SEAT_RADII = (318, 165)  # where the seats sit
 FAN_MAX = 12  # backs drawn in one seat's fan; the count says the rest
 MAX_ALT_TEXT = 1024  # Discord's limit on an attachment's description
 CACHE_SIZE = 64
+RENDER_THREADS = 1  # one: a second thread would only contend with the event loop for the GIL
 
 BACKGROUND = (43, 45, 49)
 FELT = (27, 104, 68)
@@ -381,6 +383,11 @@ class BoardRenderer:
         self.drawn = 0  # pictures actually drawn (the rest came from the cache)
         self._cache: OrderedDict[Hashable, BoardPicture] = OrderedDict()
         self._lock = threading.Lock()
+        # Threads of their own: a board edit waits for its picture while holding its turn of Discord's
+        # global budget, so the picture must not queue behind CPU players' decisions in the default executor.
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=RENDER_THREADS, thread_name_prefix="board-picture"
+        )
 
     def cached(self, snapshot: TableSnapshot) -> BoardPicture | None:
         key = board_key(snapshot, self.palette)
@@ -406,10 +413,10 @@ class BoardRenderer:
         return picture
 
     async def render_async(self, snapshot: TableSnapshot) -> BoardPicture | None:
-        """``render`` in a worker thread unless the picture is cached."""
+        """``render`` in one of the renderer's threads unless the picture is cached."""
         if not has_picture(snapshot):
             return None
         picture = self.cached(snapshot)
         if picture is not None:
             return picture
-        return await asyncio.to_thread(self.render, snapshot)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self.render, snapshot)
