@@ -1167,6 +1167,9 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 stop = asyncio.Event()
                 rng = random.Random(1)
                 start, cpu_start = loop.time(), bot.cpu_seconds()
+                own_cpu_start = time.process_time()
+                lag_probe = LoopLag()
+                probe = asyncio.create_task(lag_probe.run())
                 drivers = [
                     asyncio.create_task(pace_table(fake, wakeups, t, args.pace, rng, clicks, stop, watch))
                     for t in tables
@@ -1180,6 +1183,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     rss_peak = max(rss_peak, bot.rss_kib()[0])
                 stop.set()
                 end, cpu = loop.time(), bot.cpu_seconds() - cpu_start
+                own_cpu = time.process_time() - own_cpu_start
+                probe.cancel()
                 at_end = (
                     counters.global_429,
                     counters.route_429,
@@ -1222,6 +1227,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     caught=caught,
                     behind=caught_up(outcomes, watch),
                     cpu_share=cpu / (end - start),
+                    bench_cpu_share=own_cpu / (end - start),
+                    bench_lag=lag_probe.lags,
                     rss=(current_rss, max(rss_peak, current_rss), peak_rss),
                 )
                 print(report.text())
@@ -1265,6 +1272,21 @@ def violations_summary(fake: FakeDiscord) -> str:
     return "\n".join(lines)
 
 
+class LoopLag:
+    """How late this process's event loop wakes from a 10 ms sleep: when the fake is late, so are the times
+    it takes for the bot's answers."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.01)
+            self.lags.append(max(0.0, loop.time() - before - 0.01))
+
+
 @dataclass
 class ScaleReport:
     elapsed: float
@@ -1279,6 +1301,8 @@ class ScaleReport:
     caught: float  # seconds after the load stopped; inf when not within the wait
     behind: tuple[int, int]  # boards, hands not showing the latest state at the end
     cpu_share: float
+    bench_cpu_share: float  # this process: the fake Discord and the simulated people
+    bench_lag: list[float]  # this process's event loop: how late a 10 ms sleep woke up
     rss: tuple[int, int, int]  # KiB: at the end, peak sampled, the process's high-water mark
 
     def text(self) -> str:
@@ -1314,7 +1338,10 @@ class ScaleReport:
             f"board nor a line {verdict.plays_lost}\n"
             f"  catch-up after the load stopped: {catch}\n"
             f"  bot process: CPU {self.cpu_share:.0%} of a core, RSS {rss:.0f} MiB (peak sampled "
-            f"{sampled:.0f} MiB, high-water {hwm:.0f} MiB)"
+            f"{sampled:.0f} MiB, high-water {hwm:.0f} MiB)\n"
+            f"  this process (the fake Discord and the people): CPU {self.bench_cpu_share:.0%} of a core; "
+            f"its event loop late by {percentiles(self.bench_lag, ms=True)} (clicks are timed here: its own "
+            "lateness is in their figures)"
         )
 
 
