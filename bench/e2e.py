@@ -368,16 +368,22 @@ async def serve_bot(args: argparse.Namespace) -> None:
     stop = asyncio.Event()
     pauses = GcPauses()
     profiler = cProfile.Profile() if args.profile else None
+    lateness = LoopLag()
+    probe: list[asyncio.Task[None]] = []
 
     def open_window() -> None:
         pauses.pauses.clear()
+        lateness.lags.clear()
+        probe.append(asyncio.create_task(lateness.run()))
         if profiler is not None:
             profiler.enable()
 
     def close_window() -> None:
         if profiler is not None:
             profiler.disable()
-        print(pauses.summary(), flush=True)
+        while probe:
+            probe.pop().cancel()
+        print(f"{pauses.summary()}; event loop late by {percentiles(lateness.lags, ms=True)}", flush=True)
 
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     loop.add_signal_handler(signal.SIGUSR1, open_window)
@@ -1168,6 +1174,7 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 rng = random.Random(1)
                 start, cpu_start = loop.time(), bot.cpu_seconds()
                 own_cpu_start = time.process_time()
+                await bot.window()
                 lag_probe = LoopLag()
                 probe = asyncio.create_task(lag_probe.run())
                 drivers = [
@@ -1185,6 +1192,7 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 end, cpu = loop.time(), bot.cpu_seconds() - cpu_start
                 own_cpu = time.process_time() - own_cpu_start
                 probe.cancel()
+                bot_window = await bot.window_end()
                 at_end = (
                     counters.global_429,
                     counters.route_429,
@@ -1232,6 +1240,7 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     rss=(current_rss, max(rss_peak, current_rss), peak_rss),
                 )
                 print(report.text())
+                print(f"  bot process in the run: {bot_window}")
                 if faults:
                     injected = ", ".join(f"{k} {n}" for k, n in fake.faults.injected.items() if n)
                     print(
