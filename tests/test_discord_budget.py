@@ -395,3 +395,21 @@ async def test_a_turn_held_too_long_takes_a_new_one_first_in_line() -> None:
     await task
     assert order == ["other", "held", "later"]
     assert budget.holds_expired == 1
+
+
+async def test_a_held_turn_the_block_did_not_use_is_given_back(stub: StubDiscord) -> None:
+    """The board turned out unchanged, or the line went as an interaction's follow-up (exempt): the turn
+    held for it is not spent, and the next request takes it at once."""
+    budget = GlobalBudget(1, window=0.4)
+    http = await http_client(budget)  # GET /users/@me took the one turn of this window
+    try:
+        loop = asyncio.get_running_loop()
+        async with budget.turn():
+            callback = Route("POST", "/interactions/{id}/{token}/callback", id=78, token="tok")
+            await http.request(callback, json={"type": 4, "data": {}})  # exempt: the turn stays unused
+        given_back = loop.time()
+        await http.request(Route("GET", "/channels/{channel_id}", channel_id=5))
+        sent = loop.time()
+    finally:
+        await http.close()
+    assert sent - given_back < 0.1
