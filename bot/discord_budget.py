@@ -365,6 +365,8 @@ class GlobalBudget:
             yield
         finally:
             _HELD.reset(token)
+            # Given back; a task started in the block (it inherits the context) waits for its own turn.
+            held.at = None
             self._holds.discard(held)
 
     async def _use_turn(self) -> None:

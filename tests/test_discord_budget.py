@@ -413,3 +413,26 @@ async def test_a_held_turn_the_block_did_not_use_is_given_back(stub: StubDiscord
     finally:
         await http.close()
     assert sent - given_back < 0.1
+
+
+async def test_a_task_started_in_a_turn_block_does_not_use_its_turn_later(stub: StubDiscord) -> None:
+    budget = GlobalBudget(1, window=0.4)
+    http = await http_client(budget)
+    go = asyncio.Event()
+    sent: list[float] = []
+
+    async def later() -> None:  # inherits the block's context, as any task started in it does
+        await go.wait()
+        await http.request(Route("GET", "/channels/{channel_id}", channel_id=6))
+        sent.append(asyncio.get_running_loop().time())
+
+    try:
+        async with budget.turn():
+            child = asyncio.create_task(later())
+        await budget.acquire()  # the turn given back is taken by another request
+        taken = asyncio.get_running_loop().time()
+        go.set()
+        await child
+    finally:
+        await http.close()
+    assert sent and sent[0] - taken >= 0.35  # the child waited for a turn of its own
