@@ -75,7 +75,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 from discord.ext import commands
 
-from bot.client import EightsBot
+from bot.client import EightsBot, tune_garbage_collector
 from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
 from bot.config import Config, Secret
 from bot.endpoints import apply_endpoints
@@ -1155,6 +1155,11 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 await open_tables(fake, guild, idle, cpu=False, first=active, gate=gate)
                 for table in tables:
                     watch.watch(table)
+                # The fake keeps every message version it was sent: a full GC pass over that heap stalled
+                # this process for half a second, and requests the bot had spaced out were then counted
+                # together when it woke (Discord's edge does not stop). This heap is treated as the bot
+                # treats its own (bot.client.tune_garbage_collector).
+                tune_garbage_collector()
                 assert fake.limits is not None
                 setup = fake.limits.summary()
                 print(
