@@ -80,10 +80,19 @@ def error_reference() -> str:
     return uuid.uuid4().hex[:8]
 
 
+UNKNOWN_INTERACTION = 10062  # Discord's error code: the interaction's token is no longer valid
+
+
 async def answer_unexpected(interaction: discord.Interaction, error: BaseException, where: str) -> None:
     """Log an unexpected error with a reference, and give the user only the reference. A database that failed
     (e.g. a damaged file found mid-game) is said so: the move was not stored, and the service applies a move
     only once it is stored, so nothing of it happened."""
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # Discord gave up on the interaction (more than 3 s old: it reached the bot late, e.g. replayed after
+        # a gateway resume), so nobody can be answered through it. What the click did stands; a hand it
+        # changed is refreshed in place by the publisher.
+        log.warning("interaction %s (%s) came too late to be answered: %s", interaction.id, where, error.text)
+        return
     ref = error_reference()
     text = f"Something went wrong (ref {ref})."
     if isinstance(error, DamagedDatabaseError):
