@@ -379,9 +379,10 @@ class GlobalBudget:
         if held.at is not None:
             at, held.at = held.at, None
             self._holds.discard(held)
-            if now - at < HOLD_MAX:
+            if now - at < HOLD_MAX and self.paused_for <= 0:
                 self._take(now)
                 return
+            # Held too long, or a global 429 came meanwhile: a turn after the pause, first in line.
             self.holds_expired += 1
         await self.acquire(held.since)
 

@@ -20,6 +20,7 @@ from bot.discord_budget import (
     INVALID_WINDOW,
     RECOVERY_EVERY,
     GlobalBudget,
+    RouteInfo,
     classify,
     retry_after_of,
     route_template,
@@ -436,3 +437,14 @@ async def test_a_task_started_in_a_turn_block_does_not_use_its_turn_later(stub: 
     finally:
         await http.close()
     assert sent and sent[0] - taken >= 0.35  # the child waited for a turn of its own
+
+
+async def test_a_held_turn_waits_out_a_global_429_that_came_meanwhile() -> None:
+    clock = VirtualClock()
+    budget = budget_on(clock, 10, window=1.0)
+    async with budget.turn():
+        # Another request is answered with a global 429 while this one is being drawn ...
+        global_429 = {"Via": "1.1 google", "X-RateLimit-Scope": "global", "Retry-After": "2"}
+        budget.observe(RouteInfo("POST /channels/{id}/messages", False), 429, global_429, None, 0.01)
+        await budget._use_turn()  # ... so this one, about to go, waits out the pause (the trace's hook)
+        assert clock.now == pytest.approx(2.0)
