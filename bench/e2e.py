@@ -1025,6 +1025,16 @@ class Clicks:
     unanswered: int = 0  # no callback within the 3 s Discord allows
     unanswered_in_outage: int = 0  # ... sent while the gateway was down (the bot never got it)
     refused: int = 0  # the control went away meanwhile, or the bot answered "no longer possible"
+    unanswered_outside: list[str] = field(default_factory=list)  # unanswered while the gateway was up: when
+
+
+def outage_context(fake: FakeDiscord, moment: float) -> str:
+    """Where ``moment`` falls among the gateway outages: the nearest one's kind and times relative to it."""
+    nearest = min(fake.faults.outages, key=lambda o: abs(moment - o.start), default=None)
+    if nearest is None:
+        return "no outage"
+    end = f"{nearest.end - nearest.start:.1f} s later" if nearest.end is not None else "never"
+    return f"{moment - nearest.start:+.1f} s from a {nearest.kind} outage (served again {end})"
 
 
 async def pace_table(
@@ -1073,6 +1083,8 @@ async def pace_table(
             clicks.unanswered += 1
             if fake.faults.during_outage(record.created_at, margin=0.2):
                 clicks.unanswered_in_outage += 1
+            else:
+                clicks.unanswered_outside.append(outage_context(fake, record.created_at))
             continue
         assert record.callback_at is not None
         clicks.latencies.append(record.callback_at - record.created_at)
@@ -1341,7 +1353,11 @@ class ScaleReport:
             f"{self.catch_up_429s[0]}, route {self.catch_up_429s[1]}\n"
             f"  clicks answered: {len(lat)}, p50 {ms(0.5)}, p99 {ms(0.99)}, max {ms(1.0)}; unanswered "
             f"{clicks.unanswered} (sent while the gateway was down: {clicks.unanswered_in_outage}); "
-            f"refused as stale {clicks.refused}\n"
+            f"refused as stale {clicks.refused}"
+            + "".join(
+                f"\n    unanswered while the gateway was up: {what}" for what in clicks.unanswered_outside
+            )
+            + "\n"
             f"  'Your turn' hand refresh after the move: {percentiles(verdict.hand_lag, ms=True)}; "
             f"never refreshed "
             f"{verdict.hands_not_refreshed}\n"
