@@ -236,7 +236,7 @@ class GlobalBudget:
         self._pump: asyncio.Task[None] | None = None
         self._granted = 0  # turns given to waiters that have not resumed yet
         self._holds: set[_Held] = set()  # turns taken ahead whose request has not gone yet
-        self.holds_expired = 0  # held turns whose request came after HOLD_MAX (tests, diagnostics)
+        self.holds_expired = 0  # held turns not used: too late, or a global 429's pause (tests, diagnostics)
         self._given: collections.deque[float] = collections.deque()  # when turns were given, recent ones
         self._paused_until = 0.0
         self._pace = 1.0  # part of the rate in use (lowered by global 429s)

@@ -263,7 +263,7 @@ class TablePublisher:
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
         Globally limited requests: it takes its turn after the tables already waiting."""
-        async with self._global_turn(asyncio.get_running_loop().time()):
+        async with self.budget.turn(asyncio.get_running_loop().time()):
             await self._board.check(snapshot, self._feed(snapshot.table_id))
 
     # --- hands ----------------------------------------------------------------------------------------------
@@ -431,7 +431,7 @@ class TablePublisher:
                 elif not self._line_due(feed):
                     feed.events, feed.line_since = [], None  # lobby chatter: nothing to post, no turn needed
                 else:
-                    async with self._global_turn(
+                    async with self.budget.turn(
                         feed.line_since if feed.line_since is not None else loop.time()
                     ):
                         # A player may have acted while the line waited: their interaction carries it.
@@ -449,18 +449,13 @@ class TablePublisher:
                 if self._board.unchanged(feed.snapshot, feed):
                     feed.board_since = None  # nothing to send: no turn needed
                     continue
-                async with self._global_turn(
+                async with self.budget.turn(
                     feed.board_since if feed.board_since is not None else loop.time()
                 ):
                     await self._show_board(feed)
         finally:
             feed.board_task = None
             self._lane_done(feed)
-
-    def _global_turn(self, since: float) -> contextlib.AbstractAsyncContextManager[None]:
-        """A turn of the global budget for the block's first request, the work due longest first (``since``:
-        when it became due). The block runs once the turn is taken, so that what it sends is the latest."""
-        return self.budget.turn(since)
 
     async def _usable_via(self, feed: TableFeed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""
