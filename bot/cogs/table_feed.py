@@ -9,13 +9,11 @@ how a line's events are split into messages. Nothing here sends anything.
 from __future__ import annotations
 
 import asyncio
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.engine import RulesetError, get_preset
 from bot.service import TableEvent, TableSnapshot
 from bot.ui import render
 
@@ -124,14 +122,6 @@ def board_view_key(snapshot: TableSnapshot) -> tuple[Any, ...]:
     return (snapshot.phase, snapshot.round_token, any(seat.taken_over for seat in snapshot.seats))
 
 
-@functools.cache
-def has_last_card(preset: str) -> bool:
-    try:
-        return get_preset(preset).has_last_card
-    except RulesetError:
-        return True
-
-
 def hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
     """What one player's hand message depends on, read from the public snapshot: when it is unchanged the
     hand needs no refresh (private changes, such as cards drawn, come as the player's private events)."""
@@ -143,6 +133,7 @@ def hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
         mine,
         counts[position] if position < len(counts) else None,
         (snapshot.target_card, snapshot.declared_suit, snapshot.pending_draw) if mine else None,
-        # Last card calls and catches depend on everyone's hand size.
-        counts if has_last_card(snapshot.preset) else None,
+        # Last card calls and catches depend on everyone's hand size: the table's rules say whether they
+        # exist (a house rule may add them to a preset without).
+        counts if snapshot.has_last_card else None,
     )

@@ -149,9 +149,11 @@ async def test_a_deleted_board_is_posted_again(setup: Any) -> None:
     assert publisher.board_id(snapshot()) == channel.next_id
 
 
-def hand_of(user_position: int, snap: TableSnapshot, cards: list[str], playable: set[str]) -> HandView:
+def hand_of(
+    user_position: int, snap: TableSnapshot, cards: list[str], playable: set[str], **changes: Any
+) -> HandView:
     mine = snap.to_act == user_position
-    return hand(cards, playable, snap=snap, position=user_position, your_turn=mine, can_draw=mine)
+    return hand(cards, playable, snap=snap, position=user_position, your_turn=mine, can_draw=mine, **changes)
 
 
 async def test_a_hand_is_refreshed_in_place_when_its_turn_comes(setup: Any) -> None:
@@ -253,6 +255,31 @@ async def test_the_hand_of_the_player_who_moved_is_left_to_their_answer(setup: A
     publisher.publish(moved)
     await publisher.idle()
     assert len(alice.edits) == 1 and "Not your turn." in alice.edits[0]["content"]
+
+
+async def test_an_uncalled_last_card_refreshes_the_opponents_hands_with_catch_under_a_house_rule(
+    setup: Any,
+) -> None:
+    """classic with the house rule "last card": the hand refresh asks the table's rules, not its preset."""
+    publisher, _, service, _ = setup
+    rules = {"preset": "classic", "has_last_card": True, "house_rules": ("Last card must be called",)}
+    alice_two = (replace(seat, card_count=2 if seat.position == 0 else 5) for seat in snapshot().seats)
+    before = to_act(snapshot(**rules, seats=tuple(alice_two)), 0)
+    bob = StubInteraction()
+    service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
+    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.publish(Outcome(before, ()))
+    await publisher.idle()
+    assert bob.edits == []
+    # alice plays down to one card without calling it; the turn passes to the CPU, not to bob.
+    alice_one = tuple(replace(seat, card_count=1) if seat.position == 0 else seat for seat in before.seats)
+    after = to_act(replace(before, seats=alice_one, target_card="9D"), 2)
+    service.hands[BOB] = hand_of(1, after, ["3C", "9C"], set(), catch_targets=(0,))
+    publisher.publish(Outcome(after, (played(0, "9D"), TableEvent("turn", 2, {}, "engine"))))
+    await publisher.idle()
+    assert len(bob.edits) == 1
+    labels = [getattr(item.item, "label", None) for item in bob.edits[0]["view"].children]
+    assert "Catch alice" in labels
 
 
 # --- the global budget: turns, coalescing, failures ---------------------------------------------------------
