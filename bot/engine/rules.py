@@ -247,7 +247,10 @@ def _problem(rs: Ruleset) -> str | None:
         return f"players must be between 2 and {MAX_SEATS}, the minimum not above the maximum"
     if rs.hand_size < 1 or rs.hand_size_two < 1:
         return "hand size must be at least 1"
-    for n in range(rs.min_players, rs.max_players + 1):
+    if rs.partnership and not rs.min_players <= PARTNERSHIP_SEATS <= rs.max_players:
+        return f"a partnership game is for four players; these rules allow {rs.min_players}–{rs.max_players}"
+    # Only the player counts a table of these rules can seat (a partnership: exactly four).
+    for n in range(rs.min_seats, rs.max_seats + 1):
         if rs.hand_size_for(n) * n + 2 > 52 * rs.decks_for(n):
             return f"{n} hands of {rs.hand_size_for(n)} cards do not fit in the deck"
     if rs.wild_rank is not None and not (_is_int(rs.wild_rank) and 1 <= rs.wild_rank <= 13):
@@ -262,8 +265,6 @@ def _problem(rs: Ruleset) -> str | None:
         return "“draw up to N cards, then pass” needs a number of cards as the draw limit"
     if rs.pass_anytime and rs.pass_when_no_draw:
         return "passing at any time already allows passing when nothing can be drawn: choose one"
-    if rs.partnership and not rs.min_players <= PARTNERSHIP_SEATS <= rs.max_players:
-        return f"a partnership game is for four players; these rules allow {rs.min_players}–{rs.max_players}"
     if rs.draw_first:
         if rs.draw_limit != 1:
             return "when every turn starts with a draw, the draw limit must be one card"

@@ -220,3 +220,13 @@ def test_a_partnership_match_is_between_sides() -> None:
 def test_deal_from_an_explicit_deck_keeps_seats_and_partners() -> None:
     r = make_round(CLASSIC, ["9C 2D 3D 4D 6D", "KH QH JH 10H 9H", "2C 3C 4C 6C 7C", "KS QS JS 10S 9S"], "5C")
     assert hand(r, 2) == ["2C", "3C", "4C", "6C", "7C"] and r.partner_of(2) == 0 and r.to_act == 0
+
+
+def test_hand_size_is_checked_against_the_four_players_of_a_partnership() -> None:
+    # classic allows 2–5 players on one deck: 5 hands of 11 do not fit, 4 hands of 11 and a starter do.
+    with pytest.raises(RulesetError, match="5 hands of 11 cards do not fit"):
+        get_preset("classic").replace(hand_size=11)
+    rs = CLASSIC.replace(hand_size=11)
+    assert Round.new(rs, 4, 0, seed=3).hand_sizes == [11] * 4
+    with pytest.raises(RulesetError, match="4 hands of 13 cards do not fit"):
+        CLASSIC.replace(hand_size=13)

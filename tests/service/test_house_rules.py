@@ -126,3 +126,21 @@ async def test_a_table_opened_with_three_seats_seats_four_in_a_partnership(servi
         await service.add_cpu(table_id, ALICE, "easy")
     await service.start(table_id, ALICE)
     assert (await service.snapshot(table_id)).phase == "playing"
+
+
+async def test_a_partnership_takes_a_hand_size_that_fits_four_players(service: TableService) -> None:
+    """With partnership the table is exactly four: four hands of 11 and a starter fit one deck, although
+    five hands of 11 (classic allows five players) would not."""
+    table_id = await open_with(service, ALICE, BOB, start=False)
+    error = await refused(service.set_house_rule(table_id, ALICE, "hand_size", "11"), "bad_option")
+    assert "5 hands of 11 cards do not fit" in error.message
+    await service.set_house_rule(table_id, ALICE, "partnership", "on")
+    snapshot = (await service.set_house_rule(table_id, ALICE, "hand_size", "11")).snapshot
+    assert snapshot.partnership and "11" in " ".join(snapshot.house_rules)
+    await refused(service.set_house_rule(table_id, ALICE, "hand_size", "13"), "bad_option")  # 4 × 13 + 2 > 52
+    for _ in range(2):
+        await service.add_cpu(table_id, ALICE, "easy")
+    await service.start(table_id, ALICE)
+    snapshot = await service.snapshot(table_id)
+    assert snapshot.phase == "playing"
+    assert [seat.card_count for seat in snapshot.seats] == [11] * 4  # nobody moved yet (the clock stands)
