@@ -32,8 +32,9 @@ Choices where RULESETS.md is silent (also in the rules help where players meet t
   blocked round: the winners (fewest cards) score 0. Payment scoring is zero-sum: the winner collects each
   other hand's value and those players score minus it; blocked, each other player pays the difference from
   the lowest hand to each lowest seat.
-* Partnership: a player who goes out with a wild still names a suit (the round goes on); the card's effect
-  applies to the next player still in. A blocked round counts the passes of the players still in.
+* Partnership: a player who goes out with a wild names no suit (rule 6), though the round goes on: the next
+  player still in follows the wild's own suit, as after a starter wild. The card's effect applies to the next
+  player still in. A blocked round counts the passes of the players still in.
 * "Draw up to N" (and passing while nothing can be drawn): a pass is allowed at the start of a turn too once
   nothing can be drawn, as in OpenSpiel's ``crazy_eights``.
 * Reshuffles are deterministic: the n-th reshuffle of a round uses ``random.Random(seed * 1000003 + n)``.
@@ -891,7 +892,9 @@ class Round:
         elif self._pending:
             self._pending = 0  # a wild answered the pending draw: it is cancelled
             self._pending_rank = 0
-        if r == t.wild:
+        # Rule 6: no suit is named after a last card (in a partnership the round goes on: the next player
+        # follows the wild's own suit, as with a starter wild); a suit sent along is ignored.
+        if r == t.wild and hand:
             if suit is None:
                 self._phase = P_SUIT
                 return

@@ -165,13 +165,23 @@ def test_the_turn_cap_is_settled_by_side() -> None:
     assert r.winners == [0, 2] and r.scores == [0, 18, 0, 18]
 
 
-def test_going_out_with_a_wild_still_names_a_suit() -> None:
-    r = position(CLASSIC, ["8S", "9H KH", "QH 4D", "3H 5S"], discard="5C", stock="6D 7D")
-    r.apply(play(0, "8S"))
-    assert not r.over and r.is_out(0) and r.phase == "suit" and r.to_act == 0
-    r.apply(Action.name_suit(0, 2))
-    assert r.to_act == 1 and r.effective_suit == 2
-    assert set(r.legal_actions()) == {play(1, "9H"), play(1, "KH"), Action.draw(1)}
+def test_going_out_with_a_wild_names_no_suit() -> None:
+    """RULESETS.md rule 6: "After an 8, unless it was the player's last card, the player names a suit" —
+    in a partnership too, where the round goes on: the next player follows the 8's own suit (or plays an 8),
+    as with a starter 8, and the player who went out is never the seat to act."""
+    hands = ["8S", "9S KH 8D", "QH 4D", "3H 5S"]
+    r = position(CLASSIC, hands, discard="5C", stock="6D 7D")
+    events = r.apply(play(0, "8S"))
+    assert kinds(events) == ["played", "went_out", "turn"]
+    assert not r.over and r.is_out(0) and r.phase == "turn" and r.to_act == 1
+    assert r.declared_suit is None and r.effective_suit == 3  # spades, the 8's own suit
+    assert set(r.legal_actions()) == {play(1, "9S"), play(1, "8D"), Action.draw(1)}
+    assert r.legal_actions(0) == [] and err(r, Action.name_suit(0, 2)) == 901
+    # A suit sent along with the last card (one-step form) is ignored: none is named.
+    r = position(CLASSIC, hands, discard="5C", stock="6D 7D")
+    events = r.apply(play(0, "8S", "H"))
+    assert "suit_named" not in kinds(events) and r.to_act == 1 and r.effective_suit == 3
+    assert not any(entry[0] == "suit" for entry in r.history)
 
 
 def test_nobody_catches_their_own_partner() -> None:
