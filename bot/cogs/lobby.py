@@ -24,7 +24,7 @@ class LobbyCommands(TableHelpers):
     @app_commands.command(name="new", description="Open a Crazy Eights table in this channel.")
     @app_commands.describe(
         preset="The rules (default: the server's default, classic)",
-        target="The match ends when a total passes this score",
+        target="Target score: the match ends when a total passes it (reaches it, with payment scoring)",
         seats="How many seats, 2 to the ruleset's maximum",
         turn_timeout="Seconds a player has for a turn (15 to 86400)",
     )

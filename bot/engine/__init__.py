@@ -30,7 +30,7 @@ from bot.engine.errors import ERROR_MESSAGES, EngineError, RulesetError
 from bot.engine.events import Event, events_for
 from bot.engine.match import Match
 from bot.engine.round import Round
-from bot.engine.rules import PRESET_NAMES, PRESETS, Ruleset, get_preset, rules_help
+from bot.engine.rules import PRESET_NAMES, PRESETS, Ruleset, get_preset, match_end_text, rules_help
 
 __all__ = [
     "CLUBS",
@@ -58,6 +58,7 @@ __all__ = [
     "events_for",
     "get_preset",
     "make_card",
+    "match_end_text",
     "parse_card",
     "parse_suit",
     "rank_of",

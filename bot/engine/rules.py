@@ -450,6 +450,20 @@ def _rank_list(ranks: tuple[int, ...]) -> str:
     return "/".join(RANK_CODES[r] for r in ranks)
 
 
+def match_end_text(rs: Ruleset) -> str:
+    """How the match ends (RULESETS.md's ``match end``), in the words the rules help, the board's Match line
+    and the scores use: "until a total passes 100; lowest total wins"."""
+    best = "highest" if rs.high_wins else "lowest"
+    if rs.match_end == "passes-target":
+        return f"until a total passes {rs.target}; {best} total wins"
+    if rs.match_end == "reaches-target":
+        return f"until a total reaches {rs.target}; {best} total wins"
+    if rs.match_end == "rounds":
+        rounds = rs.rounds or 1
+        return f"{rounds} round{'' if rounds == 1 else 's'}; {best} total wins"
+    return f"one round; {best} score wins"
+
+
 def rules_help(ruleset: Ruleset) -> str:
     """The rules help players read for this ruleset (Markdown, under 1,800 characters)."""
     rs = ruleset
@@ -591,14 +605,7 @@ def rules_help(ruleset: Ruleset) -> str:
     else:
         score = "• Score: 1 point per card left in hand; the winner scores 0. Low wins."
     lines.append(score)
-    if rs.match_end == "passes-target":
-        end = f"• Match: until a total passes {rs.target}; lowest total wins."
-    elif rs.match_end == "reaches-target":
-        end = f"• Match: until a total reaches {rs.target}; highest total wins."
-    elif rs.match_end == "rounds":
-        end = f"• Match: {rs.rounds} rounds; {'highest' if rs.high_wins else 'lowest'} total wins."
-    else:
-        end = "• One round."
+    end = f"• Match: {match_end_text(rs)}."
     if rs.next_leader == "most-points":
         end += " The player with the most points leads the next round."
     lines.append(end)

@@ -183,6 +183,7 @@ class TableSnapshot:
     board_message_id: int | None
     has_last_card: bool = False  # the ruleset has "last card" (the hand shows Last card / Catch controls)
     house_rules: tuple[str, ...] = ()  # what the table's rules change from the preset, in words
+    match_end: str = ""  # how the match ends, in words (``match_end_text``: "until a total passes 100; …")
     partnership: bool = False  # four players in two sides: seats 1 and 3, 2 and 4 (positions 0/2, 1/3)
     side_ranking: tuple[SideLine, ...] = ()  # partnership: the standing by side, best first
 

@@ -16,6 +16,7 @@ from bot.engine import (
     card_label,
     card_name,
     house_words,
+    match_end_text,
     parse_card,
     rank_of,
     sort_key,
@@ -246,6 +247,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         board_message_id=live.record.board_message_id,
         has_last_card=live.ruleset.has_last_card,
         house_rules=tuple(house_words.differences(live.ruleset)),
+        match_end=match_end_text(live.ruleset),
         partnership=live.ruleset.partnership,
         side_ranking=side_lines(match, live.seats),
     )

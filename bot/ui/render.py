@@ -370,8 +370,8 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
             embed.add_field(name="Sides", value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False)
     if snapshot.house_rules and phase != "lobby":
         embed.add_field(name="House rules", value=house_rules_text(snapshot), inline=False)
-    if snapshot.target_score is not None and phase != "lobby":
-        embed.add_field(name="Match", value=f"until a total passes {snapshot.target_score}", inline=True)
+    if snapshot.match_end and phase != "lobby":
+        embed.add_field(name="Match", value=snapshot.match_end, inline=True)
     if phase in ("playing", "between_rounds"):
         embed.add_field(name="Last plays", value=_recent_lines(snapshot, faces), inline=False)
     embed.set_footer(text=f"Table {snapshot.table_id} · /eights hand shows your cards privately")
@@ -496,8 +496,8 @@ def scores_text(snapshot: TableSnapshot) -> str:
         parts = [f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)]
         lines.append(f"Round {number}: " + ", ".join(parts))
     lines.append("Totals: " + ", ".join(f"{seat.name} {seat.total}" for seat in snapshot.seats))
-    if snapshot.target_score is not None:
-        lines.append(f"The match ends when a total passes {snapshot.target_score}.")
+    if snapshot.match_end:
+        lines.append(f"Match: {snapshot.match_end}.")
     return _clip("\n".join(lines), MAX_CONTENT)
 
 

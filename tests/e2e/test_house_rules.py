@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.engine.house import OPTIONS
 from tests.e2e.conftest import World
@@ -185,3 +186,43 @@ async def test_server_settings_hold_default_house_rules_for_new_tables(world: Wo
     assert "Draw up to 3 cards, then you may pass" in house_field(world.board())
     cleared = await world.run(admin, "settings", clear_house_rules=True)
     assert "none: each preset as it is" in cleared.text()
+
+
+def match_field(board: FakeMessage) -> str:
+    fields = board.embeds[0].get("fields", [])
+    return next((f["value"] for f in fields if f["name"] == "Match"), "")
+
+
+@pytest.mark.parametrize(
+    ("preset", "rules", "words"),
+    [
+        ("classic", (("match_end", "one-round"),), "one round; lowest score wins"),
+        ("switch", (), "until a total reaches 250; highest total wins"),
+    ],
+)
+async def test_the_boards_match_line_says_how_the_match_ends(
+    world: World, preset: str, rules: tuple[tuple[str, str], ...], words: str
+) -> None:
+    await world.run(world.alice, "new", preset=preset)
+    for option, value in rules:
+        await world.run(world.alice, "house", option=option, value=value)
+    await (await world.fake.click(world.bob, world.board(), label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    assert match_field(world.board()) == words
+
+
+async def test_a_match_of_a_set_number_of_rounds_says_so_on_the_board_and_in_the_scores(world: World) -> None:
+    await world.run(world.alice, "new", preset="classic")
+    await world.run(world.alice, "house", option="rounds", value="2")
+    await world.run(world.alice, "house", option="match_end", value="rounds")
+    await (await world.fake.click(world.bob, world.board(), label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    assert match_field(world.board()) == "2 rounds; lowest total wins"
+    await world.play_round_by_buttons()
+    await world.settle()
+    assert (await world.snapshot()).phase == "between_rounds"
+    assert match_field(world.board()) == "2 rounds; lowest total wins"
+    scores = await world.run(world.alice, "scores")
+    assert scores.content.endswith("Match: 2 rounds; lowest total wins.") and "passes" not in scores.content

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.engine import ERROR_MESSAGES, PRESETS, Ruleset, RulesetError, get_preset, rules_help
+from bot.engine import ERROR_MESSAGES, PRESETS, Ruleset, RulesetError, get_preset, match_end_text, rules_help
 
 
 def test_get_preset_and_unknown_names() -> None:
@@ -112,3 +112,25 @@ def test_ruleset_json_is_a_fresh_copy_each_time() -> None:
     again = ruleset.to_json()
     assert again != first and again == Ruleset.from_json(again).to_json()
     assert Ruleset.from_json(again) == ruleset
+
+
+@pytest.mark.parametrize(
+    ("preset", "changes", "words"),
+    [
+        ("classic", {}, "until a total passes 100; lowest total wins"),
+        ("crazier", {}, "until a total passes 25; lowest total wins"),
+        ("switch", {}, "until a total reaches 250; highest total wins"),
+        ("parlett", {"target": 300}, "until a total reaches 300; highest total wins"),
+        ("classic", {"match_end": "rounds", "rounds": 3}, "3 rounds; lowest total wins"),
+        ("switch", {"match_end": "rounds", "rounds": 1}, "1 round; highest total wins"),
+        ("classic", {"match_end": "one-round"}, "one round; lowest score wins"),
+        ("parlett", {"match_end": "one-round"}, "one round; highest score wins"),
+    ],
+)
+def test_how_the_match_ends_in_words_for_every_match_end(
+    preset: str, changes: dict[str, object], words: str
+) -> None:
+    """RULESETS.md's ``match end``: passes the target, reaches it (payment scoring), rounds, one round."""
+    rs = get_preset(preset).replace(**changes)
+    assert match_end_text(rs) == words
+    assert f"• Match: {words}." in rules_help(rs)

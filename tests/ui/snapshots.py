@@ -46,6 +46,7 @@ def snapshot(**changes: Any) -> TableSnapshot:
         "phase": "playing",
         "preset": "classic",
         "target_score": 100,
+        "match_end": "until a total passes 100; lowest total wins",
         "max_seats": 7,
         "turn_timeout": 90.0,
         "auto_draw": True,
