@@ -120,6 +120,17 @@ async def take_turn(service: TableService, table_id: int, actor: Actor) -> Outco
     return await service.act(table_id, actor, Intent.pass_(), view.round_token)
 
 
+async def finish_turn(service: TableService, table_id: int, actor: Actor) -> TableSnapshot:
+    """The person to move clicks (drawing as long as the rules make them) until their turn has passed;
+    returns the table then. A turn always ends: by a play, or by a pass once nothing can be drawn."""
+    for _ in range(200):
+        await take_turn(service, table_id, actor)
+        snap = await service.snapshot(table_id)
+        if snap.phase != "playing" or actor_to_move(snap) is not actor:
+            return snap
+    raise AssertionError(f"{actor.display_name}'s turn never ended")
+
+
 async def next_timer(clock: FakeClock) -> bool:
     """Run the earliest pending timer (moving time to it); False when none is left."""
     due = clock.pending()

@@ -18,6 +18,7 @@ from tests.service.support import (
     GUILD,
     Recorder,
     drive,
+    finish_turn,
     make_service,
     open_with,
     take_turn,
@@ -50,8 +51,8 @@ async def test_acting_resets_the_count_of_timeouts(service: TableService, clock:
     await clock.advance(TIMEOUT)
     snap = await drive(service, clock, table_id, until=lambda s: s.to_act == 0 or s.phase != "playing")
     assert snap is not None and snap.seats[0].timeouts_in_a_row == 1
-    if snap.phase != "playing":
-        pytest.skip("the round ended before Alice's next turn")
+    # Heads-up classic: Bob's one turn in between cannot end the round (he holds seven cards).
+    assert snap.phase == "playing" and snap.to_act == 0
     await take_turn(service, table_id, ALICE)
     assert (await service.snapshot(table_id)).seats[0].timeouts_in_a_row == 0
 
@@ -151,12 +152,11 @@ async def test_a_table_where_no_person_acted_for_a_day_is_abandoned(
     service: TableService, clock: FakeClock, recorder: Recorder, store: Store
 ) -> None:
     table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=24 * 3600)
-    await take_turn(service, table_id, ALICE)
+    await finish_turn(service, table_id, ALICE)
     acted_at = clock.now()
     snap = await drive(service, clock, table_id, until=lambda s: s.to_act == 0 or s.phase != "playing")
-    assert snap is not None
-    if snap.phase != "playing":
-        pytest.skip("the round ended at once")
+    # Heads-up classic: the CPU's one turn in between cannot end the round (it holds seven cards).
+    assert snap is not None and snap.phase == "playing" and snap.to_act == 0
     # Alice's own turn deadline is later than a day after her last action: the idle rule closes the table
     # first.
     await clock.advance(acted_at + 24 * 3600 - clock.now() - 1)
@@ -199,10 +199,9 @@ async def test_a_failed_automatic_move_is_tried_again(store: Store, clock: FakeC
     recorder = Recorder()
     service = make_service(flaky, clock, recorder)
     table_id = await open_with(service, ALICE, cpus=("easy",))
-    await take_turn(service, table_id, ALICE)
-    snap = await service.snapshot(table_id)
-    if snap.phase != "playing" or snap.to_act != 1:
-        pytest.skip("Alice's move did not pass the turn to the CPU")
+    snap = await finish_turn(service, table_id, ALICE)
+    # Heads-up classic has no skip, and a first turn cannot end the round (seven cards each): the CPU is next.
+    assert snap.phase == "playing" and snap.to_act == 1
     version = (await store.get_state(table_id)).version  # type: ignore[union-attr]
     flaky.fail_next = True
     await clock.advance(CPU_DELAY)
