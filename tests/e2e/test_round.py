@@ -283,3 +283,34 @@ async def test_last_card_and_catch_by_typed_commands(world: World) -> None:
         if await world.human_to_act() is user:
             await world.play_by_buttons(user)
     pytest.fail(f"the round ended before both a call and a catch (called={called}, caught={caught})")
+
+
+LAST_CARD_SEED = 1  # this deal's first player holds a playable card in a hand of two
+
+
+async def test_an_uncalled_last_card_offers_catch_under_the_house_rule(world: World) -> None:
+    """classic has no "last card"; the house rule adds it. An opponent who ends a turn with one card and
+    does not call it: the hand message of a player whose turn it is not is refreshed with a Catch button."""
+    world.service.seed_deals(LAST_CARD_SEED)
+    board = await world.run(world.alice, "new", preset="classic", target=1000)
+    await world.run(world.alice, "house", option="last_card", value="on")
+    await world.run(world.alice, "house", option="hand_size", value="2")
+    for person in (world.bob, world.carol):
+        await (await world.fake.click(person, board, label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    snapshot = await world.snapshot()
+    assert snapshot.to_act is not None
+    first = world.user_of(snapshot, snapshot.to_act)
+    watcher = world.user_of(snapshot, (snapshot.to_act + 2) % 3)  # neither the one to move nor the next
+    assert first is not None and watcher is not None
+    shown = await world.hand_message(watcher)
+    assert "Not your turn" in shown.content and shown.buttons == []
+    assert await world.play_by_buttons(first) == "play"
+    if await world.human_to_act() is first:  # an 8: the suit
+        assert await world.play_by_buttons(first) == "suit"
+    await world.settle()
+    assert (await world.snapshot()).seats[snapshot.to_act].card_count == 1
+    await world.fake.wait_for(
+        lambda: f"Catch {first.name}" in [b["label"] for b in shown.buttons], what="Catch on the hand"
+    )
