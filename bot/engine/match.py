@@ -3,8 +3,8 @@
 Round k (1-based) is dealt with seed ``round_seed(match_seed, k)``; the dealer moves one seat left each round;
 the next round's leader is left of the new dealer, or (ruleset "most-points") the seat with the highest total
 (ties: the first such seat left of the dealer). In a partnership every round scores each side once, the same
-score for both partners, so the seats' totals are the sides' totals and ``ranking`` places partners together;
-``side_ranking`` gives the places by side.
+score for both partners, so the seats' totals are the sides' totals; places are by side (``side_ranking``),
+and ``ranking`` gives each seat its side's place.
 """
 
 from __future__ import annotations
@@ -139,14 +139,9 @@ class Match:
         return list(self.round.start_events)
 
     def ranking(self) -> list[tuple[int, int, int]]:
-        """(place, seat, total), best first; equal totals share a place (1, 1, 3 …)."""
-        sign = -1 if self.ruleset.high_wins else 1
-        order = sorted(range(self.num_seats), key=lambda s: (sign * self.totals[s], s))
-        out: list[tuple[int, int, int]] = []
-        for i, seat in enumerate(order):
-            place = out[-1][0] if i and self.totals[seat] == self.totals[order[i - 1]] else i + 1
-            out.append((place, seat, self.totals[seat]))
-        return out
+        """(place, seat, total), best first; equal totals share a place (1, 1, 3 …). A seat's place is its
+        side's (``side_ranking``): in a partnership the losing partners are 2nd, not 3rd behind two 1sts."""
+        return [(place, seat, total) for place, seats, total in self.side_ranking() for seat in seats]
 
     @property
     def partnership(self) -> bool:
@@ -161,12 +156,11 @@ class Match:
     def side_ranking(self) -> list[tuple[int, tuple[int, ...], int]]:
         """(place, seats, total) by side, best first; equal totals share a place. In a partnership both
         partners hold their side's total (each round scores a side once, for each partner)."""
-        by_seat = {seat: (place, total) for place, seat, total in self.ranking()}
-        out = [(by_seat[seats[0]][0], seats, by_seat[seats[0]][1]) for seats in self.sides()]
-        out.sort(key=lambda row: (row[0], row[1]))
-        # Places among sides, not seats: two partners sharing first place push the other side to 2nd.
+        sign = -1 if self.ruleset.high_wins else 1
+        order = sorted(self.sides(), key=lambda seats: (sign * self.totals[seats[0]], seats))
         ranked: list[tuple[int, tuple[int, ...], int]] = []
-        for i, (_, seats, total) in enumerate(out):
+        for i, seats in enumerate(order):
+            total = self.totals[seats[0]]
             place = ranked[-1][0] if i and total == ranked[-1][2] else i + 1
             ranked.append((place, seats, total))
         return ranked

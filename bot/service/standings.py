@@ -343,7 +343,8 @@ class StandingsService:
         return new
 
     async def forget(self, user_id: int) -> int:
-        """Delete the user's statistics in every guild and anonymise their past seats and rankings.
+        """Delete the user's statistics in every guild and every copy of their id and name in past games
+        (the same store code as ``python -m bot forget-user``).
 
         Everywhere rather than per guild: this is the user's own data-deletion request, and honouring it in
         one server while keeping their records in the others would not be deleting their data. Returns the

@@ -257,9 +257,10 @@ class Store(Protocol):
         ...
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
-        """Delete the user's statistics (in one guild, or everywhere) and anonymise their seats and rankings.
-        Returns the number of rows changed. Seats, moves and hosts at open (lobby or playing) tables are left
-        alone, because the live game still needs them: see ``open_tables_of_user``."""
+        """Delete the user's statistics (in one guild, or everywhere) and every copy of their id and name at
+        closed tables: seats, rankings, hosts, the move log and the stored state (``bot.store.forget``).
+        Returns the number of rows changed. Open (lobby or playing) tables are left alone, because the live
+        game still needs them: see ``open_tables_of_user``."""
         ...
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:

@@ -38,8 +38,8 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bot.shards import ShardSet
+from bot.store import forget, rows
 from bot.store import migrations as migration_runner
-from bot.store import rows
 from bot.store.base import (
     BulkWriter,
     ConflictError,
@@ -232,12 +232,20 @@ class PostgresStore(PostgresStandings):
         return [Heartbeat(*row) for row in found]
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
-        changed = 0
+        steps = forget.procedure(user_id, guild_id)
+        answer: Any = None
         async with self._pool.acquire() as conn, conn.transaction():
-            for named_sql, params in rows.forget_user_statements(user_id, guild_id):
-                sql, args = rows.numbered(named_sql, params)
-                status = await conn.execute(sql, *args)  # "UPDATE 3", "DELETE 1"
-                changed += int(status.rsplit(" ", 1)[-1])
+            try:
+                while True:
+                    step = steps.send(answer)
+                    sql, args = rows.numbered(step.sql, step.params)
+                    if step.rows:
+                        answer = [tuple(row) for row in await conn.fetch(sql, *args)]
+                    else:
+                        status = await conn.execute(sql, *args)  # "UPDATE 3", "DELETE 1"
+                        answer = int(status.rsplit(" ", 1)[-1])
+            except StopIteration as done:
+                changed: int = done.value
         return changed
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:

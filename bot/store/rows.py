@@ -324,25 +324,6 @@ def numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
     return text, [params[name] for name in order]
 
 
-def forget_user_statements(user_id: int, guild_id: int | None) -> list[tuple[str, dict[str, Any]]]:
-    """forget-user's statements, in order: the person's statistics go, and they are anonymised in finished
-    and abandoned games. Moves and hosts are found through the seats, so the seats are anonymised last."""
-    in_guild = "" if guild_id is None else " AND guild_id = :guild"
-    params = {"user": user_id, "guild": guild_id, "anonymous": ANONYMOUS_NAME}
-    # Closed tables where the user sat, found through their seats (an index), not by scanning tables.
-    their_closed_tables = (
-        "SELECT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
-        f"WHERE s.user_id = :user AND t.{CLOSED}" + ("" if guild_id is None else " AND t.guild_id = :guild")
-    )
-    statements = [
-        f"DELETE FROM player_stats WHERE user_id = :user{in_guild}",
-        f"DELETE FROM player_preset_counts WHERE user_id = :user{in_guild}",
-        "UPDATE match_rankings SET user_id = NULL, display_name = :anonymous WHERE user_id = :user "
-        "AND EXISTS (SELECT 1 FROM match_results AS r WHERE r.table_id = match_rankings.table_id"
-        f"{in_guild})",
-        f"UPDATE moves SET actor_id = NULL WHERE table_id IN ({their_closed_tables}) AND actor_id = :user",
-        f"UPDATE game_tables SET host_id = 0 WHERE host_id = :user AND {CLOSED}{in_guild}",
-        "UPDATE seats SET user_id = NULL, display_name = :anonymous WHERE user_id = :user "
-        f"AND table_id IN ({their_closed_tables})",
-    ]
-    return [(sql, {name: params[name] for name in _NAMED.findall(sql)}) for sql in statements]
+def params_of(sql: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The values of the :name parameters ``sql`` uses."""
+    return {name: values[name] for name in _NAMED.findall(sql)}

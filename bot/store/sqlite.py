@@ -37,8 +37,8 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.shards import ShardSet
+from bot.store import forget, rows
 from bot.store import migrations as migration_runner
-from bot.store import rows
 from bot.store.base import (
     BulkWriter,
     ConflictError,
@@ -363,10 +363,17 @@ class SqliteStore:
         await self._call(lambda conn: conn.execute("COMMIT"))
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
-        statements = rows.forget_user_statements(user_id, guild_id)
-
         def work(conn: sqlite3.Connection) -> int:
-            return sum(conn.execute(sql, params).rowcount for sql, params in statements)
+            steps = forget.procedure(user_id, guild_id)
+            answer: Any = None
+            try:
+                while True:
+                    step = steps.send(answer)
+                    cursor = conn.execute(step.sql, step.params)
+                    answer = cursor.fetchall() if step.rows else cursor.rowcount
+            except StopIteration as done:
+                changed: int = done.value
+                return changed
 
         return await self._call(lambda conn: _write(conn, work))
 

@@ -159,15 +159,20 @@ async def test_a_partnership_match_of_two_people_and_two_cpus(world: World) -> N
     board = await world.run(world.carol, "leaderboard")
     text = board.text()
     assert f"<@{world.alice.id}>" in text and f"<@{world.bob.id}>" in text
-    matches = {}
+    matches, best = {}, {}
     for person in (world.alice, world.bob):
         stats = await world.run(world.carol, "stats", member=person)
         fields = {f["name"]: f["value"] for f in stats.embeds[0]["fields"]}
         matches[person.name] = fields["Matches"]
+        best[person.name] = fields["Best finish"]
     # Partners win or lose together: the same line for both ("1 played · 1 won" or "1 played · 0 won").
     assert matches["alice"] == matches["bob"] and matches["alice"].startswith("1 played")
+    # Places by side, as the final ranking says: the losing side is 2nd, never 3rd.
+    won = matches["alice"].endswith(" 1 won")
+    assert best == {"alice": "1st" if won else "2nd", "bob": "1st" if won else "2nd"}
     history = await world.run(world.carol, "history")
     assert "Partnership" in history.text()
+    assert "3rd" not in history.text() and history.text().count("2nd") == 2
 
 
 async def test_server_settings_hold_default_house_rules_for_new_tables(world: World) -> None:

@@ -227,6 +227,19 @@ def test_a_partnership_match_is_between_sides() -> None:
     assert places[0] == places[2] and places[1] == places[3]
 
 
+def test_a_seat_finishes_in_its_sides_place() -> None:
+    # The losing side is 2nd, as the final ranking by side says: not 3rd behind two partners sharing 1st.
+    m = Match.new(CLASSIC, 4, seed=1)
+    m.totals = [40, 10, 40, 10]
+    assert m.ranking() == [(1, 1, 10), (1, 3, 10), (2, 0, 40), (2, 2, 40)]
+    assert m.side_ranking() == [(1, (1, 3), 10), (2, (0, 2), 40)]
+    m.totals = [20, 20, 20, 20]
+    assert [place for place, _, _ in m.ranking()] == [1, 1, 1, 1]
+    high = Match.new(get_preset("switch").replace(partnership=True), 4, seed=1)
+    high.totals = [30, -15, 30, -15]
+    assert high.ranking() == [(1, 0, 30), (1, 2, 30), (2, 1, -15), (2, 3, -15)]
+
+
 def test_deal_from_an_explicit_deck_keeps_seats_and_partners() -> None:
     r = make_round(CLASSIC, ["9C 2D 3D 4D 6D", "KH QH JH 10H 9H", "2C 3C 4C 6C 7C", "KS QS JS 10S 9S"], "5C")
     assert hand(r, 2) == ["2C", "3C", "4C", "6C", "7C"] and r.partner_of(2) == 0 and r.to_act == 0

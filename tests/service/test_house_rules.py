@@ -4,6 +4,7 @@ the seats a partnership needs, the rules kept across a restart, and a partnershi
 from __future__ import annotations
 
 from bot.service import FakeClock, TableService
+from bot.service.standings import StandingsService
 from bot.store import GuildSettings, Store
 from tests.service.support import (
     ALICE,
@@ -109,11 +110,16 @@ async def test_a_partnership_match_is_recorded_by_side(
     places = {entry.position: entry.place for entry in match.ranking}
     totals = {entry.position: entry.total for entry in match.ranking}
     assert places[0] == places[2] and places[1] == places[3] and totals[0] == totals[2]
+    # Places by side, as the final ranking shows them: the losing side is 2nd (not 3rd behind two 1sts).
+    assert sorted(places.values()) == [1, 1, 2, 2]
     alice = await store.player_stats(GUILD, ALICE.user_id)
     bob = await store.player_stats(GUILD, BOB.user_id)
     assert alice is not None and bob is not None
     # Alice (seat 1) and Bob (seat 2) are on different sides: one of them won.
     assert alice.matches_won + bob.matches_won == 1
+    assert sorted([alice.best_place, bob.best_place]) == [1, 2]
+    (past,) = await StandingsService(store).history(GUILD)
+    assert sorted(placing.place for placing in past.ranking) == [1, 1, 2, 2]
 
 
 async def test_a_table_opened_with_three_seats_seats_four_in_a_partnership(service: TableService) -> None:

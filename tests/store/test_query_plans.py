@@ -53,6 +53,12 @@ async def exercise_every_query(store: Store) -> None:
     await store.player_stats(GUILD, 11)
     await store.recent_matches(GUILD)
     await store.open_tables_of_user(1)
+    # A move naming 11 in its action, events and state: forget rewrites them (by primary key).
+    await store.commit_move(
+        table_id, 1, actor_id=11, action={"kind": "kick", "member": 11},
+        events=[{"kind": "kicked", "data": {"user_id": 11, "name": "P11"}, "to": 11}],
+        new_state={"host_id": 11}, deadline=None, now=2.0,
+    )  # fmt: skip
     await store.forget_user(12, guild_id=GUILD)
     await store.forget_user(11)
 

@@ -291,7 +291,7 @@ async def test_move_log_is_append_only(store: Store) -> None:
     await store.commit_move(
         table_id, 0, actor_id=HOST, action={"a": 1}, events=[], new_state={}, deadline=None, now=1.0
     )
-    for sql in ("UPDATE moves SET action = '{}'", "DELETE FROM moves"):
+    for sql in ("UPDATE moves SET action = '{}'", "UPDATE moves SET events = '[]'", "DELETE FROM moves"):
         with pytest.raises(integrity_error(store), match="append-only"):
             await raw_execute(store, sql)
 
