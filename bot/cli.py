@@ -462,15 +462,27 @@ def _report(lines: list[str], problems: list[str]) -> int:
 # --- parsing ----------------------------------------------------------------------------------------------
 
 
+# Discord ids are 64-bit snowflakes; the databases store them as signed 64-bit integers, which every real
+# id fits (the top bit would be a timestamp some 290 years after 2015).
+MAX_ID = 2**63 - 1
+
+
 def _positive_id(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a Discord id (a number), got {text!r}")
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"expected a Discord id (a number from 1 to {MAX_ID}), got {text!r}")
     return int(text)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a wrong command line answered in one line (its usage is a --help away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     settings = "\n".join(f"  {name:<22} {meaning}" for name, meaning in VARIABLES.items())
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Crazy Eights for Discord. Without a command: run.",
         epilog=f"Settings come from the environment and from .env in the working directory:\n{settings}",
