@@ -601,7 +601,9 @@ def _unexpected(error: Exception, *urls: str | None) -> int:
     database_error = isinstance(error, OSError | StoreError) or type(error).__module__.startswith("asyncpg")
     if database_error or isinstance(error, discord.HTTPException | discord.GatewayNotFound):
         config, _ = inspect_config()
-        print(f"{PROG}: failed: {_scrub(config, f'{type(error).__name__}: {error}', *urls)}", file=sys.stderr)
+        # The store's own errors are written for the admin; a driver's is named by its type.
+        text = str(error) if isinstance(error, StoreError) else f"{type(error).__name__}: {error}"
+        print(f"{PROG}: failed: {_scrub(config, text, *urls)}", file=sys.stderr)
         return 1
     # A bug: the traceback goes through logging, where the token filter removes the token.
     log.critical("unexpected error", exc_info=error)
