@@ -28,6 +28,7 @@ from bot.store import (
     DamagedDatabaseError,
     DatabaseTarget,
     MigrationError,
+    MissingDatabaseError,
     Store,
     StoreError,
     UnsupportedDatabaseError,
@@ -310,13 +311,16 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
 def cmd_copy_db(args: argparse.Namespace) -> int:
     from bot.store.copy import copy_database
 
-    source, target = parse_database_url(args.source), parse_database_url(args.target)
+    source, target = _option_url("--from", args.source), _option_url("--to", args.target)
     print(f"copying {source.shown} to {target.shown} (stop the bot first: a database in use is refused)")
 
     def progress(table: str, rows: int) -> None:
         print(f"  {table}: {rows} row(s)")
 
-    report = asyncio.run(copy_database(args.source, args.target, progress=progress))
+    try:
+        report = asyncio.run(copy_database(args.source, args.target, progress=progress))
+    except MissingDatabaseError as error:
+        fail(f"--from: no database at {error.path}: check the path (copy-db creates only the --to database)")
     tables = report.counts["game_tables"]
     print(
         f"copied and verified by counts: {tables} table(s) ({report.open_tables} open), "
@@ -325,6 +329,13 @@ def cmd_copy_db(args: argparse.Namespace) -> int:
     )
     print("now set DATABASE_URL to the new database and start the bot")
     return 0
+
+
+def _option_url(option: str, url: str) -> DatabaseTarget:
+    try:
+        return parse_database_url(url)
+    except UnsupportedDatabaseError as error:
+        fail(f"{option}: {error}", 2)
 
 
 # --- check ------------------------------------------------------------------------------------------------

@@ -62,7 +62,8 @@ def mask_password(url: str) -> str:
 
 def parse_database_url(url: str) -> DatabaseTarget:
     """Read a DATABASE_URL; raise UnsupportedDatabaseError (never showing a password) when it names no
-    backend this bot has."""
+    backend this bot has. The message does not name the setting: the caller knows which one it read
+    (DATABASE_URL, copy-db's --from or --to)."""
     text = url.strip()
     shown = mask_password(text)
     scheme = text.split("://", 1)[0].lower() if "://" in text else ""
@@ -79,10 +80,10 @@ def parse_database_url(url: str) -> DatabaseTarget:
             raise UnsupportedDatabaseError(f"PostgreSQL URL {shown!r} names no database; e.g. {EXAMPLES}")
         return DatabaseTarget("postgresql", text, shown, password=password)
     if not text.lower().startswith(_SQLITE_PREFIX):
-        raise UnsupportedDatabaseError(f"unsupported DATABASE_URL {shown!r}; use {EXAMPLES}")
+        raise UnsupportedDatabaseError(f"unsupported database URL {shown!r}; use {EXAMPLES}")
     path = text[len(_SQLITE_PREFIX) :].split("?", 1)[0].split("#", 1)[0]
     if not path or path.endswith("/"):
         raise UnsupportedDatabaseError(
-            f"DATABASE_URL {shown!r} names no file after sqlite:///; use {EXAMPLES}"
+            f"database URL {shown!r} names no file after sqlite:///; use {EXAMPLES}"
         )
     return DatabaseTarget("sqlite", text, shown, path=path)
