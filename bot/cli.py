@@ -65,21 +65,21 @@ def _config() -> Config:
 
 def _database_file(config: Config) -> Path | None:
     """The SQLite file; None for an in-memory database or PostgreSQL."""
-    target = parse_database_url(config.database_url)
+    target = parse_database_url(config.database_url.get())
     return None if target.path is None or target.is_memory else Path(target.path)
 
 
 def _is_postgres(config: Config) -> bool:
-    return parse_database_url(config.database_url).backend == "postgresql"
+    return parse_database_url(config.database_url.get()).backend == "postgresql"
 
 
 def _shown(config: Config) -> str:
     """Where the database is, fit to print: the SQLite file, or the PostgreSQL URL without its password."""
-    return str(_database_file(config) or parse_database_url(config.database_url).shown)
+    return str(_database_file(config) or parse_database_url(config.database_url.get()).shown)
 
 
 async def _open(config: Config) -> Store:
-    return await open_store(config.database_url, pool_size=config.database_pool_size)
+    return await open_store(config.database_url.get(), pool_size=config.database_pool_size)
 
 
 def _existing_database(config: Config) -> None:
@@ -92,15 +92,9 @@ def _existing_database(config: Config) -> None:
         fail(f"no database at {path}: start the bot or run `{PROG} migrate` first")
 
 
-def _secrets(config: Config, token: str) -> list[str]:
-    """What the log filter removes from every line: the token, and the database password if there is one."""
-    password = parse_database_url(config.database_url).password
-    return [token, *([password] if password else [])]
-
-
 def _targets(config: Config | None, *urls: str | None) -> list[DatabaseTarget]:
     found = []
-    for url in (config.database_url if config else None, *urls):
+    for url in (config.database_url.get() if config else None, *urls):
         if url:
             try:
                 found.append(parse_database_url(url))
@@ -122,7 +116,7 @@ def _scrub(config: Config | None, text: str, *urls: str | None) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
-    setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
+    setup_logging(config.log_level, config.log_format, secrets=config.secrets())
     # The database first: a damaged one, or one from a newer bot, stops run before it connects to Discord.
     asyncio.run(_migrate(config))
     from bot.client import EightsBot
@@ -189,7 +183,7 @@ async def _serve(bot: EightsBot, token: str) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
-    setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
+    setup_logging(config.log_level, config.log_format, secrets=config.secrets())
     from bot.client import EightsBot
 
     # No gateway, and no live tables: a running bot keeps driving those.
@@ -220,7 +214,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     config = _config()
-    target_url = parse_database_url(config.database_url)
+    target_url = parse_database_url(config.database_url.get())
     if target_url.backend == "postgresql":
         from bot.store.postgres import backup_advice
 
@@ -423,7 +417,7 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
 
 
 def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> list[str]:
-    shown = parse_database_url(config.database_url).shown
+    shown = parse_database_url(config.database_url.get()).shown
     try:
         version, integrity = asyncio.run(_inspect_database(config))
     except Exception as error:  # StoreError's message masks the password; scrub the others too

@@ -2,7 +2,8 @@
 
 The environment wins over ``.env``. Every variable is checked here, once, so that a mistake is reported as one
 line naming the variable and what is expected (``ConfigError``) instead of a traceback somewhere later.
-The token is wrapped in ``Secret`` so that it cannot end up in a log line, a repr or an error by accident.
+The token is wrapped in ``Secret``, the database URL in ``DatabaseUrl`` (its password masked), so that neither
+can end up in a log line, a repr or an error by accident.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Literal, TypeVar, cast
 from urllib.parse import urlsplit
 
 from bot.store.base import UnsupportedDatabaseError
-from bot.store.urls import parse_database_url
+from bot.store.urls import mask_password, parse_database_url
 
 DEFAULT_DATABASE_URL = "sqlite:///data/eights.sqlite3"
 DEFAULT_POOL_SIZE = 10  # PostgreSQL connections per process; the server allows 100 by default
@@ -105,10 +106,30 @@ class Secret:
         raise TypeError("a Secret cannot be pickled")
 
 
+class DatabaseUrl(Secret):
+    """The DATABASE_URL: it shows itself with its password masked (the user, host and database stay
+    readable); ``get()`` reads it."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return mask_password(self._value)
+
+    def __repr__(self) -> str:
+        return f"DatabaseUrl({str(self)!r})"
+
+    def secrets(self) -> list[str]:
+        """What a log line must never show: the URL and its password (as written, and decoded)."""
+        try:
+            return parse_database_url(self._value).secrets
+        except UnsupportedDatabaseError:
+            return [self._value]
+
+
 @dataclass(frozen=True)
 class Config:
     token: Secret = field(default_factory=lambda: Secret(""))
-    database_url: str = DEFAULT_DATABASE_URL
+    database_url: DatabaseUrl = field(default_factory=lambda: DatabaseUrl(DEFAULT_DATABASE_URL))
     database_pool_size: int = DEFAULT_POOL_SIZE
     api_base_url: str | None = None
     gateway_url: str | None = None
@@ -126,6 +147,15 @@ class Config:
     card_colours: str = "four"
     art_cache: Path | None = None  # None: art/ beside the SQLite database, or data/art
     env_file: Path | None = None  # the .env file that was read, if any (for `check`)
+
+    def __post_init__(self) -> None:
+        # A Config built by hand (tests, benchmarks) may give the URL as a plain string.
+        if isinstance(self.database_url, str):
+            object.__setattr__(self, "database_url", DatabaseUrl(self.database_url))
+
+    def secrets(self) -> list[str]:
+        """Every value the log filter must remove: the token, the database URL and its password."""
+        return [value for value in (self.token.get(), *self.database_url.secrets()) if value]
 
     def require_token(self) -> str:
         """The token's value, or ConfigError when it is not set (only run and sync need it)."""
@@ -247,7 +277,8 @@ def inspect_config(
     config = Config(
         token=checked(lambda: _token(values.get("DISCORD_TOKEN", "")), Secret("")),
         database_url=checked(
-            lambda: _database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL), DEFAULT_DATABASE_URL
+            lambda: _database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL),
+            DatabaseUrl(DEFAULT_DATABASE_URL),
         ),
         database_pool_size=checked(lambda: _pool_size(get("DATABASE_POOL_SIZE")), DEFAULT_POOL_SIZE),
         api_base_url=checked(lambda: _api_base_url(get("DISCORD_API_BASE_URL")), None),
@@ -294,7 +325,7 @@ def _token(raw: str) -> Secret:
     return Secret(value)
 
 
-def _database_url(value: str) -> str:
+def _database_url(value: str) -> DatabaseUrl:
     try:
         parse_database_url(value)
     except UnsupportedDatabaseError:
@@ -304,7 +335,7 @@ def _database_url(value: str) -> str:
             "sqlite:///relative/path, sqlite:////absolute/path or "
             "postgresql://user:password@host:5432/dbname (e.g. sqlite:///data/eights.sqlite3)",
         ) from None
-    return value
+    return DatabaseUrl(value)
 
 
 def _pool_size(value: str | None) -> int:
@@ -451,6 +482,7 @@ def art_cache_dir(config: Config) -> Path:
     """Where the drawn card art is cached: EIGHTS_ART_CACHE, else art/ beside the SQLite database."""
     if config.art_cache is not None:
         return config.art_cache
-    if config.database_url.startswith("sqlite:///"):
-        return database_path(config.database_url).parent / "art"
+    url = config.database_url.get()
+    if url.startswith("sqlite:///"):
+        return database_path(url).parent / "art"
     return Path("data") / "art"

@@ -9,7 +9,7 @@ sets its own connection options, so SQLite parameters in the URL are ignored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -25,20 +25,26 @@ EXAMPLES = "sqlite:///data/eights.sqlite3 or postgresql://user:password@host:543
 @dataclass(frozen=True, slots=True)
 class DatabaseTarget:
     backend: Backend
-    url: str  # as given (may hold a password: never print it; print ``shown``)
+    url: str = field(repr=False)  # as given (may hold a password: never print it; print ``shown``)
     shown: str  # the URL with its password masked, for logs, `check` and errors
     path: str | None = None  # SQLite: the file path, or ":memory:"
-    password: str | None = None  # PostgreSQL: the password, so that logs can redact it
+    password: str | None = field(default=None, repr=False)  # PostgreSQL, decoded: so that logs can redact it
 
     @property
     def is_memory(self) -> bool:
         return self.path == ":memory:"
 
+    @property
+    def secrets(self) -> list[str]:
+        """The URL and its password, as written in the URL (percent-encoded) and decoded."""
+        written = urlsplit(self.url).password if self.password else None
+        return [value for value in (self.url, self.password, written) if value]
+
     def scrub(self, text: str) -> str:
         """``text`` (an error message) with the URL and the password masked."""
         text = text.replace(self.url, self.shown)
-        if self.password:
-            text = text.replace(self.password, PASSWORD_MASK)
+        for secret in self.secrets[1:]:
+            text = text.replace(secret, PASSWORD_MASK)
         return text
 
 
