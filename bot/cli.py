@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from bot import __version__
-from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config
+from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config, setting_in_effect
 from bot.logging_setup import setup_logging
 from bot.shards import ShardSet
 from bot.store import (
@@ -375,7 +375,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         add("metrics: off (set METRICS_PORT to serve them)")
     else:
         add(f"metrics: http://{config.metrics_address}:{config.metrics_port}/metrics")
-    problems.extend(_check_database(config, add))
+    if any(error.variable == "DATABASE_URL" for error in errors):
+        # The database run would use is the one DATABASE_URL names: no other is checked in its place.
+        value, source = setting_in_effect("DATABASE_URL")
+        try:
+            reason = f"is {parse_database_url(value or '').shown!r}"
+        except UnsupportedDatabaseError as error:  # says what is wrong, the value's password masked
+            reason = str(error)
+        add(f"database: not checked: DATABASE_URL from {source}: {reason}")
+    else:
+        problems.extend(_check_database(config, add))
     return _report(lines, problems)
 
 

@@ -307,6 +307,24 @@ def inspect_config(
     return config, errors
 
 
+def setting_in_effect(
+    name: str, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+) -> tuple[str | None, str]:
+    """The raw value ``name`` has for the bot (the environment wins over ``.env``, as in ``inspect_config``)
+    and where it comes from, for ``check`` to report on a value that failed its check. Unset: (None, "")."""
+    value = (os.environ if environ is None else environ).get(name, "").strip()
+    if value:
+        return value, "the environment"
+    if env_file is not None and env_file.is_file():
+        try:
+            value = parse_env_file(env_file.read_text(encoding="utf-8"), source=str(env_file)).get(name, "")
+        except (OSError, UnicodeDecodeError, ConfigError):
+            return None, ""
+        if value.strip():
+            return value.strip(), str(env_file)
+    return None, ""
+
+
 def database_path(database_url: str) -> Path:
     """The SQLite file a ``sqlite:///`` URL names: three slashes, relative to the working directory; four,
     absolute."""

@@ -80,7 +80,7 @@ def test_check_reports_the_database_url_in_effect_from_the_environment(tmp_path:
     assert "PROBLEM DATABASE_URL" in result.stdout
     # The value run would use (the environment's), its password masked; not a database run would not open.
     assert "mysql://eights:***@db.example/eights" in result.stdout and "environment" in result.stdout
-    assert "fromfile" not in result.stdout and "eights.sqlite3" not in result.stdout
+    assert "fromfile" not in result.stdout and "does not exist yet" not in result.stdout
     assert "s3cr" not in result.stdout + result.stderr
     assert files_in(tmp_path) == [".env"]
 

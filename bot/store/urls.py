@@ -51,7 +51,8 @@ class DatabaseTarget:
 def mask_password(url: str) -> str:
     """The URL with the password (if any) replaced by ``***``; the user, host and database stay readable."""
     if "://" not in url:
-        return url
+        # Not a URL, but what comes before an @ may still be someone's credentials.
+        return f"{PASSWORD_MASK}@{url.rsplit('@', 1)[-1]}" if "@" in url else url
     try:
         parts = urlsplit(url)
     except ValueError:
