@@ -117,6 +117,12 @@ async def test_a_metrics_port_in_use_stops_run_with_exit_2_naming_the_port(tmp_p
             code = await exited
             assert process.stderr is not None
             stderr = (await process.stderr.read()).decode()
+            # sync is a one-shot command beside the running bot (which holds the port): it serves no metrics.
+            synced = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "sync", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+            )
+            _, sync_errors = await synced.communicate()
+            assert synced.returncode == 0, sync_errors.decode()
     assert not connected, "the bot went on to the gateway without its metrics"
     assert code == 2, stderr
     line = one_line(stderr)
