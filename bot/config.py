@@ -30,6 +30,10 @@ DEFAULT_GLOBAL_RATE = 50  # Discord's global limit for a bot, per second
 MAX_GLOBAL_RATE = 100_000
 DEFAULT_METRICS_ADDRESS = "127.0.0.1"
 MAX_CPU_DELAY = 60.0
+# Seconds between a table's public lines, and between its board edits (each in the channel's buckets of
+# about 5 per 5 s; a 429 there counts toward Discord's invalid-request ban). Not a setting, and whatever the
+# CPU's delay: a channel gets no more than this. Tests that want every line at once build their Config with 0.
+PUBLIC_INTERVAL = 1.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 LogFormat = Literal["text", "json"]
@@ -139,6 +143,7 @@ class Config:
     log_level: str = "INFO"
     log_format: LogFormat = "text"
     cpu_delay: float = DEFAULT_CPU_DELAY
+    public_interval: float = PUBLIC_INTERVAL
     # Requests per second the bot allows itself in all; None: a shared REST proxy paces them (see
     # bot/discord_budget.py).
     global_rate: int | None = DEFAULT_GLOBAL_RATE
