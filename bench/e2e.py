@@ -76,8 +76,7 @@ import discord
 from discord.ext import commands
 
 from bot.client import EightsBot, tune_garbage_collector
-from bot.cogs.publisher import PUBLIC_INTERVAL, TablePublisher
-from bot.config import Config, Secret
+from bot.config import PUBLIC_INTERVAL, Config, Secret
 from bot.endpoints import apply_endpoints
 from bot.service.errors import NO_LONGER_POSSIBLE
 from bot.store import open_store
@@ -329,16 +328,6 @@ def add_move_floor_command(bot: commands.Bot) -> None:
     del movefloor
 
 
-def production_spacing(bot: EightsBot) -> None:
-    """CPU delay 0 (the issue's setting) also turns off the publisher's spacing of public flushes (tests want
-    every line at once); a production bot spaces them by ``PUBLIC_INTERVAL`` for Discord's per-channel rate
-    limit, so the bench measures that."""
-    cog = bot.get_cog("Eights")
-    publisher = getattr(cog, "publisher", None)
-    assert isinstance(publisher, TablePublisher)
-    publisher.min_interval = PUBLIC_INTERVAL
-
-
 async def serve_bot(args: argparse.Namespace) -> None:
     """The child process: run the bot until SIGTERM. SIGUSR1 opens a measuring window (GC pauses counted
     from then, the profiler on with ``--profile``); SIGUSR2 closes it and prints one line about the pauses."""
@@ -394,7 +383,7 @@ async def serve_bot(args: argparse.Namespace) -> None:
     if task.done():
         task.result()  # why the bot stopped
     if isinstance(bot, EightsBot):
-        production_spacing(bot)  # EightsBot synced its commands before it was ready
+        # The publisher spaces public lines by PUBLIC_INTERVAL, as in production, whatever the CPU delay.
         if args.trace:
             trace_outcomes(bot, args.trace)
     else:

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from bot import __version__
-from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config
+from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config, setting_in_effect
 from bot.logging_setup import setup_logging
 from bot.shards import ShardSet
 from bot.store import (
     DamagedDatabaseError,
     DatabaseTarget,
     MigrationError,
+    MissingDatabaseError,
     Store,
     StoreError,
     UnsupportedDatabaseError,
@@ -64,21 +65,21 @@ def _config() -> Config:
 
 def _database_file(config: Config) -> Path | None:
     """The SQLite file; None for an in-memory database or PostgreSQL."""
-    target = parse_database_url(config.database_url)
+    target = parse_database_url(config.database_url.get())
     return None if target.path is None or target.is_memory else Path(target.path)
 
 
 def _is_postgres(config: Config) -> bool:
-    return parse_database_url(config.database_url).backend == "postgresql"
+    return parse_database_url(config.database_url.get()).backend == "postgresql"
 
 
 def _shown(config: Config) -> str:
     """Where the database is, fit to print: the SQLite file, or the PostgreSQL URL without its password."""
-    return str(_database_file(config) or parse_database_url(config.database_url).shown)
+    return str(_database_file(config) or parse_database_url(config.database_url.get()).shown)
 
 
 async def _open(config: Config) -> Store:
-    return await open_store(config.database_url, pool_size=config.database_pool_size)
+    return await open_store(config.database_url.get(), pool_size=config.database_pool_size)
 
 
 def _existing_database(config: Config) -> None:
@@ -91,15 +92,9 @@ def _existing_database(config: Config) -> None:
         fail(f"no database at {path}: start the bot or run `{PROG} migrate` first")
 
 
-def _secrets(config: Config, token: str) -> list[str]:
-    """What the log filter removes from every line: the token, and the database password if there is one."""
-    password = parse_database_url(config.database_url).password
-    return [token, *([password] if password else [])]
-
-
 def _targets(config: Config | None, *urls: str | None) -> list[DatabaseTarget]:
     found = []
-    for url in (config.database_url if config else None, *urls):
+    for url in (config.database_url.get() if config else None, *urls):
         if url:
             try:
                 found.append(parse_database_url(url))
@@ -121,7 +116,7 @@ def _scrub(config: Config | None, text: str, *urls: str | None) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
-    setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
+    setup_logging(config.log_level, config.log_format, secrets=config.secrets())
     # The database first: a damaged one, or one from a newer bot, stops run before it connects to Discord.
     asyncio.run(_migrate(config))
     from bot.client import EightsBot
@@ -188,7 +183,7 @@ async def _serve(bot: EightsBot, token: str) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
-    setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
+    setup_logging(config.log_level, config.log_format, secrets=config.secrets())
     from bot.client import EightsBot
 
     # No gateway, and no live tables: a running bot keeps driving those.
@@ -219,7 +214,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     config = _config()
-    target_url = parse_database_url(config.database_url)
+    target_url = parse_database_url(config.database_url.get())
     if target_url.backend == "postgresql":
         from bot.store.postgres import backup_advice
 
@@ -310,13 +305,16 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
 def cmd_copy_db(args: argparse.Namespace) -> int:
     from bot.store.copy import copy_database
 
-    source, target = parse_database_url(args.source), parse_database_url(args.target)
+    source, target = _option_url("--from", args.source), _option_url("--to", args.target)
     print(f"copying {source.shown} to {target.shown} (stop the bot first: a database in use is refused)")
 
     def progress(table: str, rows: int) -> None:
         print(f"  {table}: {rows} row(s)")
 
-    report = asyncio.run(copy_database(args.source, args.target, progress=progress))
+    try:
+        report = asyncio.run(copy_database(args.source, args.target, progress=progress))
+    except MissingDatabaseError as error:
+        fail(f"--from: no database at {error.path}: check the path (copy-db creates only the --to database)")
     tables = report.counts["game_tables"]
     print(
         f"copied and verified by counts: {tables} table(s) ({report.open_tables} open), "
@@ -325,6 +323,13 @@ def cmd_copy_db(args: argparse.Namespace) -> int:
     )
     print("now set DATABASE_URL to the new database and start the bot")
     return 0
+
+
+def _option_url(option: str, url: str) -> DatabaseTarget:
+    try:
+        return parse_database_url(url)
+    except UnsupportedDatabaseError as error:
+        fail(f"{option}: {error}", 2)
 
 
 # --- check ------------------------------------------------------------------------------------------------
@@ -370,7 +375,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         add("metrics: off (set METRICS_PORT to serve them)")
     else:
         add(f"metrics: http://{config.metrics_address}:{config.metrics_port}/metrics")
-    problems.extend(_check_database(config, add))
+    if any(error.variable == "DATABASE_URL" for error in errors):
+        # The database run would use is the one DATABASE_URL names: no other is checked in its place.
+        value, source = setting_in_effect("DATABASE_URL")
+        try:
+            reason = f"is {parse_database_url(value or '').shown!r}"
+        except UnsupportedDatabaseError as error:  # says what is wrong, the value's password masked
+            reason = str(error)
+        add(f"database: not checked: DATABASE_URL from {source}: {reason}")
+    else:
+        problems.extend(_check_database(config, add))
     return _report(lines, problems)
 
 
@@ -412,7 +426,7 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
 
 
 def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> list[str]:
-    shown = parse_database_url(config.database_url).shown
+    shown = parse_database_url(config.database_url.get()).shown
     try:
         version, integrity = asyncio.run(_inspect_database(config))
     except Exception as error:  # StoreError's message masks the password; scrub the others too
@@ -462,15 +476,27 @@ def _report(lines: list[str], problems: list[str]) -> int:
 # --- parsing ----------------------------------------------------------------------------------------------
 
 
+# Discord ids are 64-bit snowflakes; the databases store them as signed 64-bit integers, which every real
+# id fits (the top bit would be a timestamp some 290 years after 2015).
+MAX_ID = 2**63 - 1
+
+
 def _positive_id(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a Discord id (a number), got {text!r}")
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"expected a Discord id (a number from 1 to {MAX_ID}), got {text!r}")
     return int(text)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a wrong command line answered in one line (its usage is a --help away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     settings = "\n".join(f"  {name:<22} {meaning}" for name, meaning in VARIABLES.items())
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Crazy Eights for Discord. Without a command: run.",
         epilog=f"Settings come from the environment and from .env in the working directory:\n{settings}",
@@ -589,7 +615,9 @@ def _unexpected(error: Exception, *urls: str | None) -> int:
     database_error = isinstance(error, OSError | StoreError) or type(error).__module__.startswith("asyncpg")
     if database_error or isinstance(error, discord.HTTPException | discord.GatewayNotFound):
         config, _ = inspect_config()
-        print(f"{PROG}: failed: {_scrub(config, f'{type(error).__name__}: {error}', *urls)}", file=sys.stderr)
+        # The store's own errors are written for the admin; a driver's is named by its type.
+        text = str(error) if isinstance(error, StoreError) else f"{type(error).__name__}: {error}"
+        print(f"{PROG}: failed: {_scrub(config, text, *urls)}", file=sys.stderr)
         return 1
     # A bug: the traceback goes through logging, where the token filter removes the token.
     log.critical("unexpected error", exc_info=error)

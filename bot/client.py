@@ -172,9 +172,12 @@ class EightsBot(commands.AutoShardedBot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        if self.config.metrics_port is not None:
+        # Metrics are the playing bot's; `sync` runs beside it, whose port is taken.
+        if self.config.metrics_port is not None and self.restore_tables:
             await self.metrics.start_server(self.config.metrics_address, self.config.metrics_port)
-        self._store = await open_store(self.config.database_url, pool_size=self.config.database_pool_size)
+        self._store = await open_store(
+            self.config.database_url.get(), pool_size=self.config.database_pool_size
+        )
         version = await self._store.migrate()
         log.info("database ready at schema version %d", version)
         await self._write_heartbeat()

@@ -2,7 +2,8 @@
 
 The environment wins over ``.env``. Every variable is checked here, once, so that a mistake is reported as one
 line naming the variable and what is expected (``ConfigError``) instead of a traceback somewhere later.
-The token is wrapped in ``Secret`` so that it cannot end up in a log line, a repr or an error by accident.
+The token is wrapped in ``Secret``, the database URL in ``DatabaseUrl`` (its password masked), so that neither
+can end up in a log line, a repr or an error by accident.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Literal, TypeVar, cast
 from urllib.parse import urlsplit
 
 from bot.store.base import UnsupportedDatabaseError
-from bot.store.urls import parse_database_url
+from bot.store.urls import mask_password, parse_database_url
 
 DEFAULT_DATABASE_URL = "sqlite:///data/eights.sqlite3"
 DEFAULT_POOL_SIZE = 10  # PostgreSQL connections per process; the server allows 100 by default
@@ -29,6 +30,10 @@ DEFAULT_GLOBAL_RATE = 50  # Discord's global limit for a bot, per second
 MAX_GLOBAL_RATE = 100_000
 DEFAULT_METRICS_ADDRESS = "127.0.0.1"
 MAX_CPU_DELAY = 60.0
+# Seconds between a table's public lines, and between its board edits (each in the channel's buckets of
+# about 5 per 5 s; a 429 there counts toward Discord's invalid-request ban). Not a setting, and whatever the
+# CPU's delay: a channel gets no more than this. Tests that want every line at once build their Config with 0.
+PUBLIC_INTERVAL = 1.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 LogFormat = Literal["text", "json"]
@@ -105,10 +110,30 @@ class Secret:
         raise TypeError("a Secret cannot be pickled")
 
 
+class DatabaseUrl(Secret):
+    """The DATABASE_URL: it shows itself with its password masked (the user, host and database stay
+    readable); ``get()`` reads it."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return mask_password(self._value)
+
+    def __repr__(self) -> str:
+        return f"DatabaseUrl({str(self)!r})"
+
+    def secrets(self) -> list[str]:
+        """What a log line must never show: the URL and its password (as written, and decoded)."""
+        try:
+            return parse_database_url(self._value).secrets
+        except UnsupportedDatabaseError:
+            return [self._value]
+
+
 @dataclass(frozen=True)
 class Config:
     token: Secret = field(default_factory=lambda: Secret(""))
-    database_url: str = DEFAULT_DATABASE_URL
+    database_url: DatabaseUrl = field(default_factory=lambda: DatabaseUrl(DEFAULT_DATABASE_URL))
     database_pool_size: int = DEFAULT_POOL_SIZE
     api_base_url: str | None = None
     gateway_url: str | None = None
@@ -118,6 +143,7 @@ class Config:
     log_level: str = "INFO"
     log_format: LogFormat = "text"
     cpu_delay: float = DEFAULT_CPU_DELAY
+    public_interval: float = PUBLIC_INTERVAL
     # Requests per second the bot allows itself in all; None: a shared REST proxy paces them (see
     # bot/discord_budget.py).
     global_rate: int | None = DEFAULT_GLOBAL_RATE
@@ -126,6 +152,15 @@ class Config:
     card_colours: str = "four"
     art_cache: Path | None = None  # None: art/ beside the SQLite database, or data/art
     env_file: Path | None = None  # the .env file that was read, if any (for `check`)
+
+    def __post_init__(self) -> None:
+        # A Config built by hand (tests, benchmarks) may give the URL as a plain string.
+        if isinstance(self.database_url, str):
+            object.__setattr__(self, "database_url", DatabaseUrl(self.database_url))
+
+    def secrets(self) -> list[str]:
+        """Every value the log filter must remove: the token, the database URL and its password."""
+        return [value for value in (self.token.get(), *self.database_url.secrets()) if value]
 
     def require_token(self) -> str:
         """The token's value, or ConfigError when it is not set (only run and sync need it)."""
@@ -247,7 +282,8 @@ def inspect_config(
     config = Config(
         token=checked(lambda: _token(values.get("DISCORD_TOKEN", "")), Secret("")),
         database_url=checked(
-            lambda: _database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL), DEFAULT_DATABASE_URL
+            lambda: _database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL),
+            DatabaseUrl(DEFAULT_DATABASE_URL),
         ),
         database_pool_size=checked(lambda: _pool_size(get("DATABASE_POOL_SIZE")), DEFAULT_POOL_SIZE),
         api_base_url=checked(lambda: _api_base_url(get("DISCORD_API_BASE_URL")), None),
@@ -276,6 +312,24 @@ def inspect_config(
     return config, errors
 
 
+def setting_in_effect(
+    name: str, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
+) -> tuple[str | None, str]:
+    """The raw value ``name`` has for the bot (the environment wins over ``.env``, as in ``inspect_config``)
+    and where it comes from, for ``check`` to report on a value that failed its check. Unset: (None, "")."""
+    value = (os.environ if environ is None else environ).get(name, "").strip()
+    if value:
+        return value, "the environment"
+    if env_file is not None and env_file.is_file():
+        try:
+            value = parse_env_file(env_file.read_text(encoding="utf-8"), source=str(env_file)).get(name, "")
+        except (OSError, UnicodeDecodeError, ConfigError):
+            return None, ""
+        if value.strip():
+            return value.strip(), str(env_file)
+    return None, ""
+
+
 def database_path(database_url: str) -> Path:
     """The SQLite file a ``sqlite:///`` URL names: three slashes, relative to the working directory; four,
     absolute."""
@@ -294,7 +348,7 @@ def _token(raw: str) -> Secret:
     return Secret(value)
 
 
-def _database_url(value: str) -> str:
+def _database_url(value: str) -> DatabaseUrl:
     try:
         parse_database_url(value)
     except UnsupportedDatabaseError:
@@ -304,7 +358,7 @@ def _database_url(value: str) -> str:
             "sqlite:///relative/path, sqlite:////absolute/path or "
             "postgresql://user:password@host:5432/dbname (e.g. sqlite:///data/eights.sqlite3)",
         ) from None
-    return value
+    return DatabaseUrl(value)
 
 
 def _pool_size(value: str | None) -> int:
@@ -451,6 +505,7 @@ def art_cache_dir(config: Config) -> Path:
     """Where the drawn card art is cached: EIGHTS_ART_CACHE, else art/ beside the SQLite database."""
     if config.art_cache is not None:
         return config.art_cache
-    if config.database_url.startswith("sqlite:///"):
-        return database_path(config.database_url).parent / "art"
+    url = config.database_url.get()
+    if url.startswith("sqlite:///"):
+        return database_path(url).parent / "art"
     return Path("data") / "art"

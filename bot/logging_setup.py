@@ -1,4 +1,5 @@
-"""Logging: text lines or JSON lines on stderr, with the token redacted from every record."""
+"""Logging: text lines or JSON lines on stderr, with the secrets (token, database URL and password) redacted
+from every record."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ class RedactFilter(logging.Filter):
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
-        # Very short values would redact ordinary words; a real token is about 70 characters.
-        self._secrets = sorted({s for s in secrets if len(s) >= 8}, key=len, reverse=True)
+        # Every length: a short database password is still a password (it may blank out a common word
+        # elsewhere in a line, a price worth paying). Longest first, so that a URL goes before its password.
+        self._secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
 
     def redact(self, text: str) -> str:
         for secret in self._secrets:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import functools
 import logging
+import os
 import time
 from collections.abc import Callable
 
@@ -41,6 +42,7 @@ from prometheus_client import (
     generate_latest,
 )
 
+from bot.config import ConfigError
 from bot.discord_budget import GlobalBudget
 
 log = logging.getLogger(__name__)
@@ -172,8 +174,8 @@ class BotMetrics:
         return generate_latest(self.registry)
 
     async def start_server(self, address: str, port: int) -> None:
-        """Serve ``/metrics`` on ``address:port``. A port that cannot be opened is logged, and the bot runs
-        on without metrics (a monitoring mistake must not take the game down)."""
+        """Serve ``/metrics`` on ``address:port``. A port that cannot be opened raises ConfigError: an admin
+        who asked for metrics gets them or a refusal to start, not a bot that runs unwatched."""
 
         async def metrics(request: web.Request) -> web.Response:
             return web.Response(body=self.scrape(), headers={"Content-Type": CONTENT_TYPE_LATEST})
@@ -186,8 +188,12 @@ class BotMetrics:
             await web.TCPSite(runner, address, port).start()
         except OSError as error:
             await runner.cleanup()
-            log.error("could not serve metrics on %s:%d: %s", address, port, error)
-            return
+            reason = os.strerror(error.errno) if error.errno else str(error)
+            raise ConfigError(
+                "METRICS_PORT",
+                f"port {port} on {address} cannot be opened ({reason}): stop what uses it, choose another "
+                "port, or leave METRICS_PORT empty for no metrics",
+            ) from None
         self._runner = runner
         log.info("serving Prometheus metrics at http://%s:%d/metrics", address, port)
 

@@ -20,6 +20,7 @@ from bot.config import (
     load_config,
     parse_env_file,
 )
+from bot.store import parse_database_url
 
 TOKEN = "MTA4OTk1NjE2NzE0NjM0MjQwMA.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 NO_FILE = None
@@ -32,7 +33,7 @@ def load(env: dict[str, str], env_file: Path | None = NO_FILE) -> Config:
 def test_defaults_with_nothing_set() -> None:
     config = load({})
     assert not config.token
-    assert config.database_url == DEFAULT_DATABASE_URL == "sqlite:///data/eights.sqlite3"
+    assert config.database_url.get() == DEFAULT_DATABASE_URL == "sqlite:///data/eights.sqlite3"
     assert config.api_base_url is None and config.gateway_url is None
     assert config.dev_guild_id is None and config.shard_count is None and config.shard_ids is None
     assert (config.log_level, config.log_format, config.cpu_delay) == ("INFO", "text", 1.0)
@@ -54,7 +55,7 @@ def test_every_variable_is_read() -> None:
         }
     )
     assert config.token.get() == TOKEN
-    assert config.database_url == "sqlite:////srv/eights.db"
+    assert config.database_url.get() == "sqlite:////srv/eights.db"
     assert config.api_base_url == "http://127.0.0.1:8080/api/v10"  # no trailing slash: Route adds "/..."
     assert config.gateway_url == "ws://127.0.0.1:8080/gateway"
     assert config.dev_guild_id == 123456789012345678
@@ -114,7 +115,7 @@ def test_env_example_lists_every_variable_and_loads_as_the_defaults() -> None:
     # Copied as it is, it is a valid configuration with the safe defaults and no token.
     config = load({}, example)
     assert not config.token
-    assert config.database_url == DEFAULT_DATABASE_URL
+    assert config.database_url.get() == DEFAULT_DATABASE_URL
     assert config.cpu_delay == 1.0 and config.log_level == "INFO" and config.log_format == "text"
 
 
@@ -262,3 +263,13 @@ def test_any_value_gives_a_config_or_a_config_error(name: str, value: str) -> No
         load({name: value})
     except ConfigError as error:
         assert error.variable == name
+
+
+def test_the_database_password_of_any_length_never_shows() -> None:
+    url = "postgresql://eights:pw7@db.example:5432/eights"
+    config = load({"DATABASE_URL": url})
+    assert config.database_url.get() == url
+    for shown in (repr(config), str(config), str(config.database_url), repr(config.database_url)):
+        assert "pw7" not in shown and "eights:***@db.example:5432/eights" in shown
+    assert "pw7" not in repr(parse_database_url(url))
+    assert config.database_url == load({"DATABASE_URL": url}).database_url

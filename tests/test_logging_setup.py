@@ -75,3 +75,23 @@ def test_text_format_and_level(restore_root_logger: None) -> None:
     output = stream.getvalue()
     assert "hidden" not in output
     assert "WARNING" in output and "bot.x: shown here" in output
+
+
+@pytest.mark.parametrize("password", ["pw7", "p@ss"])
+def test_a_database_password_of_any_length_never_reaches_the_output(
+    restore_root_logger: None, password: str
+) -> None:
+    from urllib.parse import quote
+
+    from bot.config import load_config
+
+    url = f"postgresql://eights:{quote(password, safe='')}@db.example/eights"
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url}, None)
+    stream = io.StringIO()
+    setup_logging("DEBUG", "text", secrets=config.secrets(), stream=stream)
+    logger = logging.getLogger("asyncpg")
+    logger.info("connecting to %s", url)
+    logger.info("password authentication failed (password %s)", password)
+    output = stream.getvalue()
+    assert password not in output and quote(password, safe="") not in output and TOKEN not in output
+    assert output.count(REDACTED) >= 2 and "connecting to" in output

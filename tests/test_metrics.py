@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 import socket
 
 import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.config import ConfigError
 from bot.discord_budget import GlobalBudget, classify
 from bot.metrics import BotMetrics
 
@@ -93,9 +93,7 @@ def test_a_proxy_paced_budget_shows_as_minus_one() -> None:
     assert samples(metrics.scrape().decode())[("eights_discord_budget_rate", ())] == -1
 
 
-async def test_the_endpoint_serves_the_registry_and_a_busy_port_does_not_stop_the_bot(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+async def test_the_endpoint_serves_the_registry_and_a_busy_port_is_refused() -> None:
     metrics = BotMetrics()
     metrics.watch_open_tables(lambda: 12)
     port = free_port()
@@ -110,9 +108,9 @@ async def test_the_endpoint_serves_the_registry_and_a_busy_port_does_not_stop_th
             got = samples(await response.text())
         assert got[("eights_open_tables", ())] == 12
         other = BotMetrics()
-        with caplog.at_level(logging.ERROR, logger="bot.metrics"):
+        with pytest.raises(ConfigError) as refused:
             await other.start_server("127.0.0.1", port)  # taken
-        assert "could not serve metrics" in caplog.text
+        assert refused.value.variable == "METRICS_PORT" and str(port) in str(refused.value)
         await other.stop_server()
     finally:
         await metrics.stop_server()

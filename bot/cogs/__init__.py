@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 from discord.ext import commands
 
 from bot.cogs.eights import EightsCog
-from bot.cogs.publisher import DEFAULT_DEBOUNCE, PUBLIC_INTERVAL, TablePublisher
+from bot.cogs.publisher import DEFAULT_DEBOUNCE, TablePublisher
 from bot.service import ServiceError, SystemClock, TableService
 from bot.ui.controls import DYNAMIC_ITEMS
 from bot.ui.standings import STANDINGS_DYNAMIC_ITEMS
@@ -29,15 +29,14 @@ async def setup_all(bot: EightsBot) -> None:
 
     ``restore_tables`` False (one-shot commands such as ``sync``) leaves the tables alone."""
     cpu_delay = float(bot.config.cpu_delay)
-    # A table's public lines and board edits are spaced by PUBLIC_INTERVAL, for the channel's rate limit;
-    # hands are refreshed at once. With no CPU delay (tests) nothing is spaced or batched: moves are shown as
-    # they come (bench/e2e.py sets the production spacing back on its publisher).
+    # A CPU's moves are batched for at most its delay: with none, each is shown as it comes. The spacing of
+    # a table's public lines and board edits is the channel's rate limit, the configuration's own matter;
+    # hands are refreshed at once.
     window = min(DEFAULT_DEBOUNCE, cpu_delay)
-    spacing = PUBLIC_INTERVAL if cpu_delay > 0 else 0.0
     publisher = TablePublisher(
         bot,
         gather_window=DEFAULT_DEBOUNCE,
-        min_interval=spacing,
+        min_interval=bot.config.public_interval,
         budget=bot.budget,
         on_board_shown=bot.metrics.board_delay.observe,
         appearance=bot.appearance,

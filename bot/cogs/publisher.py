@@ -77,9 +77,6 @@ from bot.ui.controls import hand_view
 log = logging.getLogger(__name__)
 
 DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
-# Seconds between a table's lines, and between its board edits (each in the channel's buckets of about
-# 5 per 5 s); hands are refreshed at once regardless.
-PUBLIC_INTERVAL = 1.0
 HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tried this many times in all
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...

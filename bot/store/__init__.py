@@ -19,6 +19,7 @@ from bot.store.base import (
     MatchResult,
     MatchSummary,
     MigrationError,
+    MissingDatabaseError,
     MoveRecord,
     OpenTable,
     PlayerStats,
@@ -47,6 +48,7 @@ __all__ = [
     "MatchResult",
     "MatchSummary",
     "MigrationError",
+    "MissingDatabaseError",
     "MoveRecord",
     "OpenTable",
     "PlayerStats",
@@ -67,10 +69,13 @@ __all__ = [
 DEFAULT_POOL_SIZE = 10
 
 
-async def open_store(database_url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> Store:
+async def open_store(database_url: str, *, pool_size: int = DEFAULT_POOL_SIZE, create: bool = True) -> Store:
     """Connect to the database a DATABASE_URL names (see ``bot.store.urls``): SQLite, creating the file's
     folder, or PostgreSQL with a pool of at most ``pool_size`` connections. Does not migrate: callers run
-    ``await store.migrate()``. Errors never show the URL's password."""
+    ``await store.migrate()``. Errors never show the URL's password.
+
+    ``create`` False: an SQLite file that does not exist raises MissingDatabaseError instead of being created
+    (with its folder), for a database that is only read from."""
     target = parse_database_url(database_url)
     if target.backend == "postgresql":
         from bot.store.postgres import PostgresStore
@@ -80,5 +85,7 @@ async def open_store(database_url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -
 
     assert target.path is not None
     if not target.is_memory:
+        if not create and not Path(target.path).is_file():
+            raise MissingDatabaseError(target.path)
         Path(target.path).parent.mkdir(parents=True, exist_ok=True)
     return await SqliteStore.open(target.path)

@@ -67,6 +67,14 @@ class DamagedDatabaseError(MigrationError):
         self.path = path
 
 
+class MissingDatabaseError(StoreError):
+    """The SQLite file to read from does not exist (and was not created)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"no database at {path}")
+        self.path = path
+
+
 class UnsupportedDatabaseError(StoreError):
     """The DATABASE_URL names a backend this build does not have."""
 

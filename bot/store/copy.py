@@ -38,7 +38,8 @@ async def copy_database(
         raise StoreError("--from and --to are the same database")
     if target_target.is_memory:
         raise StoreError("--to is an in-memory database: the copy would be lost at exit")
-    source = await open_store(source_url)
+    # Never created (MissingDatabaseError): a mistyped source would otherwise be "copied" as an empty one.
+    source = await open_store(source_url, create=False)
     try:
         target = await open_store(target_url)
         try:

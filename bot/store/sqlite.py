@@ -136,6 +136,11 @@ def _is_damage(error: sqlite3.Error) -> bool:
     return any(text in str(error) for text in _DAMAGE_MESSAGES)
 
 
+def _unwritable(path: str, error: OSError | sqlite3.Error) -> StoreError:
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return StoreError(f"cannot write the backup to {path} ({reason}): choose a folder this user can write to")
+
+
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -239,12 +244,17 @@ class SqliteStore:
         target = Path(path)
         if self._path != ":memory:" and target.resolve() == Path(self._path).resolve():
             raise StoreError(f"the backup path {path} is the database itself; choose another path")
-        target.parent.mkdir(parents=True, exist_ok=True)
+        # The folders this call creates are removed again if the backup cannot be written.
+        created = [folder for folder in [target.parent, *target.parent.parents] if not folder.exists()]
         partial = target.with_name(target.name + ".partial")
-        partial.unlink(missing_ok=True)
+        done = False
 
         def copy(source: sqlite3.Connection) -> None:
-            destination = sqlite3.connect(partial)
+            try:
+                destination = sqlite3.connect(partial)
+                destination.execute("PRAGMA user_version")  # sqlite3 opens the file lazily: open it now
+            except sqlite3.Error as error:
+                raise _unwritable(path, error) from None
             try:
                 source.backup(destination, pages=-1)
                 check = destination.execute("PRAGMA quick_check").fetchone()
@@ -256,6 +266,16 @@ class SqliteStore:
                 destination.close()
 
         try:
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                partial.unlink(missing_ok=True)
+            except OSError as error:
+                existing = next((folder for folder in target.parents if folder.exists()), None)
+                if existing is not None and not existing.is_dir():
+                    raise StoreError(
+                        f"cannot write the backup to {path}: {existing} is a file, not a folder"
+                    ) from None
+                raise _unwritable(path, error) from None
             if self._path == ":memory:":
                 await self._call(copy)
             else:
@@ -274,9 +294,18 @@ class SqliteStore:
                     if _is_damage(error):
                         raise DamagedDatabaseError(self._path) from error
                     raise
-            os.replace(partial, target)
+            try:
+                os.replace(partial, target)
+            except OSError as error:
+                raise _unwritable(path, error) from None
+            done = True
         finally:
-            partial.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            if not done:
+                for folder in created:  # deepest first
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()
 
     async def get_meta(self, key: str) -> str | None:
         def work(conn: sqlite3.Connection) -> str | None:

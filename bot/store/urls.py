@@ -9,7 +9,7 @@ sets its own connection options, so SQLite parameters in the URL are ignored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -25,27 +25,34 @@ EXAMPLES = "sqlite:///data/eights.sqlite3 or postgresql://user:password@host:543
 @dataclass(frozen=True, slots=True)
 class DatabaseTarget:
     backend: Backend
-    url: str  # as given (may hold a password: never print it; print ``shown``)
+    url: str = field(repr=False)  # as given (may hold a password: never print it; print ``shown``)
     shown: str  # the URL with its password masked, for logs, `check` and errors
     path: str | None = None  # SQLite: the file path, or ":memory:"
-    password: str | None = None  # PostgreSQL: the password, so that logs can redact it
+    password: str | None = field(default=None, repr=False)  # PostgreSQL, decoded: so that logs can redact it
 
     @property
     def is_memory(self) -> bool:
         return self.path == ":memory:"
 
+    @property
+    def secrets(self) -> list[str]:
+        """The URL and its password, as written in the URL (percent-encoded) and decoded."""
+        written = urlsplit(self.url).password if self.password else None
+        return [value for value in (self.url, self.password, written) if value]
+
     def scrub(self, text: str) -> str:
         """``text`` (an error message) with the URL and the password masked."""
         text = text.replace(self.url, self.shown)
-        if self.password:
-            text = text.replace(self.password, PASSWORD_MASK)
+        for secret in self.secrets[1:]:
+            text = text.replace(secret, PASSWORD_MASK)
         return text
 
 
 def mask_password(url: str) -> str:
     """The URL with the password (if any) replaced by ``***``; the user, host and database stay readable."""
     if "://" not in url:
-        return url
+        # Not a URL, but what comes before an @ may still be someone's credentials.
+        return f"{PASSWORD_MASK}@{url.rsplit('@', 1)[-1]}" if "@" in url else url
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -62,7 +69,8 @@ def mask_password(url: str) -> str:
 
 def parse_database_url(url: str) -> DatabaseTarget:
     """Read a DATABASE_URL; raise UnsupportedDatabaseError (never showing a password) when it names no
-    backend this bot has."""
+    backend this bot has. The message does not name the setting: the caller knows which one it read
+    (DATABASE_URL, copy-db's --from or --to)."""
     text = url.strip()
     shown = mask_password(text)
     scheme = text.split("://", 1)[0].lower() if "://" in text else ""
@@ -79,10 +87,10 @@ def parse_database_url(url: str) -> DatabaseTarget:
             raise UnsupportedDatabaseError(f"PostgreSQL URL {shown!r} names no database; e.g. {EXAMPLES}")
         return DatabaseTarget("postgresql", text, shown, password=password)
     if not text.lower().startswith(_SQLITE_PREFIX):
-        raise UnsupportedDatabaseError(f"unsupported DATABASE_URL {shown!r}; use {EXAMPLES}")
+        raise UnsupportedDatabaseError(f"unsupported database URL {shown!r}; use {EXAMPLES}")
     path = text[len(_SQLITE_PREFIX) :].split("?", 1)[0].split("#", 1)[0]
     if not path or path.endswith("/"):
         raise UnsupportedDatabaseError(
-            f"DATABASE_URL {shown!r} names no file after sqlite:///; use {EXAMPLES}"
+            f"database URL {shown!r} names no file after sqlite:///; use {EXAMPLES}"
         )
     return DatabaseTarget("sqlite", text, shown, path=path)

@@ -159,6 +159,7 @@ class World:
             api_base_url=self.fake.api_base_url,
             gateway_url=self.fake.gateway_url,
             cpu_delay=0.0,
+            public_interval=0.0,  # every line at once: the tests wait for what they check, not for spacing
             **self.config_changes,
         )
 

@@ -63,7 +63,15 @@ def test_postgres_urls_without_host_or_database_are_refused(url: str) -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["mysql://u:secret@host/db", "sqlite://", "sqlite:///", "sqlite:///?cache=shared", "bot.sqlite3", ""],
+    [
+        "mysql://u:secret@host/db",
+        "postgresql:/u:secret@host/db",  # a slash short of a URL: still credentials before the @
+        "sqlite://",
+        "sqlite:///",
+        "sqlite:///?cache=shared",
+        "bot.sqlite3",
+        "",
+    ],
 )
 def test_other_urls_are_refused_without_leaking_passwords(url: str) -> None:
     with pytest.raises(UnsupportedDatabaseError) as raised:
