@@ -170,6 +170,15 @@ class CrazierRound:
         top = self.discard[-1]
         self.follow = top[-1] if is_wild(top) else None
 
+    def fewer_draws(self, seat: int) -> int:
+        """How many fewer cards an opponent makes ``seat`` draw: its Castles (substitution abilities)."""
+        total = 0
+        for card in self.in_play[seat]:
+            key = row_of(card).key
+            if key is not None:
+                total += ABILITIES[key].fewer_draws
+        return total
+
     def effect_options(self, seat: int, card: str) -> list[Any]:
         key = row_of(card).key
         if key is None:

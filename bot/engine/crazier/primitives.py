@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.engine.crazier.deck import row_of
 from bot.engine.events import Event
 
 if TYPE_CHECKING:
@@ -21,18 +20,6 @@ def opponents(g: CrazierRound, a: int, b: int) -> bool:
     if a == b:
         return False
     return a % 2 != b % 2 if g.rules.teams else True
-
-
-def fewer_draws(g: CrazierRound, seat: int) -> int:
-    """How many fewer cards an opponent makes ``seat`` draw: its substitution abilities (Castles)."""
-    from bot.engine.crazier.abilities import ABILITIES
-
-    total = 0
-    for card in g.in_play[seat]:
-        key = row_of(card).key
-        if key is not None:
-            total += ABILITIES[key].fewer_draws
-    return total
 
 
 def refill(g: CrazierRound, ev: list[Event]) -> int:
@@ -57,7 +44,7 @@ def draw_cards(
     the draw pile is empty and the discard pile holds only its top card ends the game (the impossible
     draw)."""
     if cause is not None and opponents(g, cause, seat):
-        fewer = min(n, fewer_draws(g, seat))
+        fewer = min(n, g.fewer_draws(seat))
         if fewer:
             ev.append(Event("draw_prevented", seat, {"count": fewer, "by": by}))
             n -= fewer
