@@ -179,12 +179,6 @@ class CrazierRound:
                 total += ABILITIES[key].fewer_draws
         return total
 
-    def effect_options(self, seat: int, card: str) -> list[Any]:
-        key = row_of(card).key
-        if key is None:
-            return []
-        return ABILITIES[key].options(self, seat, {})
-
     # ======================================================================================== legal actions
     def legal_actions(self, seat: int | None = None) -> list[Move]:
         if self.over:
@@ -216,10 +210,21 @@ class CrazierRound:
                 key = row_of(card).key
                 if key is None:
                     continue
-                ability = ABILITIES[key]
-                for option in ability.options(self, seat, {}):
-                    moves.append(self._effect_move(seat, card, ability.choice, option))
+                choice, options = self._effect_choice(seat, card)
+                for option in options:
+                    moves.append(self._effect_move(seat, card, choice, option))
         return moves
+
+    def _effect_choice(self, seat: int, card: str) -> tuple[str | None, list[Any]]:
+        """What playing ``card`` for its effect asks (an event's choice and its options now). An asset asks
+        nothing as it goes into play: its choices come when its ability happens."""
+        row = row_of(card)
+        if row.key is None:
+            return None, []
+        if row.kind == "asset":
+            return None, [None]
+        ability = ABILITIES[row.key]
+        return ability.choice, ability.options(self, seat, {})
 
     @staticmethod
     def _effect_move(seat: int, card: str, choice: str | None, option: Any) -> Move:
@@ -258,6 +263,14 @@ class CrazierRound:
         self._check(move)
         ev: list[Event] = []
         self._do(move, ev)
+        self._advance(ev)
+        self._remember(ev)
+        return ev
+
+    def resume(self) -> list[Event]:
+        """Run the steps that wait for nobody (a no-op on any state this engine produced, which always stops
+        at a decision): for a position set up by hand, e.g. a turn at its "start" stage."""
+        ev: list[Event] = []
         self._advance(ev)
         self._remember(ev)
         return ev
@@ -307,12 +320,11 @@ class CrazierRound:
             raise EngineError(931)
         if self.effect_used[m.seat]:
             raise EngineError(932)
-        ability = ABILITIES[key]
-        options = ability.options(self, m.seat, {})
+        choice, options = self._effect_choice(m.seat, m.card)
         if not options:
             raise EngineError(933)
-        chosen = m.target if ability.choice == PLAYER else m.target_card if ability.choice == CARD else None
-        if chosen not in options or m != self._effect_move(m.seat, m.card, ability.choice, chosen):
+        chosen = m.target if choice == PLAYER else m.target_card if choice == CARD else None
+        if chosen not in options or m != self._effect_move(m.seat, m.card, choice, chosen):
             raise EngineError(934)
 
     def _do(self, m: Move, ev: list[Event]) -> None:
@@ -340,7 +352,7 @@ class CrazierRound:
             ability = ABILITIES[row.key]
             self.hands[seat].remove(card)
             self.effect_used[seat] = True
-            target = m.target if ability.choice == PLAYER else m.target_card
+            target = m.target if ability.choice == PLAYER else m.target_card if ability.choice == CARD else None
             ev.append(
                 Event("played", seat, {"card": card, "name": row.name, "kind": row.kind, "target": target})
             )
