@@ -352,7 +352,7 @@ class CrazierRound:
             ability = ABILITIES[row.key]
             self.hands[seat].remove(card)
             self.effect_used[seat] = True
-            target = m.target if ability.choice == PLAYER else m.target_card if ability.choice == CARD else None
+            target = {PLAYER: m.target, CARD: m.target_card}.get(ability.choice or "")
             ev.append(
                 Event("played", seat, {"card": card, "name": row.name, "kind": row.kind, "target": target})
             )

@@ -1,4 +1,4 @@
-"""Helpers for the crazier-abilities tests: a game set up card by card, at the start of a chosen seat's turn."""
+"""Helpers for the crazier-abilities tests: a game set up card by card, at the start of a seat's turn."""
 
 from __future__ import annotations
 

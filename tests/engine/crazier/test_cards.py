@@ -1,4 +1,5 @@
-"""One scenario per card of the crazier-abilities deck (RULESETS.md, the table of the section), each quoting its
+"""One scenario per card of the crazier-abilities deck (RULESETS.md, the table of the section), each quoting
+its
 row, with the deal stacked to force the situation."""
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def test_elven_princess_looks_privately_and_may_move_the_card_to_the_bottom() ->
 
 
 def test_elven_princess_kept_card_is_the_one_drawn() -> None:
-    """ "… you may put it on the bottom of the draw pile": "may", so it can stay, and the turn's draw takes it."""
+    """ "… you may put it on the bottom of the draw pile": "may", so it can stay, and the turn's draw takes
+    it."""
     g, _ = position(["9P 9G", "9O 9B"], "5G", in_play=["4B", ""], draw="KB QB")
     g.apply(Move.keep(0))
     assert "KB" in g.hands[0] and g.draw[-1] == "QB"
@@ -87,7 +89,8 @@ def test_angel_of_hope_makes_a_chosen_player_draw_before_the_turn_draw() -> None
 
 
 def test_castle_makes_an_opponent_cause_one_fewer_card() -> None:
-    """ "6 Castle (asset): If an opponent would cause you to draw one or more cards, the opponent causes you to
+    """ "6 Castle (asset): If an opponent would cause you to draw one or more cards, the opponent causes you
+    to
     draw one fewer cards." """
     g, _ = position(["2B 9O", "3O 3G"], "5O", in_play=["", "6G"], draw="KB")
     events = g.apply(Move.effect(0, "2B", target=1))
@@ -214,10 +217,11 @@ def test_king_arthur_counts_at_that_exact_moment() -> None:
 
 
 def test_a_new_game_deals_seven_each_and_the_next_card_starts_the_discard_pile() -> None:
-    """ "Each player gets seven cards; the next card starts the discard pile (an 8 there sets its own colour as
+    """ "Each player gets seven cards; the next card starts the discard pile (an 8 there sets its own colour
+    as
     the one to follow: clarification 2)." """
     deck = [c for c in DECK if c != "8G"]
-    deck = deck[:21] + ["8G"] + deck[21:]
+    deck = [*deck[:21], "8G", *deck[21:]]
     g = CrazierRound.new(get_preset("crazier-abilities"), 3, seed=4, first=1, deck=deck)
     assert g.discard == ["8G"] and g.colours_to_follow() == ("G",)
     assert [len(h) for h in g.hands] == [7, 8, 7]  # seat 1 began its turn and drew

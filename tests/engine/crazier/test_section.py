@@ -1,4 +1,5 @@
-"""The sentences of RULESETS.md's section "Crazier Eights with its ability cards", one scenario each, quoted in
+"""The sentences of RULESETS.md's section "Crazier Eights with its ability cards", one scenario each, quoted
+in
 the docstring, with stacked deals."""
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from bot.engine.events import Event
 from tests.engine.crazier.support import kinds, position, refused
 
 
-# --------------------------------------------------------------------------------------- beginning of the turn
+# ------------------------------------------------------------------------------- beginning of the turn
 def test_beginning_of_turn_abilities_happen_before_the_draw() -> None:
-    """ "the conditional abilities of cards in play that say "at the beginning of your turn" happen, before the
+    """ "the conditional abilities of cards in play that say "at the beginning of your turn" happen, before
+    the
     draw." """
     g, events = position(["9P 9G", "9O 9B"], "5O", in_play=["JB", "6G"], draw="KB")
     assert "KB" not in g.hands[0] and g.draw[-1] == "KB"  # waiting for the Dragon's choice, not drawn yet
@@ -69,9 +71,10 @@ def test_an_empty_draw_pile_is_refilled_from_the_discard_pile_but_its_top_card()
 
 
 def test_the_impossible_draw_ends_the_game_fewest_cards_wins() -> None:
-    """ "If a card must be drawn and the draw pile is empty with one card in the discard pile, the game is over
+    """ "If a card must be drawn and the draw pile is empty with one card in the discard pile, the game is
+    over
     and the player with the fewest cards in hand wins (detail 2; ties share the win)." """
-    g, events = position(["9P", "9O 9B"], "5O", rest=0)
+    g, _ = position(["9P", "9O 9B"], "5O", rest=0)
     assert g.over and g.reason == "impossible_draw" and g.winners == [1]
     assert g.scores == [len(g.hands[0]), 0]
 
@@ -126,7 +129,8 @@ def test_an_eight_uncovered_by_resurrection_sets_its_own_colour() -> None:
 
 
 def test_an_event_goes_to_the_bottom_an_asset_into_play_and_neither_need_match() -> None:
-    """ "an event does what it says and goes to the bottom of the discard pile; an asset goes into play in front
+    """ "an event does what it says and goes to the bottom of the discard pile; an asset goes into play in
+    front
     of its player, who controls it. A card played for its effect need not match." """
     g, _ = position(["6P 2O 9G", "9O 9B"], "5G", draw="KP")
     assert not g.matches("6P")
