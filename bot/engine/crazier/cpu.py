@@ -24,7 +24,7 @@ from bot.engine.crazier.actions import CARD as CARD_MOVE
 from bot.engine.crazier.actions import DISCARD, EFFECT, END, KEEP, MOVE, ORDER, Move
 from bot.engine.crazier.actions import PLAYER as PLAYER_MOVE
 from bot.engine.crazier.deck import DECK, colours_of, is_wild, rank_of
-from bot.engine.crazier.game import CrazierRound
+from bot.engine.crazier.game import BEGIN, START, CrazierRound
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -175,17 +175,24 @@ def evaluate(game: CrazierRound, seat: int) -> float:
         return 1000.0 if seat in game.winners else -1000.0
     view_team = [s for s in range(game.n) if game.alive[s] and game.team_of(s) == game.team_of(seat)]
     foes = [s for s in range(game.n) if game.alive[s] and game.team_of(s) != game.team_of(seat)]
-    mine = min(len(game.hands[s]) for s in view_team)
-    theirs = min(len(game.hands[s]) for s in foes)
-    score = -10.0 * mine + 6.0 * theirs + 1.0 * sum(len(game.hands[s]) for s in foes) / len(foes)
+    # The draw of a seat whose turn began but waits (for a choice) counts as made: positions compare
+    # at the same point of the next turn.
+    held = [
+        len(game.hands[s]) + (1 if s in game.active and game.stage[s] in (START, BEGIN) else 0)
+        for s in range(game.n)
+    ]
+    mine = min(held[s] for s in view_team)
+    theirs = min(held[s] for s in foes)
+    score = -10.0 * mine + 6.0 * theirs + 1.0 * sum(held[s] for s in foes) / len(foes)
     for s in range(game.n):
         if not game.alive[s]:
             continue
         sign = 1.0 if game.team_of(s) == game.team_of(seat) else -1.0
         cards = game.in_play[s]
         score += sign * sum(ASSET_VALUE.get(rank_of(c), 1.0) for c in cards)
-        if any(rank_of(c) == "K" for c in cards) and len(cards) >= 4:
-            score += sign * 400.0  # wins at the beginning of that player's next turn
+        if any(rank_of(c) == "K" for c in cards):
+            # Four cards win at the beginning of that player's next turn; three are one asset away.
+            score += sign * (400.0 if len(cards) >= 4 else 10.0 * max(0, len(cards) - 2))
         if any(rank_of(c) == "Q" for c in cards):
             others = [o for o in range(game.n) if game.alive[o] and game.team_of(o) != game.team_of(s)]
             score += sign * 300.0 * sum(1 for o in others if len(game.hands[o]) >= 12)
