@@ -7,6 +7,16 @@ the top (``draw[-1]`` is drawn next, ``discard[-1]`` is the top card); "the bott
 The engine runs every step that asks nothing of anyone: the beginning-of-turn abilities without a choice, the
 turn's draw, and the end of a turn with nothing left to do. It stops at the first choice (``choice``) or at
 the players' own part of the turn (discard, effect, end), and resumes there after a JSON round trip.
+
+Events (``bot.engine.events.Event``; cards are codes; private ones carry ``visible_to``):
+  dealt {cards} (private) · starter {card, follow} · turn {seats, turn} · ability {card, name} (a
+  beginning-of-turn ability happens) · ordered {card} · drew {count, by} · drew_cards {cards} (private) ·
+  draw_prevented {count, by} (Castle) · reshuffled {count} · looked {count} · looked_card {card} (private) ·
+  moved_to_bottom {by} · kept_on_top {by} · discarded {card, colour} · played {card, name, kind, target} ·
+  destroyed {card, by} · took_control {card, from} · resurrected {moved, top, follow} · no_effect {card} ·
+  lost {reason, cards, in_play} · turn_ended {auto} · game_over {winners, scores, reason}. ``by`` is the card
+  causing it (None: the turn's own draw); a ``lost`` or ``game_over`` reason is a card code (King Arthur,
+  Mordred) or "out", "impossible_draw", "last_standing", "turn_cap".
 """
 
 from __future__ import annotations

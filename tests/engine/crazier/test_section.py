@@ -272,3 +272,38 @@ def test_the_turn_cap_ends_the_game_as_fewest_cards_wins() -> None:
     fewest = min(len(h) for h in g.hands)
     assert g.reason == "turn_cap" and g.turn == 3
     assert g.winners == [s for s in range(2) if len(g.hands[s]) == fewest]
+
+
+def test_each_team_member_does_their_own_beginning_of_turn_one_after_the_other() -> None:
+    """ "each member does their own beginning-of-turn abilities, draw …": the first player's Angel of Hope
+    and draw, then the second member's."""
+    g, _ = position(
+        ["9G 2B", "9O 3B", "9B 2P", "9P 3P"],
+        "5G",
+        in_play=["5B", "", "5O", ""],
+        draw="KB KG KO KP",
+        teams=True,
+    )
+    assert g.choice is not None and g.choice["by"] == 0 and g.legal_actions(2) == []
+    events = g.apply(Move.player(0, 1))
+    assert g.choice is not None and g.choice["by"] == 2
+    events += g.apply(Move.player(2, 3))
+    drew = [(e.seat, e.data["by"]) for e in events if e.kind == "drew"]
+    assert drew == [(1, "5B"), (0, None), (3, "5O"), (2, None)]
+    assert "KB" in g.hands[1] and "KG" in g.hands[0] and "KO" in g.hands[3] and "KP" in g.hands[2]
+
+
+def test_teams_of_three_play_with_six_players() -> None:
+    """ "two teams of two (or three) players, seated alternately" """
+    g = CrazierRound.new(get_preset("crazier-abilities", teams=True), 6, seed=2, first=1)
+    assert g.active == [1, 3, 5] and [len(h) for h in g.hands] == [7, 8, 7, 8, 7, 8]
+
+
+def test_who_goes_first_is_random_in_a_matchs_first_game() -> None:
+    """ "Who goes first is random in a match's first game" — drawn from the match's seed, so it replays."""
+    firsts = {CrazierMatch.new(get_preset("crazier-abilities"), 4, seed=s).round.lead for s in range(40)}
+    assert firsts == {0, 1, 2, 3}
+    assert (
+        CrazierMatch.new(get_preset("crazier-abilities"), 4, seed=5).to_json()
+        == CrazierMatch.new(get_preset("crazier-abilities"), 4, seed=5).to_json()
+    )
