@@ -89,6 +89,8 @@ class CrazierRound:
         None). The first turn's automatic steps have run; their events are ``start_events``."""
         if not rules.allows_seats(n):
             raise EngineError(923, f"This game is for {rules.min_seats}–{rules.max_seats} players.")
+        if first is not None and not 0 <= first < n:
+            raise EngineError(923)
         rng = random.Random(seed)
         if deck is None:
             order = list(DECK)
@@ -349,10 +351,10 @@ class CrazierRound:
             self.hands[seat].remove(m.card)
             self.discard.append(m.card)
             self.discards_left[seat] -= 1
-            self.follow = m.colour if is_wild(m.card) else None
-            if is_wild(m.card) and self.follow is None:  # an 8 as the last card: nothing to follow after it
-                self.follow = m.card[-1]
-            ev.append(Event("discarded", seat, {"card": m.card, "colour": m.colour}))
+            named = m.colour if is_wild(m.card) else None
+            # An 8 discarded as the last card names nothing (the game is over): its own colour stands.
+            self.follow = (named or m.card[-1]) if is_wild(m.card) else None
+            ev.append(Event("discarded", seat, {"card": m.card, "colour": named}))
             self._out_if_empty(seat, ev)
         else:
             assert m.card is not None
