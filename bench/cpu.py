@@ -4,6 +4,7 @@
     .venv/bin/python bench/cpu.py --preset switch --games 1000 --jobs 2
     .venv/bin/python bench/cpu.py --quick               # 200 games per pairing, every pairing
     .venv/bin/python bench/cpu.py --first-game 2000     # other deals: games 2,000 to 3,999
+    .venv/bin/python bench/cpu.py --preset crazier-abilities --pairing hard-vs-normal --games 1000
 
 A game is one round (one deal) of the preset. Seats are rotated: game g gives seat s the lineup's entry
 (s + g) mod n, and the dealer is seat (g // n) mod n, so every level plays every position. A game's win is
@@ -25,8 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Round, get_preset
+from bot.engine import Round, crazier, get_preset
 from bot.engine.cpu import choose_action, react
+from bot.engine.crazier import cpu as crazier_cpu
 
 PAIRINGS: dict[str, tuple[str, ...]] = {
     "normal-vs-easy": ("normal", "easy"),
@@ -52,7 +54,30 @@ class Tally:
             self.times[level].extend(values)
 
 
+def play_crazier_game(lineup: tuple[str, ...], game: int) -> Tally:
+    """A game of crazier-abilities (its own engine): seats rotated as below, the first player rotating too."""
+    n = len(lineup)
+    g = crazier.CrazierRound.new(crazier.get_preset(crazier.PRESET_NAME), n, seed=game, first=(game // n) % n)
+    levels = [lineup[(s + game) % n] for s in range(n)]
+    tally = Tally(games=1)
+    decision = 0
+    while not g.over:
+        seat = g.acting[0]
+        decision += 1
+        start = time.perf_counter()
+        move = crazier_cpu.choose_action(g, seat, levels[seat], seed=game * 100_003 + decision)
+        tally.times[levels[seat]].append(time.perf_counter() - start)
+        g.apply(move)
+    tally.turns = g.turn
+    tally.capped = int(g.reason == "turn_cap")
+    measured = [s for s in g.winners if levels[s] == lineup[0]]
+    tally.wins = len(measured) / len(g.winners)
+    return tally
+
+
 def play_game(preset: str, lineup: tuple[str, ...], game: int, time_budget: float | None) -> Tally:
+    if preset == crazier.PRESET_NAME:
+        return play_crazier_game(lineup, game)
     ruleset = get_preset(preset)
     n = len(lineup)
     # Seats rotate with every game and the dealer with every n games, so each level plays every position

@@ -34,6 +34,14 @@ ERROR_MESSAGES: dict[int, str] = {
     925: "You hold a card that answers the pending draw: you must play it.",
     926: "You may pass only after drawing the most cards allowed, or when nothing can be drawn.",
     927: "You can't catch your own partner.",
+    # crazier-abilities.
+    930: "You have already discarded this turn (a Potion of Vitality lets you discard two more).",
+    931: "That card has no effect to play: discard it instead.",
+    932: "You have already played a card for its effect this turn.",
+    933: "That card has nothing to choose now, so it can't be played.",
+    934: "That choice is not offered.",
+    935: "Make the choice you are asked for first.",
+    936: "Name a colour for the 8.",
 }
 
 

@@ -1,0 +1,199 @@
+"""The 52 cards of ``crazier-abilities`` as data: colours, ranks, and one row per rank (name, kind, ability).
+
+A card is its canonical code, rank then colour letter (``KB``, ``10G``, ``AO``, ``8P``): every card of the
+deck is unique, so the code is the card. A rank's row holds its name, kind and the ability text the rules help
+and the faces show; the ability's behaviour is the function of the same key in ``abilities.py``. A new card is
+a row here and at most one function there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.engine.errors import EngineError
+
+Colour = str
+
+COLOURS: tuple[Colour, ...] = ("B", "G", "O", "P")
+COLOUR_NAMES = {"B": "blue", "G": "green", "O": "orange", "P": "purple"}
+#: The suit each colour stands for on the faces (seed 001, "Card layout").
+COLOUR_SUITS = {"B": "moon", "G": "ankh", "O": "sun", "P": "eye"}
+COLOUR_SYMBOLS = {"B": "☾", "G": "☥", "O": "☀", "P": "👁"}
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+WILD_RANK = "8"
+EVENT, ASSET = "event", "asset"
+
+
+@dataclass(frozen=True)
+class RankRow:
+    """What every card of one rank is: its name, kind (event, asset or none) and ability text."""
+
+    rank: str
+    name: str
+    kind: str | None
+    ability: str
+    #: The key of its behaviour in ``abilities.ABILITIES`` (None: no ability).
+    key: str | None
+
+
+RANK_ROWS: dict[str, RankRow] = {
+    row.rank: row
+    for row in (
+        RankRow(
+            "A",
+            "Ace",
+            None,
+            "No ability. Two colours: its own and the next one (blue → green → orange → purple → blue).",
+            None,
+        ),
+        RankRow(
+            "2", "Forbidden Knowledge", EVENT, "Choose a player: they draw two cards.", "forbidden_knowledge"
+        ),
+        RankRow(
+            "3", "Potion of Vitality", EVENT, "This turn you may discard up to two more cards.", "potion"
+        ),
+        RankRow(
+            "4",
+            "Elven Princess",
+            ASSET,
+            "At the beginning of your turn, look at the top card of the draw "
+            "pile; you may put it on the bottom of the draw pile.",
+            "elven_princess",
+        ),
+        RankRow(
+            "5",
+            "Angel of Hope",
+            ASSET,
+            "At the beginning of your turn, a player of your choice draws a card.",
+            "angel_of_hope",
+        ),
+        RankRow(
+            "6",
+            "Castle",
+            ASSET,
+            "If an opponent would cause you to draw one or more cards, they cause you "
+            "to draw one fewer. Castles add up.",
+            "castle",
+        ),
+        RankRow(
+            "7",
+            "Resurrection",
+            EVENT,
+            "Put the top card of the discard pile on the bottom of the draw "
+            "pile; the card beneath it becomes the top card.",
+            "resurrection",
+        ),
+        RankRow("8", "Eight", None, "Wild: discard it on anything and name a colour. No effect.", None),
+        RankRow("9", "Death", EVENT, "Destroy a card in play on the table of your choice.", "death"),
+        RankRow(
+            "10",
+            "Crown of Kings",
+            EVENT,
+            "Take control of a card in play that an opponent controls.",
+            "crown_of_kings",
+        ),
+        RankRow(
+            "J",
+            "Devious Dragon",
+            ASSET,
+            "At the beginning of your turn, destroy a card in play on the table.",
+            "devious_dragon",
+        ),
+        RankRow(
+            "Q",
+            "Mordred",
+            ASSET,
+            "At the beginning of your turn, every opponent holding 12 or more cards loses the game.",
+            "mordred",
+        ),
+        RankRow(
+            "K",
+            "King Arthur",
+            ASSET,
+            "At the beginning of your turn, if you control four or more cards in play, you win the game.",
+            "king_arthur",
+        ),
+    )
+}
+
+
+def _colours_of(rank: str, colour: Colour) -> tuple[Colour, ...]:
+    if rank == "A":
+        return (colour, COLOURS[(COLOURS.index(colour) + 1) % 4])
+    return (colour,)
+
+
+#: The deck in a fixed order (by rank, then colour); ``CARD_COLOURS`` maps each card to its colours.
+DECK: tuple[str, ...] = tuple(rank + colour for rank in RANKS for colour in COLOURS)
+CARD_COLOURS: dict[str, tuple[Colour, ...]] = {r + c: _colours_of(r, c) for r in RANKS for c in COLOURS}
+
+
+def rank_of(card: str) -> str:
+    return card[:-1]
+
+
+def row_of(card: str) -> RankRow:
+    return RANK_ROWS[card[:-1]]
+
+
+def colours_of(card: str) -> tuple[Colour, ...]:
+    return CARD_COLOURS[card]
+
+
+def is_wild(card: str) -> bool:
+    return card[:-1] == WILD_RANK
+
+
+def card_label(card: str) -> str:
+    """``"9B Death (blue ☾)"``: code, name and colours, for lines players read."""
+    row = row_of(card)
+    colours = "/".join(f"{COLOUR_NAMES[c]} {COLOUR_SYMBOLS[c]}" for c in colours_of(card))
+    name = "" if row.key is None else f" {row.name}"
+    return f"{card}{name} ({colours})"
+
+
+_COLOUR_WORDS: dict[str, Colour] = {}
+for _c in COLOURS:
+    for _w in (_c, COLOUR_NAMES[_c], COLOUR_SUITS[_c], COLOUR_SYMBOLS[_c]):
+        _COLOUR_WORDS[_w.lower()] = _c
+_COLOUR_WORDS["moons"] = "B"
+_COLOUR_WORDS["ankhs"] = "G"
+_COLOUR_WORDS["suns"] = "O"
+_COLOUR_WORDS["eyes"] = "P"
+_RANK_WORDS = {r.lower(): r for r in RANKS} | {
+    "t": "10",
+    "1": "A",
+    "ace": "A",
+    "jack": "J",
+    "queen": "Q",
+    "king": "K",
+    "eight": "8",
+}
+
+
+def parse_colour(text: object) -> Colour:
+    """A colour from a letter, name, suit name or symbol; ``EngineError(906)`` otherwise."""
+    if isinstance(text, str):
+        colour = _COLOUR_WORDS.get(text.strip().lower())
+        if colour is not None:
+            return colour
+    raise EngineError(906, "Unknown colour: name blue, green, orange or purple.")
+
+
+def parse_card(text: object) -> str:
+    """A card from liberal input (``kb``, ``10 green``, ``queen of suns``, ``T-P``); ``EngineError(903)``."""
+    if isinstance(text, str):
+        words = [w for w in re.split(r"[\s,\-_]+|\bof\b", text.strip().lower()) if w]
+        if len(words) == 1:
+            w = words[0]
+            for cut in (len(w) - 1,):
+                rank, colour = _RANK_WORDS.get(w[:cut]), _COLOUR_WORDS.get(w[cut:])
+                if rank and colour:
+                    return rank + colour
+        if len(words) == 2:
+            for a, b in (words, words[::-1]):
+                rank, colour = _RANK_WORDS.get(a), _COLOUR_WORDS.get(b)
+                if rank and colour:
+                    return rank + colour
+    raise EngineError(903)

@@ -1,0 +1,127 @@
+"""The ``crazier-abilities`` ruleset (and its teams option) and its rules help, listing every card.
+
+It lives in its own registry, ``PRESETS`` here, not in ``bot.engine.rules.PRESETS``: the lobby, the rules
+command and the server settings enumerate that one, and the table side cannot play this game yet (see the
+package's docstring). ``get_preset`` here knows only this game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.crazier.deck import COLOUR_NAMES, COLOUR_SUITS, RANK_ROWS, RANKS
+from bot.engine.errors import RulesetError
+
+PRESET_NAME = "crazier-abilities"
+
+
+@dataclass(frozen=True)
+class CrazierRules:
+    name: str = PRESET_NAME
+    min_players: int = 2
+    max_players: int = 6
+    hand_size: int = 7
+    #: Two teams seated alternately (seat 1, 3, 5 … against 2, 4, 6 …), of two or three players each.
+    teams: bool = False
+    #: The safety net: after this many turns the game ends as an impossible draw would (fewest cards wins).
+    turn_cap: int = 1000
+    #: A match ends when a total passes this (card-count points, lowest total wins), as ``crazier`` does.
+    target: int = 25
+
+    def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem is not None:
+            raise RulesetError(problem)
+
+    def _problem(self) -> str | None:
+        if self.name != PRESET_NAME:
+            return f"unknown preset name {self.name!r}"
+        for key in ("min_players", "max_players", "hand_size", "turn_cap", "target"):
+            if type(getattr(self, key)) is not int or getattr(self, key) < 1:
+                return f"{key} must be a whole number of at least 1"
+        if type(self.teams) is not bool:
+            return "teams must be true or false"
+        if not 2 <= self.min_players <= self.max_players <= 6:
+            return "players must be between 2 and 6, the minimum not above the maximum"
+        if self.hand_size * self.max_players + 2 > 52:
+            return f"{self.max_players} hands of {self.hand_size} cards do not fit in the deck"
+        if self.teams and not any(self.allows_seats(n) for n in (4, 6)):
+            return "teams are two teams of two or three players: 4 or 6 players"
+        return None
+
+    @property
+    def min_seats(self) -> int:
+        return max(4, self.min_players) if self.teams else self.min_players
+
+    @property
+    def max_seats(self) -> int:
+        return min(6, self.max_players) if self.teams else self.max_players
+
+    def allows_seats(self, n: int) -> bool:
+        if not self.min_players <= n <= self.max_players:
+            return False
+        return n in (4, 6) if self.teams else True
+
+    def replace(self, **changes: Any) -> CrazierRules:
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise RulesetError(f"unknown option: {', '.join(unknown)}")
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: object) -> CrazierRules:
+        if not isinstance(data, dict):
+            raise RulesetError("a ruleset must be a JSON object")
+        return cls().replace(**data)
+
+
+PRESETS: dict[str, CrazierRules] = {PRESET_NAME: CrazierRules()}
+
+
+def get_preset(name: str, *, teams: bool = False) -> CrazierRules:
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key not in PRESETS:
+        raise RulesetError(f"unknown preset {name!r}; this registry holds: {', '.join(PRESETS)}")
+    return PRESETS[key].replace(teams=True) if teams else PRESETS[key]
+
+
+def rules_help(rules: CrazierRules) -> str:
+    """The rules, then every card with what it does (Markdown). The choices where the rules sheet is silent
+    are said where players meet them."""
+    colours = ", ".join(f"{COLOUR_NAMES[c]} ({COLOUR_SUITS[c]})" for c in COLOUR_NAMES)
+    lines = [
+        "**Crazier Eights with its ability cards**" + (" — teams" if rules.teams else ""),
+        f"• 2–6 players, one deck of 52 cards in four colours: {colours}. "
+        "Seven cards each; the next card starts the discard pile. Empty your hand to win.",
+        "• Your turn: first the abilities of your cards in play that say *at the beginning of your turn* "
+        "(you choose the order of yours); then draw a card; then, in either order, **discard** one card "
+        "matching the top card's colour or rank (or an 8, naming a colour), and **play** one card for its "
+        "effect (it need not match). Then end your turn.",
+        "• An empty draw pile is refilled from the discard pile but its top card. If a card must be drawn "
+        "and none can be, the game ends: fewest cards wins (ties share the win).",
+        "• A player who loses leaves: their hand and cards in play go to the bottom of the discard pile, "
+        "and count as their points. The last player left wins.",
+        "• Destroyed cards go to the bottom of the discard pile. A card that needs a choice is playable "
+        "only when a choice exists; you may choose yourself. A looked-at card stays private.",
+        "• Points: the winner 0, every other player one per card in hand. Match: until a total passes "
+        f"{rules.target}; most points plays first next game.",
+    ]
+    if rules.teams:
+        lines.append(
+            "• Teams: two teams seated alternately take turns; each member does their own beginning of "
+            "turn and draw (one after the other), then discards and plays in any order; the team's turn "
+            "ends when every member has ended theirs. The first team with a player out of cards wins; "
+            "points are by team."
+        )
+    lines.append("**The cards** (every colour of a rank is the same card)")
+    for rank in RANKS:
+        row = RANK_ROWS[rank]
+        kind = f" ({row.kind})" if row.kind else ""
+        lines.append(f"• **{rank} {row.name}**{kind}: {row.ability}")
+    return "\n".join(lines)
