@@ -27,6 +27,7 @@ from bot.shards import ShardSet
 from bot.store import (
     DamagedDatabaseError,
     DatabaseTarget,
+    Heartbeat,
     MigrationError,
     Store,
     StoreError,
@@ -258,10 +259,10 @@ def cmd_health(args: argparse.Namespace) -> int:
     # Each process has its own heartbeat, named by its shards: this checks the process these settings run.
     shards = ShardSet(config.shard_count, config.shard_ids)
 
-    async def read() -> float | None:
+    async def read() -> Heartbeat | None:
         store = await _open(config)
         try:
-            return await store.read_heartbeat(shards.key)
+            return await store.heartbeat(shards.key)
         finally:
             await store.close()
 
@@ -277,7 +278,10 @@ def cmd_health(args: argparse.Namespace) -> int:
     if beat is None:
         print(f"unhealthy: the bot{who} has not written a heartbeat yet")
         return 1
-    age = time.time() - beat
+    if beat.stopped_at is not None:
+        print(f"unhealthy{who}: the bot stopped cleanly {max(time.time() - beat.stopped_at, 0):.0f} s ago")
+        return 1
+    age = time.time() - beat.beat_at
     if age > args.max_age:
         print(f"unhealthy{who}: last heartbeat {age:.0f} s ago (more than {args.max_age:g} s)")
         return 1
@@ -527,7 +531,8 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_health,
         "exit 0 if the running bot is alive",
         "Exit 0 when the running bot wrote its heartbeat in the last 60 seconds, else 1 (for Docker's "
-        "HEALTHCHECK). With SHARD_COUNT and SHARD_IDS, the heartbeat of the process running those shards.",
+        "HEALTHCHECK); 1 at once after a clean stop. With SHARD_COUNT and SHARD_IDS, the heartbeat of the "
+        "process running those shards.",
     )
     health.add_argument(
         "--max-age", type=float, default=HEALTH_MAX_AGE, metavar="SECONDS", help="default: %(default)g"
