@@ -29,9 +29,11 @@ from bot.store import (
     DatabaseTarget,
     Heartbeat,
     MigrationError,
+    ShardsClaimedError,
     Store,
     StoreError,
     UnsupportedDatabaseError,
+    claim_shards,
     open_store,
     parse_database_url,
 )
@@ -123,12 +125,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
     setup_logging(config.log_level, config.log_format, secrets=_secrets(config, token))
-    # The database first: a damaged one, or one from a newer bot, stops run before it connects to Discord.
-    asyncio.run(_migrate(config))
-    from bot.client import EightsBot
+    return asyncio.run(_run(config, token))
 
-    bot = EightsBot(config, tune_gc=True)
-    return asyncio.run(_serve(bot, token))
+
+async def _run(config: Config, token: str) -> int:
+    """Claim the shards, migrate, serve; the claim is held until the bot has shut down (or dies with it)."""
+    # The claim first: a second process on the same shards refuses to start and changes nothing.
+    try:
+        claim = await claim_shards(config.database_url, ShardSet(config.shard_count, config.shard_ids))
+    except ShardsClaimedError as error:
+        fail(str(error))
+    try:
+        # The database next: a damaged one, or one from a newer bot, stops run before it connects to Discord.
+        await _migrate(config)
+        from bot.client import EightsBot
+
+        bot = EightsBot(config, tune_gc=True)
+        return await _serve(bot, token)
+    finally:
+        await claim.release()
 
 
 async def _migrate(config: Config) -> tuple[int, int]:
