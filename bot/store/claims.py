@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import fcntl
 import logging
 import os
 import socket
@@ -35,6 +34,11 @@ from bot.store.urls import DatabaseTarget, parse_database_url
 
 if TYPE_CHECKING:
     import asyncpg
+
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite databases are not claimed there (deployments run on Linux)
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +87,8 @@ async def claim_shards(database_url: str, shards: ShardSet, *, retry_for: float 
     if target.backend == "postgresql":
         return await _PostgresClaim.take(target, shards, retry_for)
     assert target.path is not None
-    if target.is_memory:
-        return _NoClaim()  # a database no other process can open
+    if target.is_memory or fcntl is None:
+        return _NoClaim()  # a database no other process can open, or no fcntl locks
     return await asyncio.to_thread(_FileClaim.take, Path(target.path), shards)
 
 
@@ -103,7 +107,6 @@ _SHARD_BASE = 2 << 32  # byte _SHARD_BASE + i: shard i
 # process conflict too, and closing another descriptor of the file cannot drop them). Other Unixes: classic
 # POSIX locks through lockf, owned by the process, which is all that matters between processes.
 _OFD_SETLK: int | None = getattr(fcntl, "F_OFD_SETLK", None)
-_LOCKF = {fcntl.F_RDLCK: fcntl.LOCK_SH, fcntl.F_WRLCK: fcntl.LOCK_EX, fcntl.F_UNLCK: fcntl.LOCK_UN}
 
 
 def _setlk(fd: int, kind: int, start: int, length: int) -> bool:
@@ -115,7 +118,8 @@ def _setlk(fd: int, kind: int, start: int, length: int) -> bool:
             request = struct.pack("hhqqi4x", kind, os.SEEK_SET, start, length, 0)
             fcntl.fcntl(fd, _OFD_SETLK, request)
         else:
-            fcntl.lockf(fd, _LOCKF[kind] | fcntl.LOCK_NB, length, start, os.SEEK_SET)
+            mode = {fcntl.F_RDLCK: fcntl.LOCK_SH, fcntl.F_WRLCK: fcntl.LOCK_EX}.get(kind, fcntl.LOCK_UN)
+            fcntl.lockf(fd, mode | fcntl.LOCK_NB, length, start, os.SEEK_SET)
     except OSError as error:
         if error.errno in (errno.EAGAIN, errno.EACCES):  # held by another
             return False
