@@ -12,11 +12,17 @@ ENV PIP_NO_CACHE_DIR=1 \
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /src
-# Dependencies in their own layer, read from pyproject.toml: rebuilt only when that file changes.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
-        > requirements.txt \
-    && pip install -r requirements.txt
+# Dependencies in their own layer, rebuilt only when pyproject.toml or uv.lock changes. uv.lock pins every
+# package and the hash of every file: two builds of one commit install the same packages. uv (the version
+# pinned in pyproject.toml's dev extra, which made the lock) is removed again; --locked fails the build
+# when the lock no longer matches pyproject.toml (run `uv lock`), and pip checks every download against the
+# lock's hashes.
+COPY pyproject.toml uv.lock ./
+RUN pip install "uv==0.13.9" \
+    && uv export --locked --no-dev --no-emit-project --format requirements-txt \
+        --output-file requirements.txt --quiet \
+    && pip install --require-hashes --no-deps -r requirements.txt \
+    && pip uninstall --yes uv
 # The code, and the migrations beside it (the store finds them at ../migrations from bot/).
 COPY bot/ bot/
 COPY migrations/ migrations/
@@ -33,14 +39,15 @@ RUN groupadd --system --gid 10001 eights \
     && useradd --system --uid 10001 --gid eights --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin eights \
     && mkdir -p /data \
-    && chown eights:eights /data
+    && chown 10001:10001 /data
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /src/bot /app/bot
 COPY --from=build /src/migrations /app/migrations
 # From /, the default DATABASE_URL (sqlite:///data/eights.sqlite3, relative) is the same file in the volume, so
 # an .env copied from .env.example works unchanged.
 WORKDIR /
-USER eights
+# Numeric, so that Kubernetes' runAsNonRoot can check it is not root (a name would need /etc/passwd).
+USER 10001:10001
 # The database lives here: mount a volume to keep it across containers and upgrades.
 VOLUME ["/data"]
 # Healthy while the running bot writes its heartbeat (every 20 s) into the database.

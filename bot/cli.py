@@ -27,11 +27,14 @@ from bot.shards import ShardSet
 from bot.store import (
     DamagedDatabaseError,
     DatabaseTarget,
+    Heartbeat,
     MigrationError,
     MissingDatabaseError,
+    ShardsClaimedError,
     Store,
     StoreError,
     UnsupportedDatabaseError,
+    claim_shards,
     open_store,
     parse_database_url,
 )
@@ -117,12 +120,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
     setup_logging(config.log_level, config.log_format, secrets=config.secrets())
-    # The database first: a damaged one, or one from a newer bot, stops run before it connects to Discord.
-    asyncio.run(_migrate(config))
-    from bot.client import EightsBot
+    return asyncio.run(_run(config, token))
 
-    bot = EightsBot(config, tune_gc=True)
-    return asyncio.run(_serve(bot, token))
+
+async def _run(config: Config, token: str) -> int:
+    """Claim the shards, migrate, serve; the claim is held until the bot has shut down (or dies with it)."""
+    # The claim first: a second process on the same shards refuses to start and changes nothing.
+    try:
+        claim = await claim_shards(config.database_url, ShardSet(config.shard_count, config.shard_ids))
+    except ShardsClaimedError as error:
+        fail(str(error))
+    try:
+        # The database next: a damaged one, or one from a newer bot, stops run before it connects to Discord.
+        await _migrate(config)
+        from bot.client import EightsBot
+
+        bot = EightsBot(config, tune_gc=True)
+        return await _serve(bot, token)
+    finally:
+        await claim.release()
 
 
 async def _migrate(config: Config) -> tuple[int, int]:
@@ -253,10 +269,10 @@ def cmd_health(args: argparse.Namespace) -> int:
     # Each process has its own heartbeat, named by its shards: this checks the process these settings run.
     shards = ShardSet(config.shard_count, config.shard_ids)
 
-    async def read() -> float | None:
+    async def read() -> Heartbeat | None:
         store = await _open(config)
         try:
-            return await store.read_heartbeat(shards.key)
+            return await store.heartbeat(shards.key)
         finally:
             await store.close()
 
@@ -272,7 +288,10 @@ def cmd_health(args: argparse.Namespace) -> int:
     if beat is None:
         print(f"unhealthy: the bot{who} has not written a heartbeat yet")
         return 1
-    age = time.time() - beat
+    if beat.stopped_at is not None:
+        print(f"unhealthy{who}: the bot stopped cleanly {max(time.time() - beat.stopped_at, 0):.0f} s ago")
+        return 1
+    age = time.time() - beat.beat_at
     if age > args.max_age:
         print(f"unhealthy{who}: last heartbeat {age:.0f} s ago (more than {args.max_age:g} s)")
         return 1
@@ -553,7 +572,8 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_health,
         "exit 0 if the running bot is alive",
         "Exit 0 when the running bot wrote its heartbeat in the last 60 seconds, else 1 (for Docker's "
-        "HEALTHCHECK). With SHARD_COUNT and SHARD_IDS, the heartbeat of the process running those shards.",
+        "HEALTHCHECK); 1 at once after a clean stop. With SHARD_COUNT and SHARD_IDS, the heartbeat of the "
+        "process running those shards.",
     )
     health.add_argument(
         "--max-age", type=float, default=HEALTH_MAX_AGE, metavar="SECONDS", help="default: %(default)g"

@@ -280,6 +280,12 @@ class EightsBot(commands.AutoShardedBot):
             self._heartbeat_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat_task
+        if self._store is not None:
+            # After the last beat: `health` fails from now on, not only once the beat is 60 s old.
+            try:
+                await self._store.mark_stopped(self.owned_shards.key, time.time())
+            except Exception:
+                log.exception("could not mark the process stopped in the database")
         self.card_emojis.stop()
         await self._run_closers()
         if self._pending_replies:

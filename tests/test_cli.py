@@ -288,6 +288,9 @@ async def test_run_against_a_fake_discord_then_sigterm_exits_0_within_10_s(tmp_p
         code, stderr, took = await run_until_connected()
         assert code == 0 and took < 10, stderr
         assert "unchanged since the last sync" in stderr  # second start: nothing to send
+        # Stopped cleanly, the bot is not healthy any more: at once, not after the heartbeat's 60 s.
+        health = bot(tmp_path, "health")
+        assert health.returncode == 1 and "stopped" in health.stdout, health.stdout
         fake.assert_clean()
 
 

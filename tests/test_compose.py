@@ -72,3 +72,23 @@ def test_each_shard_services_settings_pass_check_against_a_real_server(tmp_path:
         assert PASSWORD not in checked.stdout + checked.stderr
         health = bot(tmp_path, "health", env=settings)
         assert health.returncode == 1 and f"(shard {env['SHARD_IDS']} of 2)" in health.stdout
+
+
+def test_each_shard_keeps_its_data_in_a_named_volume_and_serves_its_metrics() -> None:
+    document = compose()
+    shards = shard_services(document)
+    volumes, published = set(), set()
+    for name, env in shards.items():
+        service = document["services"][name]
+        # /data holds the shard's art cache: a named volume of its own survives a new container.
+        (volume,) = [v for v in service["volumes"] if v.endswith(":/data")]
+        source = volume.split(":")[0]
+        assert source in document["volumes"], volume
+        volumes.add(source)
+        # Metrics on the container's network, published to the host's loopback only.
+        assert env["METRICS_ADDRESS"] == "0.0.0.0"
+        (port,) = service["ports"]
+        host, host_port, container_port = port.split(":")
+        assert host == "127.0.0.1" and container_port == env["METRICS_PORT"], port
+        published.add(host_port)
+    assert len(volumes) == len(published) == len(shards)  # one volume and one host port per shard

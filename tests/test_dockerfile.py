@@ -72,45 +72,91 @@ def test_multi_stage_on_python_3_11_slim(stages: list[Stage]) -> None:
     assert not any("pip install" in args for args in final.all("RUN"))
 
 
-def test_dependencies_are_installed_in_their_own_layer_before_the_code(stages: list[Stage]) -> None:
+def dependency_install(stages: list[Stage]) -> str:
+    (run,) = [args for kw, args in stages[0].instructions if kw == "RUN" and "pip install" in args]
+    return run
+
+
+def test_dependencies_are_installed_from_the_lock_in_their_own_layer_before_the_code(
+    stages: list[Stage],
+) -> None:
     build = stages[0].instructions
     copies = [(i, args) for i, (kw, args) in enumerate(build) if kw == "COPY"]
     installs = [i for i, (kw, args) in enumerate(build) if kw == "RUN" and "pip install" in args]
     assert installs, "no pip install in the build stage"
     first_install = installs[0]
     copied_before = [args for i, args in copies if i < first_install]
-    assert copied_before == ["pyproject.toml ./"], "only the dependency list may be copied before installing"
+    # Only the dependency list and its lock: two builds of one commit install the same packages.
+    assert copied_before == ["pyproject.toml uv.lock ./"], copied_before
     code_copies = [i for i, args in copies if args.startswith("bot/")]
     assert code_copies and min(code_copies) > first_install
+    run = dependency_install(stages)
+    # A lock that no longer matches pyproject.toml fails the build (--locked); every file is checked against
+    # the lock's hashes; nothing is resolved again at build time.
+    assert "uv export --locked" in run and "--no-dev" in run and "--no-emit-project" in run
+    assert "pip install --require-hashes --no-deps -r requirements.txt" in run
 
 
-def test_the_dependency_list_the_image_installs_is_the_projects(stages: list[Stage]) -> None:
-    # Run the build stage's extraction command on the real pyproject.toml.
-    (run,) = [args for kw, args in stages[0].instructions if kw == "RUN" and "tomllib" in args]
-    script = re.search(r'python -c "(.*?)"\s*>', run)
-    assert script, run
+def test_the_image_installs_the_projects_dependencies_pinned_by_the_lock(stages: list[Stage]) -> None:
+    # Run the build stage's export on the real uv.lock (offline: --frozen reads the lock alone).
+    command = re.search(r"(uv export .*?) --output-file", dependency_install(stages))
+    assert command, dependency_install(stages)
+    words = command.group(1).replace("--locked", "--frozen").split()
+    uv = Path(sys.executable).with_name("uv")
     result = subprocess.run(
-        [sys.executable, "-c", script.group(1)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=30,
+        [str(uv), *words[1:]], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60
     )
-    expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
-    assert result.stdout.split() == expected
-    assert any(dep.startswith("discord.py") for dep in expected) and any(
-        d.startswith("aiosqlite") for d in expected
-    )
+    pins = dict(re.findall(r"^([a-z0-9][a-z0-9._-]*)==(\S+)", result.stdout, flags=re.M))
+    assert result.stdout.count("--hash=sha256:") >= len(pins) > 0
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for dependency in project["dependencies"]:
+        name = re.split(r"[<>=!~; \[]", dependency, maxsplit=1)[0].lower().replace(".", "-").replace("_", "-")
+        assert name in pins, dependency
+    for extra in project["optional-dependencies"].values():  # tests and tools stay out of the image
+        for dependency in extra:
+            name = re.split(r"[<>=!~; \[]", dependency, maxsplit=1)[0].lower().replace("_", "-")
+            assert name not in pins, dependency
+
+
+def test_the_lock_file_matches_pyproject() -> None:
+    """What `uv lock --check` (in .ci/run) compares, offline: the requirements the lock was made from are
+    pyproject.toml's, every extra included."""
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    (entry,) = [package for package in lock["package"] if package["name"] == project["name"]]
+
+    def normal(requirement: str) -> tuple[str, str]:
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)\s*(.*)", requirement)
+        assert match, requirement
+        name = re.sub(r"[._-]+", "-", match.group(1)).lower()
+        return name, ",".join(sorted(match.group(2).replace(" ", "").split(",")))
+
+    locked = {
+        (item["name"], ",".join(sorted(item.get("specifier", "").split(","))), item.get("marker", ""))
+        for item in entry["metadata"]["requires-dist"]
+    }
+    wanted = {(*normal(dep), "") for dep in project["dependencies"]}
+    for extra, deps in project["optional-dependencies"].items():
+        wanted |= {(*normal(dep), f"extra == '{extra}'") for dep in deps}
+    assert locked == wanted, "uv.lock is out of date: run `uv lock` and commit uv.lock"
+
+
+def test_the_image_reads_the_lock_with_the_uv_that_made_it(stages: list[Stage]) -> None:
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    (pinned,) = [dep for dep in dev if dep.startswith("uv")]
+    assert re.fullmatch(r"uv==[\d.]+", pinned), pinned
+    assert f'pip install "{pinned}"' in dependency_install(stages)
 
 
 def test_runs_as_a_non_root_user(stages: list[Stage]) -> None:
     users = stages[-1].all("USER")
     assert users, "the final stage sets no USER"
-    assert users[-1] not in ("root", "0", "0:0")
+    # Numeric, so that Kubernetes' runAsNonRoot can tell it is not root without reading /etc/passwd.
+    assert users[-1] == "10001:10001"
     # The user is created in the image and owns the data folder.
     runs = " ".join(stages[-1].all("RUN"))
-    assert "useradd" in runs and users[-1] in runs and "chown" in runs and "/data" in runs
+    assert "useradd --system --uid 10001" in runs and "--gid 10001" in runs
+    assert "chown 10001:10001 /data" in runs
 
 
 def test_data_volume_healthcheck_and_entrypoint(stages: list[Stage]) -> None:

@@ -33,6 +33,7 @@ from bot.store.base import (
     TableStatus,
     UnsupportedDatabaseError,
 )
+from bot.store.claims import ShardClaim, ShardsClaimedError, claim_shards
 from bot.store.urls import DatabaseTarget, mask_password, parse_database_url
 
 __all__ = [
@@ -55,12 +56,15 @@ __all__ = [
     "RankingEntry",
     "RoundResult",
     "SeatRecord",
+    "ShardClaim",
+    "ShardsClaimedError",
     "Store",
     "StoreError",
     "TableExistsError",
     "TableRecord",
     "TableStatus",
     "UnsupportedDatabaseError",
+    "claim_shards",
     "mask_password",
     "open_store",
     "parse_database_url",

@@ -211,6 +211,7 @@ class Heartbeat:
     beat_at: float
     pid: int | None = None
     host: str | None = None
+    stopped_at: float | None = None  # a clean stop, until the process beats again
 
 
 # copy-db: (table name, column names, rows) written inside the target's one transaction.
@@ -254,6 +255,14 @@ class Store(Protocol):
 
     async def read_heartbeat(self, process: str = "all") -> float | None:
         """That process's last heartbeat, or None if never written."""
+        ...
+
+    async def heartbeat(self, process: str) -> Heartbeat | None:
+        """That process's heartbeat row (its last beat, and whether it stopped cleanly since), or None."""
+        ...
+
+    async def mark_stopped(self, process: str, now: float) -> None:
+        """Record that the process stopped cleanly: ``health`` fails at once. Its next beat clears it."""
         ...
 
     async def heartbeats(self) -> list[Heartbeat]:

@@ -216,7 +216,7 @@ class PostgresStore(PostgresStandings):
     ) -> None:
         await self._pool.execute(
             "INSERT INTO heartbeats (process, beat_at, pid, host) VALUES ($1, $2, $3, $4) "
-            "ON CONFLICT (process) DO UPDATE SET beat_at = $2, pid = $3, host = $4",
+            "ON CONFLICT (process) DO UPDATE SET beat_at = $2, pid = $3, host = $4, stopped_at = NULL",
             process,
             float(now),
             pid,
@@ -227,8 +227,21 @@ class PostgresStore(PostgresStandings):
         value = await self._pool.fetchval("SELECT beat_at FROM heartbeats WHERE process = $1", process)
         return None if value is None else float(value)
 
+    async def heartbeat(self, process: str) -> Heartbeat | None:
+        row = await self._pool.fetchrow(
+            "SELECT process, beat_at, pid, host, stopped_at FROM heartbeats WHERE process = $1", process
+        )
+        return None if row is None else Heartbeat(*row)
+
+    async def mark_stopped(self, process: str, now: float) -> None:
+        await self._pool.execute(
+            "UPDATE heartbeats SET stopped_at = $1 WHERE process = $2", float(now), process
+        )
+
     async def heartbeats(self) -> list[Heartbeat]:
-        found = await self._pool.fetch("SELECT process, beat_at, pid, host FROM heartbeats ORDER BY beat_at")
+        found = await self._pool.fetch(
+            "SELECT process, beat_at, pid, host, stopped_at FROM heartbeats ORDER BY beat_at"
+        )
         return [Heartbeat(*row) for row in found]
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:

@@ -331,7 +331,7 @@ class SqliteStore:
             conn.execute(
                 "INSERT INTO heartbeats (process, beat_at, pid, host) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (process) DO UPDATE SET beat_at = excluded.beat_at, pid = excluded.pid, "
-                "host = excluded.host",
+                "host = excluded.host, stopped_at = NULL",
                 (process, float(now), pid, host),
             )
 
@@ -344,9 +344,26 @@ class SqliteStore:
 
         return await self._call(work)
 
+    async def heartbeat(self, process: str) -> Heartbeat | None:
+        def work(conn: sqlite3.Connection) -> Heartbeat | None:
+            row = conn.execute(
+                "SELECT process, beat_at, pid, host, stopped_at FROM heartbeats WHERE process = ?", (process,)
+            ).fetchone()
+            return None if row is None else Heartbeat(*row)
+
+        return await self._call(work)
+
+    async def mark_stopped(self, process: str, now: float) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE heartbeats SET stopped_at = ? WHERE process = ?", (float(now), process))
+
+        await self._call(work)
+
     async def heartbeats(self) -> list[Heartbeat]:
         def work(conn: sqlite3.Connection) -> list[Heartbeat]:
-            found = conn.execute("SELECT process, beat_at, pid, host FROM heartbeats ORDER BY beat_at")
+            found = conn.execute(
+                "SELECT process, beat_at, pid, host, stopped_at FROM heartbeats ORDER BY beat_at"
+            )
             return [Heartbeat(*row) for row in found]
 
         return await self._call(work)

@@ -551,6 +551,19 @@ async def test_meta_and_heartbeat(store: Store) -> None:
     ]
 
 
+async def test_a_clean_stop_marks_the_process_stopped_until_its_next_beat(store: Store) -> None:
+    await store.write_heartbeat(1000.0, "0/2", pid=76, host="box-a")
+    await store.write_heartbeat(1001.0, "1/2", pid=77, host="box-b")
+    assert await store.heartbeat("0/2") == Heartbeat("0/2", 1000.0, 76, "box-a")
+    await store.mark_stopped("0/2", 1010.0)
+    assert await store.heartbeat("0/2") == Heartbeat("0/2", 1000.0, 76, "box-a", stopped_at=1010.0)
+    assert await store.heartbeat("1/2") == Heartbeat("1/2", 1001.0, 77, "box-b")  # only its own row
+    # Started again, the process beats: it is running, not stopped.
+    await store.write_heartbeat(1020.0, "0/2", pid=78, host="box-a")
+    assert await store.heartbeat("0/2") == Heartbeat("0/2", 1020.0, 78, "box-a")
+    assert await store.heartbeat("2/3") is None
+
+
 async def test_backup_is_a_complete_standalone_copy(sqlite_store: SqliteStore, tmp_path: Path) -> None:
     store = sqlite_store
     table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)

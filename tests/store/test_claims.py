@@ -1,0 +1,59 @@
+"""Shard claims (bot/store/claims.py) on both backends: which claims exclude which. Two claims in one test
+process stand for two processes (open-file-description locks on SQLite, two sessions on PostgreSQL); the
+processes themselves, SIGKILL included, are in tests/e2e/test_shard_claims.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.shards import ShardSet
+from bot.store import ShardClaim, ShardsClaimedError, claim_shards, parse_database_url
+
+
+async def refused(url: str, shards: ShardSet) -> str:
+    with pytest.raises(ShardsClaimedError) as error:
+        await claim_shards(url, shards, retry_for=0)  # no dead predecessor to wait for here
+    return str(error.value)
+
+
+async def test_overlapping_claims_are_refused_and_disjoint_ones_granted(backend_url: str) -> None:
+    shown = parse_database_url(backend_url).path or parse_database_url(backend_url).shown
+    held: list[ShardClaim] = []
+    try:
+        held.append(await claim_shards(backend_url, ShardSet(4, (0, 1))))
+        held.append(await claim_shards(backend_url, ShardSet(4, (2,))))  # disjoint: side by side
+
+        message = await refused(backend_url, ShardSet(4, (1, 3)))
+        assert message.startswith(f"{shown}: cannot run shards 1, 3 of 4:") and "runs shard 1 of 4" in message
+        message = await refused(backend_url, ShardSet(None, None))
+        assert "cannot run every shard (no SHARD_IDS)" in message and "some of these shards" in message
+        # Shard 1 of 2 serves guilds of shards 1 and 3 of 4: another SHARD_COUNT is refused as a whole.
+        message = await refused(backend_url, ShardSet(2, (1,)))
+        assert "SHARD_COUNT other than 2" in message
+        # A refused claim took nothing: shard 3 of 4 is still free.
+        held.append(await claim_shards(backend_url, ShardSet(4, (3,))))
+    finally:
+        for claim in held:
+            await claim.release()
+
+    # Released, every shard can be claimed; while it is, no single shard can be.
+    everything = await claim_shards(backend_url, ShardSet(None, None))
+    try:
+        assert "another process already runs every shard" in await refused(backend_url, ShardSet(4, (0,)))
+        assert "some of these shards" in await refused(backend_url, ShardSet(2, (0, 1)))
+    finally:
+        await everything.release()
+    again = await claim_shards(backend_url, ShardSet(2, (0,)))
+    await again.release()
+    database = parse_database_url(backend_url).path
+    if database is not None:  # SQLite: the lock file goes with the last claim
+        assert not Path(database + ".lock").exists()
+
+
+async def test_an_in_memory_database_needs_no_claim() -> None:
+    first = await claim_shards("sqlite:///:memory:", ShardSet(None, None))
+    second = await claim_shards("sqlite:///:memory:", ShardSet(None, None))
+    await first.release()
+    await second.release()
