@@ -127,7 +127,7 @@ async def _run(config: Config, token: str) -> int:
     """Claim the shards, migrate, serve; the claim is held until the bot has shut down (or dies with it)."""
     # The claim first: a second process on the same shards refuses to start and changes nothing.
     try:
-        claim = await claim_shards(config.database_url, ShardSet(config.shard_count, config.shard_ids))
+        claim = await claim_shards(config.database_url.get(), ShardSet(config.shard_count, config.shard_ids))
     except ShardsClaimedError as error:
         fail(str(error))
     try:
