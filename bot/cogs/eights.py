@@ -209,7 +209,12 @@ class EightsCog(
             answers.unwatch(interaction)
 
     async def _control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
-        table_id, action, token = control.table_id, control.action, control.token or None
+        # Discord sends only the components of the message they are on, but nothing here depends on it: a
+        # control acts on its table only where that table is (its channel, its server).
+        action, token = control.action, control.token or None
+        table_id = await self.service.table_for_control(
+            control.table_id, interaction.guild_id, interaction.channel_id, token
+        )
         if action == JOIN:
             outcome = await self.service.join(table_id, self.actor(interaction))
             self.publisher.publish(outcome)

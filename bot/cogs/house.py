@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import answer_privately, update_in_place
+from bot.cogs.answers import answer_privately, from_private_message, update_in_place
 from bot.cogs.table_helpers import TableHelpers
 from bot.service import HouseOption, Outcome, ServiceError
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
@@ -109,7 +109,7 @@ class HouseCommands(TableHelpers):
             snapshot = await self.service.snapshot(table_id)
             content = panel_content(snapshot.house_rules, snapshot.preset)
             view = panel_view(table_id, options)
-            if _from_panel(interaction):
+            if from_private_message(interaction):
                 await update_in_place(interaction, content, view)
             else:
                 await answer_privately(interaction, content, view=view)
@@ -141,9 +141,3 @@ class HouseCommands(TableHelpers):
 
 def _submitted_form(interaction: discord.Interaction) -> bool:
     return interaction.type is discord.InteractionType.modal_submit
-
-
-def _from_panel(interaction: discord.Interaction) -> bool:
-    """The click came from the private panel (edit it in place), not from the public board."""
-    message = interaction.message
-    return message is not None and message.flags.ephemeral

@@ -20,7 +20,7 @@ import random
 
 from bot.engine import PRESETS, get_preset, house_words, rules_help
 from bot.service.clock import Clock
-from bot.service.errors import NO_TABLE, ServiceError
+from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
 from bot.service.house_rules import HouseRuleUseCases
 from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
@@ -175,6 +175,22 @@ class TableService:
     async def table_in_channel(self, channel_id: int) -> int | None:
         """The id of the channel's open table, or None."""
         return await self._registry.table_in_channel(channel_id)
+
+    async def table_for_control(
+        self, table_id: int, guild_id: int | None, channel_id: int | None, round_token: str | None = None
+    ) -> int:
+        """The table a control (button, select, form) names, if it is the open table of the channel and the
+        server the control was used in; otherwise the control has expired (it carries a round token: a hand's
+        or a board's of a round) or its table is over (ServiceError "expired" or "no_table"), as for a
+        closed table. The named id itself is never looked up: a control may come from a tampered client, with
+        any table's id or one no table has."""
+        here = await self.table_in_channel(channel_id) if channel_id is not None else None
+        live = self._registry.get(here) if here is not None else None
+        if live is None or here != table_id or live.record.guild_id != guild_id:
+            if round_token is not None:
+                raise ServiceError("expired", EXPIRED)
+            raise ServiceError("no_table", NO_TABLE)
+        return here
 
     async def require_table(self, channel_id: int) -> int:
         """The id of the channel's open table; ServiceError("no_table") with how to open one otherwise."""
