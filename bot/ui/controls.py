@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.engine import card_label, card_name, parse_card
 from bot.service.models import HandView, TableSnapshot
 from bot.ui.faces import TEXT, CardFaces
+from bot.ui.names import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -302,11 +303,12 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
             TableButton.make(Control(table, token, LAST), "Last card!", style=discord.ButtonStyle.danger)
         )
     for position in hand.catch_targets:
-        name = hand.snapshot.name_at(position)
+        # Within the label's 80 characters, the isolate (if any) kept whole.
+        name = plain_name(hand.snapshot.name_at(position)[:70])
         actions.append(
             TableButton.make(
                 Control(table, token, CATCH, str(position)),
-                f"Catch {name}"[:80],
+                f"Catch {name}",
                 style=discord.ButtonStyle.danger,
             )
         )

@@ -39,6 +39,7 @@ from bot.ui.art.cards import (
     png_bytes,
     suit_badge,
 )
+from bot.ui.names import plain_name
 
 WIDTH, HEIGHT = 800, 450
 CENTRE = (WIDTH / 2, HEIGHT / 2)
@@ -351,7 +352,7 @@ def alt_text(snapshot: TableSnapshot) -> str:
     parts.append(f"Stock: {_cards(snapshot.stock_size)}.")
     seats = []
     for seat in sorted(snapshot.seats, key=lambda seat: seat.position):
-        text = f"{seat.position + 1}. {seat.name}"
+        text = f"{seat.position + 1}. {plain_name(seat.name)}"
         if seat.card_count is not None:
             text += f", {_cards(seat.card_count)}"
         if snapshot.phase == "playing" and snapshot.to_act == seat.position:
