@@ -242,6 +242,22 @@ class TableService:
         if live is not None:
             live.record = dataclasses.replace(live.record, board_message_id=message_id)
 
+    async def board_picture(self, table_id: int) -> tuple[int, str] | None:
+        """What the table's board message shows as its picture, as last recorded (``set_board_picture``):
+        (message id, digest; "" for no picture), or None if nothing was recorded."""
+        raw = await self._registry.store.get_meta(_board_picture_key(table_id))
+        message, _, digest = (raw or "").partition(":")
+        return (int(message), digest) if message.isdigit() else None
+
+    async def set_board_picture(self, table_id: int, message_id: int, digest: str) -> None:
+        """Record what picture the board message ``message_id`` shows (a digest of what it was drawn from),
+        so that a restarted process does not upload the same picture again (not a move)."""
+        await self._registry.store.set_meta(_board_picture_key(table_id), f"{message_id}:{digest}")
+
+    async def forget_board_picture(self, table_id: int) -> None:
+        """The table is over: its board's picture needs no record any more."""
+        await self._registry.store.delete_meta(_board_picture_key(table_id))
+
     # --- hooks for tests and replays ------------------------------------------------------------------------
 
     def seed_deals(self, seed: int) -> None:
@@ -263,3 +279,7 @@ class TableService:
 
 
 __all__ = ["TableService"]
+
+
+def _board_picture_key(table_id: int) -> str:
+    return f"board_picture:{table_id}"
