@@ -5,16 +5,29 @@ one different, so every board render is a real drawing (a cache miss); the cache
 The board is drawn in a worker thread by the bot, so these times are spent off the event loop. Wall-clock
 times depend on the machine's other load; the CPU time of the drawing thread is shown beside them.
 
+``--first-start`` measures instead what the drawing costs the bot's event loop at a first start (no art
+cached, no emoji on the application): the real EightsBot against the fake Discord in this process, drawing
+its 57 emojis (in a worker thread) and uploading them, while a table is opened and started. A task sleeping
+5 ms at a time records how late the event loop wakes it; printed: the worst and p99 lateness while the
+emojis are drawn and uploaded (target: under 100 ms), and the time from Start to the board showing the round
+(``--start-after 3``: the table opened 3 s after the bot is ready, once the shared parts of the board picture
+are drawn; at once, the first board waits for them).
+
     .venv/bin/python bench/art.py [--boards 300] [--cards 3]
+    .venv/bin/python bench/art.py --first-start [--start-after 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.engine.cards import STANDARD_DECK, card_code
 from bot.service.models import SeatView, TableSnapshot
@@ -100,11 +113,82 @@ def timed(work: Callable[[], object], wall: list[float], cpu: list[float]) -> ob
     return result
 
 
+async def first_start(start_after: float) -> None:
+    """See the module docstring (``--first-start``); the table is opened ``start_after`` seconds after the
+    bot is ready."""
+    # Imported here: the drawing benchmarks need neither discord.py nor the fake (in tests/, beside bench/).
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bot.client import EightsBot
+    from bot.config import Config, Secret
+    from tests.fakediscord import FakeDiscord, fast_bot_options, running_bot
+
+    loop = asyncio.get_running_loop()
+    lateness: list[tuple[float, float]] = []  # (when, how late)
+
+    async def probe() -> None:
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.005)
+            lateness.append((loop.time(), max(0.0, loop.time() - before - 0.005)))
+
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeDiscord() as fake:
+            guild = fake.create_guild("Cards")
+            channel = fake.create_channel(guild, "eights")
+            alice, bob = fake.create_user("alice"), fake.create_user("bob")
+            for user in (alice, bob):
+                fake.add_member(guild, user)
+            config = Config(
+                token=Secret(fake.token),
+                database_url=f"sqlite:///{Path(folder) / 'eights.sqlite3'}",
+                api_base_url=fake.api_base_url,
+                gateway_url=fake.gateway_url,
+                cpu_delay=0.0,
+            )
+            bot = EightsBot(config, emoji_pace=0.01, **fast_bot_options())
+            watch = asyncio.create_task(probe())
+            async with running_bot(fake, bot, set_endpoints=True):
+                began = loop.time()
+                await asyncio.sleep(start_after)
+                new = await fake.invoke(alice, channel, "eights new", target=1000)
+                board = await new.reply()
+                await (await fake.click(bob, board, label="Join")).callback()
+                clicked = loop.time()
+                await (await fake.click(alice, board, label="Start")).callback()
+
+                def round_shown() -> bool:
+                    return any("round 1" in str(embed.get("title", "")) for embed in board.embeds)
+
+                await fake.wait_for(round_shown, timeout=10, what="the board showing round 1")
+                shown = loop.time()
+                ready = await bot.card_emojis.wait()
+                ended = loop.time()
+            watch.cancel()
+    during = sorted(lag for when, lag in lateness if began <= when <= ended)
+    p99 = during[min(len(during) - 1, round(0.99 * (len(during) - 1)))]
+    median = statistics.median(during)
+    print(
+        f"first start: emojis {'ready' if ready else 'NOT ready'} after {ended - began:.2f} s "
+        f"({bot.card_emojis.uploaded} uploaded); event loop late by p50 {median * 1000:.1f} "
+        f"ms, p99 {p99 * 1000:.1f} ms, worst {during[-1] * 1000:.1f} ms over {len(during)} wake-ups; "
+        f"Start → board showing round 1: {(shown - clicked) * 1000:.0f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=300, help="distinct boards to draw")
     parser.add_argument("--cards", type=int, default=3, help="times each of the 57 emojis is drawn")
+    parser.add_argument(
+        "--first-start", action="store_true", help="the event loop's lateness while a first start draws"
+    )
+    parser.add_argument(
+        "--start-after", type=float, default=0.0, help="--first-start: seconds before the table is opened"
+    )
     args = parser.parse_args()
+    if args.first_start:
+        asyncio.run(first_start(args.start_after))
+        return
 
     rng = random.Random(18)
     boards = [random_board(rng, i) for i in range(args.boards)]

@@ -145,7 +145,8 @@ class EightsBot(commands.AutoShardedBot):
         self.card_emojis = CardEmojis(
             EmojiSet(art_cache_dir(config), palette), pace=emoji_pace, uploader=uploader
         )
-        self.appearance = Appearance(self.card_emojis, BoardRenderer(palette))
+        self.board_pictures = BoardRenderer(palette)
+        self.appearance = Appearance(self.card_emojis, self.board_pictures)
         self.draining = False
         self.commands_synced: bool | None = None  # True: synced, False: unchanged, None: not tried or failed
         self._store: Store | None = None
@@ -191,6 +192,7 @@ class EightsBot(commands.AutoShardedBot):
         await self.sync_commands(force=self.force_sync)
         if self.restore_tables:  # a bot that plays (not a one-shot command such as `sync`)
             self.card_emojis.start(self)
+            self.board_pictures.warm()  # in the renderer's thread: start-up does not wait for it
         if self.tune_gc:
             tune_garbage_collector()
 

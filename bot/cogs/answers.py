@@ -115,10 +115,24 @@ def release(view: discord.ui.View) -> None:
     view.stop()
 
 
+def from_private_message(interaction: discord.Interaction) -> bool:
+    """The control was on a private (ephemeral) message: a hand or a panel, which may be edited in place."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 async def update_in_place(
     interaction: discord.Interaction, content: str, view: discord.ui.View | None
 ) -> None:
-    """Replace the clicked message (a hand message): the response, or an edit after a deferred update."""
+    """Replace the clicked message (a hand message): the response, or an edit after a deferred update. A
+    control found on a public message (only a tampered client sends one there) is answered with a new
+    private message instead: what answers a player's control is theirs only."""
+    if not from_private_message(interaction):
+        if view is None:
+            await answer_privately(interaction, content)
+        else:
+            await answer_privately(interaction, content, view=view)
+        return
     async with _lock(interaction):
         if interaction.response.is_done():
             await interaction.edit_original_response(content=content, view=view)

@@ -5,20 +5,23 @@ posting it again when it is gone.
 and sends the requests; when to send them (the board lane, its turns of the global budget and its retries)
 is ``bot.cogs.publisher``'s business. An edit sends only what changed and is skipped when the board would
 look the same as the last one this process showed (``TableFeed.board_embed``, ``board_view_key``,
-``board_picture_key``). In a channel where the bot may not attach files, boards go on without the picture.
+``board_picture_key``). What the picture of each board message shows is recorded (a digest, through the
+table service), so that a restarted process does not upload an unchanged picture again. In a channel where
+the bot may not attach files, boards go on without the picture.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, Protocol
 
 import discord
 
-from bot.cogs.table_feed import TableFeed, board_view_key
+from bot.cogs.table_feed import UNKNOWN, TableFeed, board_view_key
 from bot.service import TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import Appearance
@@ -33,6 +36,23 @@ def picture_file(picture: BoardPicture) -> discord.File:
     return discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt_text)
 
 
+def picture_digest(key: Hashable | None) -> str | None:
+    """A short, stable digest of what a picture shows (``BoardPicture.key``: public fields of plain values,
+    whose repr is the same in every process), to compare with what a board shows, across restarts too.
+    None for no picture."""
+    if key is None:
+        return None
+    return hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:32]
+
+
+class PictureRecords(Protocol):
+    """Where what each board's picture shows is kept (the table service, in the database)."""
+
+    async def board_picture(self, table_id: int) -> tuple[int, str] | None: ...
+
+    async def set_board_picture(self, table_id: int, message_id: int, digest: str) -> None: ...
+
+
 class BoardMessages:
     """Each table's board message. ``on_posted(table_id, message_id)``: a new board message was posted."""
 
@@ -41,15 +61,47 @@ class BoardMessages:
         client: discord.Client,
         appearance: Appearance,
         on_posted: Callable[[int, int], Awaitable[None]],
+        records: Callable[[], PictureRecords | None] = lambda: None,
     ) -> None:
         self.client = client
         self.appearance = appearance
         self.on_posted = on_posted
+        self.records = records
         self._boards: dict[int, int] = {}  # table id -> board message id, as last set by this process
         self._no_files: set[int] = set()  # channels where the bot may not attach files: no board picture
+        # table id -> the picture digest ("" for none) of the board built by ``fields`` and not yet posted
+        self._built: dict[int, str] = {}
 
-    def remember(self, table_id: int, message_id: int) -> None:
+    async def remember(self, table_id: int, message_id: int) -> None:
+        """``message_id`` is the table's board from now on; the picture it was posted with is recorded."""
         self._boards[table_id] = message_id
+        digest = self._built.pop(table_id, None)
+        if digest is not None:
+            await self._record(table_id, message_id, digest)
+
+    async def _record(self, table_id: int, message_id: int, digest: str) -> None:
+        records = self.records()
+        if records is None:
+            return
+        try:
+            await records.set_board_picture(table_id, message_id, digest)
+        except Exception as error:  # only costs an upload of the same picture after a restart
+            log.warning("table %s: could not record the board picture: %s", table_id, error)
+
+    async def _recall(self, table_id: int, board_id: int) -> Any:
+        """What the board message ``board_id`` shows as its picture, as recorded (by this process or an
+        earlier one): a digest, None for no picture, or ``UNKNOWN``."""
+        records = self.records()
+        if records is None:
+            return UNKNOWN
+        try:
+            recorded = await records.board_picture(table_id)
+        except Exception as error:
+            log.warning("table %s: could not read the board picture's record: %s", table_id, error)
+            return UNKNOWN
+        if recorded is None or recorded[0] != board_id:
+            return UNKNOWN
+        return recorded[1] or None
 
     def forget(self, table_id: int) -> None:
         self._boards.pop(table_id, None)
@@ -77,6 +129,8 @@ class BoardMessages:
         picture = await self._picture(snapshot)
         if picture is not None:
             fields["file"] = picture_file(picture)
+        # Recorded with the message id once it is posted (``remember``).
+        self._built[snapshot.table_id] = picture_digest(picture.key if picture else None) or ""
         return fields
 
     async def _picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
@@ -105,6 +159,7 @@ class BoardMessages:
             if fields.pop("file", None) is None:
                 raise
             self._files_refused(snapshot, error)
+            self._built[snapshot.table_id] = ""
             message = await channel.send(**fields)
         await self.on_posted(snapshot.table_id, message.id)
         return message.id
@@ -133,7 +188,8 @@ class BoardMessages:
         embed_data = dict(
             render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
         )
-        picture_key = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
+        shown = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
+        picture_key = picture_digest(shown)
         return (
             embed_data == feed.board_embed
             and board_view_key(snapshot) == feed.board_view_key
@@ -151,7 +207,9 @@ class BoardMessages:
         view_key = board_view_key(snapshot)
         view_changed = view_key != feed.board_view_key
         picture = await self._picture(snapshot)
-        picture_key = picture.key if picture is not None else None
+        picture_key = picture_digest(picture.key if picture is not None else None)
+        if feed.board_picture_key is UNKNOWN:  # e.g. after a restart: what the message shows may be recorded
+            feed.board_picture_key = await self._recall(snapshot.table_id, board_id)
         picture_changed = picture_key != feed.board_picture_key
         if embed_data == feed.board_embed and not view_changed and not picture_changed:
             return
@@ -183,4 +241,6 @@ class BoardMessages:
             return
         feed.board_embed = embed_data
         feed.board_view_key = view_key
+        if picture_changed:
+            await self._record(snapshot.table_id, board_id, picture_key or "")
         feed.board_picture_key = picture_key

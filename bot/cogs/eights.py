@@ -45,6 +45,7 @@ from bot.ui.controls import (
     START,
     SUIT,
     Control,
+    modal_control,
 )
 
 log = logging.getLogger(__name__)
@@ -176,12 +177,22 @@ class EightsCog(
 
     # --- buttons and selects --------------------------------------------------------------------------------
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A form of the bot's submitted (``bot.ui.controls.modal_control``): handled as the table's controls
+        are, from its custom id, whichever process opened it."""
+        found = modal_control(interaction)
+        if found is not None:
+            await self.on_control(interaction, *found)
+
     async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
-        """A click on a table's button or a choice in its select (``bot.ui.controls``)."""
-        # Moves and board buttons change a message in place; the rest answer with a new private message.
-        answers.watch(
-            interaction, update=control.action not in (HAND, START, NEXT, HOUSE), after=self.defer_after
-        )
+        """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``)."""
+        # Moves and board buttons change a message in place; the rest (forms too) answer with a new private
+        # message.
+        in_place = control.action not in (HAND, START, NEXT, HOUSE)
+        if interaction.type is discord.InteractionType.modal_submit:
+            in_place = False
+        answers.watch(interaction, update=in_place, after=self.defer_after)
         try:
             await self._control(interaction, control, values)
         except ServiceError as error:
@@ -198,7 +209,12 @@ class EightsCog(
             answers.unwatch(interaction)
 
     async def _control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
-        table_id, action, token = control.table_id, control.action, control.token or None
+        # Discord sends only the components of the message they are on, but nothing here depends on it: a
+        # control acts on its table only where that table is (its channel, its server).
+        action, token = control.action, control.token or None
+        table_id = await self.service.table_for_control(
+            control.table_id, interaction.guild_id, interaction.channel_id, token
+        )
         if action == JOIN:
             outcome = await self.service.join(table_id, self.actor(interaction))
             self.publisher.publish(outcome)

@@ -7,12 +7,10 @@ answer with the reason, and the table keeps its rules; a change shows on the boa
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import answer_privately, update_in_place
+from bot.cogs.answers import answer_privately, from_private_message, update_in_place
 from bot.cogs.table_helpers import TableHelpers
 from bot.service import HouseOption, Outcome, ServiceError
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
@@ -111,7 +109,7 @@ class HouseCommands(TableHelpers):
             snapshot = await self.service.snapshot(table_id)
             content = panel_content(snapshot.house_rules, snapshot.preset)
             view = panel_view(table_id, options)
-            if _from_panel(interaction):
+            if from_private_message(interaction):
                 await update_in_place(interaction, content, view)
             else:
                 await answer_privately(interaction, content, view=view)
@@ -126,31 +124,20 @@ class HouseCommands(TableHelpers):
             await update_in_place(
                 interaction, option_content(chosen, changed_text(outcome)), option_view(table_id, chosen)
             )
+        elif action == HOUSE_TYPE and control.arg and _submitted_form(interaction):
+            # The form opened by "Type a value" (below), submitted: ``values`` holds the typed text.
+            outcome = await self.service.set_house_rule(
+                table_id, actor, control.arg, values[0] if values else ""
+            )
+            self.publisher.publish(outcome)
+            await answer_privately(interaction, changed_text(outcome))
         elif action == HOUSE_TYPE and control.arg:
             await self.service.house_options(table_id, actor)
             chosen = await self.service.house_option(table_id, control.arg)
-            await interaction.response.send_modal(
-                HouseValueModal(chosen, self._typed_submitter(table_id, chosen))
-            )
+            await interaction.response.send_modal(HouseValueModal(table_id, chosen))
         else:
             await answer_privately(interaction, "That control is not valid any more.")
 
-    def _typed_submitter(self, table_id: int, option: HouseOption) -> Any:
-        async def submit(interaction: discord.Interaction[Any], value: str) -> None:
-            try:
-                outcome = await self.service.set_house_rule(
-                    table_id, await self.manager_actor(interaction), option.key, value
-                )
-            except ServiceError as error:
-                await answer_privately(interaction, error.message)
-                return
-            self.publisher.publish(outcome)
-            await answer_privately(interaction, changed_text(outcome))
 
-        return submit
-
-
-def _from_panel(interaction: discord.Interaction) -> bool:
-    """The click came from the private panel (edit it in place), not from the public board."""
-    message = interaction.message
-    return message is not None and message.flags.ephemeral
+def _submitted_form(interaction: discord.Interaction) -> bool:
+    return interaction.type is discord.InteractionType.modal_submit

@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.cogs.answers import answer_privately, answer_publicly
 from bot.cogs.table_helpers import NOT_IN_GUILD, PRESET_CHOICES, TableHelpers
 from bot.service import ServiceError
+from bot.ui.names import shown_name
 
 REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("view_channel", "View Channel"),
@@ -143,6 +144,4 @@ class LobbyCommands(TableHelpers):
         table_id = await self.table_here(interaction)
         outcome = await self.service.kick(table_id, await self.manager_actor(interaction), member.id)
         self.publisher.publish(outcome)
-        await answer_privately(
-            interaction, f"{discord.utils.escape_markdown(member.display_name)} was removed from the table."
-        )
+        await answer_privately(interaction, f"{shown_name(member.display_name)} was removed from the table.")

@@ -15,6 +15,7 @@ from bot.cogs.answers import answer_privately
 from bot.cogs.table_helpers import TableHelpers
 from bot.service import Intent, ServiceError, TableSnapshot
 from bot.ui.controls import CATCH, DRAW, LAST, PASS, PLAY, SUIT, Control
+from bot.ui.names import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ class PlayCommands(TableHelpers):
         for position in hand.catch_targets:
             name = hand.snapshot.name_at(position)
             if typed in name.lower():
-                choices.append(app_commands.Choice(name=name[:100], value=f"seat:{position}"))
+                choices.append(app_commands.Choice(name=plain_name(name[:90]), value=f"seat:{position}"))
         return choices[:25]
 
     @app_commands.command(name="suit", description="Name the suit to follow after playing a wild card.")

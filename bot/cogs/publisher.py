@@ -122,7 +122,7 @@ class TablePublisher:
         self.service: TableService | None = None
         self._monotonic = monotonic
         self._feeds: dict[int, TableFeed] = {}
-        self._board = BoardMessages(client, appearance, self.remember_board)
+        self._board = BoardMessages(client, appearance, self.remember_board, lambda: self.service)
         self._sessions: dict[tuple[int, int], HandSession] = {}
         self._watchers: set[asyncio.Task[None]] = set()  # players' answers waited for, hand refreshes retried
         self._closed = False
@@ -244,7 +244,7 @@ class TablePublisher:
 
     async def remember_board(self, table_id: int, message_id: int) -> None:
         """A new board message (``/eights new``, ``/eights status``, a repost): edit that one from now on."""
-        self._board.remember(table_id, message_id)
+        await self._board.remember(table_id, message_id)
         feed = self._feeds.get(table_id)
         if feed is not None:
             feed.board_embed = None
@@ -370,6 +370,22 @@ class TablePublisher:
         about it has been shown."""
         return table_id in self._feeds
 
+    def _forget_picture(self, table_id: int) -> None:
+        """The table is over: drop the record of its board's picture (``bot.cogs.board_message``)."""
+        service = self.service
+        if service is None:
+            return
+
+        async def forget() -> None:
+            try:
+                await service.forget_board_picture(table_id)
+            except Exception as error:
+                log.warning("table %s: could not drop the board picture's record: %s", table_id, error)
+
+        task = asyncio.create_task(forget(), name=f"eights-forget-picture-{table_id}")
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
+
     def forget_table(self, table_id: int) -> None:
         for key in [key for key in self._sessions if key[0] == table_id]:
             del self._sessions[key]
@@ -401,6 +417,7 @@ class TablePublisher:
         if feed.snapshot is not None and not feed.snapshot.open and self._feeds.get(feed.table_id) is feed:
             del self._feeds[feed.table_id]
             self.forget_table(feed.table_id)
+            self._forget_picture(feed.table_id)
 
     async def _drain_hands(self, feed: TableFeed) -> None:
         try:

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.answers import answer_privately, update_in_place
+from bot.cogs.answers import answer_privately, from_private_message, update_in_place
 from bot.cogs.publisher import TablePublisher
 from bot.engine import PRESETS
 from bot.service import Actor, HandView, Intent, Outcome, ServiceError, TableEvent, TableService
@@ -101,7 +101,9 @@ class TableHelpers(_MixinBase):
     ) -> None:
         """Answer with the player's hand: in place (the clicked hand message) or as a new ephemeral message;
         from now on that message is the one refreshed when the hand changes. Under the player's hand lock, so
-        that a refresh of their hand waits until this message is the one it refreshes."""
+        that a refresh of their hand waits until this message is the one it refreshes. Never in place on a
+        public message: a hand is shown to its player only."""
+        in_place = in_place and from_private_message(interaction)
         async with self.publisher.hand_lock(table_id, interaction.user.id):
             await self._show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
 

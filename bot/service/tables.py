@@ -20,7 +20,7 @@ import random
 
 from bot.engine import PRESETS, get_preset, house_words, rules_help
 from bot.service.clock import Clock
-from bot.service.errors import NO_TABLE, ServiceError
+from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
 from bot.service.house_rules import HouseRuleUseCases
 from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
@@ -176,6 +176,22 @@ class TableService:
         """The id of the channel's open table, or None."""
         return await self._registry.table_in_channel(channel_id)
 
+    async def table_for_control(
+        self, table_id: int, guild_id: int | None, channel_id: int | None, round_token: str | None = None
+    ) -> int:
+        """The table a control (button, select, form) names, if it is the open table of the channel and the
+        server the control was used in; otherwise the control has expired (it carries a round token: a hand's
+        or a board's of a round) or its table is over (ServiceError "expired" or "no_table"), as for a
+        closed table. The named id itself is never looked up: a control may come from a tampered client, with
+        any table's id or one no table has."""
+        here = await self.table_in_channel(channel_id) if channel_id is not None else None
+        live = self._registry.get(here) if here is not None else None
+        if live is None or here != table_id or live.record.guild_id != guild_id:
+            if round_token is not None:
+                raise ServiceError("expired", EXPIRED)
+            raise ServiceError("no_table", NO_TABLE)
+        return here
+
     async def require_table(self, channel_id: int) -> int:
         """The id of the channel's open table; ServiceError("no_table") with how to open one otherwise."""
         table_id = await self.table_in_channel(channel_id)
@@ -226,6 +242,22 @@ class TableService:
         if live is not None:
             live.record = dataclasses.replace(live.record, board_message_id=message_id)
 
+    async def board_picture(self, table_id: int) -> tuple[int, str] | None:
+        """What the table's board message shows as its picture, as last recorded (``set_board_picture``):
+        (message id, digest; "" for no picture), or None if nothing was recorded."""
+        raw = await self._registry.store.get_meta(_board_picture_key(table_id))
+        message, _, digest = (raw or "").partition(":")
+        return (int(message), digest) if message.isdigit() else None
+
+    async def set_board_picture(self, table_id: int, message_id: int, digest: str) -> None:
+        """Record what picture the board message ``message_id`` shows (a digest of what it was drawn from),
+        so that a restarted process does not upload the same picture again (not a move)."""
+        await self._registry.store.set_meta(_board_picture_key(table_id), f"{message_id}:{digest}")
+
+    async def forget_board_picture(self, table_id: int) -> None:
+        """The table is over: its board's picture needs no record any more."""
+        await self._registry.store.delete_meta(_board_picture_key(table_id))
+
     # --- hooks for tests and replays ------------------------------------------------------------------------
 
     def seed_deals(self, seed: int) -> None:
@@ -247,3 +279,7 @@ class TableService:
 
 
 __all__ = ["TableService"]
+
+
+def _board_picture_key(table_id: int) -> str:
+    return f"board_picture:{table_id}"

@@ -247,6 +247,8 @@ class Store(Protocol):
 
     async def set_meta(self, key: str, value: str) -> None: ...
 
+    async def delete_meta(self, key: str) -> None: ...
+
     async def write_heartbeat(
         self, now: float, process: str = "all", *, pid: int | None = None, host: str | None = None
     ) -> None:

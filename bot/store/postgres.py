@@ -211,6 +211,9 @@ class PostgresStore(PostgresStandings):
             value,
         )
 
+    async def delete_meta(self, key: str) -> None:
+        await self._pool.execute("DELETE FROM meta WHERE key = $1", key)
+
     async def write_heartbeat(
         self, now: float, process: str = rows.ALL_SHARDS, *, pid: int | None = None, host: str | None = None
     ) -> None:

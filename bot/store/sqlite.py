@@ -324,6 +324,12 @@ class SqliteStore:
 
         await self._call(work)
 
+    async def delete_meta(self, key: str) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+        await self._call(work)
+
     async def write_heartbeat(
         self, now: float, process: str = rows.ALL_SHARDS, *, pid: int | None = None, host: str | None = None
     ) -> None:

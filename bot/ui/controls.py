@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.engine import card_label, card_name, parse_card
 from bot.service.models import HandView, TableSnapshot
 from bot.ui.faces import TEXT, CardFaces
+from bot.ui.names import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,10 @@ MAX_CARD_BUTTONS = 10  # up to two rows of card buttons; more playable cards go 
 _FIELDS = r"(?P<table>\d+):(?P<token>[\w.-]*):(?P<action>[a-z]+)(?::(?P<arg>\w+))?"
 BUTTON_TEMPLATE = re.compile(r"e8:" + _FIELDS)
 SELECT_TEMPLATE = re.compile(r"e8s:" + _FIELDS)
+# A form (modal) the bot opened: its submission is routed by this id (``modal_control``), not by a modal
+# object kept in memory, so that a form opened before a restart is still answered after it.
+MODAL_TEMPLATE = re.compile(r"e8m:" + _FIELDS)
+MODAL_INPUT = "value"  # the custom id of a form's text input
 
 # Board actions (public message) and hand actions (ephemeral message).
 JOIN, LEAVE, CPU, START, HAND, NEXT = "join", "leave", "cpu", "start", "hand", "next"
@@ -58,12 +63,13 @@ class Control:
     action: str
     arg: str | None = None
 
-    def custom_id(self, *, select: bool = False) -> str:
+    def custom_id(self, *, select: bool = False, modal: bool = False) -> str:
         token = self.token.replace(":", ".")
-        text = f"{'e8s' if select else 'e8'}:{self.table_id}:{token}:{self.action}"
+        prefix = "e8m" if modal else "e8s" if select else "e8"
+        text = f"{prefix}:{self.table_id}:{token}:{self.action}"
         if self.arg is not None:
             text += f":{self.arg}"
-        template = SELECT_TEMPLATE if select else BUTTON_TEMPLATE
+        template = MODAL_TEMPLATE if modal else SELECT_TEMPLATE if select else BUTTON_TEMPLATE
         if len(text) > MAX_CUSTOM_ID or not template.fullmatch(text):
             raise ValueError(f"not a valid control id: {text!r}")
         return text
@@ -76,6 +82,26 @@ class Control:
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Control:
         return cls(int(match["table"]), match["token"].replace(".", ":"), match["action"], match["arg"])
+
+
+def modal_control(interaction: discord.Interaction) -> tuple[Control, list[str]] | None:
+    """A submitted form of the bot's (``e8m:…``): the control it carries and the text typed in it; None for
+    any other interaction."""
+    if interaction.type is not discord.InteractionType.modal_submit or not isinstance(interaction.data, dict):
+        return None
+    match = MODAL_TEMPLATE.fullmatch(str(interaction.data.get("custom_id", "")))
+    if match is None:
+        return None
+    data: dict[str, Any] = dict(interaction.data)
+    typed: list[str] = []
+    rows: list[Any] = list(data.get("components") or [])
+    for row in rows:
+        # An action row holds its inputs in "components"; a label (Discord's newer layout) in "component".
+        children = row.get("components") or ([row["component"]] if row.get("component") else [])
+        typed.extend(
+            str(child.get("value") or "") for child in children if child.get("custom_id") == MODAL_INPUT
+        )
+    return Control.from_match(match), typed
 
 
 @runtime_checkable
@@ -277,11 +303,12 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
             TableButton.make(Control(table, token, LAST), "Last card!", style=discord.ButtonStyle.danger)
         )
     for position in hand.catch_targets:
-        name = hand.snapshot.name_at(position)
+        # Within the label's 80 characters, the isolate (if any) kept whole.
+        name = plain_name(hand.snapshot.name_at(position)[:70])
         actions.append(
             TableButton.make(
                 Control(table, token, CATCH, str(position)),
-                f"Catch {name}"[:80],
+                f"Catch {name}",
                 style=discord.ButtonStyle.danger,
             )
         )

@@ -5,8 +5,7 @@ one). Built from the service's ``HouseOption`` views; the components are the tab
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 
@@ -16,6 +15,7 @@ from bot.ui.controls import (
     HOUSE_OPTION,
     HOUSE_TYPE,
     HOUSE_VALUE,
+    MODAL_INPUT,
     SELECT_OPTIONS,
     Control,
     TableButton,
@@ -106,22 +106,26 @@ def option_view(table_id: int, option: HouseOption) -> discord.ui.View:
 
 
 class HouseValueModal(discord.ui.Modal):
-    """A typed value for one option (a number, ranks such as "J 4", pairs such as "2:2 4:4")."""
+    """A typed value for one option (a number, ranks such as "J 4", pairs such as "2:2 4:4").
 
-    def __init__(
-        self, option: HouseOption, submit: Callable[[discord.Interaction[Any], str], Awaitable[None]]
-    ) -> None:
-        super().__init__(title=_clip(f"House rule: {option.label}", 45))
+    Its custom id carries the table and the option (``e8m:<table>::htype:<option>``) and its submission is
+    handled from that id (``bot.ui.controls.modal_control``), like the table's buttons: discord.py keeps an
+    opened modal only in the memory of the process that opened it, so a form submitted after a restart would
+    reach nobody. The modal is stopped before it is sent, so that discord.py does not keep it at all."""
+
+    def __init__(self, table_id: int, option: HouseOption) -> None:
+        super().__init__(
+            title=_clip(f"House rule: {option.label}", 45),
+            timeout=None,
+            custom_id=Control(table_id, "", HOUSE_TYPE, option.key).custom_id(modal=True),
+        )
         examples = ", ".join(code for code, _ in option.values[:4])
         self.value: discord.ui.TextInput[HouseValueModal] = discord.ui.TextInput(
             label=_clip(option.label, 45),
             placeholder=_clip(f"Now {option.current}. For example: {examples}", 100),
             default=option.current,
             max_length=100,
-            custom_id="value",
+            custom_id=MODAL_INPUT,
         )
         self.add_item(self.value)
-        self._submit = submit
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await self._submit(interaction, str(self.value.value))
+        self.stop()

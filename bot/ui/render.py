@@ -18,6 +18,7 @@ import discord
 from bot.engine import card_label, card_name, parse_card, parse_suit, suit_name, suit_symbol
 from bot.service.models import HandView, SeatView, TableEvent, TableSnapshot
 from bot.ui.faces import TEXT, CardFaces
+from bot.ui.names import shown_name
 
 MAX_CONTENT = 2000
 MAX_FIELD = 1024
@@ -66,7 +67,7 @@ def _clip(text: str, limit: int) -> str:
 def seat_name(snapshot: TableSnapshot, position: int | None) -> str:
     if position is None:
         return "the referee"
-    return discord.utils.escape_markdown(snapshot.name_at(position))
+    return shown_name(snapshot.name_at(position))
 
 
 def _seat_tag(seat: SeatView) -> str:
@@ -129,7 +130,7 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
             how += f" with {faces.card(snapshot.target_card)}"
         return f"Round over: {' and '.join(winners) or 'nobody'} {how}" if winners else "Round over"
     # Service events.
-    name = discord.utils.escape_markdown(str(data.get("name", who)))
+    name = shown_name(str(data["name"])) if "name" in data else who
     if kind == "opened":
         return f"{name} opened a table ({data.get('preset', 'classic')})"
     if kind == "joined":
@@ -226,9 +227,7 @@ def _seat_lines(snapshot: TableSnapshot) -> str:
     lines: list[str] = []
     for seat in snapshot.seats:
         marker = "▶ " if seat.to_act and snapshot.phase == "playing" else ""
-        parts = [
-            f"`{seat.position + 1}` {marker}**{discord.utils.escape_markdown(seat.name)}**{_seat_tag(seat)}"
-        ]
+        parts = [f"`{seat.position + 1}` {marker}**{shown_name(seat.name)}**{_seat_tag(seat)}"]
         if seat.card_count is not None and snapshot.phase in ("playing", "between_rounds"):
             parts.append(_plural(seat.card_count, "card"))
         if snapshot.round_scores:
@@ -269,7 +268,7 @@ def _score_lines(snapshot: TableSnapshot) -> str:
     for seat in snapshot.seats:
         round_score = last[seat.position] if seat.position < len(last) else seat.last_round_score
         score = "—" if round_score is None else str(round_score)
-        name = discord.utils.escape_markdown(seat.name)
+        name = shown_name(seat.name)
         lines.append(f"**{name}**: {score} this round, {seat.total} in total")
     return "\n".join(lines)
 
@@ -277,13 +276,11 @@ def _score_lines(snapshot: TableSnapshot) -> str:
 def _ranking_lines(snapshot: TableSnapshot) -> str:
     if snapshot.side_ranking:  # a partnership: places and totals by side
         return "\n".join(
-            f"{line.place}. **{' & '.join(discord.utils.escape_markdown(n) for n in line.names)}** — "
-            f"{line.total} pts"
+            f"{line.place}. **{' & '.join(shown_name(n) for n in line.names)}** — {line.total} pts"
             for line in snapshot.side_ranking
         )
     return "\n".join(
-        f"{line.place}. **{discord.utils.escape_markdown(line.name)}** — {line.total} pts"
-        for line in snapshot.ranking
+        f"{line.place}. **{shown_name(line.name)}** — {line.total} pts" for line in snapshot.ranking
     )
 
 
@@ -292,7 +289,7 @@ def sides_text(snapshot: TableSnapshot) -> str:
 
     def side(first: int) -> str:
         names = [
-            f"`{p + 1}` {discord.utils.escape_markdown(snapshot.name_at(p))}"
+            f"`{p + 1}` {shown_name(snapshot.name_at(p))}"
             if any(s.position == p for s in snapshot.seats)
             else f"`{p + 1}` (free)"
             for p in (first, first + 2)
@@ -490,12 +487,12 @@ def scores_text(snapshot: TableSnapshot) -> str:
     """Private /eights scores: each round's scores and the totals so far."""
     if not snapshot.round_scores:
         return "No round has been scored yet at this table."
-    names = [discord.utils.escape_markdown(seat.name) for seat in snapshot.seats]
+    names = [shown_name(seat.name) for seat in snapshot.seats]
     lines = [f"**Scores — {snapshot.preset}**"]
     for number, scores in enumerate(snapshot.round_scores, start=1):
         parts = [f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)]
         lines.append(f"Round {number}: " + ", ".join(parts))
-    lines.append("Totals: " + ", ".join(f"{seat.name} {seat.total}" for seat in snapshot.seats))
+    lines.append("Totals: " + ", ".join(f"{names[i]} {seat.total}" for i, seat in enumerate(snapshot.seats)))
     if snapshot.match_end:
         lines.append(f"Match: {snapshot.match_end}.")
     return _clip("\n".join(lines), MAX_CONTENT)

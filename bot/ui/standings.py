@@ -30,6 +30,7 @@ from bot.service.standings import (
     ServerSettings,
     StandingsService,
 )
+from bot.ui.names import shown_name
 
 SORT_LABELS: dict[BoardSort, str] = {"wins": "wins", "winrate": "win rate", "points": "points"}
 COLOUR = discord.Colour.dark_green()
@@ -60,7 +61,7 @@ def duration(seconds: float) -> str:
 def player_name(user_id: int | None, display_name: str) -> str:
     if user_id is not None:
         return f"<@{user_id}>"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(display_name)) or "someone"
+    return shown_name(display_name) or "someone"
 
 
 def _clip(text: str, limit: int) -> str:

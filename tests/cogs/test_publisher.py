@@ -60,12 +60,22 @@ class StubService:
     def __init__(self) -> None:
         self.hands: dict[int, HandView] = {}
         self.boards: list[tuple[int, int | None]] = []
+        self.pictures: dict[int, tuple[int, str]] = {}
 
     async def hand(self, table_id: int, user_id: int) -> HandView:
         return self.hands[user_id]
 
     async def set_board_message(self, table_id: int, message_id: int | None) -> None:
         self.boards.append((table_id, message_id))
+
+    async def board_picture(self, table_id: int) -> tuple[int, str] | None:
+        return self.pictures.get(table_id)
+
+    async def set_board_picture(self, table_id: int, message_id: int, digest: str) -> None:
+        self.pictures[table_id] = (message_id, digest)
+
+    async def forget_board_picture(self, table_id: int) -> None:
+        self.pictures.pop(table_id, None)
 
 
 class StubInteraction:

@@ -217,3 +217,31 @@ async def test_status_posts_the_board_with_its_picture(world: World) -> None:
     picture = board_picture(world, board)
     assert picture is not None and "Target card" in str(picture["description"])
     assert Image.open(io.BytesIO(world.fake.files.content(picture))).size == (800, 450)
+
+
+async def test_an_unchanged_picture_is_not_uploaded_again_after_a_restart(world: World) -> None:
+    await open_and_start(world)
+    await play_moves(world, 1)
+    board = world.board()
+    first = board_picture(world)
+    assert first is not None
+    await world.restart()
+    await world.settle()
+    # The restarted bot checked the board (and may have edited its text), but the picture is the one it had.
+    assert world.board().id == board.id
+    after = board_picture(world)
+    assert after is not None and after["id"] == first["id"]
+    # What it shows changes: the picture follows, as before the restart.
+    target = (await world.snapshot()).target_card
+    for _ in range(6):
+        await play_moves(world, 1)
+        if (await world.snapshot()).target_card != target:
+            break
+    changed = board_picture(world)
+    assert changed is not None and changed["id"] != first["id"]
+    # The record of what the picture shows goes with the table.
+    table_id = await world.table_id()
+    assert await world.service.board_picture(table_id) is not None
+    await world.run(world.alice, "end")
+    await world.settle()
+    assert await world.service.board_picture(table_id) is None

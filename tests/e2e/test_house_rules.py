@@ -231,3 +231,24 @@ async def test_a_match_of_a_set_number_of_rounds_says_so_on_the_board_and_in_the
     assert match_field(world.board()) == "2 rounds; lowest total wins"
     scores = await world.run(world.alice, "scores")
     assert scores.content.endswith("Match: 2 rounds; lowest total wins.") and "passes" not in scores.content
+
+
+async def test_a_form_opened_before_a_restart_is_answered_after_it(world: World) -> None:
+    await world.run(world.alice, "new", preset="classic")
+    panel = await (await world.fake.click(world.alice, world.board(), label="House rules")).reply()
+    page = next(s for s in panel.selects if any(o["value"] == "hand_size" for o in s["options"]))
+    shown = await (await world.fake.select(world.alice, panel, str(page["custom_id"]), ["hand_size"])).reply()
+    opened = await world.fake.click(world.alice, shown, label="Type a value")
+    assert await opened.callback() == 9 and opened.modal is not None
+    await world.restart()
+    answer = await (await world.fake.submit_modal(world.alice, opened, value="6")).reply(timeout=5)
+    assert answer.ephemeral and "Deal 6 cards each" in answer.content
+    await world.settle()
+    assert "Deal 6 cards each" in house_field(world.board())
+    # A bad value typed in the form gets the reason, and changes nothing.
+    opened = await world.fake.click(world.alice, shown, label="Type a value")
+    assert await opened.callback() == 9
+    await world.restart()
+    refused = await (await world.fake.submit_modal(world.alice, opened, value="lots")).reply(timeout=5)
+    assert refused.ephemeral and "whole number" in refused.content
+    assert (await world.snapshot()).house_rules == ("Deal 6 cards each",)

@@ -48,6 +48,8 @@ Acting as users (async; each returns at once with an ``InteractionHandle``, the 
     ``await fake.click(user, message, custom_id)`` or ``click(user, message, label="Draw")``;
     ``await fake.select(user, message, custom_id, ["value", ...])``;
     ``await fake.submit_modal(user, handle_that_opened_it, input_custom_id="text")``;
+    ``await fake.craft_component(user, channel, message, custom_id[, values=[...]])``: what a tampered client
+    could send (any custom id on any message, in any channel of a server the user is in);
     ``await fake.post_user_message(user, channel, "hi")``.
     Doing what a user could not (a hidden button, another user's ephemeral message, a bad option) raises
     ``InvalidInteraction``.

@@ -506,6 +506,31 @@ class FakeDiscord:
         record = await self._send_interaction(MESSAGE_COMPONENT, user, channel, data, message=message)
         return InteractionHandle(self, record)
 
+    async def craft_component(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+    ) -> InteractionHandle:
+        """A component interaction as a tampered client could send it: the component ``custom_id`` (a
+        button, or a string select picking ``values``) is added to ``message`` as the interaction carries
+        it (the stored message is unchanged), whatever message it is and whichever channel it is in; ``user``
+        need only be a member of ``channel``'s server. For testing that the bot trusts nothing in it."""
+        component: dict[str, Any] = {"type": 2, "style": 2, "label": "crafted", "custom_id": custom_id}
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            options = [{"label": value, "value": value} for value in values]
+            component = {"type": 3, "custom_id": custom_id, "options": options}
+            data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        components = [*message.components, {"type": 1, "components": [component]}]
+        record = await self._send_interaction(
+            MESSAGE_COMPONENT, user, channel, data, message=message, message_components=components
+        )
+        return InteractionHandle(self, record)
+
     async def submit_modal(
         self, user: FakeUser, opened_by: InteractionHandle, **values: str
     ) -> InteractionHandle:
@@ -760,6 +785,7 @@ class FakeDiscord:
         *,
         message: FakeMessage | None = None,
         focused_type: int | None = None,
+        message_components: list[dict[str, Any]] | None = None,
     ) -> InteractionRecord:
         guild = self._guild_of(channel)
         member = guild.members.get(user.id)
@@ -808,6 +834,8 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message.payload()
+            if message_components is not None:  # as a tampered client sent it (``craft_component``)
+                payload["message"]["components"] = message_components
         session.dispatch("INTERACTION_CREATE", payload)
         return record
 

@@ -535,6 +535,9 @@ async def test_meta_and_heartbeat(store: Store) -> None:
     await store.set_meta("command_tree_hash", "abc")
     await store.set_meta("command_tree_hash", "def")
     assert await store.get_meta("command_tree_hash") == "def"
+    await store.delete_meta("command_tree_hash")
+    await store.delete_meta("command_tree_hash")  # nothing to delete: not an error
+    assert await store.get_meta("command_tree_hash") is None
     assert await store.read_heartbeat() is None
     await store.write_heartbeat(1234.5)
     assert await store.read_heartbeat() == 1234.5

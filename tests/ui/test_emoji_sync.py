@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
-from bot.ui.art.emoji_set import EmojiSet, all_keys, emoji_name
+from bot.ui.art.cards import Palette
+from bot.ui.art.emoji_set import EmojiSet, all_keys, draw, emoji_name
 from bot.ui.emoji_sync import CardEmojis
 
 
@@ -119,3 +121,18 @@ async def test_a_process_that_does_not_upload_waits_for_the_set(tmp_path: Path) 
     emojis = CardEmojis(EmojiSet(tmp_path), pace=0, uploader=False, wait_step=0.01)
     assert await emojis.ensure(client)
     assert client.created == [] and client.looks == 2 and emojis.ready
+
+
+async def test_the_emojis_are_drawn_off_the_event_loop(tmp_path: Path) -> None:
+    """Drawing the 57 emojis at a first start is about 0.6 s of work: done on the event loop's thread it
+    would hold every answer that long (bench/art.py --first-start measures the loop's lateness)."""
+    loop_thread = threading.get_ident()
+    drawn_in: set[int] = set()
+
+    def drawer(key: str, palette: Palette) -> bytes:
+        drawn_in.add(threading.get_ident())
+        return draw(key, palette)
+
+    client: Any = Client([])
+    assert await CardEmojis(EmojiSet(tmp_path, drawer=drawer), pace=0).ensure(client)
+    assert drawn_in and loop_thread not in drawn_in

@@ -1,0 +1,49 @@
+"""How a name someone chose (a display name, kept with their seat) is shown: as what it says, never as markup.
+
+``shown_name`` is for markdown (message content, embeds): markdown is escaped, and every ``<…>`` markup (a
+user, role or channel mention, a timestamp, an emoji) and ``@everyone`` are made inert, so that a member named
+``<@123…>`` reads as that text and not as a mention of someone else. ``plain_name`` is for text that Discord
+does not read as markdown (button labels, select options, a picture's alt text).
+
+Both isolate a name holding right-to-left text or bidirectional controls (U+2068 FIRST STRONG ISOLATE …
+U+2069 POP DIRECTIONAL ISOLATE): a right-to-left override in a name then reverses the name only, not the
+rest of its line, and an Arabic or Hebrew name does not pull the numbers beside it into its run. Isolate
+controls inside the name are removed, since one of them would close the isolate early. A name without any
+of that is shown exactly as typed, so it reads, copies and searches as the person wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import discord
+
+FIRST_STRONG_ISOLATE = "\u2068"
+POP_DIRECTIONAL_ISOLATE = "\u2069"
+ZERO_WIDTH_SPACE = "\u200b"
+# Bidirectional classes that can reorder what is around them: right-to-left letters, Arabic digits, and the
+# explicit embeddings, overrides and isolates.
+_REORDERING = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+_ISOLATE_CONTROLS = re.compile("[\u2066-\u2069]")
+
+
+def isolate(text: str) -> str:
+    """``text`` as a bidirectional isolate when it holds anything that could reorder its surroundings."""
+    if not any(unicodedata.bidirectional(char) in _REORDERING for char in text):
+        return text
+    return FIRST_STRONG_ISOLATE + _ISOLATE_CONTROLS.sub("", text) + POP_DIRECTIONAL_ISOLATE
+
+
+def plain_name(name: str) -> str:
+    """A name for plain text (labels, options, alt text): isolated when needed (see the module docstring)."""
+    return isolate(name)
+
+
+def shown_name(name: str) -> str:
+    """A name for markdown: markdown escaped, mentions and other ``<…>`` markup made inert, isolated when
+    needed."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    # Every Discord markup in text starts with "<" (<@id>, <@&id>, <#id>, <t:…>, <:emoji:id>, </cmd:id>).
+    text = text.replace("<", "<" + ZERO_WIDTH_SPACE)
+    return isolate(text)
