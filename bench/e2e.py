@@ -77,7 +77,7 @@ from discord.ext import commands
 
 from bot.client import EightsBot, tune_garbage_collector
 from bot.config import PUBLIC_INTERVAL, Config, Secret
-from bot.endpoints import apply_endpoints
+from bot.delivery.endpoints import apply_endpoints
 from bot.service.errors import NO_LONGER_POSSIBLE
 from bot.store import open_store
 from bot.ui.appearance import Appearance
@@ -312,7 +312,7 @@ def add_move_floor_command(bot: commands.Bot) -> None:
         calls[0] += 1
         content, view = hand(f"1.{calls[0]}")
         await interaction.response.send_message(content, view=view, ephemeral=True)
-        view.stop()  # as the bot releases its private views (bot.cogs.answers.release)
+        view.stop()  # as the bot releases its private views (bot.delivery.answers.release)
         if previous:
             content, view = hand(f"1.{calls[0]}")
             await previous[0].edit_original_response(content=content, view=view)

@@ -24,8 +24,9 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config, art_cache_dir
-from bot.discord_budget import GlobalBudget
-from bot.endpoints import apply_endpoints
+from bot.delivery.budget import GlobalBudget
+from bot.delivery.emojis import UPLOAD_PACE, CardEmojis
+from bot.delivery.endpoints import apply_endpoints
 from bot.metrics import BotMetrics
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
@@ -35,7 +36,6 @@ from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
 from bot.ui.art.cards import PALETTES
 from bot.ui.art.emoji_set import EmojiSet
-from bot.ui.emoji_sync import UPLOAD_PACE, CardEmojis
 
 if TYPE_CHECKING:
     from discord.state import ConnectionState
@@ -107,7 +107,7 @@ class EightsBot(commands.AutoShardedBot):
     ) -> None:
         """``options`` go to discord.py's client as they are (tests pass ``guild_ready_timeout``).
         ``tune_gc``: the bot owns its process (``python -m bot run``); see ``tune_garbage_collector``."""
-        # Every REST request passes through the global budget (bot.discord_budget), which reports to the
+        # Every REST request passes through the global budget (bot.delivery.budget), which reports to the
         # metrics; both exist before the client, whose HTTP session takes the budget's trace hooks.
         self.metrics = BotMetrics()
         self.budget = GlobalBudget(

@@ -145,7 +145,7 @@ class Config:
     cpu_delay: float = DEFAULT_CPU_DELAY
     public_interval: float = PUBLIC_INTERVAL
     # Requests per second the bot allows itself in all; None: a shared REST proxy paces them (see
-    # bot/discord_budget.py).
+    # bot/delivery/budget.py).
     global_rate: int | None = DEFAULT_GLOBAL_RATE
     metrics_port: int | None = None
     metrics_address: str = DEFAULT_METRICS_ADDRESS

@@ -43,7 +43,7 @@ from prometheus_client import (
 )
 
 from bot.config import ConfigError
-from bot.discord_budget import GlobalBudget
+from bot.delivery.budget import GlobalBudget
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def status_class(status: int | None) -> str:
 
 class BotMetrics:
     """The bot's metrics, in a registry of their own (so that several bots in one process, as in the tests,
-    do not collide). Implements ``bot.discord_budget.BudgetObserver``."""
+    do not collide). Implements ``bot.delivery.budget.BudgetObserver``."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock

@@ -22,7 +22,7 @@ import bot.cogs
 from bot.cli import _serve
 from bot.client import RESTARTING_MESSAGE, EightsBot, command_tree_hash_key, hash_command_payload
 from bot.config import Config, Secret
-from bot.endpoints import apply_endpoints
+from bot.delivery.endpoints import apply_endpoints
 from bot.store import open_store
 from tests.fakediscord import FakeDiscord, fast_bot_options, running_bot
 

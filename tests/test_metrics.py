@@ -9,7 +9,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.config import ConfigError
-from bot.discord_budget import GlobalBudget, classify
+from bot.delivery.budget import GlobalBudget, classify
 from bot.metrics import BotMetrics
 
 TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldC10b2tlbi12YWx1ZQ"

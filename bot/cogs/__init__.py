@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 from discord.ext import commands
 
 from bot.cogs.eights import EightsCog
-from bot.cogs.publisher import DEFAULT_DEBOUNCE, TablePublisher
+from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher
 from bot.service import ServiceError, SystemClock, TableService
 from bot.ui.controls import DYNAMIC_ITEMS
 from bot.ui.standings import STANDINGS_DYNAMIC_ITEMS

@@ -18,14 +18,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs import answers
-from bot.cogs.answers import acknowledge, answer_privately
 from bot.cogs.house import HouseCommands
 from bot.cogs.information import InformationCommands
 from bot.cogs.lobby import LobbyCommands
 from bot.cogs.play import PlayCommands, control_intent
-from bot.cogs.publisher import TablePublisher
 from bot.cogs.standings import StandingsCommands
+from bot.delivery import answers
+from bot.delivery.answers import acknowledge, answer_privately
+from bot.delivery.publisher import TablePublisher
 from bot.service import EXPIRED, ServiceError, TableService
 from bot.store import DamagedDatabaseError, StoreError
 from bot.ui.controls import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import answer_privately, from_private_message, update_in_place
 from bot.cogs.table_helpers import TableHelpers
+from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.service import HouseOption, Outcome, ServiceError
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
 from bot.ui.house import HouseValueModal, option_content, option_view, panel_content, panel_view

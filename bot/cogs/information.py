@@ -10,8 +10,8 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import answer_privately, answer_publicly
 from bot.cogs.table_helpers import PRESET_CHOICES, TableHelpers
+from bot.delivery.answers import answer_privately, answer_publicly
 from bot.ui import render
 
 log = logging.getLogger(__name__)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import answer_privately, answer_publicly
 from bot.cogs.table_helpers import NOT_IN_GUILD, PRESET_CHOICES, TableHelpers
+from bot.delivery.answers import answer_privately, answer_publicly
 from bot.service import ServiceError
 from bot.ui.names import shown_name
 

@@ -11,8 +11,8 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.cogs.answers import answer_privately
 from bot.cogs.table_helpers import TableHelpers
+from bot.delivery.answers import answer_privately
 from bot.service import Intent, ServiceError, TableSnapshot
 from bot.ui.controls import CATCH, DRAW, LAST, PASS, PLAY, SUIT, Control
 from bot.ui.names import plain_name

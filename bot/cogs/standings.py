@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs import answers
+from bot.delivery import answers
 from bot.engine import RulesetError, house
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError

@@ -15,8 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.answers import answer_privately, from_private_message, update_in_place
-from bot.cogs.publisher import TablePublisher
+from bot.delivery.answers import answer_privately, from_private_message, update_in_place
+from bot.delivery.publisher import TablePublisher
 from bot.engine import PRESETS
 from bot.service import Actor, HandView, Intent, Outcome, ServiceError, TableEvent, TableService
 from bot.ui import render

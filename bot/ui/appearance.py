@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable
 
+from bot.delivery.emojis import CardEmojis
 from bot.service.models import CardDisplay, TableSnapshot
 from bot.ui.art.board import BoardPicture, BoardRenderer, board_key, has_picture
-from bot.ui.emoji_sync import CardEmojis
 from bot.ui.faces import TEXT, CardFaces
 
 SwitchLoader = Callable[[int], Awaitable[CardDisplay]]

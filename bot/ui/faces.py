@@ -2,7 +2,7 @@
 
 The text always stays (screen readers read it, and it is what players type); the emoji is added when the bot's
 application emojis are ready and the server has card emojis on. ``TEXT`` writes text only. A ``CardFaces``
-with emojis is made by ``bot.ui.emoji_sync.CardEmojis.faces``.
+with emojis is made by ``bot.delivery.emojis.CardEmojis.faces``.
 """
 
 from __future__ import annotations

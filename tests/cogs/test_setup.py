@@ -7,7 +7,7 @@ from pathlib import Path
 from bot.client import EightsBot
 from bot.cogs.eights import EightsCog
 from bot.config import PUBLIC_INTERVAL, Config, Secret
-from bot.endpoints import apply_endpoints
+from bot.delivery.endpoints import apply_endpoints
 from tests.fakediscord import FakeDiscord, fast_bot_options, running_bot
 
 

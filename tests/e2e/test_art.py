@@ -164,11 +164,11 @@ async def test_a_failed_emoji_upload_leaves_a_playable_text_game(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     world.fake.emojis.fail_creates = 503
-    caplog.set_level(logging.WARNING, logger="bot.ui.emoji_sync")
+    caplog.set_level(logging.WARNING, logger="bot.delivery.emojis")
     await world.restart()
     assert world.bot is not None
     assert await world.bot.card_emojis.wait() is False
-    warnings = [r for r in caplog.records if r.name == "bot.ui.emoji_sync"]
+    warnings = [r for r in caplog.records if r.name == "bot.delivery.emojis"]
     assert len(warnings) == 1
     assert "cards are shown as text" in warnings[0].getMessage()
     # (The first bot of the test may have uploaded a few before the outage began: never the whole set.)
@@ -184,7 +184,7 @@ async def test_a_failed_emoji_upload_leaves_a_playable_text_game(
             assert all("emoji" not in c for c in message.iter_components())
     # The board picture needs no emoji: it is still there.
     assert board_picture(world) is not None
-    assert len([r for r in caplog.records if r.name == "bot.ui.emoji_sync"]) == 1
+    assert len([r for r in caplog.records if r.name == "bot.delivery.emojis"]) == 1
 
 
 async def test_without_attach_files_the_board_goes_on_as_text(
@@ -193,7 +193,7 @@ async def test_without_attach_files_the_board_goes_on_as_text(
     attach_files = 1 << 15
     for role in world.guild.roles.values():
         role.permissions &= ~attach_files
-    caplog.set_level(logging.WARNING, logger="bot.cogs.publisher")
+    caplog.set_level(logging.WARNING, logger="bot.delivery.publisher")
     await open_and_start(world)
     await play_moves(world, 3)
     board = world.board()

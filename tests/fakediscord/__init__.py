@@ -1,8 +1,9 @@
 """A fake Discord server that the real, unmodified discord.py client connects to.
 
 It is an aiohttp app on 127.0.0.1 (a free port) in the test's own event loop: REST under ``/api/v10`` and the
-gateway websocket at ``/gateway`` (plain JSON text frames). The bot reaches it through ``bot.endpoints``
-(``DISCORD_API_BASE_URL`` / ``DISCORD_GATEWAY_URL``), as a deployment behind a proxy of Discord's API would.
+gateway websocket at ``/gateway`` (plain JSON text frames). The bot reaches it through
+``bot.delivery.endpoints`` (``DISCORD_API_BASE_URL`` / ``DISCORD_GATEWAY_URL``), as a deployment behind a
+proxy of Discord's API would.
 
 Example (a pytest test; ``fake_discord`` is the fixture from ``tests.fakediscord.harness``)::
 

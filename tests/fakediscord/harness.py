@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.endpoints import apply_endpoints
+from bot.delivery.endpoints import apply_endpoints
 
 from .ratelimits import DiscordLimits
 from .server import FakeDiscord

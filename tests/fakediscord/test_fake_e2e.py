@@ -14,7 +14,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.endpoints import apply_endpoints
+from bot.delivery.endpoints import apply_endpoints
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,

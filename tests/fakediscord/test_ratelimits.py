@@ -225,7 +225,7 @@ def test_the_default_limits_are_discords() -> None:
 
 
 async def client_for(fake: FakeDiscord) -> discord.Client:
-    from bot.endpoints import apply_endpoints
+    from bot.delivery.endpoints import apply_endpoints
 
     apply_endpoints(fake.api_base_url, fake.gateway_url)
     client = discord.Client(intents=discord.Intents.none())

@@ -10,9 +10,9 @@ from typing import Any
 import discord
 import pytest
 
+from bot.delivery.emojis import CardEmojis
 from bot.ui.art.cards import Palette
 from bot.ui.art.emoji_set import EmojiSet, all_keys, draw, emoji_name
-from bot.ui.emoji_sync import CardEmojis
 
 
 class Emoji:
@@ -68,7 +68,7 @@ async def test_a_failed_upload_means_text_and_one_warning(
 ) -> None:
     client: Any = Client([], fail_after=5)
     emojis = CardEmojis(EmojiSet(tmp_path), pace=0)
-    with caplog.at_level(logging.WARNING, logger="bot.ui.emoji_sync"):
+    with caplog.at_level(logging.WARNING, logger="bot.delivery.emojis"):
         assert await emojis.ensure(client) is False
     assert not emojis.ready and not emojis.faces().with_emojis
     assert emojis.error is not None and "503" in emojis.error

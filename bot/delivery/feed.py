@@ -28,7 +28,7 @@ TURN_EVENTS = frozenset({"turn", "round_started", "started", "rejoined"})  # a l
 
 @dataclass(slots=True)
 class TableFeed:
-    """One table's news not shown yet and the state of its three lanes (see ``bot.cogs.publisher``)."""
+    """One table's news not shown yet and the state of its three lanes (see ``bot.delivery.publisher``)."""
 
     table_id: int
     snapshot: TableSnapshot | None = None  # the latest state (a closed table stays closed)

@@ -1,4 +1,4 @@
-"""bot.discord_budget: which requests count, the pace, and what 429 answers do to it.
+"""bot.delivery.budget: which requests count, the pace, and what 429 answers do to it.
 
 The pace is checked on a virtual clock (no timing in the test); the hook into discord.py is checked with the
 real ``HTTPClient`` against a small local aiohttp server that answers like Discord.
@@ -15,7 +15,7 @@ import yarl
 from aiohttp import web
 from discord.http import HTTPClient, Route
 
-from bot.discord_budget import (
+from bot.delivery.budget import (
     HOLD_MAX,
     INVALID_WINDOW,
     RECOVERY_EVERY,
@@ -26,7 +26,7 @@ from bot.discord_budget import (
     route_template,
     scope_of_429,
 )
-from bot.endpoints import apply_endpoints
+from bot.delivery.endpoints import apply_endpoints
 
 APP = 4242
 TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldC10b2tlbi12YWx1ZQ"

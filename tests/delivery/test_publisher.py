@@ -10,10 +10,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs import answers
-from bot.cogs import publisher as publisher_module
-from bot.cogs.publisher import HAND_EDIT_WINDOW, TablePublisher
-from bot.discord_budget import GlobalBudget
+from bot.delivery import answers
+from bot.delivery import publisher as publisher_module
+from bot.delivery.budget import GlobalBudget
+from bot.delivery.publisher import HAND_EDIT_WINDOW, TablePublisher
 from bot.service import HandView, Outcome, TableEvent, TableSnapshot
 from bot.service.models import CardDisplay
 from bot.ui import render
@@ -348,7 +348,7 @@ class Followups:
 
 
 class PlayerInteraction(StubInteraction):
-    """A player's click, answered (or not yet) through ``bot.cogs.answers``."""
+    """A player's click, answered (or not yet) through ``bot.delivery.answers``."""
 
     def __init__(self) -> None:
         super().__init__()

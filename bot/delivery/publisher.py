@@ -38,8 +38,8 @@ younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it ch
 penalty draw). When it is older, the public line tells the player to press "My hand".
 
 This file holds the lanes (when to send what); each table's queued news is a ``TableFeed``
-(``bot.cogs.table_feed``), the board message is built, sent and edited by ``bot.cogs.board_message``, and
-a player's hand message is a ``HandSession`` (``bot.cogs.hand_session``).
+(``bot.delivery.feed``), the board message is built, sent and edited by ``bot.delivery.board``, and
+a player's hand message is a ``HandSession`` (``bot.delivery.hand_session``).
 """
 
 from __future__ import annotations
@@ -54,10 +54,10 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.cogs import answers
-from bot.cogs.board_message import BoardMessages
-from bot.cogs.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
-from bot.cogs.table_feed import (
+from bot.delivery import answers
+from bot.delivery.board import BoardMessages
+from bot.delivery.budget import GlobalBudget
+from bot.delivery.feed import (
     TURN_EVENTS,
     UNKNOWN,
     TableFeed,
@@ -68,7 +68,7 @@ from bot.cogs.table_feed import (
     told_in_line,
     user_to_act,
 )
-from bot.discord_budget import GlobalBudget
+from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
 from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import TEXT_ONLY, Appearance
@@ -232,7 +232,7 @@ class TablePublisher:
         times = [t for feed in self._feeds.values() if (t := feed.pending_since()) is not None]
         return max(0.0, asyncio.get_running_loop().time() - min(times)) if times else 0.0
 
-    # --- boards (the messages themselves: bot.cogs.board_message) ------------------------------------------
+    # --- boards (the messages themselves: bot.delivery.board) ------------------------------------------
 
     def board_id(self, snapshot: TableSnapshot) -> int | None:
         return self._board.board_id(snapshot)
@@ -371,7 +371,7 @@ class TablePublisher:
         return table_id in self._feeds
 
     def _forget_picture(self, table_id: int) -> None:
-        """The table is over: drop the record of its board's picture (``bot.cogs.board_message``)."""
+        """The table is over: drop the record of its board's picture (``bot.delivery.board``)."""
         service = self.service
         if service is None:
             return

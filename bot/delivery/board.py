@@ -3,7 +3,7 @@ posting it again when it is gone.
 
 ``BoardMessages`` knows which message is each table's board (as last set by this process, else as stored)
 and sends the requests; when to send them (the board lane, its turns of the global budget and its retries)
-is ``bot.cogs.publisher``'s business. An edit sends only what changed and is skipped when the board would
+is ``bot.delivery.publisher``'s business. An edit sends only what changed and is skipped when the board would
 look the same as the last one this process showed (``TableFeed.board_embed``, ``board_view_key``,
 ``board_picture_key``). What the picture of each board message shows is recorded (a digest, through the
 table service), so that a restarted process does not upload an unchanged picture again. In a channel where
@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.cogs.table_feed import UNKNOWN, TableFeed, board_view_key
+from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
 from bot.service import TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import Appearance

@@ -1,4 +1,4 @@
-"""bot.endpoints: REST calls and gateway connections go to the configured URLs, sharded and on resume."""
+"""bot.delivery.endpoints: REST calls and gateway connections go to the configured URLs (sharded, resumed)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.endpoints import (
+from bot.delivery.endpoints import (
     DEFAULT_API_BASE_URL,
     DEFAULT_GATEWAY_URL,
     apply_endpoints,
