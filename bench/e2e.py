@@ -745,8 +745,7 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
     """In the bot process: append every outcome the publisher is given to ``path`` (see above)."""
     from bot.ui import render
 
-    cog = bot.get_cog("Eights")
-    publisher = getattr(cog, "publisher", None)
+    publisher = bot.publisher
     original = getattr(publisher, "publish", None)
     if publisher is None or original is None:
         raise RuntimeError("the bench cannot find the publisher's publish() to trace outcomes")

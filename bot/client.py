@@ -1,9 +1,10 @@
-"""The Discord client: wires the store, the cogs and the command tree together, and shuts down cleanly.
+"""The Discord client: wires the parts together in one place, and shuts down cleanly.
 
-``setup_hook`` (run by discord.py during ``login``): open and migrate the store, start the heartbeat, load
-the cogs (``bot.cogs.setup_all``: commands, persistent buttons, live tables), then sync the application
-commands when the tree differs from the one last synced. ``close``: turn new interactions away, let the
-registered closers finish the work in flight, close the store, then the gateway.
+``setup_hook`` (run by discord.py during ``login``): open and migrate the store, start the heartbeat, build
+the table service, the one ``StandingsService`` and the delivery part (``bot.delivery``), hand them to the
+features (``bot.exts``: commands under ``/eights``, persistent buttons), restore the live tables, then sync
+the application commands when the tree differs from the one last synced. ``close``: turn new interactions
+away, let the registered closers finish the work in flight, close the store, then the gateway.
 """
 
 from __future__ import annotations
@@ -23,11 +24,17 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ext import commands
 
+import bot.exts.server
+import bot.exts.standings
+import bot.exts.tables
 from bot.config import Config, art_cache_dir
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.emojis import UPLOAD_PACE, CardEmojis
 from bot.delivery.endpoints import apply_endpoints
+from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher
+from bot.exts._group import EightsGroup, unwatch_on_completion
 from bot.metrics import BotMetrics
+from bot.service import ServiceError, SystemClock, TableService
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
 from bot.store import open_store
@@ -47,6 +54,7 @@ HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
 CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
 COMMAND_TREE_HASH_KEY = "command_tree_hash"
+BOARD_CHECKS_IN_PARALLEL = 4
 
 
 def command_tree_hash_key(guild_id: int | None) -> str:
@@ -92,7 +100,7 @@ class EightsBot(commands.AutoShardedBot):
     ``closers`` are awaited, last registered first, when the bot shuts down and before the store closes: the
     service registers one that finishes the move in flight and stops its timers.
     ``restore_tables`` is False for one-shot commands (``python -m bot sync``) that must not drive live tables
-    alongside a running bot; ``bot.cogs.setup_all`` should honour it.
+    alongside a running bot.
     """
 
     def __init__(
@@ -150,6 +158,7 @@ class EightsBot(commands.AutoShardedBot):
         self.draining = False
         self.commands_synced: bool | None = None  # True: synced, False: unchanged, None: not tried or failed
         self._store: Store | None = None
+        self._parts: tuple[TableService, TablePublisher, StandingsService] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
         self._shutdown_task: asyncio.Task[None] | None = None
         self._pending_replies: set[asyncio.Task[None]] = set()
@@ -164,6 +173,26 @@ class EightsBot(commands.AutoShardedBot):
         if self._store is None:
             raise RuntimeError("the store is opened in setup_hook; it is not open yet")
         return self._store
+
+    def _built(self) -> tuple[TableService, TablePublisher, StandingsService]:
+        if self._parts is None:
+            raise RuntimeError("the service and the delivery part are built in setup_hook; not yet")
+        return self._parts
+
+    @property
+    def service(self) -> TableService:
+        """The table service (built in ``setup_hook``)."""
+        return self._built()[0]
+
+    @property
+    def publisher(self) -> TablePublisher:
+        """The delivery part's publisher (built in ``setup_hook``)."""
+        return self._built()[1]
+
+    @property
+    def standings(self) -> StandingsService:
+        """The one standings service (built in ``setup_hook``), for commands and buttons alike."""
+        return self._built()[2]
 
     # --- start-up ------------------------------------------------------------------------------------------
 
@@ -184,17 +213,73 @@ class EightsBot(commands.AutoShardedBot):
         await self._write_heartbeat()
         self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
 
-        # Each server's card emojis / board picture switches, read from its settings when first needed.
-        self.appearance.load_switches = StandingsService(self._store).card_display
-        from bot.cogs import setup_all
-
-        await setup_all(self)
+        await self._build_features(self._store)
         await self.sync_commands(force=self.force_sync)
         if self.restore_tables:  # a bot that plays (not a one-shot command such as `sync`)
             self.card_emojis.start(self)
             self.board_pictures.warm()  # in the renderer's thread: start-up does not wait for it
         if self.tune_gc:
             tune_garbage_collector()
+
+    async def _build_features(self, store: Store) -> None:
+        """Build the table service, its publisher and the standings service, add the features under one
+        ``/eights`` group, register the closers, restore the open tables (before the bot answers anything) and
+        check their boards. ``restore_tables`` False (one-shot commands such as ``sync``) leaves the tables
+        alone."""
+        cpu_delay = float(self.config.cpu_delay)
+        # A CPU's moves are batched for at most its delay: with none, each is shown as it comes. The spacing
+        # of a table's public lines and board edits is the channel's rate limit, the configuration's own
+        # matter; hands are refreshed at once.
+        window = min(DEFAULT_DEBOUNCE, cpu_delay)
+        publisher = TablePublisher(
+            self,
+            gather_window=DEFAULT_DEBOUNCE,
+            min_interval=self.config.public_interval,
+            budget=self.budget,
+            on_board_shown=self.metrics.board_delay.observe,
+            appearance=self.appearance,
+        )
+        service = TableService(
+            store,
+            clock=SystemClock(),
+            cpu_delay=cpu_delay,
+            listener=publisher,
+            batch_window=window,
+            shards=self.owned_shards,
+        )
+        # The service tells the publisher its outcomes and the publisher asks the service for hands and
+        # boards: the one cycle left, closed here.
+        publisher.service = service
+        standings = StandingsService(store)
+        self._parts = (service, publisher, standings)
+        # Each server's card emojis / board picture switches, read from its settings when first needed.
+        self.appearance.load_switches = standings.card_display
+        self.metrics.watch_publisher(publisher.backlog, publisher.behind)
+        self.metrics.watch_open_tables(service.open_table_count)
+
+        group = EightsGroup()
+        # EightsBot is an AutoShardedBot: the same commands.Bot API, a sibling class for the type checker.
+        as_bot = cast(commands.Bot, self)
+        await bot.exts.tables.setup(as_bot, group, service, publisher)
+        await bot.exts.standings.setup(as_bot, group, standings)
+        await bot.exts.server.setup(as_bot, group, standings, self.appearance)
+        self.tree.add_command(group)
+        self.add_listener(unwatch_on_completion, "on_app_command_completion")
+        # Closers run last registered first: the service finishes its moves, then the publisher shows them.
+        self.closers.append(publisher.close)
+        self.closers.append(service.close)
+        if self.restore_tables:
+            restored = await service.restore_all()
+            if restored:
+                # In the background: the bot answers at once, and the boards catch up within moments.
+                task = asyncio.create_task(_check_boards(service, publisher), name="eights-check-boards")
+
+                async def stop_checking() -> None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+
+                self.closers.append(stop_checking)
 
     def _sync_target(self) -> discord.Object | None:
         return discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None
@@ -313,3 +398,20 @@ class EightsBot(commands.AutoShardedBot):
             await asyncio.wait_for(run_all(), timeout=CLOSERS_TIMEOUT)
         except TimeoutError:
             log.warning("the work in flight did not finish within %.0f s; closing anyway", CLOSERS_TIMEOUT)
+
+
+async def _check_boards(service: TableService, publisher: TablePublisher) -> None:
+    """Bring every restored table's board up to date, reposting the ones whose message was deleted."""
+    gate = asyncio.Semaphore(BOARD_CHECKS_IN_PARALLEL)
+
+    async def check(table_id: int) -> None:
+        async with gate:
+            try:
+                snapshot = await service.snapshot(table_id)
+                await publisher.check_board(snapshot)
+            except ServiceError:
+                return
+            except Exception:
+                log.exception("table %s: checking the board failed", table_id)
+
+    await asyncio.gather(*(check(table_id) for table_id in service.open_table_ids()))

@@ -1,6 +1,6 @@
 """EightsBot against the fake Discord: command sync on change, heartbeat, and a clean shutdown.
 
-The cogs are replaced by a small ``setup_all`` per test (a ``/eights`` group with a command or two, and
+The features are replaced by a small ``setup_all`` per test (a ``/eights`` group with a command or two, and
 closers standing in for the service), so these tests are about the client's own wiring.
 """
 
@@ -18,7 +18,6 @@ import discord
 import pytest
 from discord import app_commands
 
-import bot.cogs
 from bot.cli import _serve
 from bot.client import RESTARTING_MESSAGE, EightsBot, command_tree_hash_key, hash_command_payload
 from bot.config import Config, Secret
@@ -74,8 +73,11 @@ def eights_group(
 
 
 def use_cogs(monkeypatch: pytest.MonkeyPatch, setup_all: SetupAll) -> None:
-    # EightsBot.setup_hook imports bot.cogs.setup_all when it runs: the test's stands in for the real cogs.
-    monkeypatch.setattr(bot.cogs, "setup_all", setup_all, raising=False)
+    # EightsBot.setup_hook builds the features in _build_features: the test's stand in for the real ones.
+    async def build(client: EightsBot, store: object) -> None:
+        await setup_all(client)
+
+    monkeypatch.setattr(EightsBot, "_build_features", build)
 
 
 def names(commands: list[dict[str, object]]) -> list[str]:

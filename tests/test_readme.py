@@ -97,7 +97,7 @@ def test_the_invite_url_and_permissions_integer() -> None:
     assert not permissions.administrator and not permissions.manage_messages
     # The set the /eights new command checks before opening a table, and Attach Files for the board picture
     # (optional: without it the board is text only).
-    from bot.cogs.lobby import REQUIRED_PERMISSIONS
+    from bot.exts.tables._lobby import REQUIRED_PERMISSIONS
 
     required = discord.Permissions(**{name: True for name, _ in REQUIRED_PERMISSIONS})
     assert required | discord.Permissions(attach_files=True) == permissions

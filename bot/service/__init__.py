@@ -22,11 +22,13 @@ At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from 
 Where things live: ``tables`` (the facade), ``registry`` (live tables, the mutation path), ``lobby``,
 ``play``, ``settlement``, ``scheduler``, ``snapshots``, ``outcomes``, ``moves`` (engine steps, the referee),
 ``seats``, ``live`` (the in-memory table and its stored document), ``standings`` (leaderboard, stats,
-settings), ``models`` (what goes out), ``clock``, ``errors``.
+settings), ``models`` (what goes out), ``clock``, ``errors``, ``faults`` (store errors become
+``DatabaseFault``), ``catalog`` (presets and house options before any table).
 """
 
+from bot.service.catalog import house_option_labels, house_value_suggestions, preset_names
 from bot.service.clock import Clock, FakeClock, SystemClock, Timer
-from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
+from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, DatabaseFault, ServiceError
 from bot.service.models import (
     CPU_LEVELS,
     Actor,
@@ -56,6 +58,7 @@ __all__ = [
     "Actor",
     "CardChoice",
     "Clock",
+    "DatabaseFault",
     "FakeClock",
     "HandCard",
     "HandView",
@@ -75,4 +78,7 @@ __all__ = [
     "TableService",
     "TableSnapshot",
     "Timer",
+    "house_option_labels",
+    "house_value_suggestions",
+    "preset_names",
 ]

@@ -23,3 +23,13 @@ class ServiceError(Exception):
 NO_LONGER_POSSIBLE = "That move is no longer possible."
 EXPIRED = "This button has expired."
 NO_TABLE = "There is no open table in this channel. Open one with /eights new."
+
+
+class DatabaseFault(Exception):
+    """The database failed under a use case (the store's error, turned into the service's at its boundary by
+    ``store_faults``): nothing of the use case was stored. ``damaged``: the database file itself is damaged
+    (the message names it and what to do)."""
+
+    def __init__(self, message: str, *, damaged: bool = False) -> None:
+        super().__init__(message)
+        self.damaged = damaged

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 from bot.engine import RulesetError, house
 from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
+from bot.service.faults import store_faults
 from bot.service.house import house_words
 from bot.service.models import CardDisplay
 from bot.store.base import GuildSettings, MatchSummary, Store
@@ -150,16 +151,9 @@ class LeaderboardPage:
         return self.page < self.page_count
 
 
+@store_faults
 class StandingsService:
     """The standings use cases over one store. Holds no state of its own, so it is cheap to build."""
-
-    @classmethod
-    def of(cls, owner: object) -> StandingsService:
-        """Over ``owner.store`` (the bot): for button callbacks, which only have the interaction's client."""
-        store = getattr(owner, "store", None)
-        if store is None:
-            raise RuntimeError("the bot has no store")
-        return cls(store)
 
     def __init__(
         self,

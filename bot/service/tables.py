@@ -21,6 +21,7 @@ import random
 from bot.engine import PRESETS, get_preset, house_words, rules_help
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
+from bot.service.faults import store_faults
 from bot.service.house_rules import HouseRuleUseCases
 from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
@@ -41,6 +42,7 @@ from bot.shards import ShardSet
 from bot.store.base import Store
 
 
+@store_faults
 class TableService:
     """The use cases of a Crazy Eights table, without Discord.
 

@@ -114,6 +114,15 @@ LEADERBOARD_TEMPLATE = (
 )
 
 
+def standings_of(client: object) -> StandingsService:
+    """The bot's one ``StandingsService`` (built in ``EightsBot.setup_hook``): a button callback has only the
+    interaction's client to reach it by."""
+    service = getattr(client, "standings", None)
+    if not isinstance(service, StandingsService):
+        raise RuntimeError("the bot has no standings service")
+    return service
+
+
 class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADERBOARD_TEMPLATE):
     """Previous or Next under a leaderboard: edits that message in place to show ``page``.
 
@@ -164,7 +173,7 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
                 "This leaderboard belongs to another server.", ephemeral=True
             )
             return
-        service = StandingsService.of(interaction.client)
+        service = standings_of(interaction.client)
         try:
             page = await service.leaderboard(
                 self.guild_id, viewer_id=self.viewer_id, sort=self.sort, page=self.page, clamp=True
@@ -327,7 +336,7 @@ class ForgetButton(
         if not self.confirm:
             await interaction.response.edit_message(content="Your statistics are kept.", view=None)
             return
-        await StandingsService.of(interaction.client).forget(self.user_id)
+        await standings_of(interaction.client).forget(self.user_id)
         await interaction.response.edit_message(content=FORGOTTEN, view=None)
 
 

@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 
 from bot.client import EightsBot
-from bot.cogs.eights import EightsCog
 from bot.config import Config, Secret
+from bot.delivery.publisher import TablePublisher
 from bot.engine import Match, card_label, parse_card
+from bot.exts.tables._base import TableCog
 from bot.service import TableService, TableSnapshot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fast_bot_options, running_bot
 
@@ -59,8 +60,7 @@ class PrivacyObserver:
     def _service(self) -> TableService | None:
         if self.bot is None:
             return None
-        cog = self.bot.get_cog("Eights")
-        return cog.service if isinstance(cog, EightsCog) else None
+        return self.bot.service
 
     def hidden_from(self, viewer_id: int | None) -> set[str]:
         service = self._service()
@@ -183,15 +183,20 @@ class World:
         return await self.start()
 
     @property
-    def cog(self) -> EightsCog:
+    def publisher(self) -> TablePublisher:
         assert self.bot is not None
-        cog = self.bot.get_cog("Eights")
-        assert isinstance(cog, EightsCog)
-        return cog
+        return self.bot.publisher
+
+    @property
+    def table_cogs(self) -> list[TableCog]:
+        """The cogs of the tables feature (the deferral watchdog's delay is theirs)."""
+        assert self.bot is not None
+        return [cog for cog in self.bot.cogs.values() if isinstance(cog, TableCog)]
 
     @property
     def service(self) -> TableService:
-        return self.cog.service
+        assert self.bot is not None
+        return self.bot.service
 
     # --- acting ---------------------------------------------------------------------------------------------
 
@@ -231,10 +236,10 @@ class World:
     def busy(self) -> bool:
         """Whether the bot still has work in flight: a timer's move (CPU delay 0), something to show, a
         request waiting for the global budget, or the start-up check of restored boards (in the background,
-        bot.cogs.setup_all)."""
+        EightsBot._build_features)."""
         checking = any(task.get_name() == "eights-check-boards" for task in asyncio.all_tasks())
         waiting = self.bot is not None and self.bot.budget.waiting > 0
-        return self.service.busy() or self.cog.publisher.busy() or waiting or checking
+        return self.service.busy() or self.publisher.busy() or waiting or checking
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0)."""
@@ -289,8 +294,8 @@ class World:
         """The user's current hand message, opening it with "My hand" when they have none yet."""
         hands = [m for m in self.fake.ephemeral_messages(user) if "Your hand" in m.content]
         table_id = await self.table_id()
-        session = self.cog.publisher.session(table_id, user.id)
-        if hands and session is not None and self.cog.publisher.hand_is_fresh(table_id, user.id):
+        session = self.publisher.session(table_id, user.id)
+        if hands and session is not None and self.publisher.hand_is_fresh(table_id, user.id):
             return hands[-1]
         reply = await (await self.fake.click(user, self.board(), label="My hand")).reply()
         assert reply.ephemeral and "Your hand" in reply.content

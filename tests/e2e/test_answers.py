@@ -27,7 +27,7 @@ async def test_an_unexpected_error_shows_only_a_reference(
         raise RuntimeError("secret internals: KH QS")
 
     monkeypatch.setattr(TableService, "hand", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.cogs.eights"):
+    with caplog.at_level(logging.ERROR, logger="bot.exts._group"):
         typed = await world.run(world.bob, "hand")
         clicked = await (await world.fake.click(world.bob, world.board(), label="My hand")).reply()
     for answer in (typed, clicked):
@@ -70,7 +70,8 @@ async def test_slow_work_is_deferred_and_answered_after(
     await (await world.fake.click(world.bob, board, label="Join")).callback()
     hand = await (await world.fake.click(world.alice, board, label="Start")).reply()
     await world.settle()
-    world.cog.defer_after = 0.05
+    for cog in world.table_cogs:
+        cog.defer_after = 0.05
     act = TableService.act
 
     async def slow_act(self: TableService, *args: Any, **kwargs: Any) -> Any:

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.eights import STORE_FAILED
 from bot.engine import card_code
 from bot.engine.cards import STANDARD_DECK
+from bot.exts._group import STORE_FAILED
 from bot.service import EXPIRED
 from bot.store import DamagedDatabaseError
 from tests.e2e.conftest import World

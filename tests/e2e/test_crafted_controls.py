@@ -5,7 +5,7 @@ would never send gets the usual short answer, not a traceback."""
 
 from __future__ import annotations
 
-from bot.cogs.eights import FINISHED_BUTTON
+from bot.exts.tables._controls import FINISHED_BUTTON
 from bot.service import EXPIRED
 from tests.e2e.conftest import World
 from tests.e2e.test_bad_input import start_two

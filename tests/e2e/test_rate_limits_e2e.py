@@ -40,7 +40,7 @@ class Recorder:
         self.outcomes: dict[int, list[tuple[float, Outcome]]] = {}
         self.lines: dict[int, list[tuple[float, str]]] = {}
         loop = asyncio.get_running_loop()
-        publisher = world.cog.publisher
+        publisher = world.publisher
         original = publisher.publish
 
         def publish(outcome: Outcome, **kwargs: Any) -> None:

@@ -134,9 +134,9 @@ async def test_autocomplete_is_empty_on_your_turn_without_a_playable_card(world:
     outcome = await world.service.open_table(
         world.guild.id, world.channel.id, Actor(world.alice.id, "alice"), preset="classic", auto_draw=False
     )
-    world.cog.publisher.publish(outcome)
+    world.publisher.publish(outcome)
     await world.service.join(outcome.table_id, Actor(world.bob.id, "bob"))
-    world.cog.publisher.publish(await world.service.start(outcome.table_id, Actor(world.alice.id, "alice")))
+    world.publisher.publish(await world.service.start(outcome.table_id, Actor(world.alice.id, "alice")))
     await world.settle()
     hand = await world.service.hand(outcome.table_id, world.alice.id)
     assert hand.your_turn and not any(c.playable for c in hand.cards), "the seeded deal changed"
@@ -186,7 +186,7 @@ async def test_turn_lines_mention_only_the_player_to_move(world: World) -> None:
 
 
 async def test_cpu_moves_are_gathered_into_one_line_and_one_board_edit(world: World) -> None:
-    world.cog.publisher.gather_window = 2.0  # ends early anyway, when alice is to move again
+    world.publisher.gather_window = 2.0  # ends early anyway, when alice is to move again
     board = await world.run(world.alice, "new", target=1000)
     for _ in range(3):
         await world.run(world.alice, "cpu", level="easy")

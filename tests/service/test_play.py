@@ -9,7 +9,15 @@ import random
 import pytest
 
 from bot.engine import Match, card_code, parse_card, sort_key
-from bot.service import EXPIRED, NO_LONGER_POSSIBLE, FakeClock, Intent, ServiceError, TableService
+from bot.service import (
+    EXPIRED,
+    NO_LONGER_POSSIBLE,
+    DatabaseFault,
+    FakeClock,
+    Intent,
+    ServiceError,
+    TableService,
+)
 from bot.store import DamagedDatabaseError, Store
 from tests.service.support import (
     ALICE,
@@ -368,7 +376,8 @@ async def test_the_snapshot_is_built_once_per_committed_state(service: TableServ
 async def test_a_move_the_database_cannot_store_changes_nothing(
     service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A damaged database file found by the commit (issue 13): the store's error reaches the caller, and the
+    """A damaged database file found by the commit (issue 13): the store's error reaches the caller as
+    the service's own DatabaseFault, and the
     table is exactly as it was, in memory and stored, so the same button acts once the database is back."""
     table_id = await open_with(service, ALICE, BOB)
     hand = await service.hand(table_id, ALICE.user_id)
@@ -379,8 +388,9 @@ async def test_a_move_the_database_cannot_store_changes_nothing(
         raise DamagedDatabaseError("data/eights.sqlite3")
 
     monkeypatch.setattr(store, "commit_move", damaged)
-    with pytest.raises(DamagedDatabaseError):
+    with pytest.raises(DatabaseFault) as raised:
         await service.act(table_id, ALICE, Intent.draw(), hand.round_token)
+    assert raised.value.damaged
     assert await service.hand(table_id, ALICE.user_id) == hand
     assert await store.get_state(table_id) == before
     monkeypatch.setattr(store, "commit_move", commit)

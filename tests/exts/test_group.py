@@ -1,4 +1,4 @@
-"""bot.cogs.eights.answer_unexpected: what a player is told, and what is logged, when a control fails."""
+"""bot.exts._group.answer_unexpected: what a player is told, and what is logged, when a control fails."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs.eights import UNKNOWN_INTERACTION, answer_unexpected
+from bot.exts._group import UNKNOWN_INTERACTION, answer_unexpected
 
 
 class RecordingResponse:
@@ -36,10 +36,10 @@ async def test_an_interaction_discord_gave_up_on_is_logged_in_one_line_and_not_a
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     late = interaction()
-    with caplog.at_level(logging.WARNING, logger="bot.cogs.eights"):
+    with caplog.at_level(logging.WARNING, logger="bot.exts._group"):
         await answer_unexpected(late, not_found(UNKNOWN_INTERACTION), "control play")
     assert late.response.sent == []  # answering would only fail again
-    records = [r for r in caplog.records if r.name == "bot.cogs.eights"]
+    records = [r for r in caplog.records if r.name == "bot.exts._group"]
     assert len(records) == 1 and records[0].levelno == logging.WARNING
     assert records[0].exc_info is None and "too late" in records[0].getMessage()
 
@@ -48,8 +48,8 @@ async def test_any_other_failure_gives_the_player_a_reference_and_logs_the_trace
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     failed = interaction()
-    with caplog.at_level(logging.ERROR, logger="bot.cogs.eights"):
+    with caplog.at_level(logging.ERROR, logger="bot.exts._group"):
         await answer_unexpected(failed, not_found(10008), "control play")  # Unknown Message: a real surprise
     assert len(failed.response.sent) == 1 and failed.response.sent[0].startswith("Something went wrong (ref ")
-    records = [r for r in caplog.records if r.name == "bot.cogs.eights"]
+    records = [r for r in caplog.records if r.name == "bot.exts._group"]
     assert records and records[0].exc_info is not None

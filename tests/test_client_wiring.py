@@ -1,11 +1,10 @@
-"""bot.cogs.setup_all: how the running bot's features are put together from the configuration."""
+"""EightsBot.setup_hook's wiring: how the running bot's features are put together from the configuration."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bot.client import EightsBot
-from bot.cogs.eights import EightsCog
 from bot.config import PUBLIC_INTERVAL, Config, Secret
 from bot.delivery.endpoints import apply_endpoints
 from tests.fakediscord import FakeDiscord, fast_bot_options, running_bot
@@ -24,8 +23,6 @@ async def test_the_public_spacing_does_not_depend_on_the_cpu_delay(tmp_path: Pat
         )
         try:
             async with running_bot(fake, EightsBot(config, **fast_bot_options())) as client:
-                cog = client.get_cog("Eights")
-                assert isinstance(cog, EightsCog)
-                assert cog.publisher.min_interval == PUBLIC_INTERVAL > 0
+                assert client.publisher.min_interval == PUBLIC_INTERVAL > 0
         finally:
             apply_endpoints(None, None)

@@ -1,7 +1,4 @@
-"""The /eights commands that only show: status (the board again, at the bottom), scores and rules.
-
-A mixin of ``EightsCog`` (``bot.cogs.eights``).
-"""
+"""The /eights commands that only show: status (the board again, at the bottom), scores and rules."""
 
 from __future__ import annotations
 
@@ -10,14 +7,14 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.cogs.table_helpers import PRESET_CHOICES, TableHelpers
 from bot.delivery.answers import answer_privately, answer_publicly
+from bot.exts.tables._base import PRESET_CHOICES, TableCog
 from bot.ui import render
 
 log = logging.getLogger(__name__)
 
 
-class InformationCommands(TableHelpers):
+class InformationCog(TableCog, name="Eights information"):
     @app_commands.command(name="status", description="Show this channel's table again, at the bottom.")
     async def status(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)

@@ -1,118 +1,36 @@
-"""The standings subcommands of /eights: leaderboard, stats, history, settings and forget.
-
-``StandingsCommands`` is a mixin, not a cog: ``EightsCog`` (a ``GroupCog`` named "eights") inherits from
-it, and discord.py's CogMeta walks the class's MRO, so these commands become /eights subcommands. Each
-command resolves who and where, calls ``StandingsService`` and renders with ``bot.ui.standings``. A
-mistaken request (a ``ServiceError``) gets a short private answer here; anything unexpected goes to the cog's
-error handler.
+"""A server's own matters under /eights: its settings (``settings``: default preset, turn timeout, channels,
+manager role, house rules new tables start with, card display switches; Manage Server) and a member's
+``forget`` (their statistics deleted everywhere, once they confirm with ``bot.ui.standings.ForgetButton``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.delivery import answers
-from bot.engine import RulesetError, house
-from bot.engine.rules import PRESETS
+from bot.exts._group import EightsGroup, FeatureCog
+from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
 from bot.service.standings import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, StandingsService
 from bot.ui.appearance import Appearance
-from bot.ui.standings import (
-    FORGET_QUESTION,
-    forget_view,
-    history_embed,
-    leaderboard_embed,
-    leaderboard_view,
-    settings_embed,
-    stats_embed,
-)
-
-if TYPE_CHECKING:
-    # For the type checker only: app_commands.command expects its methods on a Cog, and the class that
-    # really carries them, EightsCog, is one. At run time the mixin stays a plain class (module docstring).
-    _MixinBase = commands.Cog
-else:
-    _MixinBase = object
+from bot.ui.standings import FORGET_QUESTION, forget_view, settings_embed
 
 NOT_IN_GUILD = "Use this command in a server."
-NO_MENTIONS = discord.AllowedMentions.none()
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
 
 
 async def _private(interaction: discord.Interaction, message: str) -> None:
     await interaction.response.send_message(message, ephemeral=True)
 
 
-class StandingsCommands(_MixinBase):
-    bot: commands.Bot
-    _standings: StandingsService | None = None
+class ServerCog(FeatureCog, name="Eights server"):
+    """A server's settings and a member's forget."""
 
-    @property
-    def standings(self) -> StandingsService:
-        """Built on first use, because the bot's store is opened in setup_hook, after the cog is created."""
-        if self._standings is None:
-            self._standings = StandingsService.of(self.bot)
-        return self._standings
-
-    @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
-    @app_commands.describe(sort="What to rank by (default: wins)", page="Which page of ten (default: 1)")
-    @app_commands.choices(
-        sort=[
-            app_commands.Choice(name="wins", value="wins"),
-            app_commands.Choice(name="win rate (at least 5 matches)", value="winrate"),
-            app_commands.Choice(name="points", value="points"),
-        ]
-    )
-    async def leaderboard(
-        self,
-        interaction: discord.Interaction,
-        sort: str = "wins",
-        page: app_commands.Range[int, 1, 1_000_000] = 1,
-    ) -> None:
-        if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
-            return
-        try:
-            board = await self.standings.leaderboard(
-                interaction.guild_id, viewer_id=interaction.user.id, sort=sort, page=page
-            )
-        except ServiceError as error:
-            await _private(interaction, error.message)
-            return
-        await interaction.response.send_message(
-            embed=leaderboard_embed(board), view=leaderboard_view(board), allowed_mentions=NO_MENTIONS
-        )
-
-    @app_commands.command(name="stats", description="A player's Crazy Eights statistics in this server.")
-    @app_commands.describe(member="Whose statistics (default: yours)")
-    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
-        if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
-            return
-        user = member or interaction.user
-        try:
-            stats = await self.standings.stats(
-                interaction.guild_id, user.id, own=user.id == interaction.user.id
-            )
-        except ServiceError as error:
-            await _private(interaction, error.message)
-            return
-        await interaction.response.send_message(embed=stats_embed(stats), allowed_mentions=NO_MENTIONS)
-
-    @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
-    async def history(self, interaction: discord.Interaction) -> None:
-        if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
-            return
-        try:
-            matches = await self.standings.history(interaction.guild_id)
-        except ServiceError as error:
-            await _private(interaction, error.message)
-            return
-        await interaction.response.send_message(embed=history_embed(matches), allowed_mentions=NO_MENTIONS)
+    def __init__(self, group: EightsGroup, standings: StandingsService, appearance: Appearance) -> None:
+        super().__init__(group)
+        self.standings = standings
+        self.appearance = appearance
 
     @app_commands.command(
         name="settings", description="Show or change this server's Crazy Eights settings (Manage Server)."
@@ -131,7 +49,7 @@ class StandingsCommands(_MixinBase):
         card_emojis="Show the card pictures (emojis) beside the card names",
         board_picture="Attach a picture of the table to the board message",
     )
-    @app_commands.choices(default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    @app_commands.choices(default_preset=PRESET_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -193,10 +111,8 @@ class StandingsCommands(_MixinBase):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        appearance = getattr(self.bot, "appearance", None)
-        if isinstance(appearance, Appearance):
-            # Boards and hands use the new switches from their next update on.
-            appearance.set_switches(interaction.guild_id, display)
+        # Boards and hands use the new switches from their next update on.
+        self.appearance.set_switches(interaction.guild_id, display)
         await interaction.response.send_message(
             embed=settings_embed(settings, display, changed=changes), ephemeral=True
         )
@@ -207,9 +123,9 @@ class StandingsCommands(_MixinBase):
     ) -> list[app_commands.Choice[str]]:
         typed = current.strip().lower()
         return [
-            app_commands.Choice(name=option.label, value=option.key)
-            for option in house.OPTIONS
-            if not typed or typed in option.label.lower() or typed in option.key.replace("_", " ")
+            app_commands.Choice(name=label, value=key)
+            for key, label in house_option_labels()
+            if not typed or typed in label.lower() or typed in key.replace("_", " ")
         ][:25]
 
     @settings.autocomplete("house_value")
@@ -217,10 +133,7 @@ class StandingsCommands(_MixinBase):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         option = str(getattr(interaction.namespace, "house_option", "") or "")
-        try:
-            values = house.suggestions(option, current)
-        except RulesetError:
-            return []
+        values = house_value_suggestions(option, current)
         return [app_commands.Choice(name=label[:100], value=code[:100]) for code, label in values[:25]]
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")

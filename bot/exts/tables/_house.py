@@ -1,8 +1,8 @@
 """House rules at the table: ``/eights house [option] [value]`` and the lobby's House rules panel.
 
-A mixin of ``EightsCog`` (``bot.cogs.eights``), whose control callback hands the panel's clicks to
-``house_control``. Every refusal (not the host, not in the lobby, an impossible combination) is a private
-answer with the reason, and the table keeps its rules; a change shows on the board through the publisher.
+The table controls' cog (``_controls``) hands the panel's clicks to ``house_control``. Every refusal (not the
+host, not in the lobby, an impossible combination) is a private answer with the reason, and the table keeps
+its rules; a change shows on the board through the publisher.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs.table_helpers import TableHelpers
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
+from bot.exts.tables._base import TableCog
 from bot.service import HouseOption, Outcome, ServiceError
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
 from bot.ui.house import HouseValueModal, option_content, option_view, panel_content, panel_view
@@ -27,7 +27,7 @@ def changed_text(outcome: Outcome) -> str:
     return "House rules changed."
 
 
-class HouseCommands(TableHelpers):
+class HouseCog(TableCog, name="Eights house rules"):
     @app_commands.command(
         name="house", description="Change a house rule of this table (host, before the first deal)."
     )

@@ -1,7 +1,5 @@
 """Play's /eights commands: hand, play, draw, pass, last, catch and suit, with their autocompletes, and the
 intent a game control (button or select) stands for.
-
-A mixin of ``EightsCog`` (``bot.cogs.eights``).
 """
 
 from __future__ import annotations
@@ -11,8 +9,8 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.cogs.table_helpers import TableHelpers
 from bot.delivery.answers import answer_privately
+from bot.exts.tables._base import TableCog
 from bot.service import Intent, ServiceError, TableSnapshot
 from bot.ui.controls import CATCH, DRAW, LAST, PASS, PLAY, SUIT, Control
 from bot.ui.names import plain_name
@@ -22,7 +20,7 @@ log = logging.getLogger(__name__)
 SUITS = (("♣ Clubs", "C"), ("♦ Diamonds", "D"), ("♥ Hearts", "H"), ("♠ Spades", "S"))
 
 
-class PlayCommands(TableHelpers):
+class PlayCog(TableCog, name="Eights play"):
     @app_commands.command(
         name="hand", description="Your hand, privately, with a control for every legal move."
     )

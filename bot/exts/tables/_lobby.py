@@ -1,15 +1,12 @@
-"""The lobby's /eights commands: new, join, leave, cpu, start, end and kick.
-
-A mixin of ``EightsCog`` (``bot.cogs.eights``), whose control callback uses ``_start`` for the Start button.
-"""
+"""The lobby's /eights commands: new, join, leave, cpu, start, end and kick."""
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
 
-from bot.cogs.table_helpers import NOT_IN_GUILD, PRESET_CHOICES, TableHelpers
 from bot.delivery.answers import answer_privately, answer_publicly
+from bot.exts.tables._base import NOT_IN_GUILD, PRESET_CHOICES, TableCog
 from bot.service import ServiceError
 from bot.ui.names import shown_name
 
@@ -21,7 +18,7 @@ REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-class LobbyCommands(TableHelpers):
+class LobbyCog(TableCog, name="Eights lobby"):
     @app_commands.command(name="new", description="Open a Crazy Eights table in this channel.")
     @app_commands.describe(
         preset="The rules (default: the server's default, classic)",
@@ -117,19 +114,7 @@ class LobbyCommands(TableHelpers):
     @app_commands.command(name="start", description="Deal the first round (host, at least two seats).")
     async def start(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
-        await self._start(interaction, table_id)
-
-    async def _start(self, interaction: discord.Interaction, table_id: int) -> None:
-        outcome = await self.service.start(table_id, await self.manager_actor(interaction))
-        try:
-            if outcome.snapshot.seat_of(interaction.user.id) is not None:
-                await self.show_hand(interaction, table_id, note="The game has started.", outcome=outcome)
-            else:
-                await answer_privately(interaction, "The game has started.")
-        finally:
-            # After the host's hand is shown, so that the turn line knows it can be refreshed in place; the
-            # line follows up the host's click (exempt from the global limit).
-            self.publisher.publish(outcome, via=interaction)
+        await self.start_table(interaction, table_id)
 
     @app_commands.command(name="end", description="Abandon this channel's table (host or Manage Channels).")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -1,39 +1,41 @@
-"""What every table command and control of /eights shares: who acts (and whether they may manage the
+"""What every cog of the tables feature shares (``TableCog``): who acts (and whether they may manage the
 table), which table the channel has, showing a player their hand (in place or as a new private message),
-and making a game move then answering with the updated hand.
+making a game move then answering with the updated hand, and the deal of the first round (a command and the
+lobby's Start button).
 
-``TableHelpers`` is the base of the command mixins (``bot.cogs.lobby``, ``bot.cogs.play``,
-``bot.cogs.information``) that ``EightsCog`` (``bot.cogs.eights``) is made of.
+Every application command of a ``TableCog`` is watched by the deferral watchdog (``interaction_check``): a
+command added to any table cog has it by construction, with no list to keep.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.delivery import answers
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.delivery.publisher import TablePublisher
-from bot.engine import PRESETS
-from bot.service import Actor, HandView, Intent, Outcome, ServiceError, TableEvent, TableService
+from bot.exts._group import EightsGroup, FeatureCog
+from bot.service import (
+    Actor,
+    HandView,
+    Intent,
+    Outcome,
+    ServiceError,
+    TableEvent,
+    TableService,
+    preset_names,
+)
 from bot.ui import render
 from bot.ui.controls import hand_view
 from bot.ui.faces import TEXT, CardFaces
 
-if TYPE_CHECKING:
-    # For the type checker only: app_commands.command expects its methods on a Cog, and the class that
-    # really carries them, EightsCog, is one. At run time the mixin stays a plain class (as in
-    # ``bot.cogs.standings``).
-    _MixinBase = commands.Cog
-else:
-    _MixinBase = object
-
 NOT_IN_GUILD = "Tables can only be opened in a server channel."
 # The choices of a command option naming a preset.
-PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
 
 
 def _display_name(user: discord.abc.User) -> str:
@@ -62,11 +64,30 @@ def _played_note(events: Sequence[TableEvent], position: int | None, faces: Card
     return None
 
 
-class TableHelpers(_MixinBase):
-    bot: commands.Bot
-    service: TableService
-    publisher: TablePublisher
-    defer_after: float
+class TableCog(FeatureCog):
+    """The base of the tables feature's cogs; built by ``bot.exts.tables.setup``."""
+
+    def __init__(
+        self,
+        bot: commands.Bot,
+        group: EightsGroup,
+        service: TableService,
+        publisher: TablePublisher,
+        *,
+        defer_after: float = answers.DEFER_AFTER,
+    ) -> None:
+        super().__init__(group)
+        self.bot = bot
+        self.service = service
+        self.publisher = publisher
+        self.defer_after = defer_after
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command of a table cog is answered in time: deferred if its work runs late (``answers``).
+        The group's error handler and ``unwatch_on_completion`` drop the watch."""
+        if interaction.type is discord.InteractionType.application_command:
+            answers.watch(interaction, update=False, after=self.defer_after)
+        return True
 
     @staticmethod
     def actor(interaction: discord.Interaction, *, can_manage: bool = False) -> Actor:
@@ -173,3 +194,16 @@ class TableHelpers(_MixinBase):
         lead = _played_note(outcome.public_events, seat.position if seat else None, faces)
         note = _private_note(outcome, user_id, lead, faces)
         await self.show_hand(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
+
+    async def start_table(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Deal the first round: ``/eights start`` and the lobby's Start button."""
+        outcome = await self.service.start(table_id, await self.manager_actor(interaction))
+        try:
+            if outcome.snapshot.seat_of(interaction.user.id) is not None:
+                await self.show_hand(interaction, table_id, note="The game has started.", outcome=outcome)
+            else:
+                await answer_privately(interaction, "The game has started.")
+        finally:
+            # After the host's hand is shown, so that the turn line knows it can be refreshed in place; the
+            # line follows up the host's click (exempt from the global limit).
+            self.publisher.publish(outcome, via=interaction)

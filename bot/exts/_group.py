@@ -1,0 +1,119 @@
+"""The ``/eights`` command group every feature hangs its commands on, and the answers to their errors.
+
+discord.py gives a ``GroupCog`` its own group, so several cogs cannot share one that way: a ``FeatureCog``
+moves its application commands under the bot's ``EightsGroup`` when it is loaded, keeping itself as their
+binding (its ``interaction_check`` and autocompletes still apply).
+
+Every refusal (``ServiceError``) is a short private answer and changes nothing public. Anything unexpected is
+logged with a short reference the user sees; no traceback reaches Discord.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.delivery import answers
+from bot.delivery.answers import answer_privately
+from bot.service import DatabaseFault, ServiceError
+
+log = logging.getLogger(__name__)
+
+GROUP_NAME = "eights"
+GROUP_DESCRIPTION = "Crazy Eights tables: one per channel, hands private, plays public."
+STORE_FAILED = "The bot could not save this, so nothing changed. Try again later."
+UNKNOWN_INTERACTION = 10062  # Discord's error code: the interaction's token is no longer valid
+
+
+def error_reference() -> str:
+    return uuid.uuid4().hex[:8]
+
+
+async def answer_unexpected(interaction: discord.Interaction, error: BaseException, where: str) -> None:
+    """Log an unexpected error with a reference, and give the user only the reference. A database that failed
+    (e.g. a damaged file found mid-game) is said so: the move was not stored, and the service applies a move
+    only once it is stored, so nothing of it happened."""
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # Discord gave up on the interaction (more than 3 s old: it reached the bot late, e.g. replayed after
+        # a gateway resume), so nobody can be answered through it. What the click did stands; a hand it
+        # changed is refreshed in place by the publisher.
+        log.warning("interaction %s (%s) came too late to be answered: %s", interaction.id, where, error.text)
+        return
+    ref = error_reference()
+    text = f"Something went wrong (ref {ref})."
+    if isinstance(error, DatabaseFault) and error.damaged:
+        # The message names the file and what to do; a traceback would add nothing for the admin.
+        log.error("database error in %s (ref %s): %s", where, ref, error)
+        text = f"{STORE_FAILED} (ref {ref})"
+    elif isinstance(error, DatabaseFault):
+        log.error("database error in %s (ref %s)", where, ref, exc_info=error)
+        text = f"{STORE_FAILED} (ref {ref})"
+    else:
+        log.error("unexpected error in %s (ref %s)", where, ref, exc_info=error)
+    try:
+        await answer_privately(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell the user about error ref %s", ref)
+
+
+class EightsGroup(app_commands.Group):
+    """``/eights``: guild only; answers the errors of every subcommand, whichever cog owns it."""
+
+    def __init__(self) -> None:
+        super().__init__(name=GROUP_NAME, description=GROUP_DESCRIPTION, guild_only=True)
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        try:
+            await self._answer_error(interaction, error)
+        finally:
+            answers.unwatch(interaction)
+
+    async def _answer_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original: BaseException = error
+        if isinstance(error, app_commands.CommandInvokeError):
+            original = error.original
+        if isinstance(original, ServiceError):
+            await answer_privately(interaction, original.message)
+            return
+        if isinstance(original, app_commands.TransformerError):
+            await answer_privately(interaction, "I couldn't read one of the options.")
+            return
+        if isinstance(original, app_commands.CheckFailure):
+            await answer_privately(interaction, "You can't use this command here.")
+            return
+        await answer_unexpected(
+            interaction, original, f"/{interaction.command.qualified_name if interaction.command else '?'}"
+        )
+
+
+class FeatureCog(commands.Cog):
+    """A cog whose application commands are ``/eights`` subcommands (module docstring)."""
+
+    def __init__(self, group: EightsGroup) -> None:
+        self.group = group
+
+    async def cog_load(self) -> None:
+        # Called by discord.py before it adds a cog's top-level commands to the tree: once they are children
+        # of the group, there are none left to add there.
+        commands_here: list[Any] = list(self.__cog_app_commands__)
+        for command in commands_here:
+            command.parent = self.group
+            self.group.add_command(command)
+        self.__cog_app_commands__ = []
+
+    async def cog_unload(self) -> None:
+        for command in list(self.group.commands):
+            if getattr(command, "binding", None) is self:
+                self.group.remove_command(command.name)
+
+
+async def unwatch_on_completion(interaction: discord.Interaction, command: object) -> None:
+    """A command done without an error (``on_app_command_completion``): its deferral watch is dropped."""
+    answers.unwatch(interaction)

@@ -1,0 +1,19 @@
+"""A server's own matters: ``/eights settings`` and ``/eights forget`` (``_cog``); the forget confirmation is
+a persistent button of ``bot.ui.standings``."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.exts._group import EightsGroup
+from bot.exts.server._cog import ServerCog
+from bot.service.standings import StandingsService
+from bot.ui.appearance import Appearance
+from bot.ui.standings import ForgetButton
+
+
+async def setup(
+    bot: commands.Bot, group: EightsGroup, standings: StandingsService, appearance: Appearance
+) -> None:
+    await bot.add_cog(ServerCog(group, standings, appearance))
+    bot.add_dynamic_items(ForgetButton)

@@ -1,0 +1,86 @@
+"""The standings subcommands of /eights: leaderboard, stats and history. Each resolves who and where, calls
+``StandingsService`` and renders with ``bot.ui.standings``. A mistaken request (a ``ServiceError``) gets a
+short private answer here; anything unexpected goes to the group's error handler (``bot.exts._group``).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.exts._group import EightsGroup, FeatureCog
+from bot.service.errors import ServiceError
+from bot.service.standings import StandingsService
+from bot.ui.standings import history_embed, leaderboard_embed, leaderboard_view, stats_embed
+
+NOT_IN_GUILD = "Use this command in a server."
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+async def _private(interaction: discord.Interaction, message: str) -> None:
+    await interaction.response.send_message(message, ephemeral=True)
+
+
+class StandingsCog(FeatureCog, name="Eights standings"):
+    """This server's leaderboard, a player's statistics, the last matches."""
+
+    def __init__(self, group: EightsGroup, standings: StandingsService) -> None:
+        super().__init__(group)
+        self.standings = standings
+
+    @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
+    @app_commands.describe(sort="What to rank by (default: wins)", page="Which page of ten (default: 1)")
+    @app_commands.choices(
+        sort=[
+            app_commands.Choice(name="wins", value="wins"),
+            app_commands.Choice(name="win rate (at least 5 matches)", value="winrate"),
+            app_commands.Choice(name="points", value="points"),
+        ]
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        sort: str = "wins",
+        page: app_commands.Range[int, 1, 1_000_000] = 1,
+    ) -> None:
+        if interaction.guild_id is None:
+            await _private(interaction, NOT_IN_GUILD)
+            return
+        try:
+            board = await self.standings.leaderboard(
+                interaction.guild_id, viewer_id=interaction.user.id, sort=sort, page=page
+            )
+        except ServiceError as error:
+            await _private(interaction, error.message)
+            return
+        await interaction.response.send_message(
+            embed=leaderboard_embed(board), view=leaderboard_view(board), allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="stats", description="A player's Crazy Eights statistics in this server.")
+    @app_commands.describe(member="Whose statistics (default: yours)")
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        if interaction.guild_id is None:
+            await _private(interaction, NOT_IN_GUILD)
+            return
+        user = member or interaction.user
+        try:
+            stats = await self.standings.stats(
+                interaction.guild_id, user.id, own=user.id == interaction.user.id
+            )
+        except ServiceError as error:
+            await _private(interaction, error.message)
+            return
+        await interaction.response.send_message(embed=stats_embed(stats), allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
+    async def history(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            await _private(interaction, NOT_IN_GUILD)
+            return
+        try:
+            matches = await self.standings.history(interaction.guild_id)
+        except ServiceError as error:
+            await _private(interaction, error.message)
+            return
+        await interaction.response.send_message(embed=history_embed(matches), allowed_mentions=NO_MENTIONS)

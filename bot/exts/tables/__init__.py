@@ -1,0 +1,41 @@
+"""The tables feature: a Crazy Eights table in a channel, from opening to the final ranking.
+
+- ``_base``: ``TableCog``, what the table cogs share (who acts, the channel's table, showing a hand, making a
+  move, dealing the first round) and the deferral watchdog on every one of their commands;
+- ``_lobby``: new, join, leave, cpu, start, end, kick; ``_play``: hand, play, draw, pass, last, catch, suit;
+  ``_information``: status, scores, rules; ``_house``: ``/eights house`` and the House rules panel;
+- ``_controls``: the table's buttons, selects and forms.
+"""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.delivery.publisher import TablePublisher
+from bot.exts._group import EightsGroup
+from bot.exts.tables._controls import ControlsCog
+from bot.exts.tables._house import HouseCog
+from bot.exts.tables._information import InformationCog
+from bot.exts.tables._lobby import LobbyCog
+from bot.exts.tables._play import PlayCog
+from bot.service import TableService
+from bot.ui.controls import DYNAMIC_ITEMS
+
+
+async def setup(
+    bot: commands.Bot, group: EightsGroup, service: TableService, publisher: TablePublisher
+) -> list[commands.Cog]:
+    """Add the table cogs (their commands under ``group``) and register the table's persistent controls.
+    Returns the cogs added."""
+    house = HouseCog(bot, group, service, publisher)
+    cogs: list[commands.Cog] = [
+        LobbyCog(bot, group, service, publisher),
+        PlayCog(bot, group, service, publisher),
+        InformationCog(bot, group, service, publisher),
+        house,
+        ControlsCog(bot, group, service, publisher, house),
+    ]
+    for cog in cogs:
+        await bot.add_cog(cog)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    return cogs

@@ -1,0 +1,134 @@
+"""The table's controls: a click on a board or hand button, a choice in a select, a form submitted. Each is
+routed here (``bot.ui.controls`` dispatches to the cog named ``COG_NAME``), resolves who and where, calls the
+service, and answers; a move is shown by the publisher, and the acting player gets their hand back at once,
+in place.
+
+Every refusal (``ServiceError``) is a short private answer and changes nothing public; anything unexpected is
+answered with a reference (``bot.exts._group.answer_unexpected``).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord.ext import commands
+
+from bot.delivery import answers
+from bot.delivery.answers import acknowledge, answer_privately
+from bot.delivery.publisher import TablePublisher
+from bot.exts._group import EightsGroup, answer_unexpected
+from bot.exts.tables._base import TableCog
+from bot.exts.tables._house import HouseCog
+from bot.exts.tables._play import control_intent
+from bot.service import EXPIRED, ServiceError, TableService
+from bot.ui.controls import (
+    CATCH,
+    COG_NAME,
+    CPU,
+    DRAW,
+    HAND,
+    HOUSE,
+    HOUSE_ACTIONS,
+    JOIN,
+    LAST,
+    LEAVE,
+    NEXT,
+    PASS,
+    PLAY,
+    START,
+    SUIT,
+    Control,
+    modal_control,
+)
+
+FINISHED_BUTTON = "This table has finished; this button has expired."
+
+
+class ControlsCog(TableCog, name=COG_NAME):
+    """The table's buttons, selects and forms; the house rules panel's go to ``HouseCog``."""
+
+    def __init__(
+        self,
+        bot: commands.Bot,
+        group: EightsGroup,
+        service: TableService,
+        publisher: TablePublisher,
+        house: HouseCog,
+        *,
+        defer_after: float = answers.DEFER_AFTER,
+    ) -> None:
+        super().__init__(bot, group, service, publisher, defer_after=defer_after)
+        self.house = house
+
+    # --- buttons and selects --------------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A form of the bot's submitted (``bot.ui.controls.modal_control``): handled as the table's controls
+        are, from its custom id, whichever process opened it."""
+        found = modal_control(interaction)
+        if found is not None:
+            await self.on_control(interaction, *found)
+
+    async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
+        """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``)."""
+        # Moves and board buttons change a message in place; the rest (forms too) answer with a new private
+        # message.
+        in_place = control.action not in (HAND, START, NEXT, HOUSE)
+        if interaction.type is discord.InteractionType.modal_submit:
+            in_place = False
+        answers.watch(interaction, update=in_place, after=self.defer_after)
+        try:
+            await self._control(interaction, control, values)
+        except ServiceError as error:
+            if error.code == "expired":
+                message = EXPIRED
+            elif error.code == "no_table":
+                message = FINISHED_BUTTON
+            else:
+                message = error.message
+            await answer_privately(interaction, message)
+        except Exception as error:
+            await answer_unexpected(interaction, error, f"control {control.action}")
+        finally:
+            answers.unwatch(interaction)
+
+    async def _control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
+        # Discord sends only the components of the message they are on, but nothing here depends on it: a
+        # control acts on its table only where that table is (its channel, its server).
+        action, token = control.action, control.token or None
+        table_id = await self.service.table_for_control(
+            control.table_id, interaction.guild_id, interaction.channel_id, token
+        )
+        if action == JOIN:
+            outcome = await self.service.join(table_id, self.actor(interaction))
+            self.publisher.publish(outcome)
+            if outcome.snapshot.phase == "lobby":
+                await acknowledge(interaction)
+            else:
+                await self.show_hand(interaction, table_id, note="You took your seat back.")
+        elif action == LEAVE:
+            outcome = await self.service.leave(table_id, self.actor(interaction))
+            self.publisher.publish(outcome)
+            await acknowledge(interaction)
+        elif action == CPU:
+            outcome = await self.service.add_cpu(table_id, await self.manager_actor(interaction))
+            self.publisher.publish(outcome)
+            await acknowledge(interaction)
+        elif action == START:
+            await self.start_table(interaction, table_id)
+        elif action == NEXT:
+            outcome = await self.service.next_round(table_id, self.actor(interaction), token)
+            self.publisher.publish(outcome, via=interaction)
+            await self.show_hand(interaction, table_id, outcome=outcome)
+        elif action == HAND:
+            await self.show_hand(interaction, table_id)
+        elif action in HOUSE_ACTIONS:
+            await self.house.house_control(interaction, control, values)
+        elif action in (PLAY, DRAW, PASS, SUIT, LAST, CATCH):
+            intent = control_intent(control, values)
+            if intent is None:
+                await answer_privately(interaction, "That control is not valid any more.")
+                return
+            await self.play_move(interaction, table_id, intent, round_token=token, in_place=True)
+        else:
+            await answer_privately(interaction, "That control is not valid any more.")

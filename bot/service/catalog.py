@@ -1,0 +1,25 @@
+"""What the rules offer before any table exists, for the face's choices and autocompletes: the presets, the
+house options a server's settings may set, and the values each takes."""
+
+from __future__ import annotations
+
+from bot.engine import PRESETS, RulesetError, house
+
+
+def preset_names() -> list[str]:
+    """The presets, in the order the choices list shows them."""
+    return list(PRESETS)
+
+
+def house_option_labels() -> list[tuple[str, str]]:
+    """(key, label) of every house option, in the engine's order."""
+    return [(option.key, option.label) for option in house.OPTIONS]
+
+
+def house_value_suggestions(option: str, typed: str) -> list[tuple[str, str]]:
+    """(value, label) to offer for ``option`` whatever the preset, filtered by what was typed; empty for an
+    unknown option."""
+    try:
+        return house.suggestions(option, typed)
+    except RulesetError:
+        return []
