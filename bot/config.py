@@ -9,7 +9,6 @@ can end up in a log line, a repr or an error by accident.
 from __future__ import annotations
 
 import ipaddress
-import logging
 import math
 import os
 import re
@@ -167,10 +166,6 @@ class Config:
         if not self.token:
             raise ConfigError("DISCORD_TOKEN", "not set; expected the bot token (in .env or the environment)")
         return self.token.get()
-
-    @property
-    def log_level_number(self) -> int:
-        return logging.getLevelNamesMapping()[self.log_level]
 
 
 # --- .env ---------------------------------------------------------------------------------------------------

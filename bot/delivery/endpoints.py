@@ -24,7 +24,6 @@ None)`` restores Discord's own endpoints completely.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import yarl
@@ -37,7 +36,6 @@ __all__ = [
     "DEFAULT_GATEWAY_URL",
     "GATEWAY_URL_ENV",
     "apply_endpoints",
-    "apply_endpoints_from_env",
     "current_endpoints",
 ]
 
@@ -111,11 +109,6 @@ def apply_endpoints(api_base_url: str | None, gateway_url: str | None) -> None:
     Route.BASE = base
     _gateway_override = gateway
     DiscordWebSocket.DEFAULT_GATEWAY = gateway if gateway is not None else DEFAULT_GATEWAY_URL
-
-
-def apply_endpoints_from_env(environ: Mapping[str, str]) -> None:
-    """Apply ``DISCORD_API_BASE_URL`` and ``DISCORD_GATEWAY_URL`` from ``environ`` (unset: Discord's)."""
-    apply_endpoints(environ.get(API_BASE_URL_ENV) or None, environ.get(GATEWAY_URL_ENV) or None)
 
 
 def current_endpoints() -> tuple[str, str]:

@@ -253,10 +253,6 @@ class TablePublisher:
         if self.service is not None:
             await self.service.set_board_message(table_id, message_id)
 
-    async def post_board(self, snapshot: TableSnapshot) -> int | None:
-        """Post the board as a fresh message in the table's channel and make it the board."""
-        return await self._board.post(snapshot)
-
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
         Globally limited requests: it takes its turn after the tables already waiting."""

@@ -186,6 +186,11 @@ def card_name(card: Card) -> str:
     return _NAMES[card]
 
 
+def card_title(card: Card) -> str:
+    """Label and full name, as choices and selects show a card: "K♥ King of Hearts"."""
+    return f"{LABELS[card]} {_NAMES[card]}"
+
+
 def suit_code(suit: Suit) -> str:
     return SUIT_CODES[suit]
 

@@ -116,12 +116,3 @@ class FakeClock:
             await callback()
             await asyncio.sleep(0)
         self._now = target
-
-    async def run_pending(self, limit: float = 86_400.0 * 3) -> None:
-        """Run timers one after another until none is left within ``limit`` seconds from now."""
-        end = self._now + limit
-        while True:
-            due = self.pending()
-            if not due or due[0] > end:
-                break
-            await self.advance(due[0] - self._now)

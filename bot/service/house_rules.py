@@ -11,7 +11,7 @@ from bot.service.house import house_option_view
 from bot.service.live import Work
 from bot.service.models import Actor, HouseOption, Outcome
 from bot.service.registry import TableRegistry
-from bot.service.seats import check_host
+from bot.service.seats import check_host, may_host
 
 NOT_LOBBY = "House rules can only be changed before the first deal."
 
@@ -57,7 +57,7 @@ class HouseRuleUseCases:
         may change them now ("not_host", "not_lobby"), so the panel is refused before anything is picked."""
         live = await self._registry.require(table_id, None)
         if actor is not None:
-            if actor.user_id != live.doc["host_id"] and not actor.can_manage:
+            if not may_host(live.doc, actor):
                 raise ServiceError("not_host", "Only the host (or a manager) can change the house rules.")
             if live.phase != "lobby":
                 raise ServiceError("not_lobby", NOT_LOBBY)

@@ -4,14 +4,20 @@ passing the host role on, and a CPU taking over a person's seat (left, kicked, o
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from bot.service.errors import ServiceError
 from bot.service.live import TAKEOVER_LEVEL, Work
 from bot.service.models import Actor
 
 
+def may_host(doc: dict[str, Any], actor: Actor) -> bool:
+    """Whether the actor may do what the table's host does: the host, or one who can manage the channel."""
+    return actor.user_id == doc["host_id"] or actor.can_manage
+
+
 def check_host(work: Work, actor: Actor) -> None:
-    if actor.user_id != work.doc["host_id"] and not actor.can_manage:
+    if not may_host(work.doc, actor):
         raise ServiceError("not_host", "Only the host (or someone who can manage the channel) can do that.")
 
 

@@ -15,6 +15,7 @@ from bot.engine import (
     card_code,
     card_label,
     card_name,
+    card_title,
     house_words,
     match_end_text,
     parse_card,
@@ -155,7 +156,7 @@ def card_choices(live: LiveTable | None, user_id: int, current: str) -> list[Car
             parsed = None
     choices: list[CardChoice] = []
     for card in cards:
-        label = f"{card_label(card)} {card_name(card)}"
+        label = card_title(card)
         if (
             typed
             and card != parsed

@@ -150,10 +150,6 @@ class TableService:
         number of tables restored."""
         return await self._registry.restore_all()
 
-    def set_listener(self, listener: TableListener) -> None:
-        """Attach the Discord layer's listener (when it is built after the service)."""
-        self._registry.feed.listener = listener
-
     def open_table_count(self) -> int:
         """Tables open in this process (for the admins' metrics)."""
         return self._registry.open_count()

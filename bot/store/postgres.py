@@ -152,11 +152,6 @@ class PostgresStore(PostgresStandings):
             raise StoreError(f"cannot connect to PostgreSQL at {target.shown}: {reason}") from None
         return cls(pool, target, migrations_dir or migration_runner.DEFAULT_POSTGRES_MIGRATIONS_DIR, schema)
 
-    @property
-    def shown_url(self) -> str:
-        """The database URL with its password masked."""
-        return self._target.shown
-
     async def run_in_connection(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         """Run ``work`` with one connection of the pool (the only one when ``pool_size`` is 1) and return its
         result.

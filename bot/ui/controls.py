@@ -23,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 from discord.ext import commands
 
-from bot.engine import card_label, card_name, parse_card
+from bot.engine import card_label, card_title, parse_card
 from bot.service.models import HandView, TableSnapshot
 from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import plain_name
@@ -51,7 +51,7 @@ PLAY, DRAW, PASS, SUIT, LAST, CATCH = "play", "draw", "pass", "suit", "last", "c
 HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE = "house", "hopt", "hval", "htype"
 HOUSE_ACTIONS = frozenset({HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE})
 SUIT_CODES = ("C", "D", "H", "S")
-SUIT_LABELS = {"C": "♣ Clubs", "D": "♦ Diamonds", "H": "♥ Hearts", "S": "♠ Spades"}
+SUIT_LABELS = {code: TEXT.suit(code) for code in SUIT_CODES}  # "♣ Clubs": the one wording (bot.ui.faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +227,7 @@ def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
 
 def _card_option(code: str, *, wild: bool, copies: int, faces: CardFaces) -> discord.SelectOption:
     card = parse_card(code)
-    name = f"{card_label(card)} {card_name(card)}"
+    name = card_title(card)
     if copies > 1:
         name += f" (×{copies})"
     description = "Wild: name a suit after playing it" if wild else None

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.engine import card_label, card_name, parse_card, parse_suit, suit_name, suit_symbol
+from bot.engine import card_label, parse_card
 from bot.service.models import HandView, SeatView, TableEvent, TableSnapshot
 from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import shown_name
@@ -39,22 +39,6 @@ HAND_BUTTON_HINT = "press **My hand** on the board to see your cards"
 def label(code: str) -> str:
     """ "KH" -> "K♥"."""
     return card_label(parse_card(code))
-
-
-def full_name(code: str) -> str:
-    """ "KH" -> "K♥ King of Hearts" (the autocomplete and select wording)."""
-    card = parse_card(code)
-    return f"{card_label(card)} {card_name(card)}"
-
-
-def suit_text(code: str) -> str:
-    """ "H" -> "♥ Hearts"."""
-    suit = parse_suit(code)
-    return f"{suit_symbol(suit)} {suit_name(suit)}"
-
-
-def cards_text(codes: Iterable[str]) -> str:
-    return " ".join(label(code) for code in codes)
 
 
 # --- names --------------------------------------------------------------------------------------------------
@@ -469,15 +453,6 @@ def _hand_card(code: str, text: str, playable: bool, faces: CardFaces) -> str:
     emoji = faces.card_emoji(code)
     shown = f"**{text}**" if playable else text
     return f"{emoji}{shown}" if emoji else shown
-
-
-def drawn_note(hand: HandView, faces: CardFaces = TEXT) -> str | None:
-    """ "You drew 7♣ 2♦." from the player's own latest private events, for the hand message only."""
-    drawn: list[str] = []
-    for event in hand.recent_private:
-        if event.kind == "drew_cards":
-            drawn.extend(event.data.get("cards") or [])
-    return f"You drew {faces.cards(drawn)}." if drawn else None
 
 
 # --- scores and ranking -------------------------------------------------------------------------------------

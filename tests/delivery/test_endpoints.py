@@ -17,7 +17,6 @@ from bot.delivery.endpoints import (
     DEFAULT_API_BASE_URL,
     DEFAULT_GATEWAY_URL,
     apply_endpoints,
-    apply_endpoints_from_env,
     current_endpoints,
 )
 from tests.fakediscord import FakeDiscord, running_bot
@@ -58,15 +57,6 @@ def test_apply_sets_rest_base_and_gateway_and_none_restores_discords() -> None:
 def test_apply_rejects_malformed_urls(api: str | None, gateway: str | None, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         apply_endpoints(api, gateway)
-    assert current_endpoints() == (DEFAULT_API_BASE_URL, str(DEFAULT_GATEWAY_URL))
-
-
-def test_apply_from_env_reads_both_variables_and_ignores_empty_ones() -> None:
-    apply_endpoints_from_env(
-        {"DISCORD_API_BASE_URL": "http://h:1/api/v10", "DISCORD_GATEWAY_URL": "ws://h:1/gw"}
-    )
-    assert current_endpoints() == ("http://h:1/api/v10", "ws://h:1/gw")
-    apply_endpoints_from_env({"DISCORD_API_BASE_URL": "", "DISCORD_GATEWAY_URL": ""})
     assert current_endpoints() == (DEFAULT_API_BASE_URL, str(DEFAULT_GATEWAY_URL))
 
 

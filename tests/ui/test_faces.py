@@ -65,9 +65,6 @@ def test_the_hand_shows_every_card_with_its_emoji() -> None:
     for code in ("KH", "9S", "8C"):
         assert f"<:e8f1_{code}:" in content
     assert "**K♥**" in content and "9♠" in content
-    assert render.drawn_note(
-        replace(view, recent_private=(TableEvent("drew_cards", 0, {"cards": ["2D"]}),)), FACES
-    )
 
 
 def test_a_hand_too_long_for_emojis_is_written_as_text() -> None:

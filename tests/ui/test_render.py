@@ -19,9 +19,6 @@ def embed_text(snap: object) -> str:
 def test_cards_are_written_with_rank_and_suit_symbol() -> None:
     assert render.label("KH") == "K♥"
     assert render.label("10S") == "10♠"
-    assert render.full_name("QD") == "Q♦ Queen of Diamonds"
-    assert render.cards_text(["AC", "10H"]) == "A♣ 10♥"
-    assert render.suit_text("S") == "♠ Spades"
 
 
 def test_the_board_shows_what_everyone_may_know() -> None:

@@ -12,12 +12,12 @@ from discord import app_commands
 from bot.delivery.answers import answer_privately
 from bot.exts.tables._base import TableCog
 from bot.service import Intent, ServiceError, TableSnapshot
-from bot.ui.controls import CATCH, DRAW, LAST, PASS, PLAY, SUIT, Control
+from bot.ui.controls import CATCH, DRAW, LAST, PASS, PLAY, SUIT, SUIT_LABELS, Control
 from bot.ui.names import plain_name
 
 log = logging.getLogger(__name__)
 
-SUITS = (("♣ Clubs", "C"), ("♦ Diamonds", "D"), ("♥ Hearts", "H"), ("♠ Spades", "S"))
+SUITS = tuple((label, code) for code, label in SUIT_LABELS.items())
 
 
 class PlayCog(TableCog, name="Eights play"):
