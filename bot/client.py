@@ -231,6 +231,7 @@ class EightsBot(commands.AutoShardedBot):
         # of a table's public lines and board edits is the channel's rate limit, the configuration's own
         # matter; hands are refreshed at once.
         window = min(DEFAULT_DEBOUNCE, cpu_delay)
+        clock = SystemClock()  # the service's timers and the publisher's lanes run on one clock
         publisher = TablePublisher(
             self,
             gather_window=DEFAULT_DEBOUNCE,
@@ -238,10 +239,11 @@ class EightsBot(commands.AutoShardedBot):
             budget=self.budget,
             on_board_shown=self.metrics.board_delay.observe,
             appearance=self.appearance,
+            clock=clock,
         )
         service = TableService(
             store,
-            clock=SystemClock(),
+            clock=clock,
             cpu_delay=cpu_delay,
             listener=publisher,
             batch_window=window,

@@ -30,7 +30,11 @@ def _lock(interaction: discord.Interaction) -> asyncio.Lock:
     return lock
 
 
-def _answered(interaction: discord.Interaction) -> asyncio.Event:
+def answered_event(interaction: discord.Interaction) -> asyncio.Event:
+    """Set once the interaction's own answer has gone out through the helpers below (a defer does not
+    count): only then may the bot add public follow-ups to it. After a private "thinking…" defer, Discord
+    turns the first follow-up into that private answer, so a public line sent before it would be seen by
+    one person only. (The publisher waits for it on its own clock.)"""
     event = interaction.extras.get(_ANSWERED_KEY)
     if event is None:
         event = interaction.extras[_ANSWERED_KEY] = asyncio.Event()
@@ -38,22 +42,8 @@ def _answered(interaction: discord.Interaction) -> asyncio.Event:
 
 
 def is_answered(interaction: discord.Interaction) -> bool:
-    """Whether the interaction's own answer has gone out (see ``answered``), without waiting."""
-    return _answered(interaction).is_set()
-
-
-async def answered(interaction: discord.Interaction, timeout: float) -> bool:
-    """Wait until the interaction's own answer has gone out through the helpers below (a defer does not
-    count): only then may the bot add public follow-ups to it. After a private "thinking…" defer, Discord
-    turns the first follow-up into that private answer, so a public line sent before it would be seen by
-    one person only."""
-    event = _answered(interaction)
-    if not event.is_set():
-        try:
-            await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            return False
-    return True
+    """Whether the interaction's own answer has gone out (see ``answered_event``), without waiting."""
+    return answered_event(interaction).is_set()
 
 
 _deferring: set[asyncio.Task[None]] = set()
@@ -101,7 +91,7 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
-        _answered(interaction).set()
+        answered_event(interaction).set()
     view = kwargs.get("view")
     if isinstance(view, discord.ui.View):
         release(view)
@@ -138,7 +128,7 @@ async def update_in_place(
             await interaction.edit_original_response(content=content, view=view)
         else:
             await interaction.response.edit_message(content=content, view=view)
-        _answered(interaction).set()
+        answered_event(interaction).set()
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
@@ -146,7 +136,7 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     async with _lock(interaction):
         if not interaction.response.is_done():
             await interaction.response.defer()
-        _answered(interaction).set()
+        answered_event(interaction).set()
 
 
 async def answer_publicly(
@@ -164,7 +154,7 @@ async def answer_publicly(
     async with _lock(interaction):
         if not interaction.response.is_done():
             response = await interaction.response.send_message(embed=embed, **extra)
-            _answered(interaction).set()
+            answered_event(interaction).set()
             return response.message_id
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):

@@ -295,6 +295,10 @@ class GlobalBudget:
             self.observer.waited(waited)
         return waited
 
+    def now(self) -> float:
+        """The budget's own clock (monotonic seconds), which ``since`` values are on."""
+        return self._clock()
+
     def _wait_needed(self, now: float) -> float:
         """Seconds until the next request may go (0 or less: now). Turns given to waiters that have not
         resumed yet count as sent now."""

@@ -35,7 +35,7 @@ class TableFeed:
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # set, and replaced, by every outcome
     # lines
     events: list[TableEvent] = field(default_factory=list)  # not told in a line yet
-    line_since: float | None = None  # loop time the oldest of them arrived
+    line_since: float | None = None  # lanes' clock (monotonic) when the oldest of them arrived
     line_task: asyncio.Task[None] | None = None
     last_line: float = -1e9
     line_retry_at: float = 0.0
@@ -45,7 +45,7 @@ class TableFeed:
     via: discord.Interaction | None = None  # the table's latest player interaction, for public follow-ups
     via_since: float = 0.0
     # board
-    board_since: float | None = None  # loop time of the oldest outcome the board does not show yet
+    board_since: float | None = None  # lanes' clock when the oldest outcome the board does not show came
     board_busy: bool = False  # an edit is in flight
     board_next: float | None = None  # loop time of the first outcome that came while it was
     board_task: asyncio.Task[None] | None = None

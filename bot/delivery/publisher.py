@@ -45,11 +45,9 @@ a player's hand message is a ``HandSession`` (``bot.delivery.hand_session``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import discord
@@ -69,7 +67,7 @@ from bot.delivery.feed import (
     user_to_act,
 )
 from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
-from bot.service import HandView, Outcome, ServiceError, TableEvent, TableService, TableSnapshot
+from bot.service import HandView, Outcome, ServiceError, SystemClock, TableEvent, TableService, TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import TEXT_ONLY, Appearance
 from bot.ui.controls import hand_view
@@ -81,6 +79,16 @@ HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tri
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
+
+
+class LaneClock(Protocol):
+    """The time the lanes are paced by: the service's clock (``bot.service.clock``), fake in tests."""
+
+    def monotonic(self) -> float: ...
+
+    async def sleep(self, delay: float) -> None: ...
+
+    async def wait(self, event: asyncio.Event, timeout: float) -> bool: ...
 
 
 def is_transient(error: BaseException) -> bool:
@@ -98,8 +106,8 @@ class TablePublisher:
     """Implements ``TableListener``; see the module docstring.
 
     ``budget``: the client's global budget; a table takes its turn (oldest first) and only then reads what
-    to send. ``on_board_shown``: told the seconds from an outcome to the board
-    showing it (metrics)."""
+    to send. ``clock``: the service's (every wait and spacing of the lanes is on it). ``on_board_shown``:
+    told the seconds from an outcome to the board showing it (metrics)."""
 
     def __init__(
         self,
@@ -108,7 +116,7 @@ class TablePublisher:
         gather_window: float = DEFAULT_DEBOUNCE,
         min_interval: float = DEFAULT_DEBOUNCE,
         budget: GlobalBudget | None = None,
-        monotonic: Callable[[], float] = time.monotonic,
+        clock: LaneClock | None = None,
         on_board_shown: Callable[[float], None] | None = None,
         appearance: Appearance = TEXT_ONLY,
     ) -> None:
@@ -120,12 +128,17 @@ class TablePublisher:
         self.budget = budget if budget is not None else GlobalBudget(None)
         self.on_board_shown = on_board_shown
         self.service: TableService | None = None
-        self._monotonic = monotonic
+        self._clock: LaneClock = clock if clock is not None else SystemClock()
         self._feeds: dict[int, TableFeed] = {}
         self._board = BoardMessages(client, appearance, self.remember_board, lambda: self.service)
         self._sessions: dict[tuple[int, int], HandSession] = {}
         self._watchers: set[asyncio.Task[None]] = set()  # players' answers waited for, hand refreshes retried
         self._closed = False
+
+    @property
+    def clock(self) -> LaneClock:
+        """The clock the lanes wait on (tests drive a fake one)."""
+        return self._clock
 
     # --- the listener ---------------------------------------------------------------------------------------
 
@@ -143,7 +156,7 @@ class TablePublisher:
             return
         table_id = outcome.table_id
         feed = self._feed(table_id)
-        now = asyncio.get_running_loop().time()
+        now = self._clock.monotonic()
         if outcome.public_events:
             feed.events.extend(outcome.public_events)
             if feed.line_since is None:
@@ -158,7 +171,7 @@ class TablePublisher:
             feed.private_users.update(outcome.private_events)
         if via is not None and via.channel_id == outcome.snapshot.channel_id:
             # A follow-up goes to the interaction's channel: only one in the table's channel can tell it.
-            feed.via, feed.via_since = via, self._monotonic()
+            feed.via, feed.via_since = via, self._clock.monotonic()
         if via is not None and shown_to is not None and seat is not None:
             self._watch_answer(table_id, shown_to, via)
         # Outcomes arrive in the order they were committed; a closed table stays closed.
@@ -184,7 +197,7 @@ class TablePublisher:
         the bot was too late), their hand message still shows the old cards: refresh it as for anyone."""
 
         async def watch() -> None:
-            if not await answers.answered(via, ANSWER_WAIT):
+            if not await self._clock.wait(answers.answered_event(via), ANSWER_WAIT):
                 await self.refresh_hand(table_id, user_id)
 
         task = asyncio.create_task(watch(), name=f"eights-answer-{table_id}-{user_id}")
@@ -202,7 +215,7 @@ class TablePublisher:
         return bool(self._watchers) or any(feed.tasks() for feed in self._feeds.values())
 
     async def idle(self, timeout: float = 5.0) -> None:
-        """Wait until every queued outcome has been shown (tests and shutdown)."""
+        """Wait until every queued outcome has been shown (shutdown), ``timeout`` real seconds at most."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -230,7 +243,7 @@ class TablePublisher:
     def behind(self) -> float:
         """Seconds the longest-waiting table has waited for its line or board."""
         times = [t for feed in self._feeds.values() if (t := feed.pending_since()) is not None]
-        return max(0.0, asyncio.get_running_loop().time() - min(times)) if times else 0.0
+        return max(0.0, self._clock.monotonic() - min(times)) if times else 0.0
 
     # --- boards (the messages themselves: bot.delivery.board) ------------------------------------------
 
@@ -256,7 +269,7 @@ class TablePublisher:
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
         Globally limited requests: it takes its turn after the tables already waiting."""
-        async with self.budget.turn(asyncio.get_running_loop().time()):
+        async with self.budget.turn(self.budget.now()):
             await self._board.check(snapshot, self._feed(snapshot.table_id))
 
     # --- hands ----------------------------------------------------------------------------------------------
@@ -288,10 +301,10 @@ class TablePublisher:
         session = self._sessions.get((table_id, user_id))
         rendered = (content, view_signature(view))
         if session is None:
-            self._sessions[(table_id, user_id)] = HandSession(interaction, self._monotonic(), rendered)
+            self._sessions[(table_id, user_id)] = HandSession(interaction, self._clock.monotonic(), rendered)
         else:
             session.interaction = interaction
-            session.since = self._monotonic()
+            session.since = self._clock.monotonic()
             session.rendered = rendered
 
     async def update_previous_hand(
@@ -307,7 +320,7 @@ class TablePublisher:
         session = self._sessions.get((table_id, user_id))
         if session is None or session.interaction is None or session.interaction is interaction:
             return
-        if not session.fresh(self._monotonic()) or session.rendered == (content, view_signature(view)):
+        if not session.fresh(self._clock.monotonic()) or session.rendered == (content, view_signature(view)):
             return
         try:
             await session.interaction.edit_original_response(content=content, view=view)
@@ -316,7 +329,9 @@ class TablePublisher:
 
     def hand_is_fresh(self, table_id: int, user_id: int) -> bool:
         session = self._sessions.get((table_id, user_id))
-        return session is not None and session.interaction is not None and session.fresh(self._monotonic())
+        return (
+            session is not None and session.interaction is not None and session.fresh(self._clock.monotonic())
+        )
 
     async def refresh_hand(self, table_id: int, user_id: int, attempt: int = 1) -> None:
         """Edit the player's hand message to show their hand now. A failure that may pass is tried again a
@@ -326,7 +341,7 @@ class TablePublisher:
         if session is None or self.service is None:
             return
         async with session.lock:
-            if session.interaction is None or not session.fresh(self._monotonic()):
+            if session.interaction is None or not session.fresh(self._clock.monotonic()):
                 return
             try:
                 hand = await self.service.hand(table_id, user_id)
@@ -354,7 +369,7 @@ class TablePublisher:
 
     def _retry_hand(self, table_id: int, user_id: int, attempt: int) -> None:
         async def retry() -> None:
-            await asyncio.sleep(retry_delay(attempt))
+            await self._clock.sleep(retry_delay(attempt))
             await self.refresh_hand(table_id, user_id, attempt + 1)
 
         task = asyncio.create_task(retry(), name=f"eights-hand-retry-{table_id}-{user_id}")
@@ -391,20 +406,22 @@ class TablePublisher:
 
     async def _gather(self, feed: TableFeed) -> None:
         """While a CPU seat is to move, wait for its move (up to ``gather_window``): shown together."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.gather_window
+        deadline = self._clock.monotonic() + self.gather_window
         while feed.snapshot is not None and cpu_to_act(feed.snapshot):
-            remaining = deadline - loop.time()
+            remaining = deadline - self._clock.monotonic()
             if remaining <= 0:
                 return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(feed.changed.wait(), remaining)
+            await self._clock.wait(feed.changed, remaining)
 
-    @staticmethod
-    async def _sleep_until(when: float) -> None:
-        delay = when - asyncio.get_running_loop().time()
+    async def _sleep_until(self, when: float) -> None:
+        delay = when - self._clock.monotonic()
         if delay > 0:
-            await asyncio.sleep(delay)
+            await self._clock.sleep(delay)
+
+    def _budget_since(self, since: float | None) -> float:
+        """``since`` (on the lanes' clock) on the budget's clock, which orders the turns."""
+        now = self.budget.now()
+        return now if since is None else now - max(0.0, self._clock.monotonic() - since)
 
     def _lane_done(self, feed: TableFeed) -> None:
         """A lane finished: forget a closed table once everything about it has been shown."""
@@ -430,7 +447,6 @@ class TablePublisher:
             self._lane_done(feed)
 
     async def _drain_lines(self, feed: TableFeed) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while feed.events:
                 await self._gather(feed)
@@ -441,9 +457,7 @@ class TablePublisher:
                 elif not self._line_due(feed):
                     feed.events, feed.line_since = [], None  # lobby chatter: nothing to post, no turn needed
                 else:
-                    async with self.budget.turn(
-                        feed.line_since if feed.line_since is not None else loop.time()
-                    ):
+                    async with self.budget.turn(self._budget_since(feed.line_since)):
                         # A player may have acted while the line waited: their interaction carries it.
                         await self._post_line(feed, self._answered_via(feed))
         finally:
@@ -451,7 +465,6 @@ class TablePublisher:
             self._lane_done(feed)
 
     async def _drain_board(self, feed: TableFeed) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while feed.board_since is not None and feed.snapshot is not None:
                 await self._gather(feed)
@@ -459,9 +472,7 @@ class TablePublisher:
                 if self._board.unchanged(feed.snapshot, feed):
                     feed.board_since = None  # nothing to send: no turn needed
                     continue
-                async with self.budget.turn(
-                    feed.board_since if feed.board_since is not None else loop.time()
-                ):
+                async with self.budget.turn(self._budget_since(feed.board_since)):
                     await self._show_board(feed)
         finally:
             feed.board_task = None
@@ -470,9 +481,9 @@ class TablePublisher:
     async def _usable_via(self, feed: TableFeed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""
         via = feed.via
-        if via is None or self._monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
+        if via is None or self._clock.monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
             return None
-        if not await answers.answered(via, ANSWER_WAIT):
+        if not await self._clock.wait(answers.answered_event(via), ANSWER_WAIT):
             if feed.via is via:
                 feed.via = None
             return None
@@ -480,16 +491,15 @@ class TablePublisher:
 
     def _answered_via(self, feed: TableFeed) -> discord.Interaction | None:
         via = feed.via
-        if via is None or self._monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
+        if via is None or self._clock.monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
             return None
         return via if answers.is_answered(via) else None
 
     async def _show_board(self, feed: TableFeed) -> None:
         """The board's turn: show the latest state; on a failure that may pass, try again later."""
-        loop = asyncio.get_running_loop()
         snapshot, since = feed.snapshot, feed.board_since
         assert snapshot is not None and since is not None
-        feed.last_board = loop.time()
+        feed.last_board = self._clock.monotonic()
         feed.board_busy, feed.board_next = True, None
         try:
             await self._board.edit(snapshot, feed)
@@ -501,7 +511,7 @@ class TablePublisher:
             # Still behind since the first outcome it missed; shown again, with the latest state, later.
             feed.board_failures += 1
             delay = retry_delay(feed.board_failures)
-            feed.board_retry_at = loop.time() + delay
+            feed.board_retry_at = self._clock.monotonic() + delay
             log.warning(
                 "table %s: could not edit the board (%s); trying again in %.0f s", feed.table_id, error, delay
             )
@@ -511,19 +521,18 @@ class TablePublisher:
         feed.board_since, feed.board_next = feed.board_next, None
         feed.board_failures = 0
         if self.on_board_shown is not None:
-            self.on_board_shown(loop.time() - since)
+            self.on_board_shown(self._clock.monotonic() - since)
 
     async def _post_line(self, feed: TableFeed, via: discord.Interaction | None) -> None:
         """Tell the events gathered so far: as a follow-up of ``via``, or in the channel; in several messages
         when there are more than one message tells (after a wait), so that no play goes untold. On a
         failure the events not told go back in front of the queue, to be told in the next line, and the
         turn is announced (the person to move mentioned) then if it was not yet."""
-        loop = asyncio.get_running_loop()
         snapshot = feed.snapshot
         assert snapshot is not None
         events, since, turns = feed.events, feed.line_since, feed.turns
         feed.events, feed.line_since = [], None
-        feed.last_line = loop.time()
+        feed.last_line = self._clock.monotonic()
         events = told_in_line(events, snapshot)
         chunks = line_chunks(events, snapshot)
         told = 0
@@ -566,7 +575,7 @@ class TablePublisher:
                 return
             feed.line_failures += 1
             delay = retry_delay(feed.line_failures)
-            feed.line_retry_at = loop.time() + delay
+            feed.line_retry_at = self._clock.monotonic() + delay
             log.warning(
                 "table %s: could not post the turn line (%s); trying again in %.0f s",
                 feed.table_id,

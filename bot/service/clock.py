@@ -2,7 +2,10 @@
 
 Deadlines are stored as Unix seconds, so production uses the wall clock (``time.time``) for ``now`` and the
 event loop for waiting. ``FakeClock`` is a clock tests drive by hand: ``await clock.advance(30)`` moves time
-on and runs, in order, every timer that falls due on the way (including timers those timers set)."""
+on and runs, in order, every timer that falls due on the way (including timers those timers set).
+
+Both also offer what the delivery part (``bot.delivery``) paces its lanes with: ``monotonic()`` (seconds that
+never jump), ``sleep(delay)`` and ``wait(event, timeout)``, so that its tests run on the fake clock too."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import heapq
 import itertools
 import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 TimerCallback = Callable[[], Awaitable[None]]
 
@@ -51,6 +54,22 @@ class SystemClock:
 
     def now(self) -> float:
         return time.time()
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+
+    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
+        """Wait for ``event`` at most ``timeout`` seconds; whether it is set."""
+        if event.is_set():
+            return True
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     def in_flight(self) -> int:
         """How many timer callbacks are running or about to run."""
@@ -96,6 +115,39 @@ class FakeClock:
     def now(self) -> float:
         return self._now
 
+    def monotonic(self) -> float:
+        return self._now
+
+    async def sleep(self, delay: float) -> None:
+        """Return once ``advance`` has moved time ``delay`` seconds on (at once for 0 or less)."""
+        if delay <= 0:
+            await asyncio.sleep(0)
+            return
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        timer = self.call_later(delay, _waker(woken))
+        try:
+            await woken
+        finally:
+            timer.cancel()
+
+    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
+        """Wait for ``event`` until ``advance`` has moved time ``timeout`` seconds on; whether it is set."""
+        if event.is_set():
+            return True
+        if timeout <= 0:
+            return False
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_task(event.wait())
+        timed_out: asyncio.Future[None] = loop.create_future()
+        timer = self.call_later(timeout, _waker(timed_out))
+        try:
+            waiting: set[asyncio.Future[Any]] = {waiter, timed_out}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+            waiter.cancel()
+        return event.is_set()
+
     def call_later(self, delay: float, callback: TimerCallback) -> Timer:
         timer = _FakeTimer(self._now + max(0.0, delay))
         heapq.heappush(self._queue, (timer.when, next(self._seq), timer, callback))
@@ -116,3 +168,11 @@ class FakeClock:
             await callback()
             await asyncio.sleep(0)
         self._now = target
+
+
+def _waker(future: asyncio.Future[None]) -> TimerCallback:
+    async def wake() -> None:
+        if not future.done():
+            future.set_result(None)
+
+    return wake

@@ -1,4 +1,7 @@
-"""The publisher: what reaches the channel, the board and the hands, and when, with a stub Discord client."""
+"""The publisher: what reaches the channel, the board and the hands, and when, with a stub Discord client.
+
+Time is the service's ``FakeClock``: the tests move it on (``advance``, ``settle``) and never wait on the wall
+clock for the lanes, so a loaded machine changes nothing of what they see."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from bot.delivery import answers
 from bot.delivery import publisher as publisher_module
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.publisher import HAND_EDIT_WINDOW, TablePublisher
-from bot.service import HandView, Outcome, TableEvent, TableSnapshot
+from bot.service import FakeClock, HandView, Outcome, TableEvent, TableSnapshot
 from bot.service.models import CardDisplay
 from bot.ui import render
 from bot.ui.appearance import Appearance
@@ -86,19 +89,53 @@ class StubInteraction:
         self.edits.append(kwargs)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
+def fake_clock(publisher: TablePublisher) -> FakeClock:
+    clock = publisher.clock
+    assert isinstance(clock, FakeClock)
+    return clock
 
-    def __call__(self) -> float:
-        return self.now
+
+async def run_ready() -> None:
+    """Let every task that can run now do so (the stubs answer at once)."""
+    for _ in range(50):
+        await asyncio.sleep(0)  # a yield to the loop, not a wait
+
+
+async def advance(publisher: TablePublisher, seconds: float) -> None:
+    """Move the publisher's fake clock ``seconds`` on, letting the lanes run at each timer on the way."""
+    clock = fake_clock(publisher)
+    target = clock.now() + seconds
+    while True:
+        await run_ready()
+        due = [when for when in clock.pending() if when <= target]
+        if not due:
+            break
+        await clock.advance(max(0.0, due[0] - clock.now()))
+    await clock.advance(max(0.0, target - clock.now()))
+    await run_ready()
+
+
+async def settle(publisher: TablePublisher) -> None:
+    """Run the fake clock on, timer by timer, until everything queued has been shown. Only what is not on
+    the clock (a real ``GlobalBudget``'s pacing) is waited for in real time."""
+    clock = fake_clock(publisher)
+    for _ in range(10_000):
+        await run_ready()
+        if not publisher.busy():
+            return
+        due = clock.pending()
+        if due:
+            await clock.advance(max(0.0, due[0] - clock.now()))
+        else:
+            await publisher.idle(timeout=0.05)
+    raise AssertionError("the publisher never settled")
 
 
 @pytest.fixture
-def setup() -> tuple[TablePublisher, StubChannel, StubService, Clock]:
+def setup() -> tuple[TablePublisher, StubChannel, StubService, FakeClock]:
     client = StubClient()
-    clock = Clock()
-    publisher = TablePublisher(client, gather_window=0.2, min_interval=0.0, monotonic=clock)  # type: ignore[arg-type]
+    clock = FakeClock()
+    publisher = TablePublisher(client, gather_window=0.2, min_interval=0.0, clock=clock)  # type: ignore[arg-type]
     service = StubService()
     publisher.service = service  # type: ignore[assignment]
     return publisher, client.channel, service, clock
@@ -112,10 +149,10 @@ async def test_cpu_moves_are_gathered_into_one_message_and_one_edit(setup: Any) 
     publisher, channel, _, _ = setup
     cpu_turn = to_act(snapshot(), 2)
     publisher.publish(Outcome(cpu_turn, (played(0, "KH"),)))
-    await asyncio.sleep(0.02)
+    await advance(publisher, 0.02)
     assert channel.sent == []  # waiting for the CPU's move
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(2, "QH"), TableEvent("turn", 1, {}, "engine"))))
-    await publisher.idle()
+    await settle(publisher)
     assert len(channel.sent) == 1 and len(channel.edits) == 1
     hint = "(press **My hand** on the board to see your cards)"
     assert channel.sent[0]["content"] == f"alice played K♥\nCPU 1 played Q♥\n▶ <@{BOB}>, your turn {hint}."
@@ -124,14 +161,14 @@ async def test_cpu_moves_are_gathered_into_one_message_and_one_edit(setup: Any) 
 async def test_a_cpu_that_takes_long_does_not_hold_the_board_back(setup: Any) -> None:
     publisher, channel, _, _ = setup
     publisher.publish(Outcome(to_act(snapshot(), 2), (played(0, "KH"), TableEvent("turn", 2, {}, "engine"))))
-    await asyncio.sleep(0.3)
+    await advance(publisher, 0.3)
     assert len(channel.sent) == 1 and channel.sent[0]["content"] == "alice played K♥\n▶ CPU 1 to move."
 
 
 async def test_the_turn_line_mentions_only_the_player_to_move(setup: Any) -> None:
     publisher, channel, _, _ = setup
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), TableEvent("turn", 1, {}, "engine"))))
-    await publisher.idle()
+    await settle(publisher)
     mentions = channel.sent[0]["allowed_mentions"]
     assert mentions.everyone is False and mentions.roles is False and mentions.replied_user is False
     assert [user.id for user in mentions.users] == [BOB]
@@ -141,11 +178,11 @@ async def test_lobby_chatter_stays_on_the_board(setup: Any) -> None:
     publisher, channel, _, _ = setup
     lobby = snapshot(phase="lobby", status="lobby", to_act=None)
     publisher.publish(Outcome(lobby, (TableEvent("joined", 1, {"user_id": BOB, "name": "bob"}),)))
-    await publisher.idle()
+    await settle(publisher)
     assert channel.sent == [] and len(channel.edits) == 1
     # An unchanged board is not edited again.
     publisher.publish(Outcome(lobby, ()))
-    await publisher.idle()
+    await settle(publisher)
     assert len(channel.edits) == 1
 
 
@@ -153,7 +190,7 @@ async def test_a_deleted_board_is_posted_again(setup: Any) -> None:
     publisher, channel, service, _ = setup
     channel.deleted.add(555)
     publisher.publish(Outcome(to_act(snapshot(), 0), (played(1, "KH"),)))
-    await publisher.idle()
+    await settle(publisher)
     boards = [message for message in channel.sent if "embed" in message]
     assert len(boards) == 1 and service.boards == [(7, channel.next_id)]
     assert publisher.board_id(snapshot()) == channel.next_id
@@ -173,23 +210,23 @@ async def test_a_hand_is_refreshed_in_place_when_its_turn_comes(setup: Any) -> N
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
     publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
     publisher.publish(Outcome(before, ()))
-    await publisher.idle()
+    await settle(publisher)
     assert bob.edits == []  # nothing changed for bob
 
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
     publisher.publish(Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine"))))
-    await publisher.idle()
+    await settle(publisher)
     assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]
     assert channel.sent[-1]["content"].endswith(f"<@{BOB}>, your turn.")  # no "press My hand"
 
     # Past the token's life the hand is left alone and the line points at "My hand".
-    clock.now += HAND_EDIT_WINDOW + 1
+    await clock.advance(HAND_EDIT_WINDOW + 1)
     again = to_act(replace(snapshot(), target_card="9H"), 1)
     service.hands[BOB] = hand_of(1, again, ["3C", "9C", "4H"], {"9C", "4H"})
     events = (TableEvent("drew", 0, {"count": 1}, "engine"), TableEvent("turn", 1, {}, "engine"))
     publisher.publish(Outcome(again, events, {BOB: ()}))
-    await publisher.idle()
+    await settle(publisher)
     assert len(bob.edits) == 1
     assert "press **My hand**" in channel.sent[-1]["content"]
 
@@ -200,7 +237,7 @@ async def test_closing_a_table_forgets_its_hands(setup: Any) -> None:
     publisher.remember_hand(7, ALICE, alice, "x", None)
     closed = snapshot(phase="abandoned", status="abandoned", to_act=None)
     publisher.publish(Outcome(closed, (TableEvent("closed", None, {"reason": "ended"}),)))
-    await publisher.idle()
+    await settle(publisher)
     assert publisher.session(7, ALICE) is None
     assert not publisher.holds(7)
 
@@ -216,12 +253,12 @@ async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(set
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
     publisher.publish(Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine"))))
-    await asyncio.sleep(0.05)
+    await advance(publisher, 0.05)
     assert old.edits == [] and new.edits == []  # the refresh waits
     stale = hand_of(1, before, ["3C", "9C"], set())  # shown from the state before alice's move
     publisher.remember_hand(7, BOB, new, render.hand_content(stale), None, stale)
     lock.release()
-    await publisher.idle()
+    await settle(publisher)
     assert old.edits == []
     assert len(new.edits) == 1 and "**Your turn.**" in new.edits[0]["content"]
 
@@ -234,17 +271,17 @@ async def test_a_hand_is_refreshed_at_once_while_the_public_line_waits_for_its_s
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
     publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
     publisher.publish(Outcome(before, (played(1, "KH"),)))
-    await asyncio.sleep(0.05)
+    await advance(publisher, 0.05)
     assert len(channel.sent) == 1 and len(channel.edits) == 1  # a table's first line goes out at once
 
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
     publisher.publish(Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine"))))
-    await asyncio.sleep(0.05)
+    await advance(publisher, 0.05)
     assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]  # bob learns it at once
     assert len(channel.sent) == 1 and len(channel.edits) == 1  # the channel hears of it after the spacing
 
-    await publisher.idle()
+    await settle(publisher)
     assert len(channel.sent) == 2 and len(channel.edits) == 2
     assert channel.sent[1]["content"].startswith("alice played 9♦")
 
@@ -259,11 +296,11 @@ async def test_the_hand_of_the_player_who_moved_is_left_to_their_answer(setup: A
     service.hands[ALICE] = hand_of(0, after, ["3C"], set())
     moved = Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine")), {ALICE: ()})
     publisher.publish(moved, shown_to=ALICE)  # her click's answer shows her new hand
-    await publisher.idle()
+    await settle(publisher)
     assert alice.edits == []
     # Someone else's outcome with the same change does refresh her hand message.
     publisher.publish(moved)
-    await publisher.idle()
+    await settle(publisher)
     assert len(alice.edits) == 1 and "Not your turn." in alice.edits[0]["content"]
 
 
@@ -279,14 +316,14 @@ async def test_an_uncalled_last_card_refreshes_the_opponents_hands_with_catch_un
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
     publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
     publisher.publish(Outcome(before, ()))
-    await publisher.idle()
+    await settle(publisher)
     assert bob.edits == []
     # alice plays down to one card without calling it; the turn passes to the CPU, not to bob.
     alice_one = tuple(replace(seat, card_count=1) if seat.position == 0 else seat for seat in before.seats)
     after = to_act(replace(before, seats=alice_one, target_card="9D"), 2)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], set(), catch_targets=(0,))
     publisher.publish(Outcome(after, (played(0, "9D"), TableEvent("turn", 2, {}, "engine"))))
-    await publisher.idle()
+    await settle(publisher)
     assert len(bob.edits) == 1
     labels = [getattr(item.item, "label", None) for item in bob.edits[0]["view"].children]
     assert "Catch alice" in labels
@@ -362,7 +399,7 @@ class PlayerInteraction(StubInteraction):
 def flaky(monkeypatch: pytest.MonkeyPatch) -> tuple[TablePublisher, FlakyChannel, StubService]:
     monkeypatch.setattr(publisher_module, "RETRY_FIRST", 0.05)
     client = FlakyClient()
-    publisher = TablePublisher(client, gather_window=0.2, min_interval=0.0)  # type: ignore[arg-type]
+    publisher = TablePublisher(client, gather_window=0.2, min_interval=0.0, clock=FakeClock())  # type: ignore[arg-type]
     service = StubService()
     publisher.service = service  # type: ignore[assignment]
     return publisher, client.channel, service
@@ -392,15 +429,15 @@ async def test_lines_follow_up_the_players_answered_interaction_exempt_from_the_
     alice = PlayerInteraction()
     moved = Outcome(to_act(snapshot(), 2), (played(0, "KH"), turn_to(2)))
     publisher.publish(moved, shown_to=ALICE, via=alice)  # type: ignore[arg-type]
-    await asyncio.sleep(0.35)
+    await advance(publisher, 0.35)
     # Her answer has not gone out yet: a follow-up now would take its place; nothing is posted.
     assert alice.followup.sent == [] and channel.sent == []
     await answers.acknowledge(alice)  # type: ignore[arg-type]
-    await asyncio.sleep(0.05)
+    await advance(publisher, 0.05)
     assert [m["content"] for m in alice.followup.sent] == ["alice played K♥\n▶ CPU 1 to move."]
     # The CPU's move that follows (no interaction of its own) is told through the table's latest one.
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(2, "KS"), turn_to(1))))
-    await publisher.idle()
+    await settle(publisher)
     assert len(alice.followup.sent) == 2 and mentioned(alice.followup.sent[1]) == [BOB]
     assert channel.sent == []  # no globally limited message; the board was edited
     assert channel.edits
@@ -412,7 +449,7 @@ async def test_a_follow_up_that_can_no_longer_be_sent_goes_to_the_channel(flaky:
     await answers.acknowledge(alice)  # type: ignore[arg-type]
     alice.followup.errors.append(http_error(discord.NotFound, 404))  # e.g. the token expired
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))), via=alice)  # type: ignore[arg-type]
-    await publisher.idle()
+    await settle(publisher)
     assert alice.followup.sent == []
     assert [m["content"].splitlines()[0] for m in channel.sent] == ["alice played K♥"]
     assert mentioned(channel.sent[0]) == [BOB]
@@ -425,11 +462,11 @@ async def test_a_line_that_failed_is_folded_into_the_next_with_its_mention(flaky
         http_error(discord.HTTPException, 429),
     ]
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))))
-    await asyncio.sleep(0.02)
+    await advance(publisher, 0.02)
     assert channel.sent == [] and channel.attempts.count("send") == 1
     # Bob moves before the retry: one line tells both moves and mentions alice, whose turn it is now.
     publisher.publish(Outcome(to_act(snapshot(), 0), (played(1, "KS"), turn_to(0))))
-    await publisher.idle()
+    await settle(publisher)
     assert channel.attempts.count("send") == 3
     assert len(channel.sent) == 1
     lines = channel.sent[0]["content"].splitlines()
@@ -442,7 +479,7 @@ async def test_a_mention_is_not_lost_when_the_line_fails(flaky: Any) -> None:
     publisher, channel, _ = flaky
     channel.send_errors = [http_error(discord.DiscordServerError, 500)]
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))))
-    await publisher.idle()
+    await settle(publisher)
     assert len(channel.sent) == 1 and mentioned(channel.sent[0]) == [BOB]
     assert channel.sent[0]["content"].endswith(
         "your turn (press **My hand** on the board to see your cards)."
@@ -453,8 +490,8 @@ async def test_a_refused_line_is_not_retried(flaky: Any) -> None:
     publisher, channel, _ = flaky
     channel.send_errors = [http_error(discord.Forbidden, 403)]
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))))
-    await publisher.idle()
-    await asyncio.sleep(0.2)
+    await settle(publisher)
+    await advance(publisher, 0.2)
     assert channel.attempts.count("send") == 1 and channel.sent == []  # retrying would add invalid requests
     assert len(channel.edits) == 1  # the board still shows the move
 
@@ -467,10 +504,10 @@ async def test_a_failed_board_edit_is_rescheduled_and_ends_showing_the_latest_st
     ]
     first = to_act(snapshot(), 1)
     publisher.publish(Outcome(first, ()))
-    await asyncio.sleep(0.02)
+    await advance(publisher, 0.02)
     latest = to_act(replace(snapshot(), target_card="QD", stock_size=12), 0)
     publisher.publish(Outcome(latest, ()))
-    await publisher.idle()
+    await settle(publisher)
     assert channel.attempts.count("edit") == 3
     assert len(channel.edits) == 1
     assert channel.edits[0][1]["embed"].to_dict() == render.board_embed(latest).to_dict()
@@ -480,7 +517,13 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
     client = StubClient()
     channel = client.channel
     budget = GlobalBudget(1, window=0.1)  # one request per 0.1 s
-    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, budget=budget)  # type: ignore[arg-type]
+    publisher = TablePublisher(
+        client,  # type: ignore[arg-type]
+        gather_window=0.0,
+        min_interval=0.0,
+        budget=budget,
+        clock=FakeClock(),
+    )
     publisher.service = StubService()  # type: ignore[assignment]
     await budget.acquire()  # the window's turn is taken: every table waits
 
@@ -490,17 +533,17 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
         )
 
     publisher.publish(table(1, 30))
-    await asyncio.sleep(0.005)
+    await advance(publisher, 0.005)
     publisher.publish(table(2, 30))
-    await asyncio.sleep(0.005)
+    await advance(publisher, 0.005)
     publisher.publish(table(3, 30))
-    await asyncio.sleep(0.005)
+    await advance(publisher, 0.005)
     for stock in (29, 28, 27):  # table 3 is busy while it waits; table 2 waited longer
         publisher.publish(table(3, stock))
         publisher.publish(table(2, stock + 10))
-    await asyncio.sleep(0.005)
+    await advance(publisher, 0.005)
     assert channel.edits == [] and publisher.backlog() == 3 and publisher.behind() >= 0.015
-    await publisher.idle()
+    await settle(publisher)
     shown = [(message_id, edit["embed"].to_dict()["fields"]) for message_id, edit in channel.edits]
     assert [message_id for message_id, _ in shown] == [1, 2, 3]  # one edit each, oldest first
     stocks = {
@@ -513,7 +556,7 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
 async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     client = FlakyClient()
     channel = client.channel
-    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0)  # type: ignore[arg-type]
+    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, clock=FakeClock())  # type: ignore[arg-type]
     service = StubService()
     publisher.service = service  # type: ignore[assignment]
     channel.gate.clear()  # every line and board edit is stuck (429s, a slow Discord...)
@@ -525,11 +568,11 @@ async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
     publisher.publish(Outcome(after, (played(0, "9D"), turn_to(1))))
-    await asyncio.sleep(0.05)
+    await advance(publisher, 0.05)
     assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]
     assert channel.sent == [] and channel.edits == []
     channel.gate.set()
-    await publisher.idle()
+    await settle(publisher)
     assert len(channel.edits) == 2
 
 
@@ -546,7 +589,7 @@ async def test_a_players_hand_is_refreshed_when_their_own_answer_did_not_go_out(
     moved = Outcome(after, (played(0, "9D"), turn_to(1)), {ALICE: ()})
     # Her click's answer (her new hand) never goes out: Discord refused it, say.
     publisher.publish(moved, shown_to=ALICE, via=alice)  # type: ignore[arg-type]
-    await publisher.idle()
+    await settle(publisher)
     assert len(previous.edits) == 1 and "Not your turn." in previous.edits[0]["content"]
 
 
@@ -554,12 +597,12 @@ async def test_many_moves_gathered_while_waiting_are_all_told(flaky: Any) -> Non
     publisher, channel, _ = flaky
     channel.gate.clear()  # the channel is slow: moves pile up behind the first line
     publisher.publish(Outcome(to_act(snapshot(), 2), (played(0, "2C"),)))
-    await asyncio.sleep(0.01)
+    await advance(publisher, 0.01)
     cards = [f"{rank}{suit}" for suit in "HS" for rank in ("3", "4", "5", "6", "7", "9", "10", "J", "Q", "K")]
     for card in cards:
         publisher.publish(Outcome(to_act(snapshot(), 1), (played(2, card), turn_to(1))))
     channel.gate.set()
-    await publisher.idle()
+    await settle(publisher)
     told = [line for message in channel.sent for line in (message["content"] or "").splitlines()]
     assert [line for line in told if " played " in line] == ["alice played 2♣"] + [
         f"CPU 1 played {render.label(card)}" for card in cards
@@ -576,7 +619,7 @@ async def test_an_interaction_in_another_channel_does_not_carry_the_table_s_line
     elsewhere.channel_id = 99
     await answers.acknowledge(elsewhere)  # type: ignore[arg-type]
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))), via=elsewhere)  # type: ignore[arg-type]
-    await publisher.idle()
+    await settle(publisher)
     assert elsewhere.followup.sent == [] and len(channel.sent) == 1
 
 
@@ -603,7 +646,7 @@ async def test_a_hand_refresh_that_failed_is_tried_again_and_an_expired_one_is_l
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
     publisher.publish(Outcome(after, (played(0, "9D"), turn_to(1))))
-    await publisher.idle()
+    await settle(publisher)
     assert len(bob.edits) == 1 and "**Your turn.**" in bob.edits[0]["content"]
     assert publisher.hand_is_fresh(7, BOB)
     # A token that expired (401) is not tried again: the line points at "My hand" from now on.
@@ -611,7 +654,7 @@ async def test_a_hand_refresh_that_failed_is_tried_again_and_an_expired_one_is_l
     later = to_act(replace(snapshot(), target_card="9H"), 0)
     service.hands[BOB] = hand_of(1, later, ["3C"], set())
     publisher.publish(Outcome(later, (played(1, "9C"), turn_to(0))))
-    await publisher.idle()
+    await settle(publisher)
     assert len(bob.edits) == 1 and not publisher.hand_is_fresh(7, BOB)
 
 
@@ -624,6 +667,7 @@ def pictured() -> tuple[TablePublisher, StubChannel, BoardRenderer]:
         gather_window=0.2,
         min_interval=0.0,
         appearance=Appearance(pictures=renderer),
+        clock=FakeClock(),
     )
     publisher.service = StubService()  # type: ignore[assignment]
     return publisher, client.channel, renderer
@@ -637,17 +681,17 @@ async def test_the_board_picture_is_sent_when_it_changes_only(pictured: Any) -> 
     publisher, channel, renderer = pictured
     board = to_act(snapshot(), 1)
     publisher.publish(Outcome(board, (played(0, "KH"),)))
-    await publisher.idle()
+    await settle(publisher)
     (first,) = attachments_of(channel.edits[-1]) or []
     assert first.filename == "board.png" and first.description and "Target card" in first.description
     # Something the picture does not show (the turn deadline) changes: the text is edited, the picture stays.
     publisher.publish(Outcome(replace(board, deadline=(board.deadline or 0) + 60), ()))
-    await publisher.idle()
+    await settle(publisher)
     assert len(channel.edits) == 2 and attachments_of(channel.edits[-1]) is None
     assert renderer.drawn == 1
     # The target changes: a new picture goes with the edit.
     publisher.publish(Outcome(replace(board, target_card="QH"), (played(1, "QH"),)))
-    await publisher.idle()
+    await settle(publisher)
     (second,) = attachments_of(channel.edits[-1]) or []
     assert "Queen of Hearts" in (second.description or "") and renderer.drawn == 2
 
@@ -656,5 +700,5 @@ async def test_a_server_with_the_picture_off_gets_none(pictured: Any) -> None:
     publisher, channel, renderer = pictured
     publisher.appearance.set_switches(snapshot().guild_id, CardDisplay(card_emojis=True, board_picture=False))
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"),)))
-    await publisher.idle()
+    await settle(publisher)
     assert attachments_of(channel.edits[-1]) == [] and renderer.drawn == 0

@@ -6,6 +6,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 from bot.service import FakeClock, SystemClock
 
 
@@ -51,3 +53,24 @@ async def test_system_clock_fires_once_and_cancel_stops_it() -> None:
     await asyncio.sleep(0.03)
     assert stopped == []
     assert abs(clock.now() - time.time()) < 1.0
+
+
+async def test_the_fake_clock_sleeps_and_waits_only_as_it_is_moved_on() -> None:
+    # What the publisher's lanes wait with (bot.delivery.publisher.LaneClock): nothing passes on its own.
+    clock = FakeClock()
+    start = clock.monotonic()
+    sleeper = asyncio.create_task(clock.sleep(1.0))
+    event = asyncio.Event()
+    set_in_time = asyncio.create_task(clock.wait(event, 2.0))
+    timed_out = asyncio.create_task(clock.wait(asyncio.Event(), 2.0))
+    await asyncio.sleep(0)
+    await clock.advance(0.5)
+    assert not sleeper.done() and not set_in_time.done() and not timed_out.done()
+    event.set()
+    await clock.advance(0.6)
+    await asyncio.sleep(0)
+    assert sleeper.done() and await set_in_time is True and not timed_out.done()
+    await clock.advance(1.0)
+    assert await timed_out is False
+    assert clock.monotonic() - start == pytest.approx(2.1)
+    assert clock.pending() == []  # every timer of a wait that ended is cancelled
