@@ -32,6 +32,7 @@ from bot.delivery.budget import GlobalBudget
 from bot.delivery.emojis import UPLOAD_PACE, CardEmojis
 from bot.delivery.endpoints import apply_endpoints
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher
+from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
 from bot.metrics import BotMetrics
 from bot.service import ServiceError, SystemClock, TableService
@@ -232,8 +233,19 @@ class EightsBot(commands.AutoShardedBot):
         # matter; hands are refreshed at once.
         window = min(DEFAULT_DEBOUNCE, cpu_delay)
         clock = SystemClock()  # the service's timers and the publisher's lanes run on one clock
+        relay = OutcomeRelay()  # the service's listener: what it tells goes on to the publisher
+        service = TableService(
+            store,
+            clock=clock,
+            cpu_delay=cpu_delay,
+            listener=relay,
+            batch_window=window,
+            shards=self.owned_shards,
+        )
         publisher = TablePublisher(
             self,
+            service,
+            relay=relay,
             gather_window=DEFAULT_DEBOUNCE,
             min_interval=self.config.public_interval,
             budget=self.budget,
@@ -241,17 +253,6 @@ class EightsBot(commands.AutoShardedBot):
             appearance=self.appearance,
             clock=clock,
         )
-        service = TableService(
-            store,
-            clock=clock,
-            cpu_delay=cpu_delay,
-            listener=publisher,
-            batch_window=window,
-            shards=self.owned_shards,
-        )
-        # The service tells the publisher its outcomes and the publisher asks the service for hands and
-        # boards: the one cycle left, closed here.
-        publisher.service = service
         standings = StandingsService(store)
         self._parts = (service, publisher, standings)
         # Each server's card emojis / board picture switches, read from its settings when first needed.

@@ -61,7 +61,6 @@ class TableFeed:
     hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
     private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
     hand_task: asyncio.Task[None] | None = None
-    hand_keys: dict[int, tuple[Any, ...]] = field(default_factory=dict)
 
     def tasks(self) -> list[asyncio.Task[None]]:
         return [task for task in (self.line_task, self.board_task, self.hand_task) if task is not None]

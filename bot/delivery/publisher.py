@@ -38,8 +38,9 @@ younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it ch
 penalty draw). When it is older, the public line tells the player to press "My hand".
 
 This file holds the lanes (when to send what); each table's queued news is a ``TableFeed``
-(``bot.delivery.feed``), the board message is built, sent and edited by ``bot.delivery.board``, and
-a player's hand message is a ``HandSession`` (``bot.delivery.hand_session``).
+(``bot.delivery.feed``), the board message is built, sent and edited by ``bot.delivery.board``, and the
+players' hand messages have one owner, ``HandMessages`` (``bot.delivery.hands``): the cogs call its ``show``,
+this file its ``refresh``. The service's outcomes reach it through ``bot.delivery.relay``.
 """
 
 from __future__ import annotations
@@ -66,16 +67,16 @@ from bot.delivery.feed import (
     told_in_line,
     user_to_act,
 )
-from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
-from bot.service import HandView, Outcome, ServiceError, SystemClock, TableEvent, TableService, TableSnapshot
+from bot.delivery.hand_session import HAND_EDIT_WINDOW
+from bot.delivery.hands import HandMessages
+from bot.delivery.relay import OutcomeRelay
+from bot.service import Outcome, SystemClock, TableEvent, TableService, TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import TEXT_ONLY, Appearance
-from bot.ui.controls import hand_view
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
-HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tried this many times in all
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
@@ -112,7 +113,9 @@ class TablePublisher:
     def __init__(
         self,
         client: discord.Client,
+        service: TableService,
         *,
+        relay: OutcomeRelay | None = None,
         gather_window: float = DEFAULT_DEBOUNCE,
         min_interval: float = DEFAULT_DEBOUNCE,
         budget: GlobalBudget | None = None,
@@ -127,13 +130,17 @@ class TablePublisher:
         # Without one (tests), nothing is paced: turns are taken at once.
         self.budget = budget if budget is not None else GlobalBudget(None)
         self.on_board_shown = on_board_shown
-        self.service: TableService | None = None
+        self.service = service
         self._clock: LaneClock = clock if clock is not None else SystemClock()
         self._feeds: dict[int, TableFeed] = {}
         self._board = BoardMessages(client, appearance, self.remember_board, lambda: self.service)
-        self._sessions: dict[tuple[int, int], HandSession] = {}
+        self.hands = HandMessages(
+            service, appearance, self._clock, is_transient=is_transient, retry_delay=retry_delay
+        )
         self._watchers: set[asyncio.Task[None]] = set()  # players' answers waited for, hand refreshes retried
         self._closed = False
+        if relay is not None:
+            relay.deliver_to(self)  # what happens on its own at the tables comes here from now on
 
     @property
     def clock(self) -> LaneClock:
@@ -165,7 +172,7 @@ class TablePublisher:
                 feed.turns += 1
         seat = outcome.snapshot.seat_of(shown_to) if shown_to is not None else None
         if shown_to is not None and seat is not None:
-            feed.hand_keys[shown_to] = hand_key(outcome.snapshot, seat.position)
+            self.hands.note_shown(table_id, shown_to, hand_key(outcome.snapshot, seat.position))
             feed.private_users.update(user for user in outcome.private_events if user != shown_to)
         else:
             feed.private_users.update(outcome.private_events)
@@ -198,7 +205,7 @@ class TablePublisher:
 
         async def watch() -> None:
             if not await self._clock.wait(answers.answered_event(via), ANSWER_WAIT):
-                await self.refresh_hand(table_id, user_id)
+                await self.hands.refresh(table_id, user_id)
 
         task = asyncio.create_task(watch(), name=f"eights-answer-{table_id}-{user_id}")
         self._watchers.add(task)
@@ -212,14 +219,22 @@ class TablePublisher:
 
     def busy(self) -> bool:
         """Whether some outcome is still being shown."""
-        return bool(self._watchers) or any(feed.tasks() for feed in self._feeds.values())
+        return (
+            bool(self._watchers)
+            or bool(self.hands.tasks())
+            or any(feed.tasks() for feed in self._feeds.values())
+        )
 
     async def idle(self, timeout: float = 5.0) -> None:
         """Wait until every queued outcome has been shown (shutdown), ``timeout`` real seconds at most."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            tasks = [*self._watchers, *(task for feed in self._feeds.values() for task in feed.tasks())]
+            tasks = [
+                *self._watchers,
+                *self.hands.tasks(),
+                *(task for feed in self._feeds.values() for task in feed.tasks()),
+            ]
             if not tasks:
                 return
             remaining = deadline - loop.time()
@@ -231,6 +246,7 @@ class TablePublisher:
         """Show what is queued (briefly), then stop."""
         await self.idle(timeout=2.0)
         self._closed = True
+        self.hands.close()
         for task in [*self._watchers, *(task for feed in self._feeds.values() for task in feed.tasks())]:
             task.cancel()
 
@@ -272,109 +288,10 @@ class TablePublisher:
         async with self.budget.turn(self.budget.now()):
             await self._board.check(snapshot, self._feed(snapshot.table_id))
 
-    # --- hands ----------------------------------------------------------------------------------------------
-
-    def session(self, table_id: int, user_id: int) -> HandSession | None:
-        return self._sessions.get((table_id, user_id))
-
-    def hand_lock(self, table_id: int, user_id: int) -> asyncio.Lock:
-        """The lock that orders a player's own hand replies and the refreshes of that hand."""
-        session = self._sessions.get((table_id, user_id))
-        if session is None:
-            session = self._sessions[(table_id, user_id)] = HandSession(None, -HAND_EDIT_WINDOW * 2)
-        return session.lock
-
-    def remember_hand(
-        self,
-        table_id: int,
-        user_id: int,
-        interaction: discord.Interaction,
-        content: str,
-        view: discord.ui.View | None,
-        hand: HandView | None = None,
-    ) -> None:
-        """The hand message this interaction shows is now the player's hand, to refresh in place. ``hand``,
-        the view it was rendered from, spares the next flush asking for the same hand again."""
-        if hand is not None:
-            feed = self._feed(table_id)
-            feed.hand_keys[user_id] = hand_key(hand.snapshot, hand.position)
-        session = self._sessions.get((table_id, user_id))
-        rendered = (content, view_signature(view))
-        if session is None:
-            self._sessions[(table_id, user_id)] = HandSession(interaction, self._clock.monotonic(), rendered)
-        else:
-            session.interaction = interaction
-            session.since = self._clock.monotonic()
-            session.rendered = rendered
-
-    async def update_previous_hand(
-        self,
-        table_id: int,
-        user_id: int,
-        interaction: discord.Interaction,
-        content: str,
-        view: discord.ui.View | None,
-    ) -> None:
-        """A new hand message is being shown (a typed move, "My hand"): the previous one, if it can still be
-        edited, is brought up to date in place, so that no hand message shows old cards or old controls."""
-        session = self._sessions.get((table_id, user_id))
-        if session is None or session.interaction is None or session.interaction is interaction:
-            return
-        if not session.fresh(self._clock.monotonic()) or session.rendered == (content, view_signature(view)):
-            return
-        try:
-            await session.interaction.edit_original_response(content=content, view=view)
-        except discord.HTTPException as error:
-            log.debug("table %s: previous hand message not updated: %s", table_id, error)
+    # --- hands (the messages themselves: bot.delivery.hands) ------------------------------------------------
 
     def hand_is_fresh(self, table_id: int, user_id: int) -> bool:
-        session = self._sessions.get((table_id, user_id))
-        return (
-            session is not None and session.interaction is not None and session.fresh(self._clock.monotonic())
-        )
-
-    async def refresh_hand(self, table_id: int, user_id: int, attempt: int = 1) -> None:
-        """Edit the player's hand message to show their hand now. A failure that may pass is tried again a
-        little later (``HAND_ATTEMPTS`` in all); one that will not (the token expired) leaves the hand to the
-        "My hand" button."""
-        session = self._sessions.get((table_id, user_id))
-        if session is None or self.service is None:
-            return
-        async with session.lock:
-            if session.interaction is None or not session.fresh(self._clock.monotonic()):
-                return
-            try:
-                hand = await self.service.hand(table_id, user_id)
-            except ServiceError:
-                return
-            faces = await self.appearance.faces(hand.snapshot.guild_id)
-            content = render.hand_content(hand, faces=faces)
-            view = hand_view(hand, faces)
-            rendered = (content, view_signature(view))
-            if rendered == session.rendered:
-                return
-            try:
-                await session.interaction.edit_original_response(content=content, view=view)
-            except Exception as error:
-                if is_transient(error) and attempt < HAND_ATTEMPTS and not self._closed:
-                    log.info("table %s: hand refresh failed (%s); trying again", table_id, error)
-                    self._retry_hand(table_id, user_id, attempt)
-                    return
-                if not isinstance(error, discord.HTTPException | discord.RateLimited):
-                    raise
-                log.debug("table %s: hand message no longer editable: %s", table_id, error)
-                session.since = -HAND_EDIT_WINDOW * 2
-                return
-            session.rendered = rendered
-
-    def _retry_hand(self, table_id: int, user_id: int, attempt: int) -> None:
-        async def retry() -> None:
-            await self._clock.sleep(retry_delay(attempt))
-            await self.refresh_hand(table_id, user_id, attempt + 1)
-
-        task = asyncio.create_task(retry(), name=f"eights-hand-retry-{table_id}-{user_id}")
-        self._watchers.add(task)
-        task.add_done_callback(self._watchers.discard)
+        return self.hands.is_fresh(table_id, user_id)
 
     def holds(self, table_id: int) -> bool:
         """Whether the publisher still keeps anything for the table: a closed table is forgotten once all
@@ -398,8 +315,7 @@ class TablePublisher:
         task.add_done_callback(self._watchers.discard)
 
     def forget_table(self, table_id: int) -> None:
-        for key in [key for key in self._sessions if key[0] == table_id]:
-            del self._sessions[key]
+        self.hands.forget(table_id)
         self._board.forget(table_id)
 
     # --- the lanes ------------------------------------------------------------------------------------------
@@ -628,6 +544,6 @@ class TablePublisher:
             # Only a hand that may look different is asked for again: the player's turn came or went,
             # their cards changed, or the round did.
             key = hand_key(snapshot, seat.position)
-            if key != feed.hand_keys.get(user_id) or user_id in users:
-                feed.hand_keys[user_id] = key
-                await self.refresh_hand(snapshot.table_id, user_id)
+            if key != self.hands.shown_key(snapshot.table_id, user_id) or user_id in users:
+                self.hands.note_shown(snapshot.table_id, user_id, key)
+                await self.hands.refresh(snapshot.table_id, user_id)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.engine import card_label, parse_card
-from bot.service.models import HandView, SeatView, TableEvent, TableSnapshot
+from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
 from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import shown_name
 
@@ -453,6 +453,23 @@ def _hand_card(code: str, text: str, playable: bool, faces: CardFaces) -> str:
     emoji = faces.card_emoji(code)
     shown = f"**{text}**" if playable else text
     return f"{emoji}{shown}" if emoji else shown
+
+
+def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | None:
+    """What only the mover learns from their move, for their hand message: "You played 9♦. You drew 7♣."."""
+    seat = outcome.snapshot.seat_of(user_id)
+    position = seat.position if seat else None
+    parts: list[str] = []
+    played = [e.data["card"] for e in outcome.public_events if e.kind == "played" and e.seat == position]
+    if played:
+        parts.append(f"You played {faces.cards(played)}.")
+    drawn: list[str] = []
+    for event in outcome.private_events.get(user_id, ()):
+        if event.kind == "drew_cards":
+            drawn.extend(event.data.get("cards") or [])
+    if drawn:
+        parts.append(f"You drew {faces.cards(drawn)}.")
+    return " ".join(parts) or None
 
 
 # --- scores and ranking -------------------------------------------------------------------------------------

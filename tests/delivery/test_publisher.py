@@ -135,9 +135,8 @@ async def settle(publisher: TablePublisher) -> None:
 def setup() -> tuple[TablePublisher, StubChannel, StubService, FakeClock]:
     client = StubClient()
     clock = FakeClock()
-    publisher = TablePublisher(client, gather_window=0.2, min_interval=0.0, clock=clock)  # type: ignore[arg-type]
     service = StubService()
-    publisher.service = service  # type: ignore[assignment]
+    publisher = TablePublisher(client, service, gather_window=0.2, min_interval=0.0, clock=clock)  # type: ignore[arg-type]
     return publisher, client.channel, service, clock
 
 
@@ -208,7 +207,7 @@ async def test_a_hand_is_refreshed_in_place_when_its_turn_comes(setup: Any) -> N
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
     publisher.publish(Outcome(before, ()))
     await settle(publisher)
     assert bob.edits == []  # nothing changed for bob
@@ -234,11 +233,11 @@ async def test_a_hand_is_refreshed_in_place_when_its_turn_comes(setup: Any) -> N
 async def test_closing_a_table_forgets_its_hands(setup: Any) -> None:
     publisher = setup[0]
     alice = StubInteraction()
-    publisher.remember_hand(7, ALICE, alice, "x", None)
+    publisher.hands.remember(7, ALICE, alice, "x", None)
     closed = snapshot(phase="abandoned", status="abandoned", to_act=None)
     publisher.publish(Outcome(closed, (TableEvent("closed", None, {"reason": "ended"}),)))
     await settle(publisher)
-    assert publisher.session(7, ALICE) is None
+    assert publisher.hands.session(7, ALICE) is None
     assert not publisher.holds(7)
 
 
@@ -247,8 +246,8 @@ async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(set
     before = to_act(snapshot(), 0)
     old, new = StubInteraction(), StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.remember_hand(7, BOB, old, render.hand_content(service.hands[BOB]), None)
-    lock = publisher.hand_lock(7, BOB)
+    publisher.hands.remember(7, BOB, old, render.hand_content(service.hands[BOB]), None)
+    lock = publisher.hands.lock(7, BOB)
     await lock.acquire()  # bob's hand is being shown as a new message (e.g. he pressed "My hand")
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
@@ -256,7 +255,7 @@ async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(set
     await advance(publisher, 0.05)
     assert old.edits == [] and new.edits == []  # the refresh waits
     stale = hand_of(1, before, ["3C", "9C"], set())  # shown from the state before alice's move
-    publisher.remember_hand(7, BOB, new, render.hand_content(stale), None, stale)
+    publisher.hands.remember(7, BOB, new, render.hand_content(stale), None, stale)
     lock.release()
     await settle(publisher)
     assert old.edits == []
@@ -269,7 +268,7 @@ async def test_a_hand_is_refreshed_at_once_while_the_public_line_waits_for_its_s
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
     publisher.publish(Outcome(before, (played(1, "KH"),)))
     await advance(publisher, 0.05)
     assert len(channel.sent) == 1 and len(channel.edits) == 1  # a table's first line goes out at once
@@ -291,7 +290,7 @@ async def test_the_hand_of_the_player_who_moved_is_left_to_their_answer(setup: A
     before = to_act(snapshot(), 0)
     alice = StubInteraction()
     service.hands[ALICE] = hand_of(0, before, ["9D", "3C"], {"9D"})
-    publisher.remember_hand(7, ALICE, alice, render.hand_content(service.hands[ALICE]), None)
+    publisher.hands.remember(7, ALICE, alice, render.hand_content(service.hands[ALICE]), None)
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[ALICE] = hand_of(0, after, ["3C"], set())
     moved = Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine")), {ALICE: ()})
@@ -314,7 +313,7 @@ async def test_an_uncalled_last_card_refreshes_the_opponents_hands_with_catch_un
     before = to_act(snapshot(**rules, seats=tuple(alice_two)), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
     publisher.publish(Outcome(before, ()))
     await settle(publisher)
     assert bob.edits == []
@@ -399,9 +398,8 @@ class PlayerInteraction(StubInteraction):
 def flaky(monkeypatch: pytest.MonkeyPatch) -> tuple[TablePublisher, FlakyChannel, StubService]:
     monkeypatch.setattr(publisher_module, "RETRY_FIRST", 0.05)
     client = FlakyClient()
-    publisher = TablePublisher(client, gather_window=0.2, min_interval=0.0, clock=FakeClock())  # type: ignore[arg-type]
     service = StubService()
-    publisher.service = service  # type: ignore[assignment]
+    publisher = TablePublisher(client, service, gather_window=0.2, min_interval=0.0, clock=FakeClock())  # type: ignore[arg-type]
     return publisher, client.channel, service
 
 
@@ -410,7 +408,7 @@ def shown_hand(
 ) -> None:
     """``user``'s hand message (shown through ``interaction``) shows ``view``, as the service's hand now."""
     service.hands[user] = view
-    publisher.remember_hand(7, user, interaction, render.hand_content(view), None)
+    publisher.hands.remember(7, user, interaction, render.hand_content(view), None)
 
 
 def turn_to(position: int) -> TableEvent:
@@ -519,12 +517,12 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
     budget = GlobalBudget(1, window=0.1)  # one request per 0.1 s
     publisher = TablePublisher(
         client,  # type: ignore[arg-type]
+        StubService(),  # type: ignore[arg-type]
         gather_window=0.0,
         min_interval=0.0,
         budget=budget,
         clock=FakeClock(),
     )
-    publisher.service = StubService()  # type: ignore[assignment]
     await budget.acquire()  # the window's turn is taken: every table waits
 
     def table(table_id: int, stock: int) -> Outcome:
@@ -556,14 +554,13 @@ async def test_boards_take_turns_oldest_first_each_showing_its_latest_state() ->
 async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     client = FlakyClient()
     channel = client.channel
-    publisher = TablePublisher(client, gather_window=0.0, min_interval=0.0, clock=FakeClock())  # type: ignore[arg-type]
     service = StubService()
-    publisher.service = service  # type: ignore[assignment]
+    publisher = TablePublisher(client, service, gather_window=0.0, min_interval=0.0, clock=FakeClock())  # type: ignore[arg-type]
     channel.gate.clear()  # every line and board edit is stuck (429s, a slow Discord...)
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.remember_hand(7, BOB, bob, render.hand_content(service.hands[BOB]), None)  # type: ignore[arg-type]
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)  # type: ignore[arg-type]
     publisher.publish(Outcome(replace(before, table_id=8), (played(0, "KH"),)))  # another busy table
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})
@@ -664,12 +661,12 @@ def pictured() -> tuple[TablePublisher, StubChannel, BoardRenderer]:
     renderer = BoardRenderer()
     publisher = TablePublisher(
         client,  # type: ignore[arg-type]
+        StubService(),  # type: ignore[arg-type]
         gather_window=0.2,
         min_interval=0.0,
         appearance=Appearance(pictures=renderer),
         clock=FakeClock(),
     )
-    publisher.service = StubService()  # type: ignore[assignment]
     return publisher, client.channel, renderer
 
 

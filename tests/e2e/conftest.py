@@ -294,7 +294,7 @@ class World:
         """The user's current hand message, opening it with "My hand" when they have none yet."""
         hands = [m for m in self.fake.ephemeral_messages(user) if "Your hand" in m.content]
         table_id = await self.table_id()
-        session = self.publisher.session(table_id, user.id)
+        session = self.publisher.hands.session(table_id, user.id)
         if hands and session is not None and self.publisher.hand_is_fresh(table_id, user.id):
             return hands[-1]
         reply = await (await self.fake.click(user, self.board(), label="My hand")).reply()

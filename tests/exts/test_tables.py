@@ -15,6 +15,7 @@ import bot.exts.server
 import bot.exts.standings
 import bot.exts.tables
 from bot.delivery import answers
+from bot.delivery.hands import HandMessages
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup
 from bot.exts.tables._base import TableCog
@@ -30,7 +31,8 @@ async def features() -> tuple[commands.Bot, EightsGroup]:
     """The features as EightsBot.setup_hook adds them, over parts that are never called here."""
     client = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     group = EightsGroup()
-    service, publisher = cast(TableService, object()), cast(TablePublisher, object())
+    service = cast(TableService, object())
+    publisher = cast(TablePublisher, SimpleNamespace(hands=object()))
     standings = cast(StandingsService, object())
     await bot.exts.tables.setup(client, group, service, publisher)
     await bot.exts.standings.setup(client, group, standings)
@@ -82,7 +84,13 @@ async def test_a_command_added_to_a_table_cog_is_watched_without_being_listed(
 
     client, group = await features()
     await client.add_cog(
-        Newcomer(client, group, cast(TableService, object()), cast(TablePublisher, object()))
+        Newcomer(
+            client,
+            group,
+            cast(TableService, object()),
+            cast(TablePublisher, object()),
+            cast(HandMessages, object()),
+        )
     )
     command = group.get_command("newcomer")
     assert isinstance(command, app_commands.Command)

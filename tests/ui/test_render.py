@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.service import RankingLine, TableEvent
+from bot.service import Outcome, RankingLine, TableEvent
 from bot.ui import render
 from tests.ui.snapshots import ALICE, BOB, hand, seat, snapshot, to_act
 
@@ -164,3 +164,10 @@ def test_no_one_is_called_again_while_their_turn_goes_on() -> None:
         [TableEvent("played", 0, {"card": "8H"}, "engine")], snap, hand_is_fresh=True, announce_turn=False
     )
     assert content == "alice played 8♥" and mention is None
+
+
+def test_the_mover_alone_is_told_what_they_played_and_drew() -> None:
+    drew = TableEvent("drew_cards", 0, {"cards": ["7C", "2D"]})
+    outcome = Outcome(snapshot(), (TableEvent("played", 0, {"card": "9D"}, "engine"),), {ALICE: (drew,)})
+    assert render.move_note(outcome, ALICE) == "You played 9♦. You drew 7♣ 2♦."
+    assert render.move_note(outcome, BOB) is None

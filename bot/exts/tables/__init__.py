@@ -27,13 +27,14 @@ async def setup(
 ) -> list[commands.Cog]:
     """Add the table cogs (their commands under ``group``) and register the table's persistent controls.
     Returns the cogs added."""
-    house = HouseCog(bot, group, service, publisher)
+    hands = publisher.hands
+    house = HouseCog(bot, group, service, publisher, hands)
     cogs: list[commands.Cog] = [
-        LobbyCog(bot, group, service, publisher),
-        PlayCog(bot, group, service, publisher),
-        InformationCog(bot, group, service, publisher),
+        LobbyCog(bot, group, service, publisher, hands),
+        PlayCog(bot, group, service, publisher, hands),
+        InformationCog(bot, group, service, publisher, hands),
         house,
-        ControlsCog(bot, group, service, publisher, house),
+        ControlsCog(bot, group, service, publisher, hands, house),
     ]
     for cog in cogs:
         await bot.add_cog(cog)

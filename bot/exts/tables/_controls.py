@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.delivery import answers
 from bot.delivery.answers import acknowledge, answer_privately
+from bot.delivery.hands import HandMessages
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup, answer_unexpected
 from bot.exts.tables._base import TableCog
@@ -52,11 +53,12 @@ class ControlsCog(TableCog, name=COG_NAME):
         group: EightsGroup,
         service: TableService,
         publisher: TablePublisher,
+        hands: HandMessages,
         house: HouseCog,
         *,
         defer_after: float = answers.DEFER_AFTER,
     ) -> None:
-        super().__init__(bot, group, service, publisher, defer_after=defer_after)
+        super().__init__(bot, group, service, publisher, hands, defer_after=defer_after)
         self.house = house
 
     # --- buttons and selects --------------------------------------------------------------------------------

@@ -1,0 +1,265 @@
+"""The players' hand messages, with one owner: ``HandMessages``.
+
+A player's hand is shown privately (an ephemeral message), and that message is then kept up to date in place
+through the interaction that showed it (``HandSession``), while its token lives. Two callers, one door each:
+
+* the tables' cogs answer a player with ``show(interaction, table_id, …)``: in place (a click on their hand
+  message) or as a new private message, which becomes the one refreshed from then on;
+* the publisher's hands lane calls ``refresh(table_id, user_id)`` when a hand may look different (the
+  player's turn came, a penalty draw), and ``note_shown`` / ``shown_key`` to skip a hand that cannot have
+  changed.
+
+Both go through the player's lock, so that a refresh waits until a hand being shown is the one it refreshes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import discord
+
+from bot.delivery.answers import answer_privately, from_private_message, update_in_place
+from bot.delivery.feed import hand_key
+from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
+from bot.service import HandView, Outcome, ServiceError, TableService
+from bot.ui import render
+from bot.ui.appearance import Appearance
+from bot.ui.controls import hand_view
+
+log = logging.getLogger(__name__)
+
+HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tried this many times in all
+MATCH_OVER = "The match is over: see the final ranking in the channel."
+TABLE_CLOSED = "The table is closed."
+
+
+class HandClock(Protocol):
+    """What the hands wait with: the lanes' clock (``bot.delivery.publisher.LaneClock``)."""
+
+    def monotonic(self) -> float: ...
+
+    async def sleep(self, delay: float) -> None: ...
+
+
+class HandMessages:
+    """See the module docstring. ``service``: the table service (for the hands themselves); ``clock``: the
+    lanes' clock (token lifetimes, retry pauses); ``is_transient`` / ``retry_delay``: the publisher's rules
+    for a failure that may pass."""
+
+    def __init__(
+        self,
+        service: TableService,
+        appearance: Appearance,
+        clock: HandClock,
+        *,
+        is_transient: Callable[[BaseException], bool],
+        retry_delay: Callable[[int], float],
+    ) -> None:
+        self.service = service
+        self.appearance = appearance
+        self._clock = clock
+        self._is_transient = is_transient
+        self._retry_delay = retry_delay
+        self._sessions: dict[tuple[int, int], HandSession] = {}
+        # What each player's hand message was last drawn from (``bot.delivery.feed.hand_key``).
+        self._keys: dict[tuple[int, int], tuple[Any, ...]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # refreshes tried again
+        self._closed = False
+
+    # --- for the cogs ---------------------------------------------------------------------------------------
+
+    async def show(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        *,
+        note: str | None = None,
+        in_place: bool = False,
+        outcome: Outcome | None = None,
+        tell_move: bool = False,
+    ) -> None:
+        """Answer with the player's hand: in place (the clicked hand message) or as a new ephemeral message;
+        from now on that message is the one refreshed when the hand changes. Never in place on a public
+        message: a hand is shown to its player only. ``outcome``: the player's own move, if this answers
+        one (with ``tell_move``, the hand message says what they played and drew)."""
+        in_place = in_place and from_private_message(interaction)
+        if tell_move and outcome is not None:
+            faces = await self.appearance.faces(outcome.snapshot.guild_id)
+            note = render.move_note(outcome, interaction.user.id, faces)
+        async with self.lock(table_id, interaction.user.id):
+            await self._show(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
+
+    async def _show(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        *,
+        note: str | None,
+        in_place: bool,
+        outcome: Outcome | None,
+    ) -> None:
+        user_id = interaction.user.id
+        hand: HandView | None
+        try:
+            hand = await self.service.hand(table_id, user_id)
+        except ServiceError:
+            if outcome is None:
+                raise
+            hand = None
+        if hand is None:
+            # The move ended the match (the table is closed): nothing to show but the news.
+            text = MATCH_OVER
+            if outcome is not None and outcome.snapshot.status == "abandoned":
+                text = TABLE_CLOSED
+            full = f"{note}\n{text}" if note else text
+            if in_place:
+                await update_in_place(interaction, full, None)
+            else:
+                await answer_privately(interaction, full)
+            return
+        faces = await self.appearance.faces(hand.snapshot.guild_id)
+        content = render.hand_content(hand, faces=faces)
+        view = hand_view(hand, faces)
+        shown = render.hand_content(hand, note=note, faces=faces) if note else content
+        if in_place:
+            await update_in_place(interaction, shown, view)
+        else:
+            if view is None:
+                await answer_privately(interaction, shown)
+            else:
+                await answer_privately(interaction, shown, view=view)
+            # The hand message shown before (if any) is updated in place too.
+            await self._update_previous(table_id, user_id, interaction, content, hand_view(hand, faces))
+        self.remember(table_id, user_id, interaction, content, view, hand)
+
+    # --- sessions -------------------------------------------------------------------------------------------
+
+    def session(self, table_id: int, user_id: int) -> HandSession | None:
+        return self._sessions.get((table_id, user_id))
+
+    def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
+        """The lock that orders a player's own hand replies and the refreshes of that hand."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None:
+            session = self._sessions[(table_id, user_id)] = HandSession(None, -HAND_EDIT_WINDOW * 2)
+        return session.lock
+
+    def remember(
+        self,
+        table_id: int,
+        user_id: int,
+        interaction: discord.Interaction,
+        content: str,
+        view: discord.ui.View | None,
+        hand: HandView | None = None,
+    ) -> None:
+        """The hand message this interaction shows is now the player's hand, to refresh in place. ``hand``,
+        the view it was rendered from, spares the next refresh asking for the same hand again."""
+        if hand is not None:
+            self.note_shown(table_id, user_id, hand_key(hand.snapshot, hand.position))
+        session = self._sessions.get((table_id, user_id))
+        rendered = (content, view_signature(view))
+        if session is None:
+            self._sessions[(table_id, user_id)] = HandSession(interaction, self._clock.monotonic(), rendered)
+        else:
+            session.interaction = interaction
+            session.since = self._clock.monotonic()
+            session.rendered = rendered
+
+    async def _update_previous(
+        self,
+        table_id: int,
+        user_id: int,
+        interaction: discord.Interaction,
+        content: str,
+        view: discord.ui.View | None,
+    ) -> None:
+        """A new hand message is being shown (a typed move, "My hand"): the previous one, if it can still be
+        edited, is brought up to date in place, so that no hand message shows old cards or old controls."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None or session.interaction is None or session.interaction is interaction:
+            return
+        if not session.fresh(self._clock.monotonic()) or session.rendered == (content, view_signature(view)):
+            return
+        try:
+            await session.interaction.edit_original_response(content=content, view=view)
+        except discord.HTTPException as error:
+            log.debug("table %s: previous hand message not updated: %s", table_id, error)
+
+    def is_fresh(self, table_id: int, user_id: int) -> bool:
+        """Whether the player's hand message can still be edited in place (its token lives)."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None or session.interaction is None:
+            return False
+        return session.fresh(self._clock.monotonic())
+
+    def forget(self, table_id: int) -> None:
+        """The table is over: its hand messages are no longer refreshed."""
+        for key in [key for key in self._sessions if key[0] == table_id]:
+            del self._sessions[key]
+        for key in [key for key in self._keys if key[0] == table_id]:
+            del self._keys[key]
+
+    # --- for the publisher ----------------------------------------------------------------------------------
+
+    def shown_key(self, table_id: int, user_id: int) -> tuple[Any, ...] | None:
+        """What the player's hand message was last drawn from (None: not known)."""
+        return self._keys.get((table_id, user_id))
+
+    def note_shown(self, table_id: int, user_id: int, key: tuple[Any, ...]) -> None:
+        self._keys[(table_id, user_id)] = key
+
+    async def refresh(self, table_id: int, user_id: int, attempt: int = 1) -> None:
+        """Edit the player's hand message to show their hand now. A failure that may pass is tried again a
+        little later (``HAND_ATTEMPTS`` in all); one that will not (the token expired) leaves the hand to the
+        "My hand" button."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None:
+            return
+        async with session.lock:
+            if session.interaction is None or not session.fresh(self._clock.monotonic()):
+                return
+            try:
+                hand = await self.service.hand(table_id, user_id)
+            except ServiceError:
+                return
+            faces = await self.appearance.faces(hand.snapshot.guild_id)
+            content = render.hand_content(hand, faces=faces)
+            view = hand_view(hand, faces)
+            rendered = (content, view_signature(view))
+            if rendered == session.rendered:
+                return
+            try:
+                await session.interaction.edit_original_response(content=content, view=view)
+            except Exception as error:
+                if self._is_transient(error) and attempt < HAND_ATTEMPTS and not self._closed:
+                    log.info("table %s: hand refresh failed (%s); trying again", table_id, error)
+                    self._retry(table_id, user_id, attempt)
+                    return
+                if not isinstance(error, discord.HTTPException | discord.RateLimited):
+                    raise
+                log.debug("table %s: hand message no longer editable: %s", table_id, error)
+                session.since = -HAND_EDIT_WINDOW * 2
+                return
+            session.rendered = rendered
+
+    def _retry(self, table_id: int, user_id: int, attempt: int) -> None:
+        async def retry() -> None:
+            await self._clock.sleep(self._retry_delay(attempt))
+            await self.refresh(table_id, user_id, attempt + 1)
+
+        task = asyncio.create_task(retry(), name=f"eights-hand-retry-{table_id}-{user_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The refreshes waiting to be tried again (the publisher's ``busy`` and ``idle`` count them)."""
+        return list(self._tasks)
+
+    def close(self) -> None:
+        self._closed = True
+        for task in list(self._tasks):
+            task.cancel()
