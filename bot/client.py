@@ -159,7 +159,7 @@ class EightsBot(commands.AutoShardedBot):
         self.draining = False
         self.commands_synced: bool | None = None  # True: synced, False: unchanged, None: not tried or failed
         self._store: Store | None = None
-        self._parts: tuple[TableService, TablePublisher, StandingsService] | None = None
+        self._parts: tuple[TableService, TablePublisher] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
         self._shutdown_task: asyncio.Task[None] | None = None
         self._pending_replies: set[asyncio.Task[None]] = set()
@@ -175,7 +175,7 @@ class EightsBot(commands.AutoShardedBot):
             raise RuntimeError("the store is opened in setup_hook; it is not open yet")
         return self._store
 
-    def _built(self) -> tuple[TableService, TablePublisher, StandingsService]:
+    def _built(self) -> tuple[TableService, TablePublisher]:
         if self._parts is None:
             raise RuntimeError("the service and the delivery part are built in setup_hook; not yet")
         return self._parts
@@ -189,11 +189,6 @@ class EightsBot(commands.AutoShardedBot):
     def publisher(self) -> TablePublisher:
         """The delivery part's publisher (built in ``setup_hook``)."""
         return self._built()[1]
-
-    @property
-    def standings(self) -> StandingsService:
-        """The one standings service (built in ``setup_hook``), for commands and buttons alike."""
-        return self._built()[2]
 
     # --- start-up ------------------------------------------------------------------------------------------
 
@@ -254,7 +249,7 @@ class EightsBot(commands.AutoShardedBot):
             clock=clock,
         )
         standings = StandingsService(store)
-        self._parts = (service, publisher, standings)
+        self._parts = (service, publisher)
         # Each server's card emojis / board picture switches, read from its settings when first needed.
         self.appearance.load_switches = standings.card_display
         self.metrics.watch_publisher(publisher.backlog, publisher.behind)

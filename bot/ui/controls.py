@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import discord
-from discord.ext import commands
 
 from bot.engine import card_label, card_title, parse_card
 from bot.service.models import HandView, TableSnapshot
+from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import plain_name
 
@@ -112,13 +112,9 @@ class ControlHandler(Protocol):
 
 
 async def _dispatch(interaction: discord.Interaction, control: Control, values: list[str]) -> None:
-    client = interaction.client
-    handler = client.get_cog(COG_NAME) if isinstance(client, commands.bot.BotBase) else None
-    if not isinstance(handler, ControlHandler):
-        log.warning("no handler for control %s; is the %s cog loaded?", control.action, COG_NAME)
-        await interaction.response.send_message("The game is not available right now.", ephemeral=True)
-        return
-    await handler.on_control(interaction, control, values)
+    found = await routing.handler(interaction, COG_NAME, ControlHandler)  # type: ignore[type-abstract]
+    if found is not None:
+        await found.on_control(interaction, control, values)
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):

@@ -6,18 +6,18 @@ where the stored display name would be the one they had when they played. Seats 
 players who asked to be forgotten) show their stored name, escaped.
 
 The buttons are ``DynamicItem``s whose custom ids carry everything they need, so they keep working after a
-restart; register ``STANDINGS_DYNAMIC_ITEMS`` with ``bot.add_dynamic_items``.
+restart; a click goes to the cog that owns it (``bot.ui.routing``): the leaderboard's to the standings cog,
+the forget confirmation's to the server cog.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
-from bot.service.errors import ServiceError
 from bot.service.models import CardDisplay
 from bot.service.standings import (
     LEADERBOARD_SORTS,
@@ -28,8 +28,8 @@ from bot.service.standings import (
     Placing,
     PlayerRecord,
     ServerSettings,
-    StandingsService,
 )
+from bot.ui import routing
 from bot.ui.names import shown_name
 
 SORT_LABELS: dict[BoardSort, str] = {"wins": "wins", "winrate": "win rate", "points": "points"}
@@ -114,13 +114,23 @@ LEADERBOARD_TEMPLATE = (
 )
 
 
-def standings_of(client: object) -> StandingsService:
-    """The bot's one ``StandingsService`` (built in ``EightsBot.setup_hook``): a button callback has only the
-    interaction's client to reach it by."""
-    service = getattr(client, "standings", None)
-    if not isinstance(service, StandingsService):
-        raise RuntimeError("the bot has no standings service")
-    return service
+# The cogs that own the buttons below (``bot.exts.standings``, ``bot.exts.server``); see ``bot.ui.routing``.
+STANDINGS_COG = "Eights standings"
+SERVER_COG = "Eights server"
+
+
+@runtime_checkable
+class LeaderboardPages(Protocol):
+    async def on_leaderboard_page(
+        self, interaction: discord.Interaction[Any], guild_id: int, sort: BoardSort, page: int, viewer_id: int
+    ) -> None: ...
+
+
+@runtime_checkable
+class ForgetAnswers(Protocol):
+    async def on_forget_answer(
+        self, interaction: discord.Interaction[Any], user_id: int, confirm: bool
+    ) -> None: ...
 
 
 class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADERBOARD_TEMPLATE):
@@ -168,20 +178,9 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         return cls(int(match["guild"]), sort, int(match["page"]), int(match["viewer"]), label=label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.guild_id != self.guild_id:
-            await interaction.response.send_message(
-                "This leaderboard belongs to another server.", ephemeral=True
-            )
-            return
-        service = standings_of(interaction.client)
-        try:
-            page = await service.leaderboard(
-                self.guild_id, viewer_id=self.viewer_id, sort=self.sort, page=self.page, clamp=True
-            )
-        except ServiceError as error:
-            await interaction.response.send_message(error.message, ephemeral=True)
-            return
-        await interaction.response.edit_message(embed=leaderboard_embed(page), view=leaderboard_view(page))
+        found = await routing.handler(interaction, STANDINGS_COG, LeaderboardPages)  # type: ignore[type-abstract]
+        if found is not None:
+            await found.on_leaderboard_page(interaction, self.guild_id, self.sort, self.page, self.viewer_id)
 
 
 def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
@@ -328,16 +327,9 @@ class ForgetButton(
         return cls(int(match["user"]), match["choice"] == "yes")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.user.id != self.user_id:
-            await interaction.response.send_message(
-                "Only the member who asked can answer this.", ephemeral=True
-            )
-            return
-        if not self.confirm:
-            await interaction.response.edit_message(content="Your statistics are kept.", view=None)
-            return
-        await standings_of(interaction.client).forget(self.user_id)
-        await interaction.response.edit_message(content=FORGOTTEN, view=None)
+        found = await routing.handler(interaction, SERVER_COG, ForgetAnswers)  # type: ignore[type-abstract]
+        if found is not None:
+            await found.on_forget_answer(interaction, self.user_id, self.confirm)
 
 
 def forget_view(user_id: int) -> discord.ui.View:

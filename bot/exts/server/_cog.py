@@ -5,6 +5,8 @@ manager role, house rules new tables start with, card display switches; Manage S
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -14,7 +16,7 @@ from bot.service import house_option_labels, house_value_suggestions, preset_nam
 from bot.service.errors import ServiceError
 from bot.service.standings import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, StandingsService
 from bot.ui.appearance import Appearance
-from bot.ui.standings import FORGET_QUESTION, forget_view, settings_embed
+from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view, settings_embed
 
 NOT_IN_GUILD = "Use this command in a server."
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
@@ -24,7 +26,7 @@ async def _private(interaction: discord.Interaction, message: str) -> None:
     await interaction.response.send_message(message, ephemeral=True)
 
 
-class ServerCog(FeatureCog, name="Eights server"):
+class ServerCog(FeatureCog, name=SERVER_COG):
     """A server's settings and a member's forget."""
 
     def __init__(self, group: EightsGroup, standings: StandingsService, appearance: Appearance) -> None:
@@ -135,6 +137,21 @@ class ServerCog(FeatureCog, name="Eights server"):
         option = str(getattr(interaction.namespace, "house_option", "") or "")
         values = house_value_suggestions(option, current)
         return [app_commands.Choice(name=label[:100], value=code[:100]) for code, label in values[:25]]
+
+    async def on_forget_answer(
+        self, interaction: discord.Interaction[Any], user_id: int, confirm: bool
+    ) -> None:
+        """The answer to /eights forget's question (``bot.ui.standings.ForgetButton``)."""
+        if interaction.user.id != user_id:
+            await interaction.response.send_message(
+                "Only the member who asked can answer this.", ephemeral=True
+            )
+            return
+        if not confirm:
+            await interaction.response.edit_message(content="Your statistics are kept.", view=None)
+            return
+        await self.standings.forget(user_id)
+        await interaction.response.edit_message(content=FORGOTTEN, view=None)
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
     async def forget(self, interaction: discord.Interaction) -> None:

@@ -5,13 +5,15 @@ short private answer here; anything unexpected goes to the group's error handler
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
 from bot.exts._group import EightsGroup, FeatureCog
 from bot.service.errors import ServiceError
-from bot.service.standings import StandingsService
-from bot.ui.standings import history_embed, leaderboard_embed, leaderboard_view, stats_embed
+from bot.service.standings import BoardSort, StandingsService
+from bot.ui.standings import STANDINGS_COG, history_embed, leaderboard_embed, leaderboard_view, stats_embed
 
 NOT_IN_GUILD = "Use this command in a server."
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -21,12 +23,31 @@ async def _private(interaction: discord.Interaction, message: str) -> None:
     await interaction.response.send_message(message, ephemeral=True)
 
 
-class StandingsCog(FeatureCog, name="Eights standings"):
+class StandingsCog(FeatureCog, name=STANDINGS_COG):
     """This server's leaderboard, a player's statistics, the last matches."""
 
     def __init__(self, group: EightsGroup, standings: StandingsService) -> None:
         super().__init__(group)
         self.standings = standings
+
+    async def on_leaderboard_page(
+        self, interaction: discord.Interaction[Any], guild_id: int, sort: BoardSort, page: int, viewer_id: int
+    ) -> None:
+        """Previous or Next under a leaderboard (``bot.ui.standings.LeaderboardPageButton``): that message,
+        edited in place to show the page."""
+        if interaction.guild_id != guild_id:
+            await interaction.response.send_message(
+                "This leaderboard belongs to another server.", ephemeral=True
+            )
+            return
+        try:
+            shown = await self.standings.leaderboard(
+                guild_id, viewer_id=viewer_id, sort=sort, page=page, clamp=True
+            )
+        except ServiceError as error:
+            await interaction.response.send_message(error.message, ephemeral=True)
+            return
+        await interaction.response.edit_message(embed=leaderboard_embed(shown), view=leaderboard_view(shown))
 
     @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
     @app_commands.describe(sort="What to rank by (default: wins)", page="Which page of ten (default: 1)")

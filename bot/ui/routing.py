@@ -1,0 +1,34 @@
+"""How a click on a persistent component reaches its feature, one way for all of them.
+
+Every ``DynamicItem`` of the bot (the table's controls, the leaderboard's pages, the forget confirmation)
+parses its custom id and hands the click to the cog that owns it, found by name: ``handler(interaction,
+cog_name, Protocol)``. The cog then calls the service and answers, as its commands do; ``bot.ui`` only builds
+and parses components.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, TypeVar
+
+import discord
+from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+NOT_AVAILABLE = "The game is not available right now."
+HandlerT = TypeVar("HandlerT")
+
+
+async def handler(
+    interaction: discord.Interaction[Any], cog_name: str, protocol: type[HandlerT]
+) -> HandlerT | None:
+    """The cog named ``cog_name`` if it handles ``protocol`` (a ``runtime_checkable`` Protocol); else None,
+    and the user is told privately that the game is not available."""
+    client = interaction.client
+    cog = client.get_cog(cog_name) if isinstance(client, commands.bot.BotBase) else None
+    if isinstance(cog, protocol):
+        return cog
+    log.warning("no %s for a click; is the %s cog loaded?", protocol.__name__, cog_name)
+    await interaction.response.send_message(NOT_AVAILABLE, ephemeral=True)
+    return None
