@@ -3,7 +3,7 @@
 - ``_base``: ``TableCog``, what the table cogs share (who acts, the channel's table, showing a hand, making a
   move, dealing the first round) and the deferral watchdog on every one of their commands;
 - ``_lobby``: new, join, leave, cpu, start, end, kick; ``_play``: hand, play, draw, pass, last, catch, suit;
-  ``_information``: status, scores, rules; ``_house``: ``/eights house`` and the House rules panel;
+  ``_information``: status, scores, rules; ``_house_rules``: ``/eights house`` and the House rules panel;
 - ``_controls``: the table's buttons, selects and forms.
 """
 
@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup
 from bot.exts.tables._controls import ControlsCog
-from bot.exts.tables._house import HouseCog
+from bot.exts.tables._house_rules import HouseCog
 from bot.exts.tables._information import InformationCog
 from bot.exts.tables._lobby import LobbyCog
 from bot.exts.tables._play import PlayCog

@@ -18,7 +18,7 @@ from bot.delivery.hands import HandMessages
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup, answer_unexpected
 from bot.exts.tables._base import TableCog
-from bot.exts.tables._house import HouseCog
+from bot.exts.tables._house_rules import HouseCog
 from bot.exts.tables._play import control_intent
 from bot.service import EXPIRED, ServiceError, TableService
 from bot.ui.controls import (

@@ -14,7 +14,7 @@ from bot.delivery.answers import answer_privately, from_private_message, update_
 from bot.exts.tables._base import TableCog
 from bot.service import HouseOption, Outcome, ServiceError
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
-from bot.ui.house import HouseValueModal, option_content, option_view, panel_content, panel_view
+from bot.ui.house_panel import HouseValueModal, option_content, option_view, panel_content, panel_view
 
 MAX_CHOICES = 25
 
