@@ -1,9 +1,9 @@
 """The Discord client: wires the parts together in one place, and shuts down cleanly.
 
 ``setup_hook`` (run by discord.py during ``login``): open and migrate the store, start the heartbeat, build
-the table service, the one ``StandingsService`` and the delivery part (``bot.delivery``), hand them to the
-features (``bot.exts``: commands under ``/eights``, persistent buttons), restore the live tables, then sync
-the application commands when the tree differs from the one last synced. ``close``: turn new interactions
+the table service, the standings and server services and the delivery part (``bot.delivery``), hand them to
+the features (``bot.exts``: commands under ``/eights``, persistent buttons), restore the live tables, then
+sync the application commands when the tree differs from the one last synced. ``close``: turn new interactions
 away, let the registered closers finish the work in flight, close the store, then the gateway.
 """
 
@@ -36,6 +36,7 @@ from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
 from bot.metrics import BotMetrics
 from bot.service import ServiceError, SystemClock, TableService
+from bot.service.server import ServerService
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
 from bot.store import open_store
@@ -249,9 +250,10 @@ class EightsBot(commands.AutoShardedBot):
             clock=clock,
         )
         standings = StandingsService(store)
+        server = ServerService(store)
         self._parts = (service, publisher)
         # Each server's card emojis / board picture switches, read from its settings when first needed.
-        self.appearance.load_switches = standings.card_display
+        self.appearance.load_switches = server.card_display
         self.metrics.watch_publisher(publisher.backlog, publisher.behind)
         self.metrics.watch_open_tables(service.open_table_count)
 
@@ -260,7 +262,7 @@ class EightsBot(commands.AutoShardedBot):
         as_bot = cast(commands.Bot, self)
         await bot.exts.tables.setup(as_bot, group, service, publisher)
         await bot.exts.standings.setup(as_bot, group, standings)
-        await bot.exts.server.setup(as_bot, group, standings, self.appearance)
+        await bot.exts.server.setup(as_bot, group, server, self.appearance)
         self.tree.add_command(group)
         self.add_listener(unwatch_on_completion, "on_app_command_completion")
         # Closers run last registered first: the service finishes its moves, then the publisher shows them.

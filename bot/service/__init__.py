@@ -22,8 +22,9 @@ At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from 
 Where things live: ``tables`` (the facade), ``registry`` (live tables, the mutation path), ``lobby``,
 ``play``, ``settlement``, ``scheduler``, ``snapshots``, ``outcomes``, ``moves`` (engine steps, the referee),
 ``seats``, ``live`` (the in-memory table and its stored document), ``standings`` (leaderboard, stats,
-settings), ``models`` (what goes out), ``clock``, ``errors``, ``faults`` (store errors become
-``DatabaseFault``), ``catalog`` (presets and house options before any table).
+history), ``server`` (a server's settings, card display switches, forget), ``models`` (what goes out),
+``clock``, ``errors``, ``faults`` (store errors become ``DatabaseFault``), ``catalog`` (presets and house
+options before any table).
 """
 
 from bot.service.catalog import house_option_labels, house_value_suggestions, preset_names

@@ -1,27 +1,22 @@
-"""Standings use cases: the leaderboard, a player's statistics, the server's recent matches, the server's
-settings and a user's request to delete their statistics.
+"""Standings use cases: the leaderboard, a player's statistics and the server's recent matches (a server's
+settings, card display switches and a user's forget are ``bot.service.server``'s).
 
 Nothing here knows Discord: inputs are ids and plain values, outputs are this module's models (the store's
-row types stop here: the Discord face renders ``BoardRow``, ``PlayerRecord``, ``PastMatch``, ``Placing`` and
-``ServerSettings``), and a mistaken request raises ``ServiceError`` with a short sentence for a private
-reply.
+row types stop here: the Discord face renders ``BoardRow``, ``PlayerRecord``, ``PastMatch`` and
+``Placing``), and a mistaken request raises ``ServiceError`` with a short sentence for a private reply.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
-from bot.engine import RulesetError, house
-from bot.engine.rules import PRESETS
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.house import house_words
-from bot.service.models import CardDisplay
-from bot.store.base import GuildSettings, MatchSummary, Store
+from bot.store.base import MatchSummary, Store
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -29,10 +24,6 @@ if TYPE_CHECKING:
 PAGE_SIZE: Final = 10
 MIN_MATCHES_FOR_WIN_RATE: Final = 5
 HISTORY_SIZE: Final = 10
-MIN_TURN_TIMEOUT: Final = 15  # seconds
-MAX_TURN_TIMEOUT: Final = 24 * 60 * 60
-# A longer list of table channels is better expressed through Discord's own channel permissions.
-MAX_ALLOWED_CHANNELS: Final = 25
 BoardSort = Literal["wins", "winrate", "points"]
 LEADERBOARD_SORTS: Final[tuple[BoardSort, ...]] = get_args(BoardSort)
 
@@ -69,18 +60,6 @@ class PlayerRecord(_Record):
 
 
 @dataclass(frozen=True, slots=True)
-class ServerSettings:
-    """A guild's table settings."""
-
-    guild_id: int
-    default_preset: str
-    default_turn_timeout: float
-    allowed_channel_ids: tuple[int, ...]  # empty: any channel
-    manager_role_id: int | None
-    default_house_rules: tuple[str, ...] = ()  # house rules new tables start with, in words
-
-
-@dataclass(frozen=True, slots=True)
 class Placing:
     """Where one seat finished a match."""
 
@@ -113,12 +92,6 @@ def _model(cls: type[_Model], row: Any, **given: Any) -> _Model:
         f.name: given[f.name] if f.name in given else getattr(row, f.name) for f in dataclasses.fields(cls)
     }
     return cls(**values)
-
-
-def server_settings(row: GuildSettings) -> ServerSettings:
-    return _model(
-        ServerSettings, row, default_house_rules=house_words(row.default_preset, row.default_house_rules)
-    )
 
 
 def _past_match(row: MatchSummary) -> PastMatch:
@@ -245,131 +218,9 @@ class StandingsService:
             raise ServiceError("no-matches", "No match has finished in this server yet.")
         return [_past_match(match) for match in matches]
 
-    async def settings(self, guild_id: int) -> ServerSettings:
-        return server_settings(await self._store.get_guild_settings(guild_id))
-
-    async def update_settings(
-        self,
-        guild_id: int,
-        *,
-        default_preset: str | None = None,
-        turn_timeout: int | None = None,
-        allow_channel: int | None = None,
-        disallow_channel: int | None = None,
-        clear_channels: bool = False,
-        manager_role: int | None = None,
-        clear_manager_role: bool = False,
-        house_option: str | None = None,
-        house_value: str | None = None,
-        clear_house_rules: bool = False,
-    ) -> ServerSettings:
-        """Apply the given changes together (all validated before anything is saved) and return the result.
-
-        ``clear_channels`` runs before ``allow_channel``, so both together replace the list with one channel;
-        ``clear_house_rules`` before a house rule (``house_option`` and ``house_value`` together), which is
-        checked against the default preset: an impossible combination is refused with the reason.
-        """
-        settings = await self._store.get_guild_settings(guild_id)
-        new = settings
-        if default_preset is not None:
-            if default_preset not in PRESETS:
-                raise ServiceError("unknown-preset", f"There is no preset called {default_preset!r}.")
-            new = replace(new, default_preset=default_preset)
-        if turn_timeout is not None:
-            if not MIN_TURN_TIMEOUT <= turn_timeout <= MAX_TURN_TIMEOUT:
-                raise ServiceError(
-                    "bad-timeout",
-                    f"The turn timeout must be between {MIN_TURN_TIMEOUT} seconds and 24 hours "
-                    f"({MAX_TURN_TIMEOUT} seconds).",
-                )
-            new = replace(new, default_turn_timeout=float(turn_timeout))
-        if manager_role is not None and clear_manager_role:
-            raise ServiceError("conflicting-options", "Set a manager role or clear it, not both.")
-        if allow_channel is not None and allow_channel == disallow_channel:
-            raise ServiceError("conflicting-options", "Allow a channel or disallow it, not both.")
-        channels = new.allowed_channel_ids
-        if clear_channels:
-            channels = ()
-        if disallow_channel is not None:
-            if disallow_channel not in channels:
-                raise ServiceError(
-                    "not-allowed-channel", "That channel is not on the list of table channels."
-                )
-            channels = tuple(c for c in channels if c != disallow_channel)
-        if allow_channel is not None and allow_channel not in channels:
-            if len(channels) >= MAX_ALLOWED_CHANNELS:
-                raise ServiceError(
-                    "too-many-channels", f"Tables may be limited to at most {MAX_ALLOWED_CHANNELS} channels."
-                )
-            channels = (*channels, allow_channel)
-        new = replace(new, allowed_channel_ids=channels)
-        if clear_manager_role:
-            new = replace(new, manager_role_id=None)
-        elif manager_role is not None:
-            new = replace(new, manager_role_id=manager_role)
-        new = _with_default_house_rule(new, house_option, house_value, clear_house_rules)
-        if new != settings:
-            await self._store.save_guild_settings(new)
-        return server_settings(new)
-
-    async def card_display(self, guild_id: int) -> CardDisplay:
-        """The server's card emojis and board picture switches (both on by default)."""
-        raw = await self._store.get_meta(_display_key(guild_id))
-        if raw is None:
-            return CardDisplay()
-        try:
-            data = json.loads(raw)
-            return CardDisplay(bool(data["card_emojis"]), bool(data["board_picture"]))
-        except (ValueError, KeyError, TypeError):
-            return CardDisplay()  # a damaged value: the defaults, until an admin saves again
-
-    async def update_card_display(
-        self, guild_id: int, *, card_emojis: bool | None = None, board_picture: bool | None = None
-    ) -> CardDisplay:
-        current = await self.card_display(guild_id)
-        new = CardDisplay(
-            current.card_emojis if card_emojis is None else card_emojis,
-            current.board_picture if board_picture is None else board_picture,
-        )
-        if new != current:
-            value = {"card_emojis": new.card_emojis, "board_picture": new.board_picture}
-            await self._store.set_meta(_display_key(guild_id), json.dumps(value, sort_keys=True))
-        return new
-
-    async def forget(self, user_id: int) -> int:
-        """Delete the user's statistics in every guild and every copy of their id and name in past games
-        (the same store code as ``python -m bot forget-user``).
-
-        Everywhere rather than per guild: this is the user's own data-deletion request, and honouring it in
-        one server while keeping their records in the others would not be deleting their data. Returns the
-        number of rows the store changed.
-        """
-        return await self._store.forget_user(user_id, None)
-
-
-def _display_key(guild_id: int) -> str:
-    # Two switches per server, kept in the meta table rather than a new column of guild_settings: no
-    # migration (the schema's next numbers are taken by work in flight), and a missing key is the default.
-    return f"card_display:{guild_id}"
-
 
 def _leaderboard_sort(sort: str) -> BoardSort:
     for known in LEADERBOARD_SORTS:
         if sort == known:
             return known
     raise ServiceError("unknown-sort", "Sort the leaderboard by wins, win rate or points.")
-
-
-def _with_default_house_rule(
-    settings: GuildSettings, option: str | None, value: str | None, clear: bool
-) -> GuildSettings:
-    rules = {} if clear else dict(settings.default_house_rules)
-    if option is None and value is None:
-        return replace(settings, default_house_rules=rules)
-    if option is None or value is None:
-        raise ServiceError("conflicting-options", "Give a house rule and its value together.")
-    try:
-        ruleset = house.change(house.with_house_rules(settings.default_preset, rules), option, value)
-    except RulesetError as exc:
-        raise ServiceError("bad-house-rule", f"That house rule can't be used: {exc}.") from None
-    return replace(settings, default_house_rules=house.house_rules(ruleset))

@@ -19,6 +19,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 import discord
 
 from bot.service.models import CardDisplay
+from bot.service.server import ServerSettings
 from bot.service.standings import (
     LEADERBOARD_SORTS,
     BoardRow,
@@ -27,7 +28,6 @@ from bot.service.standings import (
     PastMatch,
     Placing,
     PlayerRecord,
-    ServerSettings,
 )
 from bot.ui import routing
 from bot.ui.names import shown_name

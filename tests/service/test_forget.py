@@ -14,6 +14,7 @@ import pytest
 
 from bot import cli
 from bot.service import Actor, FakeClock, ServiceError, TableService
+from bot.service.server import ServerService
 from bot.service.standings import StandingsService
 from bot.store import Store
 from bot.store.postgres import PostgresStore
@@ -168,7 +169,7 @@ async def test_forget_leaves_no_copy_of_the_person(
     assert any(row[0] == ZED.user_id for row in seen["board"])
 
     if via == "service":
-        assert await StandingsService(store).forget(ZED.user_id) > 0
+        assert await ServerService(store).forget(ZED.user_id) > 0
     else:
         monkeypatch.chdir(tmp_path)
         for name, value in {"DISCORD_TOKEN": "x" * 59, "DATABASE_URL": backend_url}.items():

@@ -7,13 +7,13 @@ import re
 import discord
 import pytest
 
+from bot.service.server import ServerSettings
 from bot.service.standings import (
     BoardRow,
     LeaderboardPage,
     PastMatch,
     Placing,
     PlayerRecord,
-    ServerSettings,
 )
 from bot.ui.standings import (
     STANDINGS_DYNAMIC_ITEMS,

@@ -7,13 +7,11 @@ from discord.ext import commands
 
 from bot.exts._group import EightsGroup
 from bot.exts.server._cog import ServerCog
-from bot.service.standings import StandingsService
+from bot.service.server import ServerService
 from bot.ui.appearance import Appearance
 from bot.ui.standings import ForgetButton
 
 
-async def setup(
-    bot: commands.Bot, group: EightsGroup, standings: StandingsService, appearance: Appearance
-) -> None:
-    await bot.add_cog(ServerCog(group, standings, appearance))
+async def setup(bot: commands.Bot, group: EightsGroup, server: ServerService, appearance: Appearance) -> None:
+    await bot.add_cog(ServerCog(group, server, appearance))
     bot.add_dynamic_items(ForgetButton)

@@ -14,7 +14,7 @@ from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
-from bot.service.standings import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, StandingsService
+from bot.service.server import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
 from bot.ui.appearance import Appearance
 from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view, settings_embed
 
@@ -29,9 +29,9 @@ async def _private(interaction: discord.Interaction, message: str) -> None:
 class ServerCog(FeatureCog, name=SERVER_COG):
     """A server's settings and a member's forget."""
 
-    def __init__(self, group: EightsGroup, standings: StandingsService, appearance: Appearance) -> None:
+    def __init__(self, group: EightsGroup, server: ServerService, appearance: Appearance) -> None:
         super().__init__(group)
-        self.standings = standings
+        self.server = server
         self.appearance = appearance
 
     @app_commands.command(
@@ -92,9 +92,9 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         )
         try:
             if not changes:
-                settings = await self.standings.settings(interaction.guild_id)
+                settings = await self.server.settings(interaction.guild_id)
             else:
-                settings = await self.standings.update_settings(
+                settings = await self.server.update_settings(
                     interaction.guild_id,
                     default_preset=default_preset,
                     turn_timeout=turn_timeout,
@@ -107,7 +107,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
                     house_value=house_value,
                     clear_house_rules=clear_house_rules,
                 )
-            display = await self.standings.update_card_display(
+            display = await self.server.update_card_display(
                 interaction.guild_id, card_emojis=card_emojis, board_picture=board_picture
             )
         except ServiceError as error:
@@ -150,7 +150,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         if not confirm:
             await interaction.response.edit_message(content="Your statistics are kept.", view=None)
             return
-        await self.standings.forget(user_id)
+        await self.server.forget(user_id)
         await interaction.response.edit_message(content=FORGOTTEN, view=None)
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
