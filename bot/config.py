@@ -364,11 +364,22 @@ def _pool_size(value: str | None) -> int:
     return int(value)
 
 
+def url_problem(value: str, schemes: tuple[str, ...]) -> str | None:
+    """Why ``value`` cannot be a Discord endpoint (the REST API's base, the gateway) with one of ``schemes``:
+    ``"scheme"`` (another scheme, or no host), ``"query"`` (a query string or a fragment: the client adds its
+    own), or None when it can. The one check, for the configuration and ``bot.delivery.endpoints`` alike."""
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not parts.hostname:
+        return "scheme"
+    if parts.query or parts.fragment or "?" in value:
+        return "query"
+    return None
+
+
 def _api_base_url(value: str | None) -> str | None:
     if value is None:
         return None
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+    if url_problem(value, ("http", "https")) is not None:
         raise ConfigError(
             "DISCORD_API_BASE_URL",
             "an http:// or https:// URL without a query, e.g. https://proxy.example/api/v10",
@@ -379,10 +390,10 @@ def _api_base_url(value: str | None) -> str | None:
 def _gateway_url(value: str | None) -> str | None:
     if value is None:
         return None
-    parts = urlsplit(value)
-    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+    problem = url_problem(value, ("ws", "wss"))
+    if problem == "scheme":
         raise ConfigError("DISCORD_GATEWAY_URL", "a ws:// or wss:// URL, e.g. wss://gateway.example/")
-    if parts.query or parts.fragment or "?" in value:
+    if problem == "query":
         raise ConfigError("DISCORD_GATEWAY_URL", "the URL without a query string (the client adds ?v=10&…)")
     return value
 

@@ -30,6 +30,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route
 
+from bot.config import url_problem
+
 __all__ = [
     "API_BASE_URL_ENV",
     "DEFAULT_API_BASE_URL",
@@ -51,23 +53,23 @@ _patched = False
 
 
 def _validated_api_base(url: str) -> str:
-    parsed = yarl.URL(url)
-    if parsed.scheme not in ("http", "https") or not parsed.host:
+    problem = url_problem(url, ("http", "https"))
+    if problem == "scheme":
         raise ValueError(f"{API_BASE_URL_ENV} must be an http(s) URL with a host, got {url!r}")
-    if parsed.query_string or parsed.fragment:
+    if problem == "query":
         raise ValueError(f"{API_BASE_URL_ENV} must not have a query string or fragment, got {url!r}")
     # Route appends paths that start with "/", so the base must not end with one.
     return url.rstrip("/")
 
 
 def _validated_gateway(url: str) -> yarl.URL:
-    parsed = yarl.URL(url)
-    if parsed.scheme not in ("ws", "wss") or not parsed.host:
+    problem = url_problem(url, ("ws", "wss"))
+    if problem == "scheme":
         raise ValueError(f"{GATEWAY_URL_ENV} must be a ws:// or wss:// URL with a host, got {url!r}")
-    if parsed.query_string or parsed.fragment:
+    if problem == "query":
         # discord.py adds its own ?v=10&encoding=json&compress=... to this URL.
         raise ValueError(f"{GATEWAY_URL_ENV} must be given without a query string, got {url!r}")
-    return parsed
+    return yarl.URL(url)
 
 
 def _install_patches() -> None:

@@ -13,6 +13,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot.config import ConfigError, load_config
 from bot.delivery.endpoints import (
     DEFAULT_API_BASE_URL,
     DEFAULT_GATEWAY_URL,
@@ -185,3 +186,42 @@ async def test_app_command_tree_sync_goes_to_the_configured_api() -> None:
             synced = await bot.tree.sync()
         assert [c.name for c in synced] == ["hello"]
         assert [c["name"] for c in fake.synced_commands()] == ["hello"]
+
+
+ENDPOINT_URLS = [
+    "https://proxy.example/api/v10",
+    "http://127.0.0.1:8080/api/v10/",
+    "https://proxy.example/api?",
+    "https://proxy.example/api#part",
+    "https://proxy.example/api?x=1",
+    "ftp://proxy.example/api",
+    "https://",
+    "wss://gw.example/",
+    "wss://gw.example/?",
+    "wss://gw.example/?v=10",
+    "ws://127.0.0.1:9/gw#x",
+    "https://gw.example/",
+]
+
+
+@pytest.mark.parametrize("url", ENDPOINT_URLS)
+def test_the_configuration_and_the_endpoints_accept_the_same_urls(url: str) -> None:
+    # One check for both (bot.config.url_problem): a URL the configuration let through must not fail later
+    # when the endpoints are applied, nor the other way round.
+    for variable, applied in (
+        ("DISCORD_API_BASE_URL", lambda: apply_endpoints(url, None)),
+        ("DISCORD_GATEWAY_URL", lambda: apply_endpoints(None, url)),
+    ):
+        try:
+            load_config({"DISCORD_TOKEN": "x" * 60, variable: url}, env_file=None)
+            configured = True
+        except ConfigError:
+            configured = False
+        try:
+            applied()
+            usable = True
+        except ValueError:
+            usable = False
+        finally:
+            apply_endpoints(None, None)
+        assert configured == usable, (variable, url)
