@@ -97,29 +97,43 @@ def rate_match(table_id: int, rater: Rater) -> Generator[Statement, Any, int]:
     places = [min(seats[p].place for p in side) for side in sides]
     before = [[_held(current, seats[p].key, Rating(*rater.initial)) for p in side] for side in sides]
     after = [[Rating(*pair) for pair in side] for side in rater.rate(before, places)]
-    history: list[dict[str, Any]] = []
-    for side, olds, news in zip(sides, before, after, strict=True):
-        for position, old, new in zip(side, olds, news, strict=True):
+    # Each seat's new rating; a CPU level that holds several seats of the match takes their mean (each seat
+    # is one look at how that level plays; together they count as one match of the level).
+    seat_ratings: dict[tuple[int, str], list[Rating]] = {}
+    for side, news in zip(sides, after, strict=True):
+        for position, new in zip(side, news, strict=True):
             key = seats[position].key
-            if key is None:
-                continue
-            history.append(
-                {
-                    "position": position,
-                    "user": key[0],
-                    "level": key[1],
-                    "name": seats[position].name if key[0] != CPU_USER else key[1],
-                    "mu": new.mu,
-                    "sigma": new.sigma,
-                    "skill": new.skill,
-                    "change": new.skill - old.skill,
-                    "matches": current[key][1] + 1 if key in current else 1,
-                }
-            )
+            if key is not None:
+                seat_ratings.setdefault(key, []).append(new)
+    new_ratings = {
+        key: Rating(sum(r.mu for r in found) / len(found), sum(r.sigma for r in found) / len(found))
+        for key, found in seat_ratings.items()
+    }
+    named = {seat.key: seat.name for seat in seats.values() if seat.key is not None}
+    updated = [
+        {
+            "user": key[0],
+            "level": key[1],
+            "name": named[key] if key[0] != CPU_USER else key[1],
+            "mu": new.mu,
+            "sigma": new.sigma,
+            "skill": new.skill,
+            "change": new.skill - _held(current, key, Rating(*rater.initial)).skill,
+            "matches": current[key][1] + 1 if key in current else 1,
+        }
+        for key, new in new_ratings.items()
+    ]
+    history = [
+        {"position": seat.position, **row}
+        for seat in seats.values()
+        for row in updated
+        if seat.key == (row["user"], row["level"])
+    ]
     if not history:
         return 0
-    common = {"table": table_id, "guild": guild_id, "at": finished_at}
-    values = {f"{name}{i}": row[name] for i, row in enumerate(history) for name in row}
+    common: dict[str, Any] = {"table": table_id, "guild": guild_id, "at": finished_at}
+    values: dict[str, Any] = {f"{name}{i}": row[name] for i, row in enumerate(history) for name in row}
+    values.update({f"r{name}{i}": row[name] for i, row in enumerate(updated) for name in row})
     yield _statement(
         "INSERT INTO rating_history (table_id, position, guild_id, user_id, cpu_level, mu, sigma, skill, "
         "change, rated_at) VALUES "
@@ -135,9 +149,9 @@ def rate_match(table_id: int, rater: Rater) -> Generator[Statement, Any, int]:
         "INSERT INTO ratings (guild_id, user_id, cpu_level, display_name, mu, sigma, skill, matches, "
         "last_change, rated_at) VALUES "
         + ", ".join(
-            f"(:guild, :user{i}, :level{i}, :name{i}, :mu{i}, :sigma{i}, :skill{i}, :matches{i}, "
-            f":change{i}, :at)"
-            for i in range(len(history))
+            f"(:guild, :ruser{i}, :rlevel{i}, :rname{i}, :rmu{i}, :rsigma{i}, :rskill{i}, :rmatches{i}, "
+            f":rchange{i}, :at)"
+            for i in range(len(updated))
         )
         + " ON CONFLICT (guild_id, user_id, cpu_level) DO UPDATE SET display_name = excluded.display_name, "
         "mu = excluded.mu, sigma = excluded.sigma, skill = excluded.skill, matches = excluded.matches, "
