@@ -33,6 +33,9 @@ from bot.store.rows import BOARD_COLUMNS, dumps, loads
 
 T = TypeVar("T")
 
+# The first half of the advisory lock key that serialises the results (statistics, ratings) of one guild.
+RATINGS_LOCK = 0x52415445  # "RATE"
+
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/postgres/0002_results.sql.
 _ORDERS = rows.BoardOrders("(CAST(matches_won AS DOUBLE PRECISION) / matches_played)")
 
@@ -281,6 +284,11 @@ async def record_match(
     )
     if guild_id is None:
         return
+    # Matches of one guild ending at once in several processes would each read the ratings, then write what
+    # they computed from them: the later commit would undo the earlier one's update. And their statistics'
+    # upserts, the same players in another seat order, lock rows in opposite orders: a deadlock. This lock
+    # (until the transaction ends) makes the second wait, then read what the first one committed.
+    await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", RATINGS_LOCK, guild_id & 0x7FFFFFFF)
     await conn.executemany(
         "INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
         "VALUES ($1, $2, $3, $4, $5, $6)",

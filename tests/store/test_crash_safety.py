@@ -6,7 +6,8 @@ times. After every kill the database must pass ``PRAGMA integrity_check`` and th
 every table: the move log is numbered 1..n with the state at version n; the stored state is what replaying the
 log from the table's seed gives; the round results, the status, the match result and the seats are exactly
 what the moves in the log imply — none of a move's writes present without the move, or the other way round.
-Statistics must equal a recount from the recorded match results: no match counted twice or half.
+Statistics must equal a recount from the recorded match results: no match counted twice or half; likewise
+every recorded match is rated exactly once (its rating history, and each rating's count of matches).
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ class Checker:
             if applied is None:
                 return  # killed before the first migration committed
             self._check_stats(conn)
+            self._check_ratings(conn)
             tables = conn.execute("SELECT id, status, options FROM game_tables ORDER BY id").fetchall()
             finished = 0
             for table_id, status, options in tables:
@@ -202,6 +204,35 @@ class Checker:
         else:
             assert recorded == sorted(ranking) and has_result == (1,)
         return ranking is not None
+
+    def _check_ratings(self, conn: sqlite3.Connection) -> None:
+        """Every recorded match, and nothing else, is rated exactly once: its rated seats (people, CPU levels)
+        have one rating_history row each, and each rating counts the matches its history holds."""
+        rated_seats = dict(
+            conn.execute(
+                "SELECT r.table_id, COUNT(*) FROM match_rankings AS r LEFT JOIN seats AS s "
+                "ON s.table_id = r.table_id AND s.position = r.position "
+                "WHERE r.user_id IS NOT NULL OR s.cpu_level IS NOT NULL GROUP BY r.table_id"
+            ).fetchall()
+        )
+        history = dict(
+            conn.execute("SELECT table_id, COUNT(*) FROM rating_history GROUP BY table_id").fetchall()
+        )
+        assert history == rated_seats
+        counted = {
+            (guild, user, level): matches
+            for guild, user, level, matches in conn.execute(
+                "SELECT guild_id, user_id, cpu_level, matches FROM ratings"
+            )
+        }
+        in_history = {
+            (guild, user, level): matches
+            for guild, user, level, matches in conn.execute(
+                "SELECT guild_id, user_id, cpu_level, COUNT(DISTINCT table_id) FROM rating_history "
+                "GROUP BY guild_id, user_id, cpu_level"
+            )
+        }
+        assert counted == in_history
 
     def _check_stats(self, conn: sqlite3.Connection) -> None:
         """player_stats equals a recount from match_rankings: every match counted exactly once."""
