@@ -29,6 +29,7 @@ from bot.ui.standings import (
     leaderboard_view,
     settings_embed,
     stats_embed,
+    stats_picture,
 )
 
 if TYPE_CHECKING:
@@ -58,9 +59,13 @@ class StandingsCommands(_MixinBase):
         return self._standings
 
     @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
-    @app_commands.describe(sort="What to rank by (default: wins)", page="Which page of ten (default: 1)")
+    @app_commands.describe(
+        sort="What to rank by (default: rating once the server has ratings, else wins)",
+        page="Which page of ten (default: 1)",
+    )
     @app_commands.choices(
         sort=[
+            app_commands.Choice(name="rating (OpenSkill)", value="rating"),
             app_commands.Choice(name="wins", value="wins"),
             app_commands.Choice(name="win rate (at least 5 matches)", value="winrate"),
             app_commands.Choice(name="points", value="points"),
@@ -69,7 +74,7 @@ class StandingsCommands(_MixinBase):
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        sort: str = "wins",
+        sort: str | None = None,
         page: app_commands.Range[int, 1, 1_000_000] = 1,
     ) -> None:
         if interaction.guild_id is None:
@@ -100,7 +105,12 @@ class StandingsCommands(_MixinBase):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        await interaction.response.send_message(embed=stats_embed(stats), allowed_mentions=NO_MENTIONS)
+        picture = stats_picture(stats)  # the rating over the last matches, once there is one
+        await interaction.response.send_message(
+            embed=stats_embed(stats),
+            allowed_mentions=NO_MENTIONS,
+            files=[] if picture is None else [picture],
+        )
 
     @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
     async def history(self, interaction: discord.Interaction) -> None:
