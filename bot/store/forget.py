@@ -99,10 +99,9 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
     for sql in (
         f"DELETE FROM player_stats WHERE user_id = :user{in_guild}",
         f"DELETE FROM player_preset_counts WHERE user_id = :user{in_guild}",
-        # Ratings go with the statistics: a rating is the person's, not the match's. Other players' ratings
-        # and rating history stay as they were (what they won or lost against this person is theirs).
+        # Ratings go with the statistics (with the skills of the last matches they keep). Other players'
+        # ratings stay as they are: what they won or lost against this person is theirs.
         f"DELETE FROM ratings WHERE user_id = :user AND cpu_level = ''{in_guild}",
-        f"DELETE FROM rating_history WHERE user_id = :user AND cpu_level = ''{in_guild}",
         "UPDATE match_rankings SET user_id = NULL, display_name = :anonymous WHERE user_id = :user "
         "AND EXISTS (SELECT 1 FROM match_results AS r WHERE r.table_id = match_rankings.table_id"
         f"{in_guild})",

@@ -24,7 +24,6 @@ from bot.store.base import (
     PlayerStats,
     RankingEntry,
     Rater,
-    Rating,
     RatingRow,
     RoundResult,
 )
@@ -156,44 +155,29 @@ class PostgresStandings:
     async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             mine = await conn.fetchrow(
-                "SELECT mu, sigma, skill, matches, last_change FROM ratings "
-                "WHERE guild_id = $1 AND user_id = $2 AND cpu_level = ''",
-                guild_id,
+                f"SELECT {ratings.PLAYER_COLUMNS} FROM ratings "
+                "WHERE user_id = $1 AND cpu_level = '' AND guild_id = $2",
                 user_id,
+                guild_id,
             )
             if mine is None:
                 return None
-            mu, sigma, skill, matches, change = tuple(mine)
             ranked = await conn.fetchval(
                 f"SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)}", guild_id
             )
             rank = None
-            if matches >= RATED_TO_RANK:
+            if mine[3] >= RATED_TO_RANK:
                 # Ratings ahead in ORDER BY skill DESC, user_id, cpu_level: two range counts on the index.
                 ahead = await conn.fetchval(
                     f"SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)} "
                     "AND skill > $2) + (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
                     f"AND {ratings.listed(True)} AND skill = $2 AND user_id < $3)",
                     guild_id,
-                    skill,
+                    mine[2],
                     user_id,
                 )
                 rank = int(ahead) + 1
-            past = await conn.fetch(
-                "SELECT skill FROM rating_history WHERE user_id = $1 AND cpu_level = '' AND guild_id = $2 "
-                "ORDER BY rated_at DESC, table_id DESC LIMIT $3",
-                user_id,
-                guild_id,
-                max(0, history),
-            )
-        return PlayerRating(
-            rating=Rating(float(mu), float(sigma)),
-            matches=int(matches),
-            rank=rank,
-            ranked_count=int(ranked),
-            change=float(change),
-            history=tuple(float(row[0]) for row in reversed(past)),
-        )
+        return ratings.player_rating(tuple(mine), rank, int(ranked), history)
 
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):

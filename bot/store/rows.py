@@ -56,7 +56,6 @@ DATA_TABLES = (
     "player_preset_counts",
     "heartbeats",
     "ratings",
-    "rating_history",
 )
 
 

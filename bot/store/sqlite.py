@@ -57,7 +57,6 @@ from bot.store.base import (
     PlayerStats,
     RankingEntry,
     Rater,
-    Rating,
     RatingRow,
     RoundResult,
     SeatRecord,
@@ -789,40 +788,27 @@ class SqliteStore:
     async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
         def work(conn: sqlite3.Connection) -> PlayerRating | None:
             mine = conn.execute(
-                "SELECT mu, sigma, skill, matches, last_change FROM ratings "
-                "WHERE guild_id = ? AND user_id = ? AND cpu_level = ''",
-                (guild_id, user_id),
+                f"SELECT {ratings.PLAYER_COLUMNS} FROM ratings "
+                "WHERE user_id = ? AND cpu_level = '' AND guild_id = ?",
+                (user_id, guild_id),
             ).fetchone()
             if mine is None:
                 return None
-            mu, sigma, skill, matches, change = mine
             ranked = conn.execute(
                 f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(True)}", (guild_id,)
             ).fetchone()[0]
             rank = None
-            if matches >= RATED_TO_RANK:
+            if mine[3] >= RATED_TO_RANK:
                 # Ratings ahead of mine in ORDER BY skill DESC, user_id, cpu_level: two range counts on the
                 # ranked index. A person's user_id is unique, so (skill, user_id) places them.
                 ahead = conn.execute(
                     f"SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(True)} "
                     "AND skill > ?) + (SELECT COUNT(*) FROM ratings WHERE guild_id = ? "
                     f"AND {ratings.listed(True)} AND skill = ? AND user_id < ?)",
-                    (guild_id, skill, guild_id, skill, user_id),
+                    (guild_id, mine[2], guild_id, mine[2], user_id),
                 ).fetchone()[0]
                 rank = int(ahead) + 1
-            past = conn.execute(
-                "SELECT skill FROM rating_history WHERE user_id = ? AND cpu_level = '' AND guild_id = ? "
-                "ORDER BY rated_at DESC, table_id DESC LIMIT ?",
-                (user_id, guild_id, max(0, history)),
-            ).fetchall()
-            return PlayerRating(
-                rating=Rating(float(mu), float(sigma)),
-                matches=int(matches),
-                rank=rank,
-                ranked_count=int(ranked),
-                change=float(change),
-                history=tuple(float(value) for (value,) in reversed(past)),
-            )
+            return ratings.player_rating(mine, rank, int(ranked), history)
 
         return await self._call(lambda conn: _read(conn, work))
 

@@ -1,46 +1,30 @@
--- PostgreSQL twin of ../0009_ratings.sql (issue 27): an OpenSkill rating per person, and per CPU level, in each
--- guild, and each rated match's new ratings. This migration's data step rates the matches already recorded, in
--- the order they were played, in this same transaction (bot/store/migrations.py DATA_STEPS).
--- A rating's key is (user_id, cpu_level): a person is (their id, ''), a CPU level (0, 'hard').
+-- PostgreSQL twin of ../0009_ratings.sql (issue 27): an OpenSkill rating per person, and per CPU level, in
+-- each guild. This migration's data step rates the matches already recorded, in the order they were played,
+-- in this same transaction (bot/store/migrations.py).
+-- A rating's key is (user_id, cpu_level): a person is (their id, ''), a CPU level (0, 'hard'). The key comes
+-- first so that forget-user finds a person's ratings in every guild by the primary key.
 
 CREATE TABLE ratings (
-    guild_id     BIGINT           NOT NULL,
     user_id      BIGINT           NOT NULL,
     cpu_level    TEXT             NOT NULL,
+    guild_id     BIGINT           NOT NULL,
     display_name TEXT             NOT NULL,
     mu           DOUBLE PRECISION NOT NULL,
     sigma        DOUBLE PRECISION NOT NULL CHECK (sigma > 0),
     skill        DOUBLE PRECISION NOT NULL,  -- mu - 3 * sigma: what the leaderboard shows and sorts by
     matches      INTEGER          NOT NULL CHECK (matches >= 1),
     last_change  DOUBLE PRECISION NOT NULL,  -- of skill, in the last rated match
+    recent       TEXT             NOT NULL,  -- JSON: skill after each of the last 20 matches
     rated_at     DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (guild_id, user_id, cpu_level),
+    PRIMARY KEY (user_id, cpu_level, guild_id),
     CHECK ((user_id = 0) <> (cpu_level = ''))
 );
 
--- The rating leaderboard's two lists, each in its ORDER BY (bot/store/postgres_standings.py) term for term:
--- ranked ratings (at least 5 rated matches: RATED_TO_RANK in bot/store/base.py) and the provisional ones.
+-- The rating leaderboard's two lists, each in its ORDER BY (bot/store/ratings.py) term for term: ranked
+-- ratings (at least 5 rated matches: RATED_TO_RANK in bot/store/base.py) and the provisional ones.
 CREATE INDEX ratings_ranked ON ratings (guild_id, skill DESC, user_id, cpu_level) WHERE matches >= 5;
 CREATE INDEX ratings_provisional ON ratings (guild_id, skill DESC, user_id, cpu_level) WHERE matches < 5;
--- forget-user across every guild.
-CREATE INDEX ratings_by_user ON ratings (user_id);
 
--- One row per rated seat of a match; its primary key is the second guard (after match_results') against
--- rating a match twice.
-CREATE TABLE rating_history (
-    table_id  BIGINT           NOT NULL REFERENCES match_results (table_id),
-    position  INTEGER          NOT NULL CHECK (position >= 0),
-    guild_id  BIGINT           NOT NULL,
-    user_id   BIGINT           NOT NULL,
-    cpu_level TEXT             NOT NULL,
-    mu        DOUBLE PRECISION NOT NULL,
-    sigma     DOUBLE PRECISION NOT NULL,
-    skill     DOUBLE PRECISION NOT NULL,
-    change    DOUBLE PRECISION NOT NULL,
-    rated_at  DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, position)
-);
-
--- A player's last rated matches, newest first; forget-user finds a person's rows by the same index.
-CREATE INDEX rating_history_by_player
-    ON rating_history (user_id, cpu_level, guild_id, rated_at DESC, table_id DESC);
+-- Set when the match's ratings are written, in the same transaction: the guard that rates a match once, and
+-- how the backfill finds the matches recorded before ratings (false).
+ALTER TABLE match_results ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;

@@ -54,10 +54,9 @@ async def check_every_table(store: Store) -> int:
         stats = await store.player_stats(1, user)
         assert (stats.matches_played if stats else 0) == finished
         # Rated once per recorded match, in the result's transaction: never without it, never twice.
-        rating = await store.player_rating(1, user, history=1000)
+        rating = await store.player_rating(1, user)
         assert (rating.matches if rating else 0) == finished
-        assert len(rating.history if rating else ()) == finished
-    assert (await store.row_counts())["rating_history"] == 2 * finished
+        assert len(rating.history if rating else ()) == min(finished, 20)
     return total
 
 

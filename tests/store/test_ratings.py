@@ -10,7 +10,6 @@ import pytest
 from bot.service.ratings import OPENSKILL
 from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord, Store
 from bot.store.base import RATED_TO_RANK, Rating
-from tests.backends import integrity_error, raw_execute
 from tests.store.conftest import GUILD, new_table
 
 Seat = tuple[int | None, str | None, int]  # (user_id, CPU level, place) per seat position
@@ -131,16 +130,6 @@ async def test_a_repeated_result_rates_nothing_twice(store: Store) -> None:
     assert await ratings_of(store) == before
     rating = await store.player_rating(GUILD, 11)
     assert rating is not None and rating.matches == 1 and len(rating.history) == 1
-
-
-async def test_rating_history_refuses_a_second_rating_of_a_match(store: Store) -> None:
-    table_id = await finish(store, 1, [(11, None, 1), (12, None, 2)], now=10.0)
-    with pytest.raises(integrity_error(store)):
-        await raw_execute(
-            store,
-            "INSERT INTO rating_history (table_id, position, guild_id, user_id, cpu_level, mu, sigma, skill, "
-            f"change, rated_at) VALUES ({table_id}, 0, {GUILD}, 11, '', 25, 8, 1, 1, 10)",
-        )
 
 
 async def test_board_lists_ranked_and_provisional_apart_and_player_rating(store: Store) -> None:

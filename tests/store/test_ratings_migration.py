@@ -113,6 +113,5 @@ async def test_the_backfill_rates_the_matches_played_before_ratings(
         # Migrating again (another process starting, a restart) rates nothing twice.
         assert await store.migrate() >= 9
         assert await ratings_of(store, GUILD) == found
-        assert (await store.row_counts())["rating_history"] == 3 + 3 + 4
     finally:
         await store.close()
