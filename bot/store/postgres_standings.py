@@ -255,24 +255,29 @@ async def record_match(
 ) -> None:
     """The match's result, its ranking, the players' statistics and ratings — or nothing if already
     recorded."""
+    # The row is inserted already rated when it is rated below: the insert is the guard (a second one does
+    # nothing, and rates nothing). Matches of one guild ending at once in several processes would each read
+    # the ratings, then write what they computed from them, the later commit undoing the earlier one's update;
+    # and their statistics' upserts, the same players in another seat order, would lock rows in opposite
+    # orders: a deadlock. The advisory lock taken by RETURNING (held until the transaction ends; in the same
+    # statement, to save a round trip) makes the second wait, then read what the first one committed.
+    # Without a rater (a schema older than the ratings') the column does not exist.
+    rated = ", rated" if rater is not None else ""
     guild_id = await conn.fetchval(
         "INSERT INTO match_results "
-        "(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules) "
-        "SELECT id, guild_id, channel_id, $2, $3, $4, $5 FROM game_tables WHERE id = $1 "
-        "ON CONFLICT (table_id) DO NOTHING RETURNING guild_id",
+        f"(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules{rated}) "
+        f"SELECT id, guild_id, channel_id, $2, $3, $4, $5{', TRUE' if rated else ''} FROM game_tables "
+        "WHERE id = $1 ON CONFLICT (table_id) DO NOTHING "
+        "RETURNING guild_id, pg_advisory_xact_lock($6, (guild_id & 2147483647)::integer)",
         table_id,
         result.preset,
         result.rounds_played,
         now,
         dumps(result.house_rules),
+        RATINGS_LOCK,
     )
     if guild_id is None:
         return
-    # Matches of one guild ending at once in several processes would each read the ratings, then write what
-    # they computed from them: the later commit would undo the earlier one's update. And their statistics'
-    # upserts, the same players in another seat order, lock rows in opposite orders: a deadlock. This lock
-    # (until the transaction ends) makes the second wait, then read what the first one committed.
-    await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", RATINGS_LOCK, guild_id & 0x7FFFFFFF)
     await conn.executemany(
         "INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
         "VALUES ($1, $2, $3, $4, $5, $6)",
@@ -285,4 +290,4 @@ async def record_match(
         rows.preset_rows(guild_id, result),
     )
     if rater is not None:
-        await run_steps(conn, ratings.rate_match(table_id, rater))
+        await run_steps(conn, ratings.rate_match(table_id, rater, claimed=True))

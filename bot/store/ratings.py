@@ -1,10 +1,11 @@
 """Rating a finished match, once for both backends (the statements; the math is the service's ``Rater``).
 
-``rate_match`` runs inside the transaction that records the match result. Its first statement flips the
-result's ``rated`` flag, and only the transaction that flips it rates: a killed process rolls back the result,
-the flag and the ratings together; a second process or a retried commit finds the result recorded (so does
-not come here) or the flag set, and rates nothing. ``backfill`` rates the recorded matches whose flag is
-unset, in the order they were played: the data step of migration 0009, in that migration's transaction.
+``rate_match`` runs inside the transaction that records the match result, which inserts the result with its
+``rated`` flag set (``ON CONFLICT DO NOTHING``: only the transaction that inserts it rates); the backfill
+flips the flag instead. A killed process rolls back the result, the flag and the ratings together; a second
+process or a retried commit finds the result recorded, or the flag set, and rates nothing. ``backfill`` rates
+the recorded matches whose flag is unset, in the order they were played: the data step of migration 0009, in
+that migration's transaction.
 
 Who is rated: a seat's person (``user_id``; a seat the CPU took over is still its person's), or a CPU seat's
 level (``cpu_level``), whose rating is per level and guild; a level at several seats of one match takes the
@@ -68,16 +69,19 @@ def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
     return [side for side in sides if side]
 
 
-def rate_match(table_id: int, rater: Rater) -> Generator[Statement, Any, int]:
-    """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written."""
-    flipped = yield _statement(
-        "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
-        table=table_id,
-        yes=True,
-        no=False,
-    )
-    if flipped != 1:
-        return 0
+def rate_match(table_id: int, rater: Rater, *, claimed: bool = False) -> Generator[Statement, Any, int]:
+    """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written.
+    ``claimed``: the caller's transaction has just inserted the result with its flag set (the insert was the
+    guard), so the flag is not flipped here."""
+    if not claimed:
+        flipped = yield _statement(
+            "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
+            table=table_id,
+            yes=True,
+            no=False,
+        )
+        if flipped != 1:
+            return 0
     # The seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)).
     found = yield _statement(
         "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "

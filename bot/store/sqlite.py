@@ -936,10 +936,13 @@ def _record_match(
     recorded."""
     where = conn.execute("SELECT guild_id, channel_id FROM game_tables WHERE id = ?", (table_id,)).fetchone()
     guild_id, channel_id = where
+    # Inserted already rated when it is rated below: the insert is the guard (a second one does nothing).
+    # Without a rater (a schema older than the ratings') the column does not exist.
+    rated = ", rated" if rater is not None else ""
     inserted = conn.execute(
         "INSERT INTO match_results "
-        "(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+        f"(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules{rated}) "
+        f"VALUES (?, ?, ?, ?, ?, ?, ?{', 1' if rated else ''}) ON CONFLICT (table_id) DO NOTHING",
         (
             table_id,
             guild_id,
@@ -964,4 +967,4 @@ def _record_match(
         rows.preset_rows(guild_id, result),
     )
     if rater is not None:
-        _run_steps(conn, ratings.rate_match(table_id, rater))
+        _run_steps(conn, ratings.rate_match(table_id, rater, claimed=True))
