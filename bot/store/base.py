@@ -420,10 +420,10 @@ class Store(Protocol):
         """Append the move, store the new state, deadline and (when given) the seats, status, options and
         results, all in one transaction. Returns the new version. Raises ConflictError when the stored version
         is not ``expected_version`` (nothing is written). ``seats``, when given, is the complete seat list.
-        A match result is recorded, and statistics updated, exactly once per table: a match result for a
-        table that already has one is silently skipped (the move itself still commits); likewise a round
-        result for a round number already recorded. So a caller repeating itself after a crash cannot
-        double-count."""
+        A match result is recorded, and statistics and ratings updated (``bot.store.ratings``), exactly once
+        per table: a match result for a table that already has one is silently skipped (the move itself still
+        commits); likewise a round result for a round number already recorded. So a caller repeating itself
+        after a crash cannot double-count."""
         ...
 
     async def moves(self, table_id: int) -> list[MoveRecord]: ...
