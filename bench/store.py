@@ -7,10 +7,15 @@ Prints:
 - moves committed per second on one table, then across 100 tables played concurrently (one coroutine
   per table, as the service runs them), each move a full commit_move: log entry with three events, a
   match-sized state, deadline;
+- finished matches recorded per second, each with its rating update (issue 27) and, for comparison, without
+  it (the store as before ratings: ``--rating-matches`` of each, on fresh databases);
 - the time to record the finished matches, then leaderboard page, size and own-rank times in a guild holding
-  all of them (median and 95th percentile over repeated calls), for each sort order.
+  all of them (median and 95th percentile over repeated calls), for each sort order, the rating board's
+  included.
 
-Targets (issue 4): at least 2,000 committed moves per second; a leaderboard page under 20 ms.
+Targets (issue 4): at least 2,000 committed moves per second; a leaderboard page under 20 ms. Issue 27: the
+match-result rate with the rating update within 10% of the rate without it; a rating-sorted page under 20 ms
+with 100,000 finished matches, on both backends.
 SQLite (the default): the file lives on the temporary folder's disk, with the store's own settings (WAL,
 synchronous=NORMAL). PostgreSQL (--database-url): the benchmark works in schemas of its own in that database
 (bench_<random>), dropped at the end, with the store's default pool of 10 connections.
@@ -174,6 +179,27 @@ async def bench_moves(path: Path, moves: int) -> None:
         await store.close()
 
 
+async def bench_rating_cost(path: Path, matches: int, players: int) -> None:
+    """Match results per second with the rating update, and without it, each on a fresh database."""
+    rates = {}
+    for rated in (False, True, False, True):  # alternated, so that a warming machine favours neither
+        store = await fresh_store(path)
+        try:
+            # Without: the store as it was before ratings (what it does on a schema older than 0009). Set
+            # here on the private switch: the bot itself always rates.
+            store._rates = rated  # type: ignore[attr-defined]
+            started = time.perf_counter()
+            await record_matches(store, matches, players)
+            rate = matches / (time.perf_counter() - started)
+            rates[rated] = max(rates.get(rated, 0.0), rate)
+        finally:
+            await store.close()
+    print(
+        f"match results: {rates[True]:.0f}/s with the rating update, {rates[False]:.0f}/s without "
+        f"({100 * (rates[True] / rates[False] - 1):+.1f}%; best of two runs of {matches} each)"
+    )
+
+
 async def record_matches(store: Store, matches: int, players: int) -> None:
     rng = random.Random(2)
     now = 1_700_000_000.0
@@ -252,6 +278,18 @@ async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) 
                 f"middle page {middle[0]:6.2f} ms (p95 {middle[1]:6.2f}), "
                 f"size {size[0]:6.2f} ms, own rank {rank[0]:6.2f} ms"
             )
+        ranked = await store.rating_board_size(GUILD)
+        first = await timed(lambda: store.rating_board(GUILD, limit=10), 200)
+        middle = await timed(lambda: store.rating_board(GUILD, offset=ranked // 2, limit=10), 100)
+        provisional = await timed(lambda: store.rating_board(GUILD, ranked=False, limit=10), 100)
+        size = await timed(lambda: store.rating_board_size(GUILD), 50)
+        rating = await timed(lambda: store.player_rating(GUILD, some_user), 50)
+        print(
+            f"leaderboard rating : first page {first[0]:6.2f} ms (p95 {first[1]:6.2f}), "
+            f"middle page {middle[0]:6.2f} ms (p95 {middle[1]:6.2f}), "
+            f"provisional page {provisional[0]:6.2f} ms, size {size[0]:6.2f} ms, "
+            f"own rating with rank and history {rating[0]:6.2f} ms ({ranked} ranked)"
+        )
         stats = await timed(lambda: store.player_stats(GUILD, some_user), 200)
         recent = await timed(lambda: store.recent_matches(GUILD, limit=10), 200)
         print(f"player stats {stats[0]:.2f} ms, recent matches {recent[0]:.2f} ms (medians)")
@@ -282,6 +320,9 @@ async def main() -> None:
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=5000, help="distinct players in the guild")
     parser.add_argument(
+        "--rating-matches", type=int, default=3000, help="matches for the rating update's cost (0: skip)"
+    )
+    parser.add_argument(
         "--keep",
         type=Path,
         help="keep (and reuse) the leaderboard database at this path (PostgreSQL: a schema name)",
@@ -307,6 +348,8 @@ async def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             await bench_moves(Path(folder) / "moves.sqlite3", args.moves)
+            if args.rating_matches > 0:
+                await bench_rating_cost(Path(folder) / "rated.sqlite3", args.rating_matches, args.players)
             if args.matches > 0:
                 board_db = args.keep or Path(folder) / "board.sqlite3"
                 await bench_leaderboard(board_db, args.matches, args.players, keep=args.keep is not None)

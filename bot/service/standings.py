@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.house import house_words
-from bot.store.base import MatchSummary, Store
+from bot.store.base import RATED_TO_RANK, MatchSummary, PlayerRating, RatingRow, Store
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 PAGE_SIZE: Final = 10
 MIN_MATCHES_FOR_WIN_RATE: Final = 5
 HISTORY_SIZE: Final = 10
-BoardSort = Literal["wins", "winrate", "points"]
+RATING_HISTORY: Final = 20  # the rated matches /eights stats draws
+BoardSort = Literal["rating", "wins", "winrate", "points"]
 LEADERBOARD_SORTS: Final[tuple[BoardSort, ...]] = get_args(BoardSort)
 
 
@@ -47,6 +48,60 @@ class BoardRow(_Record):
 
 
 @dataclass(frozen=True, slots=True)
+class RatedRow:
+    """A line of the rating board: a player, or a CPU level (``user_id`` None, ``cpu_level`` set)."""
+
+    rank: int  # within its list: the ranked players, or those with fewer than RATED_TO_RANK matches
+    user_id: int | None
+    cpu_level: str | None
+    display_name: str
+    skill: float  # the conservative estimate mu − 3·sigma, what the board shows and sorts by
+    mu: float
+    sigma: float
+    matches: int  # rated matches
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A player's rating in one guild (/eights stats, and their own line under the rating board)."""
+
+    skill: float
+    mu: float
+    sigma: float
+    matches: int
+    rank: int | None  # among the guild's ranked ratings; None while fewer than RATED_TO_RANK matches
+    ranked_count: int
+    change: float  # of the skill, in the last rated match
+    history: tuple[float, ...]  # the skill after each of the last rated matches, oldest first
+
+
+def _rated_row(row: RatingRow) -> RatedRow:
+    return RatedRow(
+        rank=row.rank,
+        user_id=row.user_id,
+        cpu_level=row.cpu_level,
+        display_name=row.display_name,
+        skill=row.rating.skill,
+        mu=row.rating.mu,
+        sigma=row.rating.sigma,
+        matches=row.matches,
+    )
+
+
+def _rating_record(rating: PlayerRating) -> RatingRecord:
+    return RatingRecord(
+        skill=rating.rating.skill,
+        mu=rating.rating.mu,
+        sigma=rating.rating.sigma,
+        matches=rating.matches,
+        rank=rating.rank,
+        ranked_count=rating.ranked_count,
+        change=rating.change,
+        history=rating.history,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRecord(_Record):
     """A player's statistics in one guild (/eights stats)."""
 
@@ -57,6 +112,7 @@ class PlayerRecord(_Record):
     points: int
     last_played_at: float | None
     favourite_preset: str | None
+    rating: RatingRecord | None = None  # None: no rated match yet
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +170,13 @@ class LeaderboardPage:
     viewer_id: int  # the member whose own rank the page carries
     viewer: BoardRow | None  # the viewer's row wherever it is on the board; None when not on it
     min_matches: int  # applies to the win-rate sort only
+    # The rating sort (``rows`` and ``viewer`` stay empty): the page of ranked ratings, the provisional ones
+    # (fewer than ``rated_to_rank`` matches, listed apart: the first page of them) and the viewer's rating.
+    rated: list[RatedRow] = field(default_factory=list)
+    provisional: list[RatedRow] = field(default_factory=list)
+    provisional_count: int = 0
+    viewer_rating: RatingRecord | None = None
+    rated_to_rank: int = RATED_TO_RANK
 
     @property
     def has_previous(self) -> bool:
@@ -148,21 +211,29 @@ class StandingsService:
         guild_id: int,
         *,
         viewer_id: int,
-        sort: str = "wins",
+        sort: str | None = None,
         page: int = 1,
         clamp: bool = False,
     ) -> LeaderboardPage:
-        """One page of the guild's board and the viewer's own row.
+        """One page of the guild's board and the viewer's own row. No ``sort``: by rating once the guild has
+        ratings, else by wins.
 
         A page past the end is a mistaken request (ServiceError) unless ``clamp``: a Previous/Next button
         pressed on an old message after the board shrank shows the last page instead. At most three queries:
         the board's size, the page, and the viewer's rank only when the viewer is not on the page.
         """
+        if sort is None:
+            rated = await self._store.rating_board_size(guild_id) + await self._store.rating_board_size(
+                guild_id, ranked=False
+            )
+            sort = "rating" if rated else "wins"
         board_sort = _leaderboard_sort(sort)
         if page < 1:
             if not clamp:
                 raise ServiceError("page-out-of-range", "Pages start at 1.")
             page = 1
+        if board_sort == "rating":
+            return await self._rating_page(guild_id, viewer_id, page, clamp)
         player_count = await self._store.leaderboard_size(
             guild_id, sort=board_sort, min_matches=self._min_matches
         )
@@ -204,13 +275,49 @@ class StandingsService:
             min_matches=self._min_matches,
         )
 
+    async def _rating_page(self, guild_id: int, viewer_id: int, page: int, clamp: bool) -> LeaderboardPage:
+        ranked = await self._store.rating_board_size(guild_id)
+        provisional_count = await self._store.rating_board_size(guild_id, ranked=False)
+        if ranked + provisional_count == 0:
+            raise ServiceError(
+                "no-standings", "Nobody has a rating in this server yet: finish a match first."
+            )
+        page_count = max(1, math.ceil(ranked / self._page_size))
+        if page > page_count:
+            if not clamp:
+                pages = "1 page" if page_count == 1 else f"{page_count} pages"
+                raise ServiceError("page-out-of-range", f"The rating board has only {pages}.")
+            page = page_count
+        rated = await self._store.rating_board(
+            guild_id, offset=(page - 1) * self._page_size, limit=self._page_size
+        )
+        provisional = await self._store.rating_board(guild_id, ranked=False, limit=self._page_size)
+        mine = await self._store.player_rating(guild_id, viewer_id, history=0)
+        return LeaderboardPage(
+            guild_id=guild_id,
+            sort="rating",
+            page=page,
+            page_count=page_count,
+            player_count=ranked,
+            rows=[],
+            viewer_id=viewer_id,
+            viewer=None,
+            min_matches=RATED_TO_RANK,
+            rated=[_rated_row(row) for row in rated],
+            provisional=[_rated_row(row) for row in provisional],
+            provisional_count=provisional_count,
+            viewer_rating=None if mine is None else _rating_record(mine),
+        )
+
     async def stats(self, guild_id: int, user_id: int, *, own: bool = True) -> PlayerRecord:
-        """The player's statistics in this guild; ``own`` only chooses the wording of the refusal."""
+        """The player's statistics and rating in this guild; ``own`` only chooses the wording of the
+        refusal."""
         stats = await self._store.player_stats(guild_id, user_id)
         if stats is None or stats.matches_played == 0:
             who = "You haven't" if own else "That member hasn't"
             raise ServiceError("no-stats", f"{who} finished a match in this server yet.")
-        return _model(PlayerRecord, stats)
+        rating = await self._store.player_rating(guild_id, user_id, history=RATING_HISTORY)
+        return _model(PlayerRecord, stats, rating=None if rating is None else _rating_record(rating))
 
     async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[PastMatch]:
         matches = await self._store.recent_matches(guild_id, limit=limit)
@@ -223,4 +330,4 @@ def _leaderboard_sort(sort: str) -> BoardSort:
     for known in LEADERBOARD_SORTS:
         if sort == known:
             return known
-    raise ServiceError("unknown-sort", "Sort the leaderboard by wins, win rate or points.")
+    raise ServiceError("unknown-sort", "Sort the leaderboard by rating, wins, win rate or points.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from bot.shards import ShardSet
@@ -23,6 +23,52 @@ if TYPE_CHECKING:
 TableStatus = Literal["lobby", "playing", "finished", "abandoned"]
 OPEN_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
 LeaderboardSort = Literal["wins", "winrate", "points"]
+
+
+# A rating needs this many rated matches to be ranked on the rating leaderboard; fewer are listed apart.
+# migrations/0009_ratings.sql's partial indexes (and their PostgreSQL twins) must say the same number.
+RATED_TO_RANK: Final = 5
+
+
+class Rating(NamedTuple):
+    """An OpenSkill rating: the skill's mean and its uncertainty. A plain (mu, sigma) pair to the rater, so
+    that the service's rating module needs nothing from the store."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def skill(self) -> float:
+        """The conservative estimate the leaderboard shows and sorts by."""
+        return self.mu - 3 * self.sigma
+
+
+class Rater(Protocol):
+    """The rating model (``bot.service.ratings.OPENSKILL``) over (mu, sigma) pairs. Pure: the store calls it
+    inside the transaction that records a match result, and in migration 0009's backfill."""
+
+    @property
+    def initial(self) -> tuple[float, float]:
+        """A first match's rating before it is played."""
+        ...
+
+    def rate(
+        self, sides: Sequence[Sequence[tuple[float, float]]], places: Sequence[int]
+    ) -> list[list[tuple[float, float]]]:
+        """The members' new ratings, in the shape of ``sides``; ``places`` has each side's place (1 = best,
+        ties share a place)."""
+        ...
+
+
+def default_rater() -> Rater:
+    """The service's OpenSkill model, for a store opened without another (the client, the CLI, tests).
+
+    The math is the service's (one module that imports nothing of the bot), the statements the store's: the
+    store calls the model inside its transaction, which is what makes a match rated exactly once. Imported
+    here, when a store is opened, rather than at import time, because the store sits below the service."""
+    from bot.service.ratings import OPENSKILL
+
+    return OPENSKILL
 
 
 class StoreError(Exception):
@@ -162,6 +208,30 @@ class LeaderboardRow:
     matches_won: int
     win_rate: float  # 0.0 – 1.0
     points: int  # ranking points: the number of opponents finished ahead of, summed over matches
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One line of the rating leaderboard: a person, or a CPU level (``user_id`` None, ``cpu_level`` set)."""
+
+    rank: int  # 1-based within its list (ranked, or the provisional list of fewer than RATED_TO_RANK)
+    user_id: int | None
+    cpu_level: str | None
+    display_name: str
+    rating: Rating
+    matches: int  # rated matches
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A person's rating in one guild, for /eights stats."""
+
+    rating: Rating
+    matches: int
+    rank: int | None  # among the guild's ranked ratings (people and CPU levels); None while provisional
+    ranked_count: int  # how many ratings are ranked in the guild
+    change: float  # the change of the displayed skill in the last rated match
+    history: tuple[float, ...]  # the displayed skill after each of the last rated matches, oldest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,10 +422,10 @@ class Store(Protocol):
         """Append the move, store the new state, deadline and (when given) the seats, status, options and
         results, all in one transaction. Returns the new version. Raises ConflictError when the stored version
         is not ``expected_version`` (nothing is written). ``seats``, when given, is the complete seat list.
-        A match result is recorded, and statistics updated, exactly once per table: a match result for a
-        table that already has one is silently skipped (the move itself still commits); likewise a round
-        result for a round number already recorded. So a caller repeating itself after a crash cannot
-        double-count."""
+        A match result is recorded, and statistics and ratings updated (``bot.store.ratings``), exactly once
+        per table: a match result for a table that already has one is silently skipped (the move itself still
+        commits); likewise a round result for a round number already recorded. So a caller repeating itself
+        after a crash cannot double-count."""
         ...
 
     async def moves(self, table_id: int) -> list[MoveRecord]: ...
@@ -384,6 +454,19 @@ class Store(Protocol):
         ...
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None: ...
+
+    async def rating_board(
+        self, guild_id: int, *, ranked: bool = True, offset: int = 0, limit: int = 10
+    ) -> list[RatingRow]:
+        """A page of the guild's ratings by displayed skill: the ranked ones (at least RATED_TO_RANK rated
+        matches), or with ``ranked`` False the provisional ones."""
+        ...
+
+    async def rating_board_size(self, guild_id: int, *, ranked: bool = True) -> int: ...
+
+    async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
+        """The person's rating with its rank and its last ``history`` values; None when never rated."""
+        ...
 
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]: ...
 

@@ -1,10 +1,10 @@
 """forget-user, once for both backends: a person's data-deletion request (``Store.forget_user``).
 
-The person's statistics go, and every copy of their id and name at closed tables becomes anonymous: seats,
-match rankings, the tables they opened, the move log's actor ids, and the JSON the store keeps, which names
-people too (a table's state: its host, its kicked list, the recent events and the final ranking; the move
-log: who joined, left, was kicked or taken over, who a private event went to). Open tables are left alone,
-because the game in progress needs them (``open_tables_of_user`` lists them).
+The person's statistics and ratings go, and every copy of their id and name at closed tables becomes
+anonymous: seats, match rankings, the tables they opened, the move log's actor ids, and the JSON the store
+keeps, which names people too (a table's state: its host, its kicked list, the recent events and the final
+ranking; the move log: who joined, left, was kicked or taken over, who a private event went to). Open tables
+are left alone, because the game in progress needs them (``open_tables_of_user`` lists them).
 
 ``procedure`` is a generator of the statements, written once: each backend runs what it yields inside one
 transaction and sends back the rows of a query (or the count of rows a change touched), so the SQL and the
@@ -99,6 +99,9 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
     for sql in (
         f"DELETE FROM player_stats WHERE user_id = :user{in_guild}",
         f"DELETE FROM player_preset_counts WHERE user_id = :user{in_guild}",
+        # Ratings go with the statistics (with the skills of the last matches they keep). Other players'
+        # ratings stay as they are: what they won or lost against this person is theirs.
+        f"DELETE FROM ratings WHERE user_id = :user AND cpu_level = ''{in_guild}",
         "UPDATE match_rankings SET user_id = NULL, display_name = :anonymous WHERE user_id = :user "
         "AND EXISTS (SELECT 1 FROM match_results AS r WHERE r.table_id = match_rankings.table_id"
         f"{in_guild})",

@@ -7,6 +7,14 @@ a database that has a migration this code does not know (the database is newer t
 recorded checksum no longer matches its file (someone edited an applied migration): both raise
 :class:`MigrationError` with a one-line message.
 
+A migration may also have a *data step*: Python that runs after its SQL, in the same transaction and before
+its ledger row, for data work SQL cannot do (0009 rates the matches already played with OpenSkill, whose math
+is Python). The backend passes its steps by version (``sqlite.DATA_STEPS``, ``postgres.DATA_STEPS``), so the
+step is recorded by the migration's own ledger row: it runs exactly once, or not at all if the process dies,
+on both backends alike, and a database is never at version 9 without its ratings. A step only runs with its
+migration: a database migrated before would not run it again, which is why each step must also be safe to
+run twice (0009's rates only the matches that have no rating yet).
+
 SQLite's files are in ``migrations/``, PostgreSQL's in ``migrations/postgres/`` under the same numbers (the
 SQL differs: types, triggers). The SQLite functions here are synchronous (the store runs them on its
 connection's worker thread); ``migrate_postgres`` is async, and holds a PostgreSQL advisory lock while it
@@ -21,6 +29,7 @@ import sqlite3
 import sys
 import time
 import zlib
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -149,8 +158,14 @@ def _strip_comments(text: str) -> str:
     return "\n".join(line.split("--", 1)[0] for line in text.splitlines())
 
 
-def migrate(conn: sqlite3.Connection, known: list[Migration]) -> int:
-    """Apply the pending migrations in order, each in its own transaction; return the schema version.
+SqliteDataSteps = Mapping[int, Callable[[sqlite3.Connection], object]]
+
+
+def migrate(
+    conn: sqlite3.Connection, known: list[Migration], data_steps: SqliteDataSteps | None = None
+) -> int:
+    """Apply the pending migrations in order, each in its own transaction (with its data step, if it has
+    one); return the schema version.
 
     ``conn`` must be in autocommit mode (isolation_level=None): transactions here are explicit.
     """
@@ -168,6 +183,9 @@ def migrate(conn: sqlite3.Connection, known: list[Migration]) -> int:
                 continue
             for statement in split_statements(migration.sql):
                 conn.execute(statement)
+            step = (data_steps or {}).get(migration.version)
+            if step is not None:
+                step(conn)
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                 (migration.version, migration.name, migration.checksum, time.time()),
@@ -219,7 +237,12 @@ async def schema_version_postgres(conn: asyncpg.Connection) -> int:
     return done[-1].version if done else 0
 
 
-async def migrate_postgres(conn: asyncpg.Connection, known: list[Migration]) -> int:
+PostgresDataSteps = Mapping[int, Callable[["asyncpg.Connection"], Awaitable[object]]]
+
+
+async def migrate_postgres(
+    conn: asyncpg.Connection, known: list[Migration], data_steps: PostgresDataSteps | None = None
+) -> int:
     """Apply the pending migrations in order, each in its own transaction with its ledger row; return the
     schema version. A session advisory lock (per schema) makes a second process wait, then find the work
     done."""
@@ -238,6 +261,9 @@ async def migrate_postgres(conn: asyncpg.Connection, known: list[Migration]) -> 
                     continue
                 try:
                     await conn.execute(migration.sql)
+                    step = (data_steps or {}).get(migration.version)
+                    if step is not None:
+                        await step(conn)
                 except asyncpg.PostgresError as error:
                     raise MigrationError(
                         f"migration {migration.name} failed and was rolled back: {error}"

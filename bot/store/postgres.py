@@ -38,7 +38,7 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bot.shards import ShardSet
-from bot.store import forget, rows
+from bot.store import forget, ratings, rows
 from bot.store import migrations as migration_runner
 from bot.store.base import (
     BulkWriter,
@@ -49,14 +49,16 @@ from bot.store.base import (
     MatchResult,
     MoveRecord,
     OpenTable,
+    Rater,
     RoundResult,
     SeatRecord,
     StoreError,
     TableExistsError,
     TableRecord,
     TableStatus,
+    default_rater,
 )
-from bot.store.postgres_standings import PostgresStandings, record_match
+from bot.store.postgres_standings import PostgresStandings, record_match, run_steps
 from bot.store.rows import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
 from bot.store.urls import DatabaseTarget
 
@@ -115,12 +117,19 @@ class PostgresStore(PostgresStandings):
     """The Store protocol over a PostgreSQL database (one schema of it)."""
 
     def __init__(
-        self, pool: asyncpg.Pool, target: DatabaseTarget, migrations_dir: Path, schema: str | None
+        self,
+        pool: asyncpg.Pool,
+        target: DatabaseTarget,
+        migrations_dir: Path,
+        schema: str | None,
+        rater: Rater | None = None,
     ) -> None:
         self._pool = pool
         self._target = target
         self._migrations_dir = migrations_dir
         self._schema = schema
+        self._rater = rater or default_rater()
+        self._rates = True  # as SqliteStore's: False after migrating to a schema older than the ratings'
 
     @classmethod
     async def open(
@@ -130,8 +139,10 @@ class PostgresStore(PostgresStandings):
         pool_size: int = 10,
         schema: str | None = None,
         migrations_dir: Path | None = None,
+        rater: Rater | None = None,
     ) -> PostgresStore:
-        """Connect (without migrating). ``schema``: work in that schema (it must exist), not the default."""
+        """Connect (without migrating). ``schema``: work in that schema (it must exist), not the default.
+        ``rater``: the rating model (default: the service's OpenSkill)."""
         settings = {"application_name": APPLICATION_NAME}
         if "synchronous_commit" not in parse_qs(urlsplit(target.url).query):  # why: see the module docstring
             settings["synchronous_commit"] = "off"
@@ -150,7 +161,9 @@ class PostgresStore(PostgresStandings):
             # The driver's message can quote the DSN; ours names the masked URL only.
             reason = target.scrub(f"{type(error).__name__}: {error}")
             raise StoreError(f"cannot connect to PostgreSQL at {target.shown}: {reason}") from None
-        return cls(pool, target, migrations_dir or migration_runner.DEFAULT_POSTGRES_MIGRATIONS_DIR, schema)
+        return cls(
+            pool, target, migrations_dir or migration_runner.DEFAULT_POSTGRES_MIGRATIONS_DIR, schema, rater
+        )
 
     async def run_in_connection(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         """Run ``work`` with one connection of the pool (the only one when ``pool_size`` is 1) and return its
@@ -173,8 +186,15 @@ class PostgresStore(PostgresStandings):
 
     async def migrate(self) -> int:
         known = migration_runner.discover(self._migrations_dir)
+        rater = self._rater
+
+        async def backfill(conn: asyncpg.Connection) -> None:
+            await run_steps(conn, ratings.backfill(rater))
+
         async with self._pool.acquire() as conn:
-            return await migration_runner.migrate_postgres(conn, known)
+            version = await migration_runner.migrate_postgres(conn, known, {ratings.MIGRATION: backfill})
+        self._rates = version >= ratings.MIGRATION
+        return version
 
     async def schema_version(self) -> int:
         async with self._pool.acquire() as conn:
@@ -243,21 +263,8 @@ class PostgresStore(PostgresStandings):
         return [Heartbeat(*row) for row in found]
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
-        steps = forget.procedure(user_id, guild_id)
-        answer: Any = None
         async with self._pool.acquire() as conn, conn.transaction():
-            try:
-                while True:
-                    step = steps.send(answer)
-                    sql, args = rows.numbered(step.sql, step.params)
-                    if step.rows:
-                        answer = [tuple(row) for row in await conn.fetch(sql, *args)]
-                    else:
-                        status = await conn.execute(sql, *args)  # "UPDATE 3", "DELETE 1"
-                        answer = int(status.rsplit(" ", 1)[-1])
-            except StopIteration as done:
-                changed: int = done.value
-        return changed
+            return await run_steps(conn, forget.procedure(user_id, guild_id))
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:
         found = await self._pool.fetch(
@@ -483,7 +490,9 @@ class PostgresStore(PostgresStandings):
                     )
                 if match_result is not None:
                     await conn.execute("SET LOCAL synchronous_commit = on")
-                    await record_match(conn, table_id, match_result, now)
+                    await record_match(
+                        conn, table_id, match_result, now, self._rater if self._rates else None
+                    )
                 return int(version)
 
     @staticmethod

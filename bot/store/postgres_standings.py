@@ -8,19 +8,32 @@ exactly once per table. The pool, the schema and the game-state writes stay in `
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any, TypeVar, cast
+
 import asyncpg
 
-from bot.store import rows
+from bot.store import ratings, rows
 from bot.store.base import (
+    RATED_TO_RANK,
     LeaderboardRow,
     LeaderboardSort,
     MatchResult,
     MatchSummary,
+    PlayerRating,
     PlayerStats,
     RankingEntry,
+    Rater,
+    RatingRow,
     RoundResult,
 )
+from bot.store.forget import Statement
 from bot.store.rows import BOARD_COLUMNS, dumps, loads
+
+T = TypeVar("T")
+
+# The first half of the advisory lock key that serialises the results (statistics, ratings) of one guild.
+RATINGS_LOCK = 0x52415445  # "RATE"
 
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/postgres/0002_results.sql.
 _ORDERS = rows.BoardOrders("(CAST(matches_won AS DOUBLE PRECISION) / matches_played)")
@@ -120,6 +133,52 @@ class PostgresStandings:
             )
         return rows.player_stats_record(guild_id, user_id, row, favourite)
 
+    async def rating_board(
+        self, guild_id: int, *, ranked: bool = True, offset: int = 0, limit: int = 10
+    ) -> list[RatingRow]:
+        found = await self._pool.fetch(
+            f"SELECT {ratings.BOARD_COLUMNS} FROM ratings WHERE guild_id = $1 AND {ratings.listed(ranked)} "
+            f"ORDER BY {ratings.ORDER_BY} LIMIT $2 OFFSET $3",
+            guild_id,
+            max(0, limit),
+            max(0, offset),
+        )
+        return [ratings.board_row(max(0, offset) + i + 1, tuple(row)) for i, row in enumerate(found)]
+
+    async def rating_board_size(self, guild_id: int, *, ranked: bool = True) -> int:
+        return int(
+            await self._pool.fetchval(
+                f"SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(ranked)}", guild_id
+            )
+        )
+
+    async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            mine = await conn.fetchrow(
+                f"SELECT {ratings.PLAYER_COLUMNS} FROM ratings "
+                "WHERE user_id = $1 AND cpu_level = '' AND guild_id = $2",
+                user_id,
+                guild_id,
+            )
+            if mine is None:
+                return None
+            ranked = await conn.fetchval(
+                f"SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)}", guild_id
+            )
+            rank = None
+            if mine[3] >= RATED_TO_RANK:
+                # Ratings ahead in ORDER BY skill DESC, user_id, cpu_level: two range counts on the index.
+                ahead = await conn.fetchval(
+                    f"SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)} "
+                    "AND skill > $2) + (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
+                    f"AND {ratings.listed(True)} AND skill = $2 AND user_id < $3)",
+                    guild_id,
+                    mine[2],
+                    user_id,
+                )
+                rank = int(ahead) + 1
+        return ratings.player_rating(tuple(mine), rank, int(ranked), history)
+
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             matches = await conn.fetch(
@@ -175,18 +234,47 @@ async def _rankings(conn: asyncpg.Connection, table_ids: list[int]) -> dict[int,
     return found
 
 
-async def record_match(conn: asyncpg.Connection, table_id: int, result: MatchResult, now: float) -> None:
-    """The match's result, its ranking and the players' statistics — or nothing if already recorded."""
+async def run_steps(conn: asyncpg.Connection, steps: Generator[Statement, Any, T]) -> T:
+    """Run a procedure of ``bot.store.forget`` or ``bot.store.ratings`` inside the caller's transaction."""
+    answer: Any = None
+    try:
+        while True:
+            step = steps.send(answer)
+            sql, args = rows.numbered(step.sql, step.params)
+            if step.rows:
+                answer = [tuple(row) for row in await conn.fetch(sql, *args)]
+            else:
+                status = await conn.execute(sql, *args)  # "UPDATE 3", "DELETE 1"
+                answer = int(status.rsplit(" ", 1)[-1])
+    except StopIteration as done:
+        return cast(T, done.value)
+
+
+async def record_match(
+    conn: asyncpg.Connection, table_id: int, result: MatchResult, now: float, rater: Rater | None
+) -> None:
+    """The match's result, its ranking, the players' statistics and ratings — or nothing if already
+    recorded."""
+    # The row is inserted already rated when it is rated below: the insert is the guard (a second one does
+    # nothing, and rates nothing). Matches of one guild ending at once in several processes would each read
+    # the ratings, then write what they computed from them, the later commit undoing the earlier one's update;
+    # and their statistics' upserts, the same players in another seat order, would lock rows in opposite
+    # orders: a deadlock. The advisory lock taken by RETURNING (held until the transaction ends; in the same
+    # statement, to save a round trip) makes the second wait, then read what the first one committed.
+    # Without a rater (a schema older than the ratings') the column does not exist.
+    rated = ", rated" if rater is not None else ""
     guild_id = await conn.fetchval(
         "INSERT INTO match_results "
-        "(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules) "
-        "SELECT id, guild_id, channel_id, $2, $3, $4, $5 FROM game_tables WHERE id = $1 "
-        "ON CONFLICT (table_id) DO NOTHING RETURNING guild_id",
+        f"(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules{rated}) "
+        f"SELECT id, guild_id, channel_id, $2, $3, $4, $5{', TRUE' if rated else ''} FROM game_tables "
+        "WHERE id = $1 ON CONFLICT (table_id) DO NOTHING "
+        "RETURNING guild_id, pg_advisory_xact_lock($6, (guild_id & 2147483647)::integer)",
         table_id,
         result.preset,
         result.rounds_played,
         now,
         dumps(result.house_rules),
+        RATINGS_LOCK,
     )
     if guild_id is None:
         return
@@ -201,3 +289,5 @@ async def record_match(conn: asyncpg.Connection, table_id: int, result: MatchRes
         "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = player_preset_counts.matches + 1",
         rows.preset_rows(guild_id, result),
     )
+    if rater is not None:
+        await run_steps(conn, ratings.rate_match(table_id, rater, claimed=True))

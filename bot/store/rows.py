@@ -55,6 +55,7 @@ DATA_TABLES = (
     "player_stats",
     "player_preset_counts",
     "heartbeats",
+    "ratings",
 )
 
 
@@ -307,7 +308,7 @@ def move_record(table_id: int, row: Sequence[Any]) -> MoveRecord:
 # Written with named parameters (:name), which sqlite3 takes as they are; ``numbered`` turns them into
 # PostgreSQL's $1, $2 … for asyncpg.
 
-_NAMED = re.compile(r"(?<!:):([a-z_]+)\b")
+_NAMED = re.compile(r"(?<!:):([a-z_][a-z0-9_]*)\b")
 
 
 def numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:

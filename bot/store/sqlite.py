@@ -30,16 +30,17 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 from bot.shards import ShardSet
-from bot.store import forget, rows
+from bot.store import forget, ratings, rows
 from bot.store import migrations as migration_runner
 from bot.store.base import (
+    RATED_TO_RANK,
     BulkWriter,
     ConflictError,
     DamagedDatabaseError,
@@ -52,14 +53,18 @@ from bot.store.base import (
     MatchSummary,
     MoveRecord,
     OpenTable,
+    PlayerRating,
     PlayerStats,
     RankingEntry,
+    Rater,
+    RatingRow,
     RoundResult,
     SeatRecord,
     StoreError,
     TableExistsError,
     TableRecord,
     TableStatus,
+    default_rater,
 )
 from bot.store.rows import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
 
@@ -99,6 +104,18 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     last_place = excluded.last_place,
     last_played_at = excluded.last_played_at
 """
+
+
+def _run_steps(conn: sqlite3.Connection, steps: Generator[forget.Statement, Any, T]) -> T:
+    """Run a procedure of ``bot.store.forget`` or ``bot.store.ratings`` inside the caller's transaction."""
+    answer: Any = None
+    try:
+        while True:
+            step = steps.send(answer)
+            cursor = conn.execute(step.sql, step.params)
+            answer = cursor.fetchall() if step.rows else cursor.rowcount
+    except StopIteration as done:
+        return cast(T, done.value)
 
 
 def _write(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -151,14 +168,23 @@ def _configure(conn: sqlite3.Connection) -> None:
 class SqliteStore:
     """The Store protocol over one SQLite file (or ``:memory:`` in tests)."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, migrations_dir: Path) -> None:
+    def __init__(
+        self, db: aiosqlite.Connection, path: str, migrations_dir: Path, rater: Rater | None = None
+    ) -> None:
         self._db = db
         self._path = path
         self._migrations_dir = migrations_dir
+        self._rater = rater or default_rater()
+        # False after migrating to a schema older than the ratings' (a test making a database as an old bot
+        # would have): then results are recorded without ratings, which migration 0009 backfills.
+        self._rates = True
 
     @classmethod
-    async def open(cls, path: str, *, migrations_dir: Path | None = None) -> SqliteStore:
-        """Connect (without migrating). ``path`` is a file path or ``:memory:``.
+    async def open(
+        cls, path: str, *, migrations_dir: Path | None = None, rater: Rater | None = None
+    ) -> SqliteStore:
+        """Connect (without migrating). ``path`` is a file path or ``:memory:``. ``rater``: the rating model
+        (default: the service's OpenSkill).
 
         A file that is not an SQLite database or is damaged raises DamagedDatabaseError, any other failure to
         open it (a folder, no permission) StoreError; the file is left as it was."""
@@ -172,7 +198,7 @@ class SqliteStore:
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database file {path}: {error}") from error
         db = await aiosqlite.Connection(lambda: conn, iter_chunk_size=64)
-        store = cls(db, path, migrations_dir or migration_runner.DEFAULT_MIGRATIONS_DIR)
+        store = cls(db, path, migrations_dir or migration_runner.DEFAULT_MIGRATIONS_DIR, rater)
         try:
             await store._call(_configure)
         except sqlite3.Error as error:
@@ -224,7 +250,13 @@ class SqliteStore:
 
     async def migrate(self) -> int:
         known = migration_runner.discover(self._migrations_dir)
-        return await self._call(lambda conn: migration_runner.migrate(conn, known))
+        rater = self._rater
+        steps: migration_runner.SqliteDataSteps = {
+            ratings.MIGRATION: lambda conn: _run_steps(conn, ratings.backfill(rater))
+        }
+        version = await self._call(lambda conn: migration_runner.migrate(conn, known, steps))
+        self._rates = version >= ratings.MIGRATION
+        return version
 
     async def schema_version(self) -> int:
         return await self._call(migration_runner.schema_version)
@@ -415,19 +447,9 @@ class SqliteStore:
         await self._call(lambda conn: conn.execute("COMMIT"))
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
-        def work(conn: sqlite3.Connection) -> int:
-            steps = forget.procedure(user_id, guild_id)
-            answer: Any = None
-            try:
-                while True:
-                    step = steps.send(answer)
-                    cursor = conn.execute(step.sql, step.params)
-                    answer = cursor.fetchall() if step.rows else cursor.rowcount
-            except StopIteration as done:
-                changed: int = done.value
-                return changed
-
-        return await self._call(lambda conn: _write(conn, work))
+        return await self._call(
+            lambda conn: _write(conn, lambda c: _run_steps(c, forget.procedure(user_id, guild_id)))
+        )
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:
         """Open tables where the user has a seat: forget_user leaves those alone (their game needs them)."""
@@ -609,6 +631,7 @@ class SqliteStore:
         options_json = None if options is None else dumps(options)
         seat_rows = None if seats is None else [rows.seat_params(table_id, seat) for seat in seats]
         seat_positions = None if seats is None else dumps([seat.position for seat in seats])
+        rater = self._rater if self._rates else None
 
         def work(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
@@ -647,7 +670,7 @@ class SqliteStore:
             if round_result is not None:
                 _record_round(conn, table_id, round_result)
             if match_result is not None:
-                _record_match(conn, table_id, match_result, now)
+                _record_match(conn, table_id, match_result, now, rater)
             return expected_version + 1
 
         return await self._call(lambda conn: _write(conn, work))
@@ -741,6 +764,57 @@ class SqliteStore:
             return rows.player_stats_record(
                 guild_id, user_id, row, None if favourite is None else favourite[0]
             )
+
+        return await self._call(lambda conn: _read(conn, work))
+
+    async def rating_board(
+        self, guild_id: int, *, ranked: bool = True, offset: int = 0, limit: int = 10
+    ) -> list[RatingRow]:
+        def work(conn: sqlite3.Connection) -> list[RatingRow]:
+            found = conn.execute(
+                f"SELECT {ratings.BOARD_COLUMNS} FROM ratings WHERE guild_id = ? "
+                f"AND {ratings.listed(ranked)} ORDER BY {ratings.ORDER_BY} LIMIT ? OFFSET ?",
+                (guild_id, max(0, limit), max(0, offset)),
+            ).fetchall()
+            return [ratings.board_row(max(0, offset) + i + 1, row) for i, row in enumerate(found)]
+
+        return await self._call(work)
+
+    async def rating_board_size(self, guild_id: int, *, ranked: bool = True) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            return int(
+                conn.execute(
+                    f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(ranked)}",
+                    (guild_id,),
+                ).fetchone()[0]
+            )
+
+        return await self._call(work)
+
+    async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
+        def work(conn: sqlite3.Connection) -> PlayerRating | None:
+            mine = conn.execute(
+                f"SELECT {ratings.PLAYER_COLUMNS} FROM ratings "
+                "WHERE user_id = ? AND cpu_level = '' AND guild_id = ?",
+                (user_id, guild_id),
+            ).fetchone()
+            if mine is None:
+                return None
+            ranked = conn.execute(
+                f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(True)}", (guild_id,)
+            ).fetchone()[0]
+            rank = None
+            if mine[3] >= RATED_TO_RANK:
+                # Ratings ahead of mine in ORDER BY skill DESC, user_id, cpu_level: two range counts on the
+                # ranked index. A person's user_id is unique, so (skill, user_id) places them.
+                ahead = conn.execute(
+                    f"SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(True)} "
+                    "AND skill > ?) + (SELECT COUNT(*) FROM ratings WHERE guild_id = ? "
+                    f"AND {ratings.listed(True)} AND skill = ? AND user_id < ?)",
+                    (guild_id, mine[2], guild_id, mine[2], user_id),
+                ).fetchone()[0]
+                rank = int(ahead) + 1
+            return ratings.player_rating(mine, rank, int(ranked), history)
 
         return await self._call(lambda conn: _read(conn, work))
 
@@ -861,14 +935,20 @@ def _record_round(conn: sqlite3.Connection, table_id: int, result: RoundResult) 
     )
 
 
-def _record_match(conn: sqlite3.Connection, table_id: int, result: MatchResult, now: float) -> None:
-    """The match's result, its ranking and the players' statistics — or nothing if already recorded."""
+def _record_match(
+    conn: sqlite3.Connection, table_id: int, result: MatchResult, now: float, rater: Rater | None
+) -> None:
+    """The match's result, its ranking, the players' statistics and ratings — or nothing if already
+    recorded."""
     where = conn.execute("SELECT guild_id, channel_id FROM game_tables WHERE id = ?", (table_id,)).fetchone()
     guild_id, channel_id = where
+    # Inserted already rated when it is rated below: the insert is the guard (a second one does nothing).
+    # Without a rater (a schema older than the ratings') the column does not exist.
+    rated = ", rated" if rater is not None else ""
     inserted = conn.execute(
         "INSERT INTO match_results "
-        "(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+        f"(table_id, guild_id, channel_id, preset, rounds_played, finished_at, house_rules{rated}) "
+        f"VALUES (?, ?, ?, ?, ?, ?, ?{', 1' if rated else ''}) ON CONFLICT (table_id) DO NOTHING",
         (
             table_id,
             guild_id,
@@ -892,3 +972,5 @@ def _record_match(conn: sqlite3.Connection, table_id: int, result: MatchResult, 
         "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = matches + 1",
         rows.preset_rows(guild_id, result),
     )
+    if rater is not None:
+        _run_steps(conn, ratings.rate_match(table_id, rater, claimed=True))

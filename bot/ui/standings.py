@@ -12,6 +12,7 @@ the forget confirmation's to the server cog.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 from typing import Any, Protocol, cast, runtime_checkable
@@ -28,11 +29,20 @@ from bot.service.standings import (
     PastMatch,
     Placing,
     PlayerRecord,
+    RatedRow,
+    RatingRecord,
 )
 from bot.ui import routing
+from bot.ui.art.rating import alt_text, rating_chart
 from bot.ui.names import shown_name
 
-SORT_LABELS: dict[BoardSort, str] = {"wins": "wins", "winrate": "win rate", "points": "points"}
+SORT_LABELS: dict[BoardSort, str] = {
+    "rating": "rating",
+    "wins": "wins",
+    "winrate": "win rate",
+    "points": "points",
+}
+RATING_PICTURE = "rating.png"
 COLOUR = discord.Colour.dark_green()
 
 # Discord's embed limits.
@@ -82,7 +92,68 @@ def _row_figures(row: BoardRow, sort: BoardSort) -> str:
     return f"**{row.matches_won}** {wins} · {played} · {percent(row.win_rate)}"
 
 
+def skill(value: float) -> str:
+    """A displayed rating, one decimal; never "-0.0"."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def signed(change: float) -> str:
+    text = skill(change)
+    return text if text.startswith("-") or text == "0.0" else f"+{text}"
+
+
+def _rated_name(row: RatedRow) -> str:
+    if row.cpu_level is not None:
+        return f"CPU ({row.cpu_level})"
+    return player_name(row.user_id, row.display_name)
+
+
+def _rated_figures(row: RatedRow) -> str:
+    matches = "1 match" if row.matches == 1 else f"{row.matches} matches"
+    return f"**{skill(row.skill)}** · {matches}"
+
+
+def _rating_embed(page: LeaderboardPage) -> discord.Embed:
+    lines = [f"**{row.rank}.** {_rated_name(row)} — {_rated_figures(row)}" for row in page.rated]
+    if not page.rated:
+        lines.append(f"Nobody has {page.rated_to_rank} rated matches yet.")
+    if page.provisional:
+        lines += ["", f"**Provisional** (fewer than {page.rated_to_rank} rated matches)"]
+        lines += [f"{_rated_name(row)} — {_rated_figures(row)}" for row in page.provisional]
+        more = page.provisional_count - len(page.provisional)
+        if more > 0:
+            lines.append(f"… and {more} more")
+    lines.append("")
+    mine = page.viewer_rating
+    if mine is None:
+        lines.append(f"<@{page.viewer_id}> has no rating in this server yet.")
+    elif mine.rank is None:
+        lines.append(
+            f"<@{page.viewer_id}> — **{skill(mine.skill)}**, provisional: "
+            f"{mine.matches} of {page.rated_to_rank} rated matches"
+        )
+    else:
+        lines.append(
+            f"<@{page.viewer_id}> is **{ordinal(mine.rank)}** of {mine.ranked_count} — "
+            f"**{skill(mine.skill)}**"
+        )
+    embed = discord.Embed(
+        title="Crazy Eights leaderboard — by rating",
+        description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
+        colour=COLOUR,
+    )
+    players = "1 ranked" if page.player_count == 1 else f"{page.player_count} ranked"
+    embed.set_footer(
+        text=f"Page {page.page} of {page.page_count} · {players} · "
+        "rating = skill − 3 × uncertainty (OpenSkill), so it grows as results confirm it"
+    )
+    return embed
+
+
 def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
+    if page.sort == "rating":
+        return _rating_embed(page)
     lines = [f"**{row.rank}.** <@{row.user_id}> — {_row_figures(row, page.sort)}" for row in page.rows]
     lines.append("")
     if page.viewer is not None:
@@ -223,7 +294,34 @@ def stats_embed(stats: PlayerRecord) -> discord.Embed:
     last = f"<t:{int(stats.last_played_at)}:R>" if stats.last_played_at is not None else "—"
     embed.add_field(name="Last played", value=last)
     embed.add_field(name="Ranking points", value=str(stats.points))
+    if stats.rating is not None:
+        embed.add_field(name="Rating", value=rating_line(stats.rating), inline=False)
+        embed.set_image(url=f"attachment://{RATING_PICTURE}")
     return embed
+
+
+def rating_line(rating: RatingRecord) -> str:
+    matches = "1 rated match" if rating.matches == 1 else f"{rating.matches} rated matches"
+    place = (
+        f"{ordinal(rating.rank)} of {rating.ranked_count} in this server"
+        if rating.rank is not None
+        else "provisional"
+    )
+    return (
+        f"**{skill(rating.skill)}** · {place} · {signed(rating.change)} in the last match · {matches}\n"
+        f"skill {rating.mu:.1f} ± {rating.sigma:.1f}"
+    )
+
+
+def stats_picture(stats: PlayerRecord) -> discord.File | None:
+    """The rating over the player's last rated matches (the embed's image), with its alt text; None before
+    the first rated match."""
+    if stats.rating is None or not stats.rating.history:
+        return None
+    history = stats.rating.history
+    return discord.File(
+        io.BytesIO(rating_chart(history)), filename=RATING_PICTURE, description=alt_text(history)
+    )
 
 
 def _ranking_line(entry: Placing) -> str:

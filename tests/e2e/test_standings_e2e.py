@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.store.base import GuildSettings, Store
-from bot.ui.standings import FORGOTTEN, ordinal
+from bot.ui.standings import FORGOTTEN, ordinal, signed, skill
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage
 from tests.service.test_standings import record_match
@@ -121,7 +121,7 @@ async def test_leaderboard_and_stats_after_two_matches(world: World) -> None:
     assert played == {world.alice.id: 2, world.bob.id: 1}
     order = sorted(people, key=lambda user_id: (-wins[user_id], -points[user_id], user_id))
 
-    board = await world.run(world.bob, "leaderboard")
+    board = await world.run(world.bob, "leaderboard", sort="wins")
     assert not board.ephemeral  # people share it
     lines = description(board)
     assert lines[:2] == [
@@ -154,14 +154,53 @@ async def test_leaderboard_and_stats_after_two_matches(world: World) -> None:
             "Favourite preset": favourite,  # Alice: one match of each, and the tie goes to the first name
             "Last played": shown["Last played"],
             "Ranking points": str(points[subject.id]),
+            "Rating": shown["Rating"],
         }
         assert re.fullmatch(r"<t:\d+:R>", shown["Last played"])
+        rating = await store.player_rating(world.guild.id, subject.id)
+        assert rating is not None and rating.matches == count
+        assert shown["Rating"].startswith(f"**{skill(rating.rating.skill)}** · provisional · ")
+        assert f"{signed(rating.change)} in the last match" in shown["Rating"]
+        # The picture of the rating over the last matches, with its alt text, is the embed's image.
+        (picture,) = stats.attachments
+        assert (
+            picture["filename"] == "rating.png"
+            and stats.embeds[0]["image"]["url"] == "attachment://rating.png"
+        )
+        assert picture["description"].startswith(
+            f"Rating over {'1 rated match' if count == 1 else f'the last {count} rated matches'}"
+        )
+        assert world.fake.files.content(picture).startswith(b"\x89PNG")
+
+    # The default board, now that the server has ratings, is by rating: nobody has 5 rated matches yet, so
+    # everyone (the two people and the easy CPU level) is listed apart, best first.
+    by_rating = await world.run(world.bob, "leaderboard")
+    assert by_rating.embeds[0]["title"] == "Crazy Eights leaderboard — by rating"
+    assert description(by_rating) == description(await world.run(world.bob, "leaderboard", sort="rating"))
+    rated = await store.rating_board(world.guild.id, ranked=False)
+    assert {(row.user_id, row.cpu_level) for row in rated} == {
+        (world.alice.id, None),
+        (bob, None),
+        (None, "easy"),
+    }
+    lines = description(by_rating)
+    assert lines[0] == "Nobody has 5 rated matches yet."
+    assert lines[2] == "**Provisional** (fewer than 5 rated matches)"
+    names = {world.alice.id: f"<@{world.alice.id}>", bob: f"<@{bob}>", None: "CPU (easy)"}
+    assert lines[3:6] == [
+        f"{names[row.user_id]} — **{skill(row.rating.skill)}** · "
+        + ("1 match" if row.matches == 1 else f"{row.matches} matches")
+        for row in rated
+    ]
+    mine = await store.player_rating(world.guild.id, bob)
+    assert mine is not None
+    assert lines[-1] == f"<@{bob}> — **{skill(mine.rating.skill)}**, provisional: 1 of 5 rated matches"
 
 
 async def test_recorded_results_in_leaderboard_stats_and_history(world: World) -> None:
     await seed(world, *two_matches(world))
     alice, bob = world.alice, world.bob
-    board = await world.run(alice, "leaderboard")
+    board = await world.run(alice, "leaderboard", sort="wins")
     assert not board.ephemeral
     assert description(board) == [
         f"**1.** <@{alice.id}> — **2** wins · 2 played · 100%",
@@ -198,7 +237,7 @@ async def test_mistaken_requests_get_short_private_answers(world: World) -> None
     assert empty.content == "Nobody has finished a match in this server yet."
     assert (await world.run(world.alice, "history")).ephemeral
     await seed(world, *two_matches(world))
-    past_the_end = await world.run(world.alice, "leaderboard", page=2)
+    past_the_end = await world.run(world.alice, "leaderboard", sort="wins", page=2)
     assert past_the_end.ephemeral
     assert past_the_end.content == "The leaderboard has only 1 page."
     nobody = await world.run(world.alice, "stats", member=world.carol)
@@ -224,7 +263,7 @@ async def test_leaderboard_pages_in_place_and_after_a_restart(world: World) -> N
         ),
     )
     asker = players[0]
-    board = await world.run(asker, "leaderboard")
+    board = await world.run(asker, "leaderboard", sort="wins")
     lines = description(board)
     assert lines[0] == f"**1.** <@{players[11].id}> — **12** wins · 12 played · 100%"
     assert lines[-1] == f"<@{asker.id}> is **12th** of 12 — **1** win · 1 played · 100%"  # off the page
@@ -322,8 +361,9 @@ async def test_forget_asks_then_deletes_everywhere(world: World) -> None:
     assert done.content == FORGOTTEN
     assert done.components == []
     assert await store.player_stats(world.guild.id, world.alice.id) is None
+    assert await store.player_rating(world.guild.id, world.alice.id) is None  # the rating goes too
 
-    board = await world.run(world.bob, "leaderboard")
+    board = await world.run(world.bob, "leaderboard", sort="wins")
     assert description(board)[0] == f"**1.** <@{world.bob.id}> — **0** wins · 2 played · 0%"
     gone = await world.run(world.alice, "stats")
     assert gone.ephemeral

@@ -122,7 +122,7 @@ def holding(rows: dict[str, list[str]], *needles: str) -> dict[str, list[str]]:
 async def standings(store: Store) -> dict[str, Any]:
     """What the others see of their standings: the leaderboard, each one's statistics, the history."""
     service = StandingsService(store)
-    board = await service.leaderboard(GUILD, viewer_id=ANN.user_id)
+    board = await service.leaderboard(GUILD, viewer_id=ANN.user_id, sort="wins")
     history = await service.history(GUILD)
     return {
         "board": [(row.user_id, row.matches_played, row.matches_won, row.points) for row in board.rows],

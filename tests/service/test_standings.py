@@ -121,7 +121,7 @@ async def test_leaderboard_pages_through_the_board_by_wins(twelve_players: Store
     assert (first.page, first.page_count, first.player_count) == (1, 2, 12)
     assert (first.has_previous, first.has_next) == (False, True)
     assert first.viewer is not None and first.viewer.rank == 1
-    second = await service.leaderboard(GUILD, viewer_id=12, page=2)
+    second = await service.leaderboard(GUILD, viewer_id=12, sort="wins", page=2)
     assert [(r.rank, r.user_id) for r in second.rows] == [(11, 2), (12, 1)]
     assert (second.has_previous, second.has_next) == (True, False)
 
@@ -129,7 +129,7 @@ async def test_leaderboard_pages_through_the_board_by_wins(twelve_players: Store
 async def test_viewer_off_the_page_still_gets_their_rank(twelve_players: Store) -> None:
     counting = CountingStore(twelve_players)
     service = StandingsService(counting)  # type: ignore[arg-type]
-    board = await service.leaderboard(GUILD, viewer_id=1, page=1)
+    board = await service.leaderboard(GUILD, viewer_id=1, sort="wins", page=1)
     assert all(r.user_id != 1 for r in board.rows)
     assert board.viewer is not None
     assert (board.viewer.rank, board.viewer.matches_won, board.viewer.matches_played) == (12, 1, 2)
@@ -138,13 +138,13 @@ async def test_viewer_off_the_page_still_gets_their_rank(twelve_players: Store) 
 
 async def test_viewer_on_the_page_costs_no_extra_query(twelve_players: Store) -> None:
     counting = CountingStore(twelve_players)
-    board = await StandingsService(counting).leaderboard(GUILD, viewer_id=5)  # type: ignore[arg-type]
+    board = await StandingsService(counting).leaderboard(GUILD, viewer_id=5, sort="wins")  # type: ignore[arg-type]
     assert board.viewer is not None and board.viewer.rank == 8
     assert counting.calls == Counter({"leaderboard_size": 1, "leaderboard": 1})
 
 
 async def test_viewer_who_never_played_has_no_row(twelve_players: Store) -> None:
-    board = await StandingsService(twelve_players).leaderboard(GUILD, viewer_id=999)
+    board = await StandingsService(twelve_players).leaderboard(GUILD, viewer_id=999, sort="wins")
     assert board.viewer is None
     assert board.viewer_id == 999
 
@@ -152,16 +152,16 @@ async def test_viewer_who_never_played_has_no_row(twelve_players: Store) -> None
 async def test_a_page_past_the_end_is_refused_unless_clamped(twelve_players: Store) -> None:
     service = StandingsService(twelve_players)
     with pytest.raises(ServiceError) as refused:
-        await service.leaderboard(GUILD, viewer_id=1, page=3)
+        await service.leaderboard(GUILD, viewer_id=1, sort="wins", page=3)
     assert refused.value.code == "page-out-of-range"
     assert refused.value.message == "The leaderboard has only 2 pages."
-    clamped = await service.leaderboard(GUILD, viewer_id=1, page=7, clamp=True)
+    clamped = await service.leaderboard(GUILD, viewer_id=1, sort="wins", page=7, clamp=True)
     assert clamped.page == 2
     assert [r.user_id for r in clamped.rows] == [2, 1]
-    low = await service.leaderboard(GUILD, viewer_id=1, page=0, clamp=True)
+    low = await service.leaderboard(GUILD, viewer_id=1, sort="wins", page=0, clamp=True)
     assert low.page == 1
     with pytest.raises(ServiceError, match="Pages start at 1"):
-        await service.leaderboard(GUILD, viewer_id=1, page=0)
+        await service.leaderboard(GUILD, viewer_id=1, sort="wins", page=0)
 
 
 async def test_win_rate_board_needs_five_matches(store: Store) -> None:
@@ -190,12 +190,12 @@ async def test_points_count_opponents_beaten(store: Store) -> None:
 async def test_empty_boards_are_refused_with_a_reason(store: Store) -> None:
     service = StandingsService(store)
     with pytest.raises(ServiceError, match="Nobody has finished a match"):
-        await service.leaderboard(GUILD, viewer_id=1)
+        await service.leaderboard(GUILD, viewer_id=1, sort="wins")
     await win_against_cpu(store, OTHER_GUILD, 1, times=6)
     with pytest.raises(
         ServiceError, match="Nobody has finished a match"
     ):  # another server's results don't count
-        await service.leaderboard(GUILD, viewer_id=1)
+        await service.leaderboard(GUILD, viewer_id=1, sort="wins")
     await win_against_cpu(store, GUILD, 1, times=2)
     with pytest.raises(ServiceError, match="finished 5 matches"):
         await service.leaderboard(GUILD, viewer_id=1, sort="winrate")
@@ -264,10 +264,46 @@ async def test_forget_deletes_statistics_in_every_server(store: Store) -> None:
     for guild in (GUILD, OTHER_GUILD):
         with pytest.raises(ServiceError):
             await service.stats(guild, 1)
-        board = await service.leaderboard(guild, viewer_id=1)
+        board = await service.leaderboard(guild, viewer_id=1, sort="wins")
         assert [r.user_id for r in board.rows] == [2]
         assert board.viewer is None
         (match,) = await service.history(guild)
         assert [e.user_id for e in match.ranking] == [None, 2]
         assert "a" not in [e.display_name for e in match.ranking]
     assert (await service.stats(GUILD, 2)).matches_played == 1
+
+
+async def test_the_board_is_by_rating_once_the_server_has_ratings(store: Store) -> None:
+    service = StandingsService(store, page_size=2)
+    for n in range(5):  # 1 and 2 play five matches: ranked; 3 plays one: provisional
+        await record_match(store, guild_id=GUILD, ranking=[(1, "a", 1, 0), (2, "b", 2, 9)], now=1e9 + n)
+    await record_match(store, guild_id=GUILD, ranking=[(3, "c", 1, 0), (4, "d", 2, 9)], now=2e9)
+    await record_match(store, guild_id=GUILD, ranking=[(5, "e", 1, 0), (6, "f", 2, 9)], now=2e9 + 1)
+    board = await service.leaderboard(GUILD, viewer_id=2)
+    assert board.sort == "rating" and (board.page_count, board.player_count) == (1, 2)
+    assert [(row.rank, row.user_id, row.matches) for row in board.rated] == [(1, 1, 5), (2, 2, 5)]
+    assert board.rated[0].skill > board.rated[1].skill
+    # Four provisional ratings, the first page of them shown (two here), best first.
+    assert board.provisional_count == 4 and len(board.provisional) == 2
+    assert board.provisional[0].skill >= board.provisional[1].skill
+    assert board.viewer_rating is not None and board.viewer_rating.rank == 2
+    with pytest.raises(ServiceError) as info:
+        await service.leaderboard(GUILD, viewer_id=2, sort="rating", page=2)
+    assert info.value.message == "The rating board has only 1 page."
+    assert (await service.leaderboard(GUILD, viewer_id=2, page=5, clamp=True)).page == 1
+    # Another server without results: the default stays wins, and asking for ratings says why there are none.
+    with pytest.raises(ServiceError) as none:
+        await service.leaderboard(GUILD + 1, viewer_id=2, sort="rating")
+    assert none.value.message == "Nobody has a rating in this server yet: finish a match first."
+
+
+async def test_stats_carry_the_rating_with_its_rank_change_and_history(store: Store) -> None:
+    service = StandingsService(store)
+    for n in range(6):
+        winner, loser = ((1, "a"), (2, "b")) if n < 5 else ((2, "b"), (1, "a"))
+        await record_match(store, guild_id=GUILD, ranking=[(*winner, 1, 0), (*loser, 2, 9)], now=1e9 + n)
+    stats = await service.stats(GUILD, 1)
+    assert stats.rating is not None
+    assert (stats.rating.matches, stats.rating.rank, stats.rating.ranked_count) == (6, 1, 2)
+    assert len(stats.rating.history) == 6 and stats.rating.history[-1] == pytest.approx(stats.rating.skill)
+    assert stats.rating.change < 0 and stats.rating.history[4] > stats.rating.history[-1]  # lost the last one

@@ -6,7 +6,8 @@ times. After every kill the database must pass ``PRAGMA integrity_check`` and th
 every table: the move log is numbered 1..n with the state at version n; the stored state is what replaying the
 log from the table's seed gives; the round results, the status, the match result and the seats are exactly
 what the moves in the log imply — none of a move's writes present without the move, or the other way round.
-Statistics must equal a recount from the recorded match results: no match counted twice or half.
+Statistics must equal a recount from the recorded match results: no match counted twice or half; likewise
+every recorded match is rated exactly once (each rating's count of matches).
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ class Checker:
             if applied is None:
                 return  # killed before the first migration committed
             self._check_stats(conn)
+            self._check_ratings(conn)
             tables = conn.execute("SELECT id, status, options FROM game_tables ORDER BY id").fetchall()
             finished = 0
             for table_id, status, options in tables:
@@ -202,6 +204,27 @@ class Checker:
         else:
             assert recorded == sorted(ranking) and has_result == (1,)
         return ranking is not None
+
+    def _check_ratings(self, conn: sqlite3.Connection) -> None:
+        """Every recorded match, and nothing else, is rated exactly once: it is marked rated, and each rating
+        (a person's, a CPU level's) counts the recorded matches it played in."""
+        assert conn.execute("SELECT COUNT(*) FROM match_results WHERE rated = 0").fetchone() == (0,)
+        played: Counter[tuple[int, int, str]] = Counter()
+        for guild_id, user_id, level, _ in conn.execute(
+            "SELECT DISTINCT m.guild_id, COALESCE(r.user_id, 0), "
+            "CASE WHEN r.user_id IS NULL THEN s.cpu_level ELSE '' END, r.table_id "
+            "FROM match_results AS m JOIN match_rankings AS r ON r.table_id = m.table_id "
+            "JOIN seats AS s ON s.table_id = r.table_id AND s.position = r.position "
+            "WHERE r.user_id IS NOT NULL OR s.cpu_level IS NOT NULL"
+        ).fetchall():
+            played[(guild_id, user_id, level)] += 1
+        counted = {
+            (guild_id, user_id, level): matches
+            for user_id, level, guild_id, matches in conn.execute(
+                "SELECT user_id, cpu_level, guild_id, matches FROM ratings"
+            )
+        }
+        assert counted == dict(played)
 
     def _check_stats(self, conn: sqlite3.Connection) -> None:
         """player_stats equals a recount from match_rankings: every match counted exactly once."""

@@ -1,5 +1,6 @@
 """SIGKILL a process committing moves to PostgreSQL at random moments: every table is exactly its move log
-(no move half applied, none lost after its commit returned), and statistics count each recorded match once.
+(no move half applied, none lost after its commit returned), and statistics and ratings count each recorded
+match once.
 (The SQLite twin, with 50 kills and a replay of real games, is test_crash_safety.py.)"""
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ async def check_every_table(store: Store) -> int:
     for user in (11, 12):
         stats = await store.player_stats(1, user)
         assert (stats.matches_played if stats else 0) == finished
+        # Rated once per recorded match, in the result's transaction: never without it, never twice.
+        rating = await store.player_rating(1, user)
+        assert (rating.matches if rating else 0) == finished
+        assert len(rating.history if rating else ()) == min(finished, 20)
     return total
 
 

@@ -51,6 +51,12 @@ async def exercise_every_query(store: Store) -> None:
         await store.leaderboard_size(GUILD, sort=sort)  # type: ignore[arg-type]
         await store.leaderboard_rank(GUILD, 11, sort=sort)  # type: ignore[arg-type]
     await store.player_stats(GUILD, 11)
+    for ranked in (True, False):
+        await store.rating_board(GUILD, ranked=ranked, offset=1, limit=5)
+        await store.rating_board_size(GUILD, ranked=ranked)
+    for _ in range(5):  # 11 ranked: their rank is counted too
+        await finish_match(store, 3, [(11, 1, 0), (12, 2, 5)], now=3.0)
+    await store.player_rating(GUILD, 11)
     await store.recent_matches(GUILD)
     await store.open_tables_of_user(1)
     # A move naming 11 in its action, events and state: forget rewrites them (by primary key).

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import discord
 import pytest
+from PIL import Image
 
 from bot.service.server import ServerSettings
 from bot.service.standings import (
@@ -14,7 +16,10 @@ from bot.service.standings import (
     PastMatch,
     Placing,
     PlayerRecord,
+    RatedRow,
+    RatingRecord,
 )
+from bot.ui.art.rating import rating_chart
 from bot.ui.standings import (
     STANDINGS_DYNAMIC_ITEMS,
     ForgetButton,
@@ -27,6 +32,7 @@ from bot.ui.standings import (
     ordinal,
     settings_embed,
     stats_embed,
+    stats_picture,
 )
 
 GUILD = 111_111_111_111_111_111
@@ -315,3 +321,105 @@ def test_forget_buttons_name_the_user_and_the_choice() -> None:
 def test_dynamic_items_are_exported_for_registration() -> None:
     assert set(STANDINGS_DYNAMIC_ITEMS) == {LeaderboardPageButton, ForgetButton}
     assert all(issubclass(item, discord.ui.DynamicItem) for item in STANDINGS_DYNAMIC_ITEMS)
+
+
+# --- ratings ------------------------------------------------------------------------------------------------
+
+
+def rated(rank: int, user_id: int | None, skill: float, matches: int, level: str | None = None) -> RatedRow:
+    return RatedRow(
+        rank=rank,
+        user_id=user_id,
+        cpu_level=level,
+        display_name=level or f"P{user_id}",
+        skill=skill,
+        mu=skill + 9.0,
+        sigma=3.0,
+        matches=matches,
+    )
+
+
+def rating(rank: int | None, history: tuple[float, ...] = (0.4, 1.7, 1.2), matches: int = 7) -> RatingRecord:
+    return RatingRecord(
+        skill=history[-1], mu=history[-1] + 9.0, sigma=3.0, matches=matches, rank=rank, ranked_count=12,
+        change=history[-1] - history[-2] if len(history) > 1 else history[-1], history=history,
+    )  # fmt: skip
+
+
+def rating_board(viewer: RatingRecord | None) -> LeaderboardPage:
+    return LeaderboardPage(
+        guild_id=GUILD, sort="rating", page=1, page_count=2, player_count=12, rows=[], viewer_id=VIEWER,
+        viewer=None, min_matches=5,
+        rated=[rated(1, 1001, 14.25, 30), rated(2, None, 9.0, 12, "hard"), rated(3, 1003, -0.04, 6)],
+        provisional=[rated(1, 1004, 2.5, 1)], provisional_count=3, viewer_rating=viewer,
+    )  # fmt: skip
+
+
+def test_rating_board_shows_skill_and_matches_and_lists_provisional_players_apart() -> None:
+    embed = leaderboard_embed(rating_board(rating(4)))
+    assert embed.title == "Crazy Eights leaderboard — by rating"
+    assert (embed.description or "").splitlines() == [
+        "**1.** <@1001> — **14.2** · 30 matches",
+        "**2.** CPU (hard) — **9.0** · 12 matches",
+        "**3.** <@1003> — **0.0** · 6 matches",  # never "-0.0"
+        "",
+        "**Provisional** (fewer than 5 rated matches)",
+        "<@1004> — **2.5** · 1 match",
+        "… and 2 more",
+        "",
+        f"<@{VIEWER}> is **4th** of 12 — **1.2**",
+    ]
+    assert (embed.footer.text or "").startswith("Page 1 of 2 · 12 ranked · rating = skill − 3 × uncertainty")
+
+
+def test_rating_board_viewer_line_when_provisional_or_unrated() -> None:
+    provisional = leaderboard_embed(rating_board(rating(None, (2.0,), matches=1)))
+    assert (provisional.description or "").splitlines()[-1] == (
+        f"<@{VIEWER}> — **2.0**, provisional: 1 of 5 rated matches"
+    )
+    unrated = leaderboard_embed(rating_board(None))
+    assert (unrated.description or "").splitlines()[-1] == f"<@{VIEWER}> has no rating in this server yet."
+
+
+def test_rating_board_buttons_keep_the_rating_sort() -> None:
+    (_, after) = leaderboard_view(rating_board(None)).children
+    assert isinstance(after, LeaderboardPageButton) and after.sort == "rating"
+    assert after.custom_id == f"eights-lb:{GUILD}:rating:2:{VIEWER}"
+
+
+def test_stats_show_the_rating_rank_change_and_its_picture() -> None:
+    record = stats(rating=rating(4))
+    embed = stats_embed(record)
+    assert fields(embed)["Rating"] == (
+        "**1.2** · 4th of 12 in this server · -0.5 in the last match · 7 rated matches\nskill 10.2 ± 3.0"
+    )
+    assert embed.image.url == "attachment://rating.png"
+    picture = stats_picture(record)
+    assert picture is not None and picture.filename == "rating.png"
+    assert (
+        picture.description
+        == "Rating over the last 3 rated matches: from 0.4 to 1.2, lowest 0.4, highest 1.7."
+    )
+    data = picture.fp.read()
+    assert data.startswith(b"\x89PNG")
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.size == (480, 160)
+    # A gain is signed, and a provisional rating says so.
+    first = stats_embed(stats(rating=rating(None, (2.61,), matches=1)))
+    assert fields(first)["Rating"].startswith(
+        "**2.6** · provisional · +2.6 in the last match · 1 rated match"
+    )
+
+
+def test_stats_before_any_rated_match_have_no_rating_and_no_picture() -> None:
+    record = stats()
+    assert "Rating" not in fields(stats_embed(record)) and stats_embed(record).image.url is None
+    assert stats_picture(record) is None
+
+
+def test_the_rating_picture_is_the_same_for_the_same_history_and_differs_with_it() -> None:
+    assert rating_chart((0.0, 1.5, 3.0)) == rating_chart((0.0, 1.5, 3.0))
+    assert rating_chart((0.0, 1.5, 3.0)) != rating_chart((0.0, 3.0, 1.5))
+    assert rating_chart((5.0,)).startswith(b"\x89PNG")  # one match: a single point
+    with pytest.raises(ValueError):
+        rating_chart(())

@@ -13,7 +13,14 @@ from discord import app_commands
 from bot.exts._group import EightsGroup, FeatureCog
 from bot.service.errors import ServiceError
 from bot.service.standings import BoardSort, StandingsService
-from bot.ui.standings import STANDINGS_COG, history_embed, leaderboard_embed, leaderboard_view, stats_embed
+from bot.ui.standings import (
+    STANDINGS_COG,
+    history_embed,
+    leaderboard_embed,
+    leaderboard_view,
+    stats_embed,
+    stats_picture,
+)
 
 NOT_IN_GUILD = "Use this command in a server."
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -50,9 +57,13 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         await interaction.response.edit_message(embed=leaderboard_embed(shown), view=leaderboard_view(shown))
 
     @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
-    @app_commands.describe(sort="What to rank by (default: wins)", page="Which page of ten (default: 1)")
+    @app_commands.describe(
+        sort="What to rank by (default: rating once the server has ratings, else wins)",
+        page="Which page of ten (default: 1)",
+    )
     @app_commands.choices(
         sort=[
+            app_commands.Choice(name="rating (OpenSkill)", value="rating"),
             app_commands.Choice(name="wins", value="wins"),
             app_commands.Choice(name="win rate (at least 5 matches)", value="winrate"),
             app_commands.Choice(name="points", value="points"),
@@ -61,7 +72,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        sort: str = "wins",
+        sort: str | None = None,
         page: app_commands.Range[int, 1, 1_000_000] = 1,
     ) -> None:
         if interaction.guild_id is None:
@@ -92,7 +103,12 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        await interaction.response.send_message(embed=stats_embed(stats), allowed_mentions=NO_MENTIONS)
+        picture = stats_picture(stats)  # the rating over the last matches, once there is one
+        await interaction.response.send_message(
+            embed=stats_embed(stats),
+            allowed_mentions=NO_MENTIONS,
+            files=[] if picture is None else [picture],
+        )
 
     @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
     async def history(self, interaction: discord.Interaction) -> None:

@@ -1,0 +1,221 @@
+"""Rating a finished match, once for both backends (the statements; the math is the service's ``Rater``).
+
+``rate_match`` runs inside the transaction that records the match result, which inserts the result with its
+``rated`` flag set (``ON CONFLICT DO NOTHING``: only the transaction that inserts it rates); the backfill
+flips the flag instead. A killed process rolls back the result, the flag and the ratings together; a second
+process or a retried commit finds the result recorded, or the flag set, and rates nothing. ``backfill`` rates
+the recorded matches whose flag is unset, in the order they were played: the data step of migration 0009, in
+that migration's transaction.
+
+Who is rated: a seat's person (``user_id``; a seat the CPU took over is still its person's), or a CPU seat's
+level (``cpu_level``), whose rating is per level and guild; a level at several seats of one match takes the
+mean of their new ratings. A seat with neither (a player who asked to be forgotten, in an old match) takes
+part as a new rating and is not stored. A partnership match rates its two sides (seats 0 and 2, 1 and 3) as
+teams. Each rating keeps the displayed skill after its last ``RECENT`` matches, for the picture in
+/eights stats: a row, not a history table, so that a match's rating costs one write per player.
+
+As in ``bot.store.forget``, the procedures are generators of ``Statement``s with :name parameters; each
+backend runs them inside its transaction and sends back the rows of a query or the count of a change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store.base import RATED_TO_RANK, PlayerRating, Rater, Rating, RatingRow
+from bot.store.forget import Statement
+from bot.store.rows import dumps, loads, params_of
+
+# The migration whose data step is ``backfill``.
+MIGRATION = 9
+RECENT = 20  # skills kept per rating
+
+# The people and CPU levels of a rating share one key: (user_id, cpu_level), with 0 and '' for "not one".
+CPU_USER = 0
+PERSON_LEVEL = ""
+
+# The rating leaderboard's order: migration 0009's indexes term for term (the key makes it total).
+ORDER_BY = "skill DESC, user_id, cpu_level"
+BOARD_COLUMNS = "user_id, cpu_level, display_name, mu, sigma, matches"
+PLAYER_COLUMNS = "mu, sigma, skill, matches, last_change, recent"
+
+
+@dataclass(frozen=True, slots=True)
+class _Seat:
+    position: int
+    place: int
+    key: tuple[int, str] | None  # None: a forgotten person, rated as new and not stored
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    rating: Rating
+    matches: int
+    recent: list[float]
+
+
+def _statement(sql: str, *, rows: bool = False, **values: Any) -> Statement:
+    return Statement(sql, params_of(sql, values), rows)
+
+
+def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
+    """The seat positions of each side: partners sit opposite (0 and 2, 1 and 3), or one side per seat."""
+    if not partnership:
+        return [[p] for p in positions]
+    sides = [[p for p in positions if p % 2 == parity] for parity in (0, 1)]
+    return [side for side in sides if side]
+
+
+def rate_match(table_id: int, rater: Rater, *, claimed: bool = False) -> Generator[Statement, Any, int]:
+    """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written.
+    ``claimed``: the caller's transaction has just inserted the result with its flag set (the insert was the
+    guard), so the flag is not flipped here."""
+    if not claimed:
+        flipped = yield _statement(
+            "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
+            table=table_id,
+            yes=True,
+            no=False,
+        )
+        if flipped != 1:
+            return 0
+    # The seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)).
+    found = yield _statement(
+        "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "
+        "s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
+        "FROM match_results AS m JOIN match_rankings AS r ON r.table_id = m.table_id "
+        "LEFT JOIN seats AS s ON s.table_id = r.table_id AND s.position = r.position "
+        "LEFT JOIN ratings AS g ON g.user_id = COALESCE(r.user_id, :cpu) "
+        "AND g.cpu_level = CASE WHEN r.user_id IS NULL THEN COALESCE(s.cpu_level, :person) ELSE :person END "
+        "AND g.guild_id = m.guild_id "
+        "WHERE m.table_id = :table ORDER BY r.position",
+        rows=True,
+        table=table_id,
+        cpu=CPU_USER,
+        person=PERSON_LEVEL,
+    )
+    if not found:
+        return 0
+    guild_id, finished_at, house_rules = found[0][0], float(found[0][1]), found[0][2]
+    rules = loads(house_rules) if isinstance(house_rules, str | bytes) else house_rules
+    partnership = isinstance(rules, dict) and bool(rules.get("partnership"))
+    seats: dict[int, _Seat] = {}
+    held: dict[tuple[int, str], _Held] = {}
+    for row in found:
+        _, _, _, position, place, user_id, name, cpu_level, mu, sigma, matches, recent = row
+        key = _key(user_id, cpu_level)
+        seats[position] = _Seat(position, place, key, name)
+        if key is not None and mu is not None:
+            held[key] = _Held(Rating(float(mu), float(sigma)), int(matches), list(loads(recent)))
+    initial = Rating(*rater.initial)
+    sides = sides_of(sorted(seats), partnership)
+    places = [min(seats[p].place for p in side) for side in sides]
+    before = [[_rating(held, seats[p].key, initial) for p in side] for side in sides]
+    after = rater.rate(before, places)
+    # A CPU level that holds several seats of the match takes their mean (each seat is one look at how that
+    # level plays; together they count as one match of the level).
+    seen: dict[tuple[int, str], list[Rating]] = {}
+    for side, news in zip(sides, after, strict=True):
+        for position, new in zip(side, news, strict=True):
+            key = seats[position].key
+            if key is not None:
+                seen.setdefault(key, []).append(Rating(*new))
+    if not seen:
+        return 0
+    names = {seat.key: seat.name for seat in seats.values() if seat.key is not None}
+    values: dict[str, Any] = {"guild": guild_id, "at": finished_at}
+    tuples = []
+    for i, (key, results) in enumerate(seen.items()):
+        new = Rating(sum(r.mu for r in results) / len(results), sum(r.sigma for r in results) / len(results))
+        old = held.get(key)
+        values.update(
+            {
+                f"user{i}": key[0],
+                f"level{i}": key[1],
+                f"name{i}": names[key] if key[0] != CPU_USER else key[1],
+                f"mu{i}": new.mu,
+                f"sigma{i}": new.sigma,
+                f"skill{i}": new.skill,
+                f"matches{i}": 1 if old is None else old.matches + 1,
+                f"change{i}": new.skill - (initial if old is None else old.rating).skill,
+                f"recent{i}": dumps([*([] if old is None else old.recent)[1 - RECENT :], new.skill]),
+            }
+        )
+        tuples.append(
+            f"(:user{i}, :level{i}, :guild, :name{i}, :mu{i}, :sigma{i}, :skill{i}, :matches{i}, :change{i}, "
+            f":recent{i}, :at)"
+        )
+    yield _statement(
+        "INSERT INTO ratings (user_id, cpu_level, guild_id, display_name, mu, sigma, skill, matches, "
+        f"last_change, recent, rated_at) VALUES {', '.join(tuples)} "
+        "ON CONFLICT (user_id, cpu_level, guild_id) DO UPDATE SET display_name = excluded.display_name, "
+        "mu = excluded.mu, sigma = excluded.sigma, skill = excluded.skill, matches = excluded.matches, "
+        "last_change = excluded.last_change, recent = excluded.recent, rated_at = excluded.rated_at",
+        **values,
+    )
+    return len(seen)
+
+
+def backfill(rater: Rater) -> Generator[Statement, Any, int]:
+    """Rate every recorded match that is not rated yet, in the order they were played (then by table id:
+    two matches may end in the same second); returns how many were rated. Running it again rates none."""
+    pending = yield _statement(
+        "SELECT table_id FROM match_results WHERE rated = :no ORDER BY finished_at, table_id",
+        rows=True,
+        no=False,
+    )
+    rated = 0
+    for (table_id,) in pending:
+        if (yield from rate_match(int(table_id), rater)):
+            rated += 1
+    return rated
+
+
+def listed(ranked: bool) -> str:
+    """The condition of one of the two lists; a literal, so that the list's partial index applies."""
+    return f"matches >= {RATED_TO_RANK}" if ranked else f"matches < {RATED_TO_RANK}"
+
+
+def board_row(rank: int, row: Sequence[Any]) -> RatingRow:
+    """A row of ``SELECT {BOARD_COLUMNS}`` at ``rank``."""
+    user_id, cpu_level, name, mu, sigma, matches = row
+    person = int(user_id) != CPU_USER
+    return RatingRow(
+        rank=rank,
+        user_id=int(user_id) if person else None,
+        cpu_level=None if person else str(cpu_level),
+        display_name=str(name),
+        rating=Rating(float(mu), float(sigma)),
+        matches=int(matches),
+    )
+
+
+def player_rating(row: Sequence[Any], rank: int | None, ranked: int, history: int) -> PlayerRating:
+    """A row of ``SELECT {PLAYER_COLUMNS}``, with the rating's rank and the number of ranked ratings."""
+    mu, sigma, _, matches, change, recent = row
+    skills = [float(value) for value in loads(recent)]
+    return PlayerRating(
+        rating=Rating(float(mu), float(sigma)),
+        matches=int(matches),
+        rank=rank,
+        ranked_count=ranked,
+        change=float(change),
+        history=tuple(skills[len(skills) - history :] if history > 0 else ()),
+    )
+
+
+def _key(user_id: int | None, cpu_level: str | None) -> tuple[int, str] | None:
+    if user_id is not None:
+        return (int(user_id), PERSON_LEVEL)
+    if cpu_level:
+        return (CPU_USER, str(cpu_level))
+    return None
+
+
+def _rating(held: dict[tuple[int, str], _Held], key: tuple[int, str] | None, initial: Rating) -> Rating:
+    if key is None or key not in held:
+        return initial
+    return held[key].rating

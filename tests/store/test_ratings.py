@@ -1,0 +1,161 @@
+"""Ratings in the store, on each backend: a finished match rates its seated people and CPU levels once, in
+the result's transaction; the rating leaderboard's two lists; a player's rating, rank, change and history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.service.ratings import OPENSKILL
+from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord, Store
+from bot.store.base import RATED_TO_RANK, Rating
+from tests.store.conftest import GUILD, new_table
+
+Seat = tuple[int | None, str | None, int]  # (user_id, CPU level, place) per seat position
+
+
+def seat_records(seats: list[Seat]) -> list[SeatRecord]:
+    return [
+        SeatRecord(position, user, f"P{user}" if user else f"CPU {position}", cpu_level=level, joined_at=1.0)
+        for position, (user, level, _) in enumerate(seats)
+    ]
+
+
+def match_result(seats: list[Seat], house_rules: dict[str, Any] | None = None) -> MatchResult:
+    entries = [
+        RankingEntry(position, user, f"P{user}" if user else f"CPU {position}", place, place * 10)
+        for position, (user, _, place) in enumerate(seats)
+    ]
+    return MatchResult("classic", 1, entries, house_rules=house_rules or {})
+
+
+async def finish(
+    store: Store,
+    channel_id: int,
+    seats: list[Seat],
+    *,
+    now: float,
+    house_rules: dict[str, Any] | None = None,
+    guild_id: int = GUILD,
+) -> int:
+    records = seat_records(seats)
+    host = next(record for record in records if record.user_id is not None)
+    table_id = await new_table(store, guild_id=guild_id, channel_id=channel_id, host=host, now=now)
+    await commit_result(store, table_id, 0, seats, now=now, house_rules=house_rules)
+    return table_id
+
+
+async def commit_result(
+    store: Store,
+    table_id: int,
+    version: int,
+    seats: list[Seat],
+    *,
+    now: float,
+    house_rules: dict[str, Any] | None = None,
+) -> None:
+    await store.commit_move(
+        table_id,
+        version,
+        actor_id=None,
+        action={"kind": "play"},
+        events=[],
+        new_state={"over": True},
+        deadline=None,
+        now=now,
+        seats=seat_records(seats),
+        status="finished",
+        round_result=RoundResult(1, [place for *_, place in seats], [0]),
+        match_result=match_result(seats, house_rules),
+    )
+
+
+async def ratings_of(store: Store, guild_id: int = GUILD) -> dict[tuple[int | None, str | None], Any]:
+    rows = [
+        *await store.rating_board(guild_id, ranked=True, limit=100),
+        *await store.rating_board(guild_id, ranked=False, limit=100),
+    ]
+    return {(row.user_id, row.cpu_level): (row.rating, row.matches) for row in rows}
+
+
+async def test_a_match_rates_its_people_and_cpu_levels(store: Store) -> None:
+    await finish(store, 1, [(11, None, 2), (None, "hard", 1), (12, None, 3)], now=10.0)
+    expected = [
+        [Rating(*pair) for pair in side] for side in OPENSKILL.rate([[OPENSKILL.initial]] * 3, [2, 1, 3])
+    ]
+    assert await ratings_of(store) == {
+        (11, None): (expected[0][0], 1),
+        (None, "hard"): (expected[1][0], 1),
+        (12, None): (expected[2][0], 1),
+    }
+    # The next match starts from those ratings; the CPU level's rating is shared by every hard seat.
+    await finish(store, 2, [(None, "hard", 1), (11, None, 2)], now=20.0)
+    again = [
+        [Rating(*pair) for pair in side]
+        for side in OPENSKILL.rate([[expected[1][0]], [expected[0][0]]], [1, 2])
+    ]
+    found = await ratings_of(store)
+    assert found[(None, "hard")] == (again[0][0], 2) and found[(11, None)] == (again[1][0], 2)
+
+
+async def test_a_seat_the_cpu_took_over_rates_its_person(store: Store) -> None:
+    await finish(store, 1, [(11, "normal", 1), (12, None, 2)], now=10.0)
+    assert set(await ratings_of(store)) == {(11, None), (12, None)}
+
+
+async def test_a_partnership_rates_the_sides_as_teams(store: Store) -> None:
+    await finish(
+        store,
+        1,
+        [(11, None, 2), (12, None, 1), (13, None, 2), (None, "easy", 1)],
+        now=10.0,
+        house_rules={"partnership": True},
+    )
+    new = OPENSKILL.initial
+    losers, winners = [
+        [Rating(*p) for p in side] for side in OPENSKILL.rate([[new, new], [new, new]], [2, 1])
+    ]
+    found = await ratings_of(store)
+    assert found[(11, None)][0] == losers[0] and found[(13, None)][0] == losers[1]
+    assert found[(12, None)][0] == winners[0] and found[(None, "easy")][0] == winners[1]
+
+
+async def test_a_repeated_result_rates_nothing_twice(store: Store) -> None:
+    seats: list[Seat] = [(11, None, 1), (12, None, 2)]
+    table_id = await finish(store, 1, seats, now=10.0)
+    before = await ratings_of(store)
+    # The same result committed again (a caller repeating itself after a crash) is skipped.
+    await commit_result(store, table_id, 1, seats, now=11.0)
+    assert await ratings_of(store) == before
+    rating = await store.player_rating(GUILD, 11)
+    assert rating is not None and rating.matches == 1 and len(rating.history) == 1
+
+
+async def test_board_lists_ranked_and_provisional_apart_and_player_rating(store: Store) -> None:
+    # 11 beats 12 five times (both ranked); 13 plays once.
+    for n in range(RATED_TO_RANK):
+        await finish(store, 10 + n, [(11, None, 1), (12, None, 2)], now=100.0 + n)
+    await finish(store, 99, [(13, None, 1), (14, None, 2)], now=200.0, guild_id=GUILD + 1)
+    await finish(store, 98, [(13, None, 1), (12, None, 2)], now=201.0)
+    ranked = await store.rating_board(GUILD, ranked=True)
+    provisional = await store.rating_board(GUILD, ranked=False)
+    assert [(row.rank, row.user_id) for row in ranked] == [(1, 11), (2, 12)]
+    assert [(row.rank, row.user_id, row.matches) for row in provisional] == [(1, 13, 1)]
+    assert ranked[0].rating.skill > ranked[1].rating.skill
+    assert (
+        await store.rating_board_size(GUILD) == 2 and await store.rating_board_size(GUILD, ranked=False) == 1
+    )
+    assert [row.user_id for row in await store.rating_board(GUILD, offset=1, limit=1)] == [12]
+
+    mine = await store.player_rating(GUILD, 12, history=3)
+    assert mine is not None and (mine.rank, mine.ranked_count, mine.matches) == (2, 2, RATED_TO_RANK + 1)
+    assert len(mine.history) == 3 and mine.history[-1] == pytest.approx(mine.rating.skill)
+    assert mine.change == pytest.approx(mine.history[-1] - mine.history[-2])
+    assert mine.change < 0  # lost the last match
+    provisional_player = await store.player_rating(GUILD, 13)
+    assert provisional_player is not None and provisional_player.rank is None
+    assert provisional_player.history == (pytest.approx(provisional_player.rating.skill),)
+    first = provisional_player.change
+    assert first == pytest.approx(provisional_player.rating.skill - Rating(25.0, 25.0 / 3).skill)
+    assert await store.player_rating(GUILD, 99) is None
