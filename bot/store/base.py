@@ -17,6 +17,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol
 
+from bot.engine.ratings import OPENSKILL
+
 if TYPE_CHECKING:
     from bot.shards import ShardSet
 
@@ -44,7 +46,7 @@ class Rating(NamedTuple):
 
 
 class Rater(Protocol):
-    """The rating model (``bot.service.ratings.OPENSKILL``) over (mu, sigma) pairs. Pure: the store calls it
+    """The rating model (``bot.engine.ratings.OPENSKILL``) over (mu, sigma) pairs. Pure: the store calls it
     inside the transaction that records a match result, and in migration 0009's backfill."""
 
     @property
@@ -61,13 +63,12 @@ class Rater(Protocol):
 
 
 def default_rater() -> Rater:
-    """The service's OpenSkill model, for a store opened without another (the client, the CLI, tests).
+    """The OpenSkill model (``bot.engine.ratings``), for a store opened without another (the client, the CLI,
+    tests).
 
-    The math is the service's (one module that imports nothing of the bot), the statements the store's: the
-    store calls the model inside its transaction, which is what makes a match rated exactly once. Imported
-    here, when a store is opened, rather than at import time, because the store sits below the service."""
-    from bot.service.ratings import OPENSKILL
-
+    The math is pure (the engine's, one module that imports nothing else of the bot), the statements the
+    store's: the store calls the model inside its transaction, which is what makes a match rated exactly
+    once."""
     return OPENSKILL
 
 

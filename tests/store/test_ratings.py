@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.service.ratings import OPENSKILL
+from bot.engine.ratings import OPENSKILL
 from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord, Store
 from bot.store.base import RATED_TO_RANK, Rating
 from tests.store.conftest import GUILD, new_table

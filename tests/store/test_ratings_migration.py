@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.ratings import OPENSKILL
 from bot.service import FakeClock, TableService
-from bot.service.ratings import OPENSKILL
 from bot.store import Store
 from bot.store.base import Rating
 from tests.backends import BACKENDS

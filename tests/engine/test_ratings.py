@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from bot.service.ratings import OPENSKILL
+from bot.engine.ratings import OPENSKILL
 
 MU = 25.0
 SIGMA = MU / 3
