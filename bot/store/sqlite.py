@@ -30,6 +30,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -143,9 +144,37 @@ def _unwritable(path: str, error: OSError | sqlite3.Error) -> StoreError:
 
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
+    _switch_to_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")  # why: see the module docstring
     conn.execute("PRAGMA foreign_keys = ON")
+
+
+_SQLITE_BUSY = 5
+WAL_RETRY_PAUSE = 0.01  # seconds between attempts to switch a fresh file to WAL
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF == _SQLITE_BUSY
+    return "database is locked" in str(error)
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """``journal_mode = WAL``, waiting as long as the busy timeout for another connection's write lock.
+
+    On a file still in rollback-journal mode (a fresh one) the switch reads the file, then needs the write
+    lock; SQLite refuses that upgrade at once, without the busy handler, when another connection (a second
+    process opening the same new file) holds it. So the wait is done here."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error) or time.monotonic() >= deadline:
+                raise
+        time.sleep(WAL_RETRY_PAUSE)
 
 
 class SqliteStore:
