@@ -33,6 +33,7 @@ from bot.service.models import (
     TableListener,
     TableSnapshot,
 )
+from bot.service.outage import StoreOutage
 from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
 from bot.service.scheduler import TableScheduler
@@ -151,6 +152,11 @@ class TableService:
     def set_listener(self, listener: TableListener) -> None:
         """Attach the Discord layer's listener (when it is built after the service)."""
         self._registry.feed.listener = listener
+
+    def store_outage(self) -> StoreOutage:
+        """Whether the database is failing now, and the failed commits so far: its ``on_failed_commit``
+        takes the metrics counter (``BotMetrics.commit_failed``)."""
+        return self._registry.outage
 
     def open_table_count(self) -> int:
         """Tables open in this process (for the admins' metrics)."""

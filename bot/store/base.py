@@ -29,6 +29,12 @@ class StoreError(Exception):
     """Base class of the store's own errors."""
 
 
+class StoreUnavailableError(StoreError):
+    """The database could not be reached or could not write (a server restarting, connections cut, a file
+    locked by another process, a full disk). The statement was rolled back: nothing changed. Trying again
+    once the database is back is safe."""
+
+
 class ConflictError(StoreError):
     """The table's state version moved on since it was read: the move lost a race and nothing was written."""
 

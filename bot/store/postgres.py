@@ -29,10 +29,12 @@ their moves, and guild settings; ``bot.store.postgres_standings`` holds match re
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
@@ -52,6 +54,7 @@ from bot.store.base import (
     RoundResult,
     SeatRecord,
     StoreError,
+    StoreUnavailableError,
     TableExistsError,
     TableRecord,
     TableStatus,
@@ -111,6 +114,61 @@ SELECT id FROM created
 """
 
 
+def _is_unavailable(error: BaseException) -> bool:
+    """The server cannot be used now (restarting, unreachable, connections cut, disk full, a standby after
+    a failover); the statement did not commit, and the same work may succeed once it is back."""
+    if isinstance(error, asyncpg.InterfaceError):
+        # A connection the server or the network closed; other interface errors are the bot's own bugs.
+        return isinstance(error, asyncpg.ConnectionDoesNotExistError) or "closed" in str(error)
+    if isinstance(error, asyncpg.exceptions.InternalClientError):
+        # A connection the server terminated while it was idle in the pool: its protocol still holds the
+        # server's last error when the next query comes ("another operation is in progress").
+        return True
+    return isinstance(
+        error,
+        OSError
+        | TimeoutError
+        | asyncpg.PostgresConnectionError
+        | asyncpg.OperatorInterventionError  # admin shutdown, pg_terminate_backend, starting up
+        | asyncpg.InsufficientResourcesError  # disk full, too many connections
+        | asyncpg.ReadOnlySQLTransactionError,  # a standby after a failover
+    )
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Awaitable[Any]])
+_S = TypeVar("_S", bound=type)
+
+
+def _unavailable_as_store_error(method: _Method) -> _Method:
+    @functools.wraps(method)
+    async def run(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except Exception as error:
+            if not _is_unavailable(error):
+                raise
+            reason = self._target.scrub(f"{type(error).__name__}: {error}")
+            # from None: the driver's own error may quote the DSN.
+            raise StoreUnavailableError(
+                f"PostgreSQL at {self._target.shown} cannot be used now: {reason}"
+            ) from None
+
+    return cast(_Method, run)
+
+
+def _faults_as_store_errors(cls: _S) -> _S:
+    """Every public coroutine method of the store (its own and PostgresStandings') raises a lost server as
+    StoreUnavailableError, as the SQLite store does, so that the service sees one error for both. The pool
+    itself drops a connection the server closed and opens a new one at the next acquire."""
+    for name, method in inspect.getmembers(cls, inspect.iscoroutinefunction):
+        if not name.startswith("_") and name != "open":
+            setattr(cls, name, _unavailable_as_store_error(method))
+    return cls
+
+
+@_faults_as_store_errors
 class PostgresStore(PostgresStandings):
     """The Store protocol over a PostgreSQL database (one schema of it)."""
 
@@ -137,16 +195,23 @@ class PostgresStore(PostgresStandings):
             settings["synchronous_commit"] = "off"
         if schema is not None:
             settings["search_path"] = schema
+        pool: asyncpg.Pool | None = None
         try:
             pool = await asyncpg.create_pool(
                 target.url,
-                min_size=1,
+                # No floor: asyncpg restores a floor in the background while the server is away, logging a
+                # traceback at every attempt; without one, a connection is opened when a query needs it.
+                min_size=0,
                 max_size=max(1, pool_size),
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=60.0,
                 server_settings=settings,
             )
+            async with pool.acquire():
+                pass  # a first connection now: a wrong URL or an absent server is reported at open
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            if pool is not None:
+                pool.terminate()
             # The driver's message can quote the DSN; ours names the masked URL only.
             reason = target.scrub(f"{type(error).__name__}: {error}")
             raise StoreError(f"cannot connect to PostgreSQL at {target.shown}: {reason}") from None

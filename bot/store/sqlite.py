@@ -58,6 +58,7 @@ from bot.store.base import (
     RoundResult,
     SeatRecord,
     StoreError,
+    StoreUnavailableError,
     TableExistsError,
     TableRecord,
     TableStatus,
@@ -150,6 +151,10 @@ def _configure(conn: sqlite3.Connection) -> None:
 
 
 _SQLITE_BUSY = 5
+# Primary result codes of a database that is there but cannot be used right now: BUSY, LOCKED, NOMEM,
+# READONLY, IOERR, FULL, CANTOPEN, PROTOCOL.
+_UNAVAILABLE_CODES = frozenset({5, 6, 7, 8, 10, 13, 14, 15})
+_UNAVAILABLE_MESSAGES = ("database is locked", "database or disk is full", "disk I/O error")
 WAL_RETRY_PAUSE = 0.01  # seconds between attempts to switch a fresh file to WAL
 
 
@@ -158,6 +163,13 @@ def _is_busy(error: sqlite3.Error) -> bool:
     if isinstance(code, int):
         return code & 0xFF == _SQLITE_BUSY
     return "database is locked" in str(error)
+
+
+def _is_unavailable(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _UNAVAILABLE_CODES
+    return any(text in str(error) for text in _UNAVAILABLE_MESSAGES)
 
 
 def _switch_to_wal(conn: sqlite3.Connection) -> None:
@@ -204,9 +216,10 @@ class SqliteStore:
         store = cls(db, path, migrations_dir or migration_runner.DEFAULT_MIGRATIONS_DIR)
         try:
             await store._call(_configure)
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StoreUnavailableError) as error:
             await db.close()
-            raise StoreError(f"cannot open the database file {path}: {error}") from error
+            reason = error.__cause__ if isinstance(error, StoreUnavailableError) else error
+            raise StoreError(f"cannot open the database file {path}: {reason}") from error
         except BaseException:
             await db.close()
             raise
@@ -229,6 +242,11 @@ class SqliteStore:
             # everywhere (the transaction was rolled back, nothing was written).
             if _is_damage(error):
                 raise DamagedDatabaseError(self._path) from error
+            # A file held by another process past the busy timeout, a full disk, an I/O error: the
+            # transaction was rolled back, and the same work may succeed later.
+            if _is_unavailable(error):
+                reason = f"the database {self._path} cannot be used now: {error}"
+                raise StoreUnavailableError(reason) from error
             raise
 
     async def run_in_connection(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -242,7 +260,7 @@ class SqliteStore:
     async def close(self) -> None:
         try:
             await self._call(lambda conn: conn.execute("PRAGMA optimize"))
-        except (sqlite3.OperationalError, DamagedDatabaseError):
+        except (sqlite3.OperationalError, StoreError):
             # Only a statistics refresh: when another process holds the database locked (or the file is
             # damaged, which the caller has been told), closing matters more.
             log.debug("PRAGMA optimize skipped at close: the database is busy or damaged")
