@@ -36,6 +36,7 @@ from bot.service.models import (
 from bot.service.outage import StoreOutage
 from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
+from bot.service.retention import MoveLogRetention
 from bot.service.scheduler import TableScheduler
 from bot.service.snapshots import card_choices, hand_view, snapshot
 from bot.shards import ShardSet
@@ -61,9 +62,16 @@ class TableService:
         batch_window: float = 0.3,
         rng: random.Random | None = None,
         shards: ShardSet | None = None,
+        move_log_retention: float | None = None,
     ) -> None:
         self._registry = TableRegistry(
             store, clock, listener=listener, batch_window=batch_window, shards=shards
+        )
+        # Started with the tables (restore_all): seconds to keep closed matches' move logs, None for ever.
+        self._retention = (
+            MoveLogRetention(store, clock, move_log_retention, self._registry.outage)
+            if move_log_retention is not None
+            else None
         )
         self._scheduler = TableScheduler(self._registry, cpu_delay=cpu_delay)
         self._lobby = LobbyUseCases(self._registry, rng or random.Random())
@@ -147,7 +155,10 @@ class TableService:
         """Load every open table from the store and resume its timers with the time they had left (a CPU whose
         turn it is moves after the CPU delay). Call once at start-up before answering anything. Returns the
         number of tables restored."""
-        return await self._registry.restore_all()
+        restored = await self._registry.restore_all()
+        if self._retention is not None:
+            self._retention.start()
+        return restored
 
     def set_listener(self, listener: TableListener) -> None:
         """Attach the Discord layer's listener (when it is built after the service)."""
@@ -169,7 +180,18 @@ class TableService:
 
     async def close(self) -> None:
         """Stop every timer and wait for the moves in flight (used at shutdown). Nothing moves afterwards."""
+        if self._retention is not None:
+            await self._retention.close()
         await self._registry.close()
+
+    def move_log_retention(self) -> MoveLogRetention | None:
+        """The pruning task of closed matches' move logs, when MOVE_LOG_RETENTION_DAYS is set."""
+        return self._retention
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        """When a closed match's moves were deleted by retention (a replay says they are gone); None while
+        they are kept."""
+        return await self._registry.store.moves_pruned_at(table_id)
 
     # --- look-ups -------------------------------------------------------------------------------------------
 

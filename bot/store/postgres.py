@@ -566,6 +566,41 @@ class PostgresStore(PostgresStandings):
         )
         return [rows.move_record(table_id, row) for row in found]
 
+    # --- retention of closed tables' move logs ---------------------------------------------------------
+
+    async def prune_closed_moves(self, closed_before: float, limit: int, now: float) -> int:
+        deleted = 0
+        async with self._pool.acquire() as conn, conn.transaction():
+            while deleted < limit:
+                table_id = await conn.fetchval(
+                    "SELECT id FROM game_tables WHERE status IN ('finished', 'abandoned') "
+                    "AND moves_pruned_at IS NULL AND updated_at < $1 ORDER BY updated_at LIMIT 1",
+                    closed_before,
+                )
+                if table_id is None:
+                    break
+                wanted = limit - deleted
+                done = await conn.execute(
+                    "DELETE FROM moves WHERE table_id = $1 AND seq IN "
+                    "(SELECT seq FROM moves WHERE table_id = $1 ORDER BY seq LIMIT $2)",
+                    table_id,
+                    wanted,
+                )
+                gone = int(done.split()[-1])  # "DELETE n"
+                deleted += gone
+                if gone < wanted:  # the table's log is empty now
+                    await conn.execute(
+                        "UPDATE game_tables SET moves_pruned_at = $1 WHERE id = $2", now, table_id
+                    )
+        return deleted
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        value = await self._pool.fetchval("SELECT moves_pruned_at FROM game_tables WHERE id = $1", table_id)
+        return None if value is None else float(value)
+
+    async def reclaim_space(self) -> None:
+        return None  # autovacuum makes the deleted rows' space reusable by itself
+
     # --- guild settings ----------------------------------------------------------------------------------
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:

@@ -69,6 +69,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+_AUTO_VACUUM_INCREMENTAL = 2
+VACUUM_PAGES = 2000  # pages given back per step of reclaim_space (8 MB of 4 KB pages)
 
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/0002_results.sql term for term.
 _ORDERS = rows.BoardOrders("(CAST(matches_won AS REAL) / matches_played)")
@@ -145,6 +147,9 @@ def _unwritable(path: str, error: OSError | sqlite3.Error) -> StoreError:
 
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    # Space freed by pruning old move logs can be given back (reclaim_space). It takes effect only in a new
+    # file, before its first table; an existing file keeps its mode (a VACUUM would switch it).
+    conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
     _switch_to_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")  # why: see the module docstring
     conn.execute("PRAGMA foreign_keys = ON")
@@ -703,6 +708,56 @@ class SqliteStore:
             return [rows.move_record(table_id, row) for row in found]
 
         return await self._call(work)
+
+    # --- retention of closed tables' move logs ---------------------------------------------------------
+
+    async def prune_closed_moves(self, closed_before: float, limit: int, now: float) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            deleted = 0
+            while deleted < limit:
+                row = conn.execute(
+                    "SELECT id FROM game_tables WHERE status IN ('finished', 'abandoned') "
+                    "AND moves_pruned_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT 1",
+                    (closed_before,),
+                ).fetchone()
+                if row is None:
+                    break
+                wanted = limit - deleted
+                gone = conn.execute(
+                    "DELETE FROM moves WHERE table_id = ? AND seq IN "
+                    "(SELECT seq FROM moves WHERE table_id = ? ORDER BY seq LIMIT ?)",
+                    (row[0], row[0], wanted),
+                ).rowcount
+                deleted += gone
+                if gone < wanted:  # the table's log is empty now
+                    conn.execute("UPDATE game_tables SET moves_pruned_at = ? WHERE id = ?", (now, row[0]))
+            return deleted
+
+        return await self._call(lambda conn: _write(conn, work))
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        def work(conn: sqlite3.Connection) -> float | None:
+            row = conn.execute("SELECT moves_pruned_at FROM game_tables WHERE id = ?", (table_id,)).fetchone()
+            return None if row is None or row[0] is None else float(row[0])
+
+        return await self._call(work)
+
+    async def reclaim_space(self) -> None:
+        # A database created with auto_vacuum = INCREMENTAL (see _configure) gives its free pages back here,
+        # a few at a time so that moves get the write lock in between; an older one keeps them and reuses
+        # them for new moves.
+        def step(conn: sqlite3.Connection) -> int:
+            if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != _AUTO_VACUUM_INCREMENTAL:
+                return 0
+            # executescript steps the pragma to its end; execute() would free a single page.
+            conn.executescript(f"PRAGMA incremental_vacuum({VACUUM_PAGES})")
+            return int(conn.execute("PRAGMA freelist_count").fetchone()[0])
+
+        left = await self._call(step)
+        while left:
+            before, left = left, await self._call(step)
+            if left >= before:
+                break
 
     # --- standings ---------------------------------------------------------------------------------------
 
