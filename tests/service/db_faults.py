@@ -1,12 +1,16 @@
 """Real database faults for the tests, each switched on and off by the test: another process holding an
 SQLite file's write lock, this process's file size limit lowered (writes fail as on a full disk), and a TCP
 proxy between the store and the shared PostgreSQL server that the test cuts (connections dropped, new ones
-refused) and restores. The shared server itself is never touched."""
+refused) and restores, and a PostgreSQL server of the test's own to stop, start and restart. The shared
+server itself is never touched."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import resource
+import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -120,3 +124,44 @@ class TcpProxy:
 
     async def close(self) -> None:
         await self.cut()
+
+
+class OwnPostgres:
+    """A PostgreSQL server of the test's own (initdb on a temporary folder, a free port), to stop, start
+    and restart under a running bot; the shared test server is never touched. As root, the server runs as
+    the ``postgres`` user (PostgreSQL refuses root)."""
+
+    def __init__(self, folder: Path) -> None:
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+        if not found:
+            raise FileNotFoundError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
+        self._bin = found[-1].parent
+        self._folder = folder
+        self._data = folder / "data"
+        self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *command: str) -> None:
+        subprocess.run([*self._as, *command], check=True, capture_output=True, timeout=60)
+
+    def init(self) -> None:
+        if self._as:
+            shutil.chown(self._folder, "postgres")
+        initdb = str(self._bin / "initdb")
+        self._run(initdb, "-D", str(self._data), "-A", "trust", "-U", "postgres", "--no-sync")
+
+    def _ctl(self, action: str, *extra: str) -> None:
+        options = f"-p {self.port} -k {self._folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(str(self._bin / "pg_ctl"), action, "-D", str(self._data), "-w", "-o", options, *extra)
+
+    def start(self) -> None:
+        self._ctl("start", "-l", str(self._folder / "log"))
+
+    def stop(self, mode: str = "fast") -> None:
+        self._ctl("stop", "-m", mode)
+
+    def restart(self) -> None:
+        self._ctl("restart", "-m", "fast", "-l", str(self._folder / "log"))

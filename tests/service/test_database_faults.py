@@ -9,7 +9,12 @@ it ends, no traceback; the failed commits are counted."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import shutil
+import subprocess
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -19,7 +24,7 @@ import pytest
 from bot.service import FakeClock
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.store import Store, StoreUnavailableError, open_store
-from tests.service.db_faults import FileSizeLimit, SqliteLockHolder, TcpProxy
+from tests.service.db_faults import FileSizeLimit, OwnPostgres, SqliteLockHolder, TcpProxy
 from tests.service.support import ALICE, CPU_DELAY, Recorder, make_service, open_with, take_turn
 
 TIMEOUT = 30.0
@@ -32,6 +37,26 @@ async def sqlite_file(tmp_path: Path) -> AsyncIterator[tuple[Store, Path]]:
     await store.migrate()
     yield store, path
     await store.close()
+
+
+@pytest.fixture
+async def own_postgres() -> AsyncIterator[OwnPostgres]:
+    # A folder of its own under /tmp: pytest's tmp_path is private to root; the server may run as postgres.
+    folder = Path(tempfile.mkdtemp(prefix="eights-pg-"))
+    try:
+        try:
+            server = OwnPostgres(folder)
+        except FileNotFoundError as missing:
+            pytest.skip(str(missing))
+        await asyncio.to_thread(server.init)
+        await asyncio.to_thread(server.start)
+        try:
+            yield server
+        finally:
+            with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by a failed test
+                await asyncio.to_thread(server.stop, "immediate")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
@@ -183,6 +208,55 @@ async def test_postgresql_connections_terminated_mid_game(
         assert len(moves) >= 6
         assert [move.version for move in moves] == list(range(1, len(moves) + 1))
         assert service.store_outage().failed_commits == refused
+        await service.close()
+    finally:
+        await store.close()
+
+
+async def test_postgresql_stopped_and_started_again(
+    own_postgres: OwnPostgres, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await open_store(own_postgres.url)
+    try:
+        await store.migrate()
+
+        async def stop() -> None:
+            await asyncio.to_thread(own_postgres.stop)
+
+        async def start() -> None:
+            await asyncio.to_thread(own_postgres.start)
+
+        await assert_survives(store, stop, start, caplog)
+    finally:
+        await store.close()
+
+
+async def test_postgresql_restarted_between_moves(own_postgres: OwnPostgres) -> None:
+    # pg_ctl restart -m fast: the pool's connections die with the old server; the next move after it is
+    # either refused once (nothing changed) or goes through on a new connection.
+    store = await open_store(own_postgres.url)
+    try:
+        await store.migrate()
+        clock, recorder = FakeClock(), Recorder()
+        service = make_service(store, clock, recorder)
+        table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+        for _ in range(3):
+            await asyncio.to_thread(own_postgres.restart)
+            snap = await service.snapshot(table_id)
+            if snap.phase != "playing":
+                break
+            if snap.to_act == 0:
+                try:
+                    await take_turn(service, table_id, ALICE)
+                except StoreUnavailableError:
+                    assert await service.snapshot(table_id) == snap
+                    await take_turn(service, table_id, ALICE)
+            await clock.advance(STORE_RETRY_MAX + CPU_DELAY)
+        moves = await store.moves(table_id)
+        assert len(moves) >= 4
+        assert [move.version for move in moves] == list(range(1, len(moves) + 1))
+        state = await store.get_state(table_id)
+        assert state is not None and state.version == moves[-1].version
         await service.close()
     finally:
         await store.close()
