@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 
 from bot.service.clock import Clock
-from bot.store.base import StoreUnavailableError
+from bot.store.base import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -28,15 +28,16 @@ class StoreOutage:
     def active(self) -> bool:
         return self.since is not None
 
-    def commit_failed(self, error: StoreUnavailableError) -> None:
+    def commit_failed(self, error: StoreError) -> None:
         self.failed_commits += 1
         self._failed_in_outage += 1
         if self.on_failed_commit is not None:
             self.on_failed_commit()
         self.noticed(error)
 
-    def noticed(self, error: StoreUnavailableError) -> None:
-        """The database failed: log it if it is the first failure of an outage."""
+    def noticed(self, error: StoreError) -> None:
+        """The database failed (unavailable, or a damaged file): log it if it is the first failure of an
+        outage."""
         if self.since is None:
             self.since = self._clock.now()
             log.warning(

@@ -28,7 +28,14 @@ from bot.service.outcomes import OutcomeFeed
 from bot.service.settlement import settle, store_deadline
 from bot.service.snapshots import snapshot
 from bot.shards import ShardSet
-from bot.store.base import ConflictError, SeatRecord, Store, StoreUnavailableError, TableRecord
+from bot.store.base import (
+    ConflictError,
+    DamagedDatabaseError,
+    SeatRecord,
+    Store,
+    StoreUnavailableError,
+    TableRecord,
+)
 
 log = logging.getLogger(__name__)
 
@@ -299,7 +306,7 @@ class TableRegistry:
             log.warning("table %s: state version moved on; reloading", live.id)
             await self.reload(live.id)
             raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
-        except StoreUnavailableError as error:
+        except (StoreUnavailableError, DamagedDatabaseError) as error:
             # Nothing was swapped in: the table stays as committed. (Had the commit reached the database
             # before the connection broke, the next move finds the version moved on and reloads.)
             self.outage.commit_failed(error)

@@ -19,7 +19,7 @@ from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_acti
 from bot.service.registry import TableRegistry
 from bot.service.seats import pass_host, take_over
 from bot.service.settlement import deal_next
-from bot.store.base import StoreUnavailableError
+from bot.store.base import DamagedDatabaseError, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +82,9 @@ class TableScheduler:
                     await handler(table_id, version)
             except ServiceError:
                 pass  # the table moved on meanwhile
-            except StoreUnavailableError as error:
-                # Logged once per outage by the registry's outage, not here at every attempt.
+            except (StoreUnavailableError, DamagedDatabaseError) as error:
+                # Logged once per outage by the registry's outage, not here at every attempt (a damaged file
+                # too: an admin restores it, see README 'Backups', and the table goes on).
                 self._registry.outage.noticed(error)
                 self._retry_soon(table_id)
             except Exception:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import subprocess
 import tempfile
@@ -23,7 +24,7 @@ import pytest
 
 from bot.service import FakeClock
 from bot.service.scheduler import STORE_RETRY_MAX
-from bot.store import Store, StoreUnavailableError, open_store
+from bot.store import DamagedDatabaseError, Store, StoreUnavailableError, open_store
 from tests.service.db_faults import FileSizeLimit, OwnPostgres, SqliteLockHolder, TcpProxy
 from tests.service.support import ALICE, CPU_DELAY, Recorder, make_service, open_with, take_turn
 
@@ -260,3 +261,29 @@ async def test_postgresql_restarted_between_moves(own_postgres: OwnPostgres) -> 
         await service.close()
     finally:
         await store.close()
+
+
+async def test_a_damaged_sqlite_file_is_logged_once_not_at_every_retry(
+    sqlite_file: tuple[Store, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    # Before: a timed move on a damaged file logged a traceback at every retry (every 30 s).
+    store, path = sqlite_file
+    clock, recorder = FakeClock(), Recorder()
+    service = make_service(store, clock, recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    before = await service.snapshot(table_id)
+    await store.run_in_connection(lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+    os.truncate(path, 4096)  # a restore gone wrong under the running bot: only the first page is left
+    # The connection's page cache would hide the damage for a while: read from the file from now on.
+    await store.run_in_connection(lambda conn: conn.execute("PRAGMA shrink_memory").fetchall())
+    caplog.clear()
+    caplog.set_level(logging.INFO)
+    with pytest.raises(DamagedDatabaseError):
+        await take_turn(service, table_id, ALICE)
+    await clock.advance(TIMEOUT + 10 * 60)  # her turn times out; its move is tried again and again
+    assert recorder.outcomes == [] and await service.snapshot(table_id) == before
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "is not an SQLite database or is damaged" in warnings[0].getMessage()
+    assert not [r for r in caplog.records if r.exc_info]
+    assert service.store_outage().failed_commits >= 10
+    await service.close()
