@@ -11,7 +11,9 @@ import sys
 import threading
 from pathlib import Path
 
+from bot.config import VARIABLES
 from bot.store.sqlite import SqliteStore
+from tests.test_cli import TOKEN
 
 PAIRS = 20
 
@@ -39,12 +41,15 @@ async def test_open_waits_for_a_writer_holding_a_fresh_file(tmp_path: Path) -> N
         other.close()
 
 
-def migrate_process(database: Path, cwd: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
+def bot_process(
+    database: Path, cwd: Path, command: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
+    environ = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+    environ.update(env or {}, DATABASE_URL=f"sqlite:///{database}")
     return subprocess.Popen(
-        [sys.executable, "-m", "bot", "migrate"],
+        [sys.executable, "-m", "bot", command],
+        env=environ,
         cwd=cwd,
-        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -56,7 +61,7 @@ def test_pairs_of_migrate_on_a_fresh_file_all_succeed(tmp_path: Path) -> None:
     # at a time: the machine is small).
     for first in range(0, PAIRS, 4):
         procs = [
-            migrate_process(tmp_path / f"pair{pair}.sqlite3", tmp_path)
+            bot_process(tmp_path / f"pair{pair}.sqlite3", tmp_path, "migrate")
             for pair in range(first, first + 4)
             for _ in range(2)
         ]
@@ -64,3 +69,21 @@ def test_pairs_of_migrate_on_a_fresh_file_all_succeed(tmp_path: Path) -> None:
             out, _ = proc.communicate(timeout=120)
             assert proc.returncode == 0, out
             assert "schema version" in out
+
+
+def test_run_beside_migrate_on_a_fresh_file(tmp_path: Path) -> None:
+    # `run` migrates before it connects to Discord: here to an API nobody listens on, so it stops there,
+    # after the database part both processes share.
+    run_env = {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10"}
+    for first in range(0, PAIRS // 2, 4):
+        pairs = []
+        for pair in range(first, first + 4):
+            database = tmp_path / f"run{pair}.sqlite3"
+            run = bot_process(database, tmp_path, "run", run_env)
+            pairs.append((run, bot_process(database, tmp_path, "migrate")))
+        for run, migrate in pairs:
+            out, _ = migrate.communicate(timeout=120)
+            assert migrate.returncode == 0, out
+            out, _ = run.communicate(timeout=120)
+            assert "Cannot connect to host 127.0.0.1:9" in out, out  # it got past the database
+            assert "locked" not in out, out
