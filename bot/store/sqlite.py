@@ -148,8 +148,10 @@ def _unwritable(path: str, error: OSError | sqlite3.Error) -> StoreError:
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     # Space freed by pruning old move logs can be given back (reclaim_space). It takes effect only in a new
-    # file, before its first table; an existing file keeps its mode (a VACUUM would switch it).
-    conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    # file, before its first table; an existing file keeps its mode (a VACUUM would switch it). Only asked of
+    # an empty file: setting it writes the file's header, which opening an existing database must not.
+    if conn.execute("PRAGMA page_count").fetchone()[0] == 0:
+        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
     _switch_to_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")  # why: see the module docstring
     conn.execute("PRAGMA foreign_keys = ON")
