@@ -372,7 +372,11 @@ async def serve_bot(args: argparse.Namespace) -> None:
             profiler.disable()
         while probe:
             probe.pop().cancel()
-        print(f"{pauses.summary()}; event loop late by {percentiles(lateness.lags, ms=True)}", flush=True)
+        print(
+            f"{pauses.summary()}; event loop late by {percentiles(lateness.lags, ms=True)}; "
+            f"{len(asyncio.all_tasks())} asyncio tasks",
+            flush=True,
+        )
 
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     loop.add_signal_handler(signal.SIGUSR1, open_window)

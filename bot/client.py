@@ -237,6 +237,8 @@ class EightsBot(commands.AutoShardedBot):
             listener=relay,
             batch_window=window,
             shards=self.owned_shards,
+            move_log_retention=self.config.move_log_retention,
+            on_failed_commit=self.metrics.commit_failed,
         )
         publisher = TablePublisher(
             self,

@@ -37,6 +37,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 LogFormat = Literal["text", "json"]
 _T = TypeVar("_T")
+MIN_RETENTION_DAYS = 1.0
+MAX_RETENTION_DAYS = 36500.0
 
 # Every variable the bot reads, with the one-line description .env.example and `check` use.
 VARIABLES: dict[str, str] = {
@@ -57,6 +59,8 @@ VARIABLES: dict[str, str] = {
     "METRICS_ADDRESS": "the address the metrics port listens on (127.0.0.1; 0.0.0.0 in a container)",
     "EIGHTS_CARD_COLOURS": "four (each suit its own colour, the default) or classic (red and black)",
     "EIGHTS_ART_CACHE": "optional: folder for the drawn card art (default: art/ beside the SQLite file)",
+    "MOVE_LOG_RETENTION_DAYS": "optional: days to keep the move logs of finished matches (results and "
+    "statistics are kept forever; empty: keep everything)",
 }
 CARD_COLOURS = ("four", "classic")
 
@@ -150,6 +154,8 @@ class Config:
     metrics_address: str = DEFAULT_METRICS_ADDRESS
     card_colours: str = "four"
     art_cache: Path | None = None  # None: art/ beside the SQLite database, or data/art
+    # Seconds to keep the move logs of closed matches; None: keep everything.
+    move_log_retention: float | None = None
     env_file: Path | None = None  # the .env file that was read, if any (for `check`)
 
     def __post_init__(self) -> None:
@@ -302,6 +308,7 @@ def inspect_config(
         metrics_address=checked(lambda: _metrics_address(get("METRICS_ADDRESS")), DEFAULT_METRICS_ADDRESS),
         card_colours=checked(lambda: _card_colours(get("EIGHTS_CARD_COLOURS")), "four"),
         art_cache=Path(art) if (art := get("EIGHTS_ART_CACHE")) else None,
+        move_log_retention=checked(lambda: _retention(get("MOVE_LOG_RETENTION_DAYS")), None),
         env_file=used_file,
     )
     return config, errors
@@ -456,6 +463,23 @@ def _cpu_delay(value: str | None) -> float:
     if not math.isfinite(delay) or not 0 <= delay <= MAX_CPU_DELAY:
         raise ConfigError("EIGHTS_CPU_DELAY", f"a number of seconds from 0 to {MAX_CPU_DELAY:g}, e.g. 1.0")
     return delay
+
+
+def _retention(value: str | None) -> float | None:
+    """MOVE_LOG_RETENTION_DAYS in seconds; None (keep everything) when unset."""
+    if value is None:
+        return None
+    try:
+        days = float(value)
+    except ValueError:
+        days = math.nan
+    if not math.isfinite(days) or not MIN_RETENTION_DAYS <= days <= MAX_RETENTION_DAYS:
+        raise ConfigError(
+            "MOVE_LOG_RETENTION_DAYS",
+            f"a number of days from {MIN_RETENTION_DAYS:g} to {MAX_RETENTION_DAYS:g}, e.g. 90, or empty to "
+            "keep every move log",
+        )
+    return days * 86400.0
 
 
 def _global_rate(value: str | None, api_base_url: str | None) -> int | None:

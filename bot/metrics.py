@@ -18,6 +18,8 @@ What is there (all names start with ``eights_``):
 * ``public_backlog_tables``: tables whose channel has not yet seen their latest state;
   ``board_behind_seconds``: how long the longest of them has waited; ``board_delay_seconds``: from a move to
   the board showing it. ``open_tables``: tables open in this process.
+* ``failed_commits_total``: moves the database could not commit (unreachable, locked by another process,
+  full).
 
 The server runs on the bot's own event loop (aiohttp, which discord.py already brings): a scrape reads the
 bot's state without threads.
@@ -118,6 +120,9 @@ class BotMetrics:
             "How long the table waiting longest for its board or line has waited",
         )
         self.open_tables = gauge("eights_open_tables", "Tables open in this process")
+        self.failed_commits = counter(
+            "eights_failed_commits", "Moves the database could not commit (unreachable, locked, full)"
+        )
         for scope in ("user", "global", "shared", "cloudflare"):
             self.rate_limited_total.labels(scope)  # present at 0 from the start
         self._pending: collections.OrderedDict[int, float] = collections.OrderedDict()
@@ -153,6 +158,12 @@ class BotMetrics:
 
     def waited(self, seconds: float) -> None:
         self.budget_wait.observe(seconds)
+
+    # --- the database ---------------------------------------------------------------------------------------
+
+    def commit_failed(self) -> None:
+        """A move could not be committed (``TableService.store_outage().on_failed_commit``)."""
+        self.failed_commits.inc()
 
     # --- what is read at each scrape ------------------------------------------------------------------------
 

@@ -188,6 +188,10 @@ BAD_VALUES = [
     ("METRICS_PORT", "70000"),
     ("METRICS_PORT", "http"),
     ("METRICS_ADDRESS", "not an address!"),
+    ("MOVE_LOG_RETENTION_DAYS", "0"),
+    ("MOVE_LOG_RETENTION_DAYS", "forever"),
+    ("MOVE_LOG_RETENTION_DAYS", "-3"),
+    ("MOVE_LOG_RETENTION_DAYS", "nan"),
 ]
 
 
@@ -273,3 +277,9 @@ def test_the_database_password_of_any_length_never_shows() -> None:
         assert "pw7" not in shown and "eights:***@db.example:5432/eights" in shown
     assert "pw7" not in repr(parse_database_url(url))
     assert config.database_url == load({"DATABASE_URL": url}).database_url
+
+
+def test_move_log_retention_is_days_and_keeps_everything_by_default() -> None:
+    assert load({}).move_log_retention is None
+    assert load({"MOVE_LOG_RETENTION_DAYS": "90"}).move_log_retention == 90 * 86400.0
+    assert load({"MOVE_LOG_RETENTION_DAYS": "1.5"}).move_log_retention == 1.5 * 86400.0

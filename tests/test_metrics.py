@@ -117,3 +117,11 @@ async def test_the_endpoint_serves_the_registry_and_a_busy_port_is_refused() -> 
     with pytest.raises(aiohttp.ClientError):
         async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/metrics"):
             pass
+
+
+def test_failed_commits_are_counted() -> None:
+    metrics = BotMetrics()
+    assert samples(metrics.scrape().decode())[("eights_failed_commits_total", ())] == 0
+    metrics.commit_failed()
+    metrics.commit_failed()
+    assert samples(metrics.scrape().decode())[("eights_failed_commits_total", ())] == 2

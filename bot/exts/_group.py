@@ -10,6 +10,7 @@ logged with a short reference the user sees; no traceback reaches Discord.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from typing import Any
@@ -26,7 +27,7 @@ log = logging.getLogger(__name__)
 
 GROUP_NAME = "eights"
 GROUP_DESCRIPTION = "Crazy Eights tables: one per channel, hands private, plays public."
-STORE_FAILED = "The bot could not save this, so nothing changed. Try again later."
+STORE_FAILED = "The bot could not save this, so nothing changed. Try again in a moment."
 UNKNOWN_INTERACTION = 10062  # Discord's error code: the interaction's token is no longer valid
 
 
@@ -43,6 +44,12 @@ async def answer_unexpected(interaction: discord.Interaction, error: BaseExcepti
         # a gateway resume), so nobody can be answered through it. What the click did stands; a hand it
         # changed is refreshed in place by the publisher.
         log.warning("interaction %s (%s) came too late to be answered: %s", interaction.id, where, error.text)
+        return
+    if isinstance(error, DatabaseFault) and error.unavailable:
+        # An outage: the service logs it once when it starts and once when it ends, not once per click.
+        log.debug("database unavailable in %s: %s", where, error)
+        with contextlib.suppress(discord.HTTPException):
+            await answer_privately(interaction, STORE_FAILED)
         return
     ref = error_reference()
     text = f"Something went wrong (ref {ref})."

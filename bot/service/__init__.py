@@ -15,14 +15,18 @@ At a glance (all async; ``table_id`` from ``require_table(channel_id)`` or from 
 - reads (in memory): ``hand(table_id, user_id)``, ``legal_card_choices(channel_id, user_id, current)``,
   ``snapshot(table_id)``, ``scores(table_id)``, ``table_in_channel(channel_id)``, ``rules_text(preset,
   table_id)``, ``manager_role_id(guild_id)``, ``preset_names()``;
-- wiring: ``set_board_message(table_id, message_id)``, ``restore_all()`` at start-up, ``close()`` at shutdown;
-  what happens on its own reaches ``TableListener.on_outcome``;
+- wiring: ``set_board_message(table_id, message_id)``, ``restore_all()`` at start-up (it also starts the
+  pruning of old move logs when ``move_log_retention`` is given), ``close()`` at shutdown; what happens on its
+  own reaches ``TableListener.on_outcome``; ``store_outage()`` (is the database failing; its
+  ``on_failed_commit`` takes the metrics counter); ``moves_pruned_at(table_id)`` (a match whose moves are
+  gone);
 - hooks for tests: ``seed_deals(seed)``, ``observe(observer)`` (every committed state held), ``busy()``.
 
 Where things live: ``tables`` (the facade), ``registry`` (live tables, the mutation path), ``lobby``,
 ``play``, ``settlement``, ``scheduler``, ``snapshots``, ``outcomes``, ``moves`` (engine steps, the referee),
 ``seats``, ``live`` (the in-memory table and its stored document), ``standings`` (leaderboard, stats,
-history), ``server`` (a server's settings, card display switches, forget), ``models`` (what goes out),
+history), ``server`` (a server's settings, card display switches, forget), ``outage`` (the database failing:
+one log line, failed commits counted), ``retention`` (old move logs pruned), ``models`` (what goes out),
 ``clock``, ``errors``, ``faults`` (store errors become ``DatabaseFault``), ``catalog`` (presets and house
 options before any table).
 """

@@ -28,8 +28,11 @@ NO_TABLE = "There is no open table in this channel. Open one with /eights new."
 class DatabaseFault(Exception):
     """The database failed under a use case (the store's error, turned into the service's at its boundary by
     ``store_faults``): nothing of the use case was stored. ``damaged``: the database file itself is damaged
-    (the message names it and what to do)."""
+    (the message names it and what to do). ``unavailable``: the database cannot be used right now (a server
+    restarting, connections cut, a file locked elsewhere, a full disk); the service logs the outage once and
+    trying again once it is back is safe."""
 
-    def __init__(self, message: str, *, damaged: bool = False) -> None:
+    def __init__(self, message: str, *, damaged: bool = False, unavailable: bool = False) -> None:
         super().__init__(message)
         self.damaged = damaged
+        self.unavailable = unavailable

@@ -9,7 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from bot.service.errors import DatabaseFault
-from bot.store.base import DamagedDatabaseError, StoreError
+from bot.store.base import DamagedDatabaseError, StoreError, StoreUnavailableError
 
 ServiceClass = TypeVar("ServiceClass", bound=type)
 
@@ -20,7 +20,11 @@ def _translated(method: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[...
         try:
             return await method(*args, **kwargs)
         except StoreError as error:
-            raise DatabaseFault(str(error), damaged=isinstance(error, DamagedDatabaseError)) from error
+            raise DatabaseFault(
+                str(error),
+                damaged=isinstance(error, DamagedDatabaseError),
+                unavailable=isinstance(error, StoreUnavailableError),
+            ) from error
 
     return call
 

@@ -23,11 +23,19 @@ from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
 from bot.service.live import LiveTable, Work, round_token, table_ruleset
 from bot.service.models import Actor, Outcome, TableListener, TableSnapshot
+from bot.service.outage import StoreOutage
 from bot.service.outcomes import OutcomeFeed
 from bot.service.settlement import settle, store_deadline
 from bot.service.snapshots import snapshot
 from bot.shards import ShardSet
-from bot.store.base import ConflictError, SeatRecord, Store, TableRecord
+from bot.store.base import (
+    ConflictError,
+    DamagedDatabaseError,
+    SeatRecord,
+    Store,
+    StoreUnavailableError,
+    TableRecord,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +69,7 @@ class TableRegistry:
         listener: TableListener | None = None,
         batch_window: float = 0.3,
         shards: ShardSet | None = None,
+        on_failed_commit: Callable[[], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -70,6 +79,7 @@ class TableRegistry:
         self.running: set[asyncio.Task[Any]] = set()  # timer moves in flight
         self.feed = OutcomeFeed(clock, batch_window, self.current_snapshot, listener)
         self.scheduler: Scheduler = _NoTimers()
+        self.outage = StoreOutage(clock, on_failed_commit)
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
         self._observers: list[TableObserver] = []
@@ -297,6 +307,12 @@ class TableRegistry:
             log.warning("table %s: state version moved on; reloading", live.id)
             await self.reload(live.id)
             raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
+        except (StoreUnavailableError, DamagedDatabaseError) as error:
+            # Nothing was swapped in: the table stays as committed. (Had the commit reached the database
+            # before the connection broke, the next move finds the version moved on and reloads.)
+            self.outage.commit_failed(error)
+            raise
+        self.outage.succeeded()
         live.doc = doc
         live.seats = work.seats
         live.match = work.match

@@ -19,6 +19,7 @@ from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_acti
 from bot.service.registry import TableRegistry
 from bot.service.seats import pass_host, take_over
 from bot.service.settlement import deal_next
+from bot.store.base import DamagedDatabaseError, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,10 @@ TIMEOUTS_BEFORE_TAKEOVER = 3
 # A turn whose deadline passed while the bot was down gets this long, at most its timeout.
 RESTORE_GRACE = 30.0
 RETRY_DELAY = 30.0  # seconds before a table whose automatic move failed sets its timers again
+# While the database is unavailable, a table's due moves are tried again this often (doubling up to the
+# most), so they happen within seconds of its return, in the order its state dictates.
+STORE_RETRY_DELAY = 1.0
+STORE_RETRY_MAX = 8.0
 
 
 class TableScheduler:
@@ -35,10 +40,13 @@ class TableScheduler:
         self._registry = registry
         self._clock = registry.clock
         self._cpu_delay = max(0.0, cpu_delay)
+        self._store_retry: dict[int, float] = {}  # table id -> its last retry delay during an outage
         registry.scheduler = self
 
     def schedule(self, live: LiveTable, *, restoring: bool = False) -> None:
         live.cancel_timers()
+        if self._store_retry and not self._registry.outage.active:
+            self._store_retry.clear()  # the outage is over
         if self._registry.closing:
             return
         now = self._clock.now()
@@ -74,6 +82,11 @@ class TableScheduler:
                     await handler(table_id, version)
             except ServiceError:
                 pass  # the table moved on meanwhile
+            except (StoreUnavailableError, DamagedDatabaseError) as error:
+                # Logged once per outage by the registry's outage, not here at every attempt (a damaged file
+                # too: an admin restores it, see README 'Backups', and the table goes on).
+                self._registry.outage.noticed(error)
+                self._retry_soon(table_id)
             except Exception:
                 log.exception(
                     "table %s: timer failed; its timers are set again in %ss", table_id, RETRY_DELAY
@@ -95,6 +108,20 @@ class TableScheduler:
                 self.schedule(live, restoring=True)
 
         self._clock.call_later(RETRY_DELAY, retry)
+
+    def _retry_soon(self, table_id: int) -> None:
+        """Set the table's timers again shortly: a deadline that passed meanwhile fires at once (no restore
+        grace), so a timeout or CPU turn due during the outage happens as soon as the database is back."""
+        delay = self._store_retry.get(table_id, STORE_RETRY_DELAY / 2) * 2
+        delay = min(delay, STORE_RETRY_MAX)
+        self._store_retry[table_id] = delay
+
+        async def retry() -> None:
+            live = self._registry.get(table_id)
+            if live is not None and not self._registry.closing:
+                self.schedule(live)
+
+        self._clock.call_later(delay, retry)
 
     def _cpu_has_move(self, live: LiveTable) -> bool:
         assert live.match is not None

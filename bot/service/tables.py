@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 from bot.engine import PRESETS, get_preset, house_words, rules_help
 from bot.service.clock import Clock
@@ -34,8 +35,10 @@ from bot.service.models import (
     TableListener,
     TableSnapshot,
 )
+from bot.service.outage import StoreOutage
 from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
+from bot.service.retention import MoveLogRetention
 from bot.service.scheduler import TableScheduler
 from bot.service.snapshots import card_choices, hand_view, snapshot
 from bot.shards import ShardSet
@@ -62,9 +65,22 @@ class TableService:
         batch_window: float = 0.3,
         rng: random.Random | None = None,
         shards: ShardSet | None = None,
+        move_log_retention: float | None = None,
+        on_failed_commit: Callable[[], None] | None = None,
     ) -> None:
         self._registry = TableRegistry(
-            store, clock, listener=listener, batch_window=batch_window, shards=shards
+            store,
+            clock,
+            listener=listener,
+            batch_window=batch_window,
+            shards=shards,
+            on_failed_commit=on_failed_commit,
+        )
+        # Started with the tables (restore_all): seconds to keep closed matches' move logs, None for ever.
+        self._retention = (
+            MoveLogRetention(store, clock, move_log_retention, self._registry.outage)
+            if move_log_retention is not None
+            else None
         )
         self._scheduler = TableScheduler(self._registry, cpu_delay=cpu_delay)
         self._lobby = LobbyUseCases(self._registry, rng or random.Random())
@@ -148,7 +164,15 @@ class TableService:
         """Load every open table from the store and resume its timers with the time they had left (a CPU whose
         turn it is moves after the CPU delay). Call once at start-up before answering anything. Returns the
         number of tables restored."""
-        return await self._registry.restore_all()
+        restored = await self._registry.restore_all()
+        if self._retention is not None:
+            self._retention.start()
+        return restored
+
+    def store_outage(self) -> StoreOutage:
+        """Whether the database is failing now, and the failed commits so far: its ``on_failed_commit``
+        takes the metrics counter (``BotMetrics.commit_failed``)."""
+        return self._registry.outage
 
     def open_table_count(self) -> int:
         """Tables open in this process (for the admins' metrics)."""
@@ -161,7 +185,18 @@ class TableService:
 
     async def close(self) -> None:
         """Stop every timer and wait for the moves in flight (used at shutdown). Nothing moves afterwards."""
+        if self._retention is not None:
+            await self._retention.close()
         await self._registry.close()
+
+    def move_log_retention(self) -> MoveLogRetention | None:
+        """The pruning task of closed matches' move logs, when MOVE_LOG_RETENTION_DAYS is set."""
+        return self._retention
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        """When a closed match's moves were deleted by retention (a replay says they are gone); None while
+        they are kept."""
+        return await self._registry.store.moves_pruned_at(table_id)
 
     # --- look-ups -------------------------------------------------------------------------------------------
 

@@ -76,6 +76,12 @@ class StoreError(Exception):
     """Base class of the store's own errors."""
 
 
+class StoreUnavailableError(StoreError):
+    """The database could not be reached or could not write (a server restarting, connections cut, a file
+    locked by another process, a full disk). The statement was rolled back: nothing changed. Trying again
+    once the database is back is safe."""
+
+
 class ConflictError(StoreError):
     """The table's state version moved on since it was read: the move lost a race and nothing was written."""
 
@@ -430,6 +436,24 @@ class Store(Protocol):
         ...
 
     async def moves(self, table_id: int) -> list[MoveRecord]: ...
+
+    # --- retention of closed tables' move logs ---------------------------------------------------------
+
+    async def prune_closed_moves(self, closed_before: float, limit: int, now: float) -> int:
+        """Delete at most ``limit`` moves of tables closed (finished or abandoned) before ``closed_before``,
+        the oldest tables first, in one short transaction; a table whose log is then empty is marked pruned
+        at ``now``. Returns the moves deleted (0: nothing is left to prune). Open tables' logs, results,
+        rankings and statistics are never touched."""
+        ...
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        """When the table's move log was deleted by retention; None while it is kept (or no such table)."""
+        ...
+
+    async def reclaim_space(self) -> None:
+        """Give the space freed by pruning back to the file system where the backend needs asking (SQLite's
+        incremental vacuum; PostgreSQL's autovacuum does it by itself)."""
+        ...
 
     # --- standings ---------------------------------------------------------------------------------------
     async def leaderboard(

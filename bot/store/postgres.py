@@ -29,10 +29,12 @@ their moves, and guild settings; ``bot.store.postgres_standings`` holds match re
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
@@ -53,6 +55,7 @@ from bot.store.base import (
     RoundResult,
     SeatRecord,
     StoreError,
+    StoreUnavailableError,
     TableExistsError,
     TableRecord,
     TableStatus,
@@ -113,6 +116,61 @@ SELECT id FROM created
 """
 
 
+def _is_unavailable(error: BaseException) -> bool:
+    """The server cannot be used now (restarting, unreachable, connections cut, disk full, a standby after
+    a failover); the statement did not commit, and the same work may succeed once it is back."""
+    if isinstance(error, asyncpg.InterfaceError):
+        # A connection the server or the network closed; other interface errors are the bot's own bugs.
+        return isinstance(error, asyncpg.ConnectionDoesNotExistError) or "closed" in str(error)
+    if isinstance(error, asyncpg.exceptions.InternalClientError):
+        # A connection the server terminated while it was idle in the pool: its protocol still holds the
+        # server's last error when the next query comes ("another operation is in progress").
+        return True
+    return isinstance(
+        error,
+        OSError
+        | TimeoutError
+        | asyncpg.PostgresConnectionError
+        | asyncpg.OperatorInterventionError  # admin shutdown, pg_terminate_backend, starting up
+        | asyncpg.InsufficientResourcesError  # disk full, too many connections
+        | asyncpg.ReadOnlySQLTransactionError,  # a standby after a failover
+    )
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Awaitable[Any]])
+_S = TypeVar("_S", bound=type)
+
+
+def _unavailable_as_store_error(method: _Method) -> _Method:
+    @functools.wraps(method)
+    async def run(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except Exception as error:
+            if not _is_unavailable(error):
+                raise
+            reason = self._target.scrub(f"{type(error).__name__}: {error}")
+            # from None: the driver's own error may quote the DSN.
+            raise StoreUnavailableError(
+                f"PostgreSQL at {self._target.shown} cannot be used now: {reason}"
+            ) from None
+
+    return cast(_Method, run)
+
+
+def _faults_as_store_errors(cls: _S) -> _S:
+    """Every public coroutine method of the store (its own and PostgresStandings') raises a lost server as
+    StoreUnavailableError, as the SQLite store does, so that the service sees one error for both. The pool
+    itself drops a connection the server closed and opens a new one at the next acquire."""
+    for name, method in inspect.getmembers(cls, inspect.iscoroutinefunction):
+        if not name.startswith("_") and name != "open":
+            setattr(cls, name, _unavailable_as_store_error(method))
+    return cls
+
+
+@_faults_as_store_errors
 class PostgresStore(PostgresStandings):
     """The Store protocol over a PostgreSQL database (one schema of it)."""
 
@@ -148,16 +206,23 @@ class PostgresStore(PostgresStandings):
             settings["synchronous_commit"] = "off"
         if schema is not None:
             settings["search_path"] = schema
+        pool: asyncpg.Pool | None = None
         try:
             pool = await asyncpg.create_pool(
                 target.url,
-                min_size=1,
+                # No floor: asyncpg restores a floor in the background while the server is away, logging a
+                # traceback at every attempt; without one, a connection is opened when a query needs it.
+                min_size=0,
                 max_size=max(1, pool_size),
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=60.0,
                 server_settings=settings,
             )
+            async with pool.acquire():
+                pass  # a first connection now: a wrong URL or an absent server is reported at open
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+            if pool is not None:
+                pool.terminate()
             # The driver's message can quote the DSN; ours names the masked URL only.
             reason = target.scrub(f"{type(error).__name__}: {error}")
             raise StoreError(f"cannot connect to PostgreSQL at {target.shown}: {reason}") from None
@@ -507,6 +572,41 @@ class PostgresStore(PostgresStandings):
             table_id,
         )
         return [rows.move_record(table_id, row) for row in found]
+
+    # --- retention of closed tables' move logs ---------------------------------------------------------
+
+    async def prune_closed_moves(self, closed_before: float, limit: int, now: float) -> int:
+        deleted = 0
+        async with self._pool.acquire() as conn, conn.transaction():
+            while deleted < limit:
+                table_id = await conn.fetchval(
+                    "SELECT id FROM game_tables WHERE status IN ('finished', 'abandoned') "
+                    "AND moves_pruned_at IS NULL AND updated_at < $1 ORDER BY updated_at LIMIT 1",
+                    closed_before,
+                )
+                if table_id is None:
+                    break
+                wanted = limit - deleted
+                done = await conn.execute(
+                    "DELETE FROM moves WHERE table_id = $1 AND seq IN "
+                    "(SELECT seq FROM moves WHERE table_id = $1 ORDER BY seq LIMIT $2)",
+                    table_id,
+                    wanted,
+                )
+                gone = int(done.split()[-1])  # "DELETE n"
+                deleted += gone
+                if gone < wanted:  # the table's log is empty now
+                    await conn.execute(
+                        "UPDATE game_tables SET moves_pruned_at = $1 WHERE id = $2", now, table_id
+                    )
+        return deleted
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        value = await self._pool.fetchval("SELECT moves_pruned_at FROM game_tables WHERE id = $1", table_id)
+        return None if value is None else float(value)
+
+    async def reclaim_space(self) -> None:
+        return None  # autovacuum makes the deleted rows' space reusable by itself
 
     # --- guild settings ----------------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -61,6 +62,7 @@ from bot.store.base import (
     RoundResult,
     SeatRecord,
     StoreError,
+    StoreUnavailableError,
     TableExistsError,
     TableRecord,
     TableStatus,
@@ -72,6 +74,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+_AUTO_VACUUM_INCREMENTAL = 2
+VACUUM_PAGES = 2000  # pages given back per step of reclaim_space (8 MB of 4 KB pages)
 
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/0002_results.sql term for term.
 _ORDERS = rows.BoardOrders("(CAST(matches_won AS REAL) / matches_played)")
@@ -160,9 +164,53 @@ def _unwritable(path: str, error: OSError | sqlite3.Error) -> StoreError:
 
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
+    # Space freed by pruning old move logs can be given back (reclaim_space). It takes effect only in a new
+    # file, before its first table; an existing file keeps its mode (a VACUUM would switch it). Only asked of
+    # an empty file: setting it writes the file's header, which opening an existing database must not.
+    if conn.execute("PRAGMA page_count").fetchone()[0] == 0:
+        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    _switch_to_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")  # why: see the module docstring
     conn.execute("PRAGMA foreign_keys = ON")
+
+
+_SQLITE_BUSY = 5
+# Primary result codes of a database that is there but cannot be used right now: BUSY, LOCKED, NOMEM,
+# READONLY, IOERR, FULL, CANTOPEN, PROTOCOL.
+_UNAVAILABLE_CODES = frozenset({5, 6, 7, 8, 10, 13, 14, 15})
+_UNAVAILABLE_MESSAGES = ("database is locked", "database or disk is full", "disk I/O error")
+WAL_RETRY_PAUSE = 0.01  # seconds between attempts to switch a fresh file to WAL
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF == _SQLITE_BUSY
+    return "database is locked" in str(error)
+
+
+def _is_unavailable(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _UNAVAILABLE_CODES
+    return any(text in str(error) for text in _UNAVAILABLE_MESSAGES)
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """``journal_mode = WAL``, waiting as long as the busy timeout for another connection's write lock.
+
+    On a file still in rollback-journal mode (a fresh one) the switch reads the file, then needs the write
+    lock; SQLite refuses that upgrade at once, without the busy handler, when another connection (a second
+    process opening the same new file) holds it. So the wait is done here."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error) or time.monotonic() >= deadline:
+                raise
+        time.sleep(WAL_RETRY_PAUSE)
 
 
 class SqliteStore:
@@ -201,9 +249,10 @@ class SqliteStore:
         store = cls(db, path, migrations_dir or migration_runner.DEFAULT_MIGRATIONS_DIR, rater)
         try:
             await store._call(_configure)
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StoreUnavailableError) as error:
             await db.close()
-            raise StoreError(f"cannot open the database file {path}: {error}") from error
+            reason = error.__cause__ if isinstance(error, StoreUnavailableError) else error
+            raise StoreError(f"cannot open the database file {path}: {reason}") from error
         except BaseException:
             await db.close()
             raise
@@ -226,6 +275,11 @@ class SqliteStore:
             # everywhere (the transaction was rolled back, nothing was written).
             if _is_damage(error):
                 raise DamagedDatabaseError(self._path) from error
+            # A file held by another process past the busy timeout, a full disk, an I/O error: the
+            # transaction was rolled back, and the same work may succeed later.
+            if _is_unavailable(error):
+                reason = f"the database {self._path} cannot be used now: {error}"
+                raise StoreUnavailableError(reason) from error
             raise
 
     async def run_in_connection(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -239,7 +293,7 @@ class SqliteStore:
     async def close(self) -> None:
         try:
             await self._call(lambda conn: conn.execute("PRAGMA optimize"))
-        except (sqlite3.OperationalError, DamagedDatabaseError):
+        except (sqlite3.OperationalError, StoreError):
             # Only a statistics refresh: when another process holds the database locked (or the file is
             # damaged, which the caller has been told), closing matters more.
             log.debug("PRAGMA optimize skipped at close: the database is busy or damaged")
@@ -685,6 +739,56 @@ class SqliteStore:
             return [rows.move_record(table_id, row) for row in found]
 
         return await self._call(work)
+
+    # --- retention of closed tables' move logs ---------------------------------------------------------
+
+    async def prune_closed_moves(self, closed_before: float, limit: int, now: float) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            deleted = 0
+            while deleted < limit:
+                row = conn.execute(
+                    "SELECT id FROM game_tables WHERE status IN ('finished', 'abandoned') "
+                    "AND moves_pruned_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT 1",
+                    (closed_before,),
+                ).fetchone()
+                if row is None:
+                    break
+                wanted = limit - deleted
+                gone = conn.execute(
+                    "DELETE FROM moves WHERE table_id = ? AND seq IN "
+                    "(SELECT seq FROM moves WHERE table_id = ? ORDER BY seq LIMIT ?)",
+                    (row[0], row[0], wanted),
+                ).rowcount
+                deleted += gone
+                if gone < wanted:  # the table's log is empty now
+                    conn.execute("UPDATE game_tables SET moves_pruned_at = ? WHERE id = ?", (now, row[0]))
+            return deleted
+
+        return await self._call(lambda conn: _write(conn, work))
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        def work(conn: sqlite3.Connection) -> float | None:
+            row = conn.execute("SELECT moves_pruned_at FROM game_tables WHERE id = ?", (table_id,)).fetchone()
+            return None if row is None or row[0] is None else float(row[0])
+
+        return await self._call(work)
+
+    async def reclaim_space(self) -> None:
+        # A database created with auto_vacuum = INCREMENTAL (see _configure) gives its free pages back here,
+        # a few at a time so that moves get the write lock in between; an older one keeps them and reuses
+        # them for new moves.
+        def step(conn: sqlite3.Connection) -> int:
+            if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != _AUTO_VACUUM_INCREMENTAL:
+                return 0
+            # executescript steps the pragma to its end; execute() would free a single page.
+            conn.executescript(f"PRAGMA incremental_vacuum({VACUUM_PAGES})")
+            return int(conn.execute("PRAGMA freelist_count").fetchone()[0])
+
+        left = await self._call(step)
+        while left:
+            before, left = left, await self._call(step)
+            if left >= before:
+                break
 
     # --- standings ---------------------------------------------------------------------------------------
 

@@ -1,0 +1,168 @@
+"""Days of play, compressed: many tables of CPU players (and a few tables of scripted people) playing without
+pause through the fake Discord, with the real bot in a process of its own (bench/e2e.py's ``BotProcess``).
+
+    .venv/bin/python bench/soak.py                                  # 30 minutes, 12 CPU tables, 2 of people
+    .venv/bin/python bench/soak.py --duration 300 --cpu-tables 6 --people-tables 1 --interval 60
+
+Every ``--interval`` seconds (a minute) it prints the bot's RSS, open file descriptors, asyncio tasks, how
+late its event loop woke (p99 of a 10 ms sleep, over that minute), the open tables, the database's size (file
+and WAL) and the matches finished. At the end: the database bytes per finished match.
+
+A CPU table: a person opens it, adds three CPU players, starts it and leaves (a CPU takes the seat over), so
+four CPUs play the match to its end; then a new one opens in the same channel. A people table: two people
+and a CPU seat, the people clicking what their hand messages offer after thinking 1-3 s, for the whole run.
+The targets (issue 26): after a 5-minute warm-up RSS grows by less than 5%, tasks and file descriptors stay
+flat; nothing but the database grows with the finished matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.e2e import BotProcess, Wakeups, open_table, play_moves
+from bot.store import open_store
+from bot.store.sqlite import SqliteStore
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+
+CPU_DELAY = 0.5  # seconds a CPU seat waits: all-CPU tables play at a human-like pace, not in a busy loop
+THINK = (1.0, 3.0)  # seconds a scripted person thinks before a click
+WATCH_EVERY = 2.0  # seconds between checks whether a CPU table's match has ended
+
+
+async def cpu_table(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, host: FakeUser) -> None:
+    """/eights new, Add CPU ×3, Start, /eights leave: four CPUs play the match."""
+    board = await (await fake.invoke(host, channel, "eights new")).reply()
+    for _ in range(3):
+        await (await fake.click(host, board, label="Add CPU")).callback()
+    await (await fake.click(host, board, label="Start")).callback()
+    await (await fake.invoke(host, channel, "eights leave")).callback()
+
+
+async def keep_cpu_tables(
+    fake: FakeDiscord, guild: FakeGuild, store: SqliteStore, index: int, stop: asyncio.Event
+) -> None:
+    """One channel: a CPU table, and a new one each time the last has finished, until ``stop``."""
+    channel = fake.create_channel(guild, f"cpu-{index}")
+    host = fake.create_user(f"cpu-host{index}")
+    fake.add_member(guild, host)
+    while not stop.is_set():
+        await cpu_table(fake, guild, channel, host)
+        while not stop.is_set() and await store.open_table_in_channel(channel.id) is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), WATCH_EVERY)
+
+
+async def keep_people_playing(
+    fake: FakeDiscord, guild: FakeGuild, wakeups: Wakeups, index: int, stop: asyncio.Event
+) -> None:
+    table = await open_table(fake, guild, index, cpu=True)
+    rng = random.Random(index)
+    while not stop.is_set():
+        await play_moves(fake, wakeups, table, 5, [], THINK, rng)
+
+
+def open_fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+async def counts(store: SqliteStore) -> tuple[int, int, int]:
+    """(open tables, finished matches, the database's bytes in use) as the database has them. The bytes are
+    its pages (WAL included): the file's size once checkpointed, whatever the WAL file's length."""
+
+    def read(conn: sqlite3.Connection) -> tuple[int, int, int]:
+        open_ = conn.execute("SELECT COUNT(*) FROM game_tables WHERE status IN ('lobby', 'playing')")
+        finished = conn.execute("SELECT COUNT(*) FROM match_results").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        pages -= conn.execute("PRAGMA freelist_count").fetchone()[0]
+        size = pages * conn.execute("PRAGMA page_size").fetchone()[0]
+        return int(open_.fetchone()[0]), int(finished), int(size)
+
+    return await store.run_in_connection(read)
+
+
+LATE = re.compile(r"event loop late by p50 \S+ ms, p99 (\S+) ms")
+TASKS = re.compile(r"(\d+) asyncio tasks")
+
+
+async def soak(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "soak.sqlite3"
+        async with FakeDiscord(wait_timeout=60.0) as fake:
+            wakeups = Wakeups()
+            fake.add_message_observer(wakeups)
+            guild = fake.create_guild("Soak")
+            async with BotProcess(fake, "eights", database, cpu_delay=CPU_DELAY) as bot:
+                store = await open_store(f"sqlite:///{database}", create=False)
+                assert isinstance(store, SqliteStore)
+                stop = asyncio.Event()
+                players = [
+                    asyncio.create_task(keep_cpu_tables(fake, guild, store, i, stop))
+                    for i in range(args.cpu_tables)
+                ]
+                players += [
+                    asyncio.create_task(keep_people_playing(fake, guild, wakeups, 1000 + i, stop))
+                    for i in range(args.people_tables)
+                ]
+                print(
+                    f"soak: {args.cpu_tables} CPU tables (4 CPUs each, CPU delay {CPU_DELAY:g} s), "
+                    f"{args.people_tables} tables of two scripted people and a CPU, for {args.duration:g} s",
+                    flush=True,
+                )
+                print("minute  rss MiB  fds  tasks  loop p99 ms  open tables  db MiB  finished", flush=True)
+                start = time.monotonic()
+                rows = 0
+                try:
+                    while (elapsed := time.monotonic() - start) < args.duration:
+                        await bot.window()
+                        wait = min(args.interval, args.duration - elapsed)
+                        done, _ = await asyncio.wait(
+                            players, timeout=wait, return_when=asyncio.FIRST_EXCEPTION
+                        )
+                        for task in done:
+                            task.result()  # a driver that failed stops the soak with its error
+                        line = await bot.window_end()
+                        late, tasks = LATE.search(line), TASKS.search(line)
+                        open_, finished, size = await counts(store)
+                        rows += 1
+                        print(
+                            f"{(time.monotonic() - start) / 60:6.1f}  {bot.rss_kib()[0] / 1024:7.1f}  "
+                            f"{open_fds(bot.pid):3d}  {tasks.group(1) if tasks else '?':>5}  "
+                            f"{late.group(1) if late else '?':>11}  {open_:11d}  "
+                            f"{size / 2**20:6.1f}  {finished:8d}",
+                            flush=True,
+                        )
+                finally:
+                    stop.set()
+                    await asyncio.gather(*players, return_exceptions=True)
+                open_, finished, size = await counts(store)
+                await store.close()
+                per = f"{size / finished:,.0f} bytes per finished match" if finished else "no match finished"
+                print(f"end: {finished} matches finished; database {size:,} bytes: {per}", flush=True)
+                return 0 if rows else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--duration", type=float, default=1800.0, help="seconds (default: 30 minutes)")
+    parser.add_argument("--interval", type=float, default=60.0, help="seconds between printed rows")
+    parser.add_argument("--cpu-tables", type=int, default=12, help="channels of all-CPU tables")
+    parser.add_argument("--people-tables", type=int, default=2, help="tables of two scripted people")
+    return asyncio.run(soak(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+-- Retention of the move logs of closed matches (issue 26). The log of a closed table (finished or abandoned)
+-- may be deleted by the bot's retention task, in batches; an open table's stays append-only. Results,
+-- rankings and statistics are separate tables and are kept forever. moves_pruned_at records when a closed
+-- table's log was deleted, so that a replay can say its moves are gone. Autovacuum gives the space back.
+
+CREATE FUNCTION moves_deleted_only_when_closed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF (SELECT status FROM game_tables WHERE id = OLD.table_id) NOT IN ('finished', 'abandoned') THEN
+        RAISE EXCEPTION 'the move log is append-only' USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN OLD;
+END
+$$;
+
+DROP TRIGGER moves_no_delete ON moves;
+
+CREATE TRIGGER moves_no_delete
+    BEFORE DELETE ON moves
+    FOR EACH ROW EXECUTE FUNCTION moves_deleted_only_when_closed();
+
+ALTER TABLE game_tables ADD COLUMN moves_pruned_at DOUBLE PRECISION;
+
+-- The retention task's look-up: the closed tables whose log is still there, oldest first.
+CREATE INDEX game_tables_unpruned_by_age ON game_tables (updated_at)
+    WHERE status IN ('finished', 'abandoned') AND moves_pruned_at IS NULL;
