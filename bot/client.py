@@ -40,7 +40,7 @@ from bot.service.server import ServerService
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
 from bot.store import open_store
-from bot.store.base import Store
+from bot.store.base import Store, StoreError
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
 from bot.ui.art.cards import PALETTES
@@ -162,6 +162,7 @@ class EightsBot(commands.AutoShardedBot):
         self._store: Store | None = None
         self._parts: tuple[TableService, TablePublisher] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self._heartbeat_failing = False
         self._shutdown_task: asyncio.Task[None] | None = None
         self._pending_replies: set[asyncio.Task[None]] = set()
         # Every interaction (command, autocomplete, button, modal) passes through this one parser, so the
@@ -327,8 +328,19 @@ class EightsBot(commands.AutoShardedBot):
             await self.store.write_heartbeat(
                 time.time(), self.owned_shards.key, pid=os.getpid(), host=socket.gethostname()
             )
+        except StoreError as error:
+            # The database is away (the service logs the outage too): one line when beats start failing, not
+            # a traceback every 15 s; `health` reports the stale beat meanwhile.
+            if not self._heartbeat_failing:
+                log.warning("could not write the heartbeat: %s", error)
+            self._heartbeat_failing = True
         except Exception:
             log.exception("could not write the heartbeat")
+            self._heartbeat_failing = True
+        else:
+            if self._heartbeat_failing:
+                log.info("the heartbeat is written again")
+            self._heartbeat_failing = False
 
     async def _heartbeat_loop(self) -> None:
         while True:

@@ -329,3 +329,35 @@ def test_tune_garbage_collector_freezes_start_up_objects_and_raises_thresholds()
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+async def test_a_heartbeat_failing_while_the_database_is_away_logs_one_line_not_a_traceback_each_time(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from bot.store import StoreUnavailableError
+
+    class Away:
+        """A store whose database is away for the first three beats."""
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        async def write_heartbeat(self, *args: object, **kwargs: object) -> None:
+            self.calls += 1
+            if self.calls <= 3:
+                raise StoreUnavailableError("the database cannot be used now: connection refused")
+
+    client = EightsBot(Config())
+    client._store = Away()  # type: ignore[assignment]
+    caplog.set_level(logging.INFO, logger="bot.client")
+    for _ in range(5):
+        await client._write_heartbeat()
+    lines = [(r.levelno, r.getMessage(), r.exc_info) for r in caplog.records if r.name == "bot.client"]
+    assert lines == [
+        (
+            logging.WARNING,
+            "could not write the heartbeat: the database cannot be used now: connection refused",
+            None,
+        ),
+        (logging.INFO, "the heartbeat is written again", None),
+    ]
