@@ -61,6 +61,23 @@ def test_every_face_is_an_emoji_discord_accepts_and_all_52_differ() -> None:
         assert image.getchannel("A").getpixel((0, 0)) == 0, card  # a card, not a square
 
 
+def test_the_four_colours_are_what_they_are_called_and_far_apart() -> None:
+    blue, green, orange, purple = (COLOUR_INKS[c] for c in COLOURS)
+    assert blue[2] > max(blue[:2]) and green[1] > max(green[0], green[2])
+    assert orange[0] > orange[1] > orange[2] and min(purple[0], purple[2]) > purple[1]
+    for a in COLOURS:
+        for b in COLOURS:
+            if a < b:
+                distance = sum((x - y) ** 2 for x, y in zip(COLOUR_INKS[a], COLOUR_INKS[b], strict=True))
+                assert distance**0.5 > 100, (a, b)
+    # White text reads on each (WCAG contrast of 3:1 at least, for large text).
+    for colour, rgb in COLOUR_INKS.items():
+        channels = [c / 255 for c in rgb]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+        assert 1.05 / (luminance + 0.05) >= 3, colour
+
+
 def test_every_card_is_filled_with_its_colour(emojis: dict[str, Image.Image]) -> None:
     for card, image in emojis.items():
         colour = colours_of(card)[0]
