@@ -1,19 +1,21 @@
-"""Picture speed: drawing the card emojis and the board picture, p50/p99 in milliseconds, and PNG sizes.
+"""Picture speed: drawing the card emojis and the board pictures, p50/p99 in milliseconds, and PNG sizes.
 
 Boards are random but plausible (2 to 7 seats, random counts, targets, named suits, direction, stock), each
 one different, so every board render is a real drawing (a cache miss); the cached path is measured apart.
+Crazier Eights boards likewise (2 to 6 players, some in teams, 0 to 5 cards in play each, a player out now
+and then, a named colour under an 8).
 The board is drawn in a worker thread by the bot, so these times are spent off the event loop. Wall-clock
 times depend on the machine's other load; the CPU time of the drawing thread is shown beside them.
 
 ``--first-start`` measures instead what the drawing costs the bot's event loop at a first start (no art
 cached, no emoji on the application): the real EightsBot against the fake Discord in this process, drawing
-its 57 emojis (in a worker thread) and uploading them, while a table is opened and started. A task sleeping
+its 113 emojis (in a worker thread) and uploading them, while a table is opened and started. A task sleeping
 5 ms at a time records how late the event loop wakes it; printed: the worst and p99 lateness while the
 emojis are drawn and uploaded (target: under 100 ms), and the time from Start to the board showing the round
 (``--start-after 3``: the table opened 3 s after the bot is ready, once the shared parts of the board picture
 are drawn; at once, the first board waits for them).
 
-    .venv/bin/python bench/art.py [--boards 300] [--cards 3]
+    .venv/bin/python bench/art.py [--boards 300] [--cards 3] [--crazier-boards 300]
     .venv/bin/python bench/art.py --first-start [--start-after 3]
 """
 
@@ -30,8 +32,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.engine.cards import STANDARD_DECK, card_code
+from bot.engine.crazier.deck import COLOURS, DECK, row_of
 from bot.service.models import SeatView, TableSnapshot
 from bot.ui.art.board import BoardPicture, BoardRenderer, render_board
+from bot.ui.art.crazier_board import CrazierBoard, CrazierSeat, render_crazier_board
 from bot.ui.art.emoji_set import all_keys, draw
 
 NAMES = ("alice", "Bob", "CPU 1", "Zoë", "dave the destroyer", "李小龍", "eve", "mallory")
@@ -87,6 +91,40 @@ def random_board(rng: random.Random, table_id: int) -> TableSnapshot:
         recent=(),
         ranking=(),
         board_message_id=None,
+    )
+
+
+ASSETS = tuple(card for card in DECK if row_of(card).kind == "asset")
+
+
+def random_crazier_board(rng: random.Random) -> CrazierBoard:
+    count = rng.randint(2, 6)
+    teams = count >= 4 and rng.random() < 0.5
+    to_act = rng.randrange(count)
+    assets = list(ASSETS)
+    rng.shuffle(assets)
+    seats = []
+    for i in range(count):
+        in_play = tuple(assets.pop() for _ in range(min(len(assets), rng.choice((0, 0, 1, 1, 2, 3, 5)))))
+        seats.append(
+            CrazierSeat(
+                position=i,
+                name=rng.choice(NAMES),
+                hand_size=rng.randint(0, 14),
+                in_play=in_play,
+                to_act=i == to_act or (teams and i % 2 == to_act % 2),
+                out=i != to_act and rng.random() < 0.1,
+                team=1 + i % 2 if teams else None,
+            )
+        )
+    top = rng.choice(DECK)
+    return CrazierBoard(
+        top_card=top,
+        draw_pile=rng.randint(0, 30),
+        discard_pile=rng.randint(1, 30),
+        seats=tuple(seats),
+        named_colour=rng.choice(COLOURS) if top.startswith("8") else None,
+        game_number=rng.randint(1, 4),
     )
 
 
@@ -178,7 +216,10 @@ async def first_start(start_after: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=300, help="distinct boards to draw")
-    parser.add_argument("--cards", type=int, default=3, help="times each of the 57 emojis is drawn")
+    parser.add_argument("--cards", type=int, default=3, help="times each of the 113 emojis is drawn")
+    parser.add_argument(
+        "--crazier-boards", type=int, default=300, help="distinct Crazier Eights boards to draw"
+    )
     parser.add_argument(
         "--first-start", action="store_true", help="the event loop's lateness while a first start draws"
     )
@@ -203,7 +244,7 @@ def main() -> None:
             png = timed(lambda key=key: uncached(key), emoji_times, emoji_cpu)
             assert isinstance(png, bytes)
             sizes.append(len(png))
-    report("emoji (card, back, suit), drawn", emoji_times, emoji_cpu)
+    report("emoji (cards, back, suits, colours)", emoji_times, emoji_cpu)
     print(f"{'':<38} PNG {min(sizes)}–{max(sizes)} bytes (Discord allows 262,144)")
 
     board_times: list[float] = []
@@ -215,6 +256,20 @@ def main() -> None:
         board_sizes.append(len(picture.png))
     report("board picture, drawn (cache miss)", board_times, board_cpu)
     print(f"{'':<38} PNG p50 {statistics.median(board_sizes):,.0f} bytes, max {max(board_sizes):,} bytes")
+
+    crazier = [random_crazier_board(rng) for _ in range(args.crazier_boards)]
+    # The first pass meets new parts (a face, a card in play, a number of players) and draws them once; the
+    # second draws the same boards again with every part drawn: what a long-running bot spends.
+    for what in ("crazier board, parts met first", "crazier board, parts drawn"):
+        crazier_times: list[float] = []
+        crazier_cpu: list[float] = []
+        crazier_sizes: list[int] = []
+        for crazier_board in crazier:
+            picture = timed(lambda b=crazier_board: render_crazier_board(b), crazier_times, crazier_cpu)
+            assert isinstance(picture, BoardPicture)
+            crazier_sizes.append(len(picture.png))
+        report(what, crazier_times, crazier_cpu)
+    print(f"{'':<38} PNG p50 {statistics.median(crazier_sizes):,.0f} bytes, max {max(crazier_sizes):,} bytes")
 
     renderer = BoardRenderer()
     for board in boards[:50]:

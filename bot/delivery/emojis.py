@@ -1,7 +1,7 @@
 """The bot's card emojis on Discord: made sure of at start-up, then handed to the renderers as ``CardFaces``.
 
 ``CardEmojis.ensure`` lists the application's emojis, uploads only the ones missing by name (one at a time,
-``pace`` seconds apart, so a first start's 57 uploads stay far from any rate limit; discord.py waits out a
+``pace`` seconds apart, so a first start's 113 uploads stay far from any rate limit; discord.py waits out a
 429 itself), and from then on ``faces(enabled)`` gives the emojis to write cards with. Until it has finished,
 or when it fails (Discord down, the app at its 2,000 emojis, a refused upload), cards are written as text:
 the failure is logged once, in one line that says the game goes on with text, and the next start tries again

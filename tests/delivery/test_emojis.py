@@ -12,7 +12,7 @@ import pytest
 
 from bot.delivery.emojis import CardEmojis
 from bot.ui.art.cards import Palette
-from bot.ui.art.emoji_set import EmojiSet, all_keys, draw, emoji_name
+from bot.ui.art.emoji_set import EmojiSet, all_keys, crazier_card_key, draw, emoji_name
 
 
 class Emoji:
@@ -52,15 +52,17 @@ async def test_only_missing_emojis_are_uploaded(tmp_path: Path) -> None:
     emojis = CardEmojis(EmojiSet(tmp_path), pace=0)
     assert not emojis.ready and not emojis.faces().with_emojis
     assert await emojis.ensure(client)
-    assert len(client.created) == 57 - 3 and not set(present) & set(client.created)
+    assert len(client.created) == 113 - 3 and not set(present) & set(client.created)
     faces = emojis.faces()
     assert faces.card_emoji("KH") == discord.PartialEmoji(name="e8f1_KH", id=1001)
     assert faces.suit_emoji("H") is not None
+    # The Crazier Eights faces come with them, by their own keys.
+    assert faces.emojis[crazier_card_key("KB")].name == "e8z1_KB"
     assert not emojis.faces(enabled=False).with_emojis
     # A second run (a restart) uploads nothing.
     again = CardEmojis(EmojiSet(tmp_path), pace=0)
     assert await again.ensure(client)
-    assert again.uploaded == 0 and len(client.created) == 54
+    assert again.uploaded == 0 and len(client.created) == 110
 
 
 async def test_a_failed_upload_means_text_and_one_warning(
@@ -74,10 +76,10 @@ async def test_a_failed_upload_means_text_and_one_warning(
     assert emojis.error is not None and "503" in emojis.error
     assert [r.levelno for r in caplog.records] == [logging.WARNING]
     assert "cards are shown as text" in caplog.records[0].getMessage()
-    # The five that made it are kept: the next start uploads the other 52 only.
+    # The five that made it are kept: the next start uploads the other 108 only.
     client.fail_after = None
     assert await CardEmojis(EmojiSet(tmp_path), pace=0).ensure(client)
-    assert len(client.created) == 57
+    assert len(client.created) == 113
 
 
 class RacingClient(Client):
@@ -124,7 +126,7 @@ async def test_a_process_that_does_not_upload_waits_for_the_set(tmp_path: Path) 
 
 
 async def test_the_emojis_are_drawn_off_the_event_loop(tmp_path: Path) -> None:
-    """Drawing the 57 emojis at a first start is about 0.6 s of work: done on the event loop's thread it
+    """Drawing the 113 emojis at a first start is about a second of work: done on the event loop's thread it
     would hold every answer that long (bench/art.py --first-start measures the loop's lateness)."""
     loop_thread = threading.get_ident()
     drawn_in: set[int] = set()

@@ -20,7 +20,7 @@ import math
 import threading
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -225,7 +225,8 @@ def drawable_name(name: str, position: int) -> str:
     return cleaned
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+    """``text`` at ``size`` cut to ``width`` pixels, with an ellipsis when cut."""
     face = font(size)
     if draw.textlength(text, font=face) <= width:
         return text
@@ -273,7 +274,7 @@ def _draw_seat(
     ink = INK if to_act else WHITE
     count_text = str(cards) if count is not None else ""
     count_width = draw.textlength(count_text, font=font(17)) if count_text else 0
-    label = _fit(draw, name, 15, plate[2] - plate[0] - count_width - 22)
+    label = fit_text(draw, name, 15, plate[2] - plate[0] - count_width - 22)
     draw.text((plate[0] + 8, y + 25), label, font=font(15), fill=ink, anchor="lm")
     if count_text:
         draw.text((plate[2] - 8, y + 25), count_text, font=font(17), fill=ink, anchor="rm")
@@ -405,7 +406,9 @@ class BoardRenderer:
         return self._executor.submit(_warm_sprites)
 
     def cached(self, snapshot: TableSnapshot) -> BoardPicture | None:
-        key = board_key(snapshot, self.palette)
+        return self._cached(board_key(snapshot, self.palette))
+
+    def _cached(self, key: Hashable) -> BoardPicture | None:
         with self._lock:
             picture = self._cache.get(key)
             if picture is not None:
@@ -416,16 +419,28 @@ class BoardRenderer:
         """The picture of this board (None when the table has no round to show)."""
         if not has_picture(snapshot):
             return None
-        picture = self.cached(snapshot)
+        return self.picture(board_key(snapshot, self.palette), lambda: render_board(snapshot, self.palette))
+
+    def picture(self, key: Hashable, draw: Callable[[], BoardPicture]) -> BoardPicture:
+        """The picture cached under ``key``, or ``draw()`` cached under it: for any board picture (the
+        Crazier Eights board goes through here, see ``crazier_board.render_crazier_cached``)."""
+        picture = self._cached(key)
         if picture is not None:
             return picture
-        picture = render_board(snapshot, self.palette)
+        picture = draw()
         with self._lock:
             self.drawn += 1
-            self._cache[picture.key] = picture
+            self._cache[key] = picture
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
         return picture
+
+    async def picture_async(self, key: Hashable, draw: Callable[[], BoardPicture]) -> BoardPicture:
+        """``picture`` in one of the renderer's threads unless it is cached."""
+        picture = self._cached(key)
+        if picture is not None:
+            return picture
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self.picture, key, draw)
 
     async def render_async(self, snapshot: TableSnapshot) -> BoardPicture | None:
         """``render`` in one of the renderer's threads unless the picture is cached."""

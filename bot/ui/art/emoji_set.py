@@ -1,9 +1,14 @@
-"""The application emojis the bot owns: 52 cards, the card back and the four suits, with stable names.
+"""The application emojis the bot owns, with stable names: the 52 standard cards, the card back and the four
+suits (57), then the 52 cards of ``crazier-abilities`` and its four colours (56): 113 uploads in all.
 
-A name reads ``e8<palette><art version>_<key>``: ``e8f1_KH`` (four-colour palette, art version 1, King of
-Hearts), ``e8f1_back``, ``e8f1_sH`` (the Hearts badge). Names keep to Discord's rule for emoji names (2–32
-characters of letters, digits and underscores). Bumping ``ART_VERSION`` when the drawings change gives new
-names, so the bot uploads the new pictures instead of keeping the old ones by name.
+A standard name reads ``e8<palette><art version>_<key>``: ``e8f1_KH`` (four-colour palette, art version 1,
+King of Hearts), ``e8f1_back``, ``e8f1_sH`` (the Hearts badge). The Crazier Eights faces are the same in every
+palette, so their names carry no palette but a version of their own: key ``zKB`` (Arthur, blue) is named
+``e8z1_KB``, key ``zcB`` (the blue colour's badge) ``e8z1_cB``; switching palettes uploads only the other 57,
+and redrawing one set leaves the other's names alone. Every name keeps to Discord's rule for emoji names
+(2–32 characters of letters, digits and underscores); with both palettes the application holds 170 of its
+2,000 emojis. Bumping a version when its drawings change gives new names, so the bot uploads the new
+pictures instead of keeping the old ones by name.
 
 The PNGs are drawn once and cached on disk (``cache_dir``, one file per emoji, written atomically): a start-up
 reads them back instead of drawing them again. A damaged or missing file is simply drawn again.
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.engine.cards import STANDARD_DECK, card_code
+from bot.engine.crazier.deck import COLOURS, DECK
 from bot.ui.art.cards import (
     FOUR_COLOUR,
     Palette,
@@ -28,6 +34,7 @@ from bot.ui.art.cards import (
     card_emoji_png,
     suit_emoji_png,
 )
+from bot.ui.art.crazier import colour_emoji_png, crazier_emoji_png
 
 log = logging.getLogger(__name__)
 
@@ -36,23 +43,45 @@ SUIT_KEYS = ("sC", "sD", "sH", "sS")
 BACK_KEY = "back"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_]{2,32}$")
 MAX_EMOJI_BYTES = 256 * 1024
+CRAZIER_ART_VERSION = 1
+CRAZIER = "z"  # the first letter of a Crazier Eights key
+
+
+def crazier_card_key(card: str) -> str:
+    """The emoji key of a ``crazier-abilities`` card (a canonical code): "KB" -> "zKB"."""
+    return CRAZIER + card
+
+
+def crazier_colour_key(colour: str) -> str:
+    """The emoji key of a ``crazier-abilities`` colour: "B" -> "zcB"."""
+    return CRAZIER + "c" + colour
+
+
+CRAZIER_KEYS = (*(crazier_card_key(card) for card in DECK), *(crazier_colour_key(c) for c in COLOURS))
 
 
 def all_keys() -> tuple[str, ...]:
-    """Every emoji's key, in upload order: the cards (clubs to spades in each rank), the back, the suits."""
-    return (*(card_code(card) for card in STANDARD_DECK), BACK_KEY, *SUIT_KEYS)
+    """Every emoji's key, in upload order: the cards (clubs to spades in each rank), the back, the suits, then
+    the Crazier Eights cards (blue to purple in each rank) and colours."""
+    return (*(card_code(card) for card in STANDARD_DECK), BACK_KEY, *SUIT_KEYS, *CRAZIER_KEYS)
 
 
 def emoji_name(key: str, palette: Palette = FOUR_COLOUR, version: int = ART_VERSION) -> str:
-    name = f"e8{palette.name[0]}{version}_{key}"
+    if key in CRAZIER_KEYS:
+        name = f"e8{CRAZIER}{CRAZIER_ART_VERSION}_{key[1:]}"
+    else:
+        name = f"e8{palette.name[0]}{version}_{key}"
     if not NAME_PATTERN.fullmatch(name):
         raise ValueError(f"not a valid emoji name: {name!r}")
     return name
 
 
-@functools.lru_cache(maxsize=2 * 57)
+@functools.lru_cache(maxsize=2 * 113)
 def draw(key: str, palette: Palette = FOUR_COLOUR) -> bytes:
     """The PNG of one emoji (drawn once per process; a few kilobytes each)."""
+    if key in CRAZIER_KEYS:
+        code = key[1:]
+        return colour_emoji_png(code[1]) if code.startswith("c") else crazier_emoji_png(code)
     if key == BACK_KEY:
         return back_emoji_png()
     if key in SUIT_KEYS:
@@ -62,8 +91,8 @@ def draw(key: str, palette: Palette = FOUR_COLOUR) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class EmojiArt:
-    key: str  # "KH", "back", "sH"
-    name: str  # "e8f1_KH"
+    key: str  # "KH", "back", "sH", "zKB", "zcB"
+    name: str  # "e8f1_KH", "e8z1_KB"
     png: bytes
 
 
@@ -79,6 +108,8 @@ class EmojiSet:
     ) -> None:
         self.palette = palette
         self.cache_dir = cache_dir / f"v{ART_VERSION}-{palette.name}" if cache_dir is not None else None
+        # The Crazier Eights faces, shared by the palettes.
+        self.crazier_dir = cache_dir / f"{CRAZIER}{CRAZIER_ART_VERSION}" if cache_dir is not None else None
         self._draw = drawer
         self._pngs: dict[str, bytes] = {}
 
@@ -96,7 +127,8 @@ class EmojiSet:
             yield EmojiArt(key, self.name(key), self.png(key))
 
     def _load(self, key: str) -> bytes:
-        path = self.cache_dir / f"{key}.png" if self.cache_dir is not None else None
+        folder = self.crazier_dir if key in CRAZIER_KEYS else self.cache_dir
+        path = folder / f"{key}.png" if folder is not None else None
         if path is not None:
             try:
                 data = path.read_bytes()

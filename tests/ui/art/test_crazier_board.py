@@ -1,0 +1,238 @@
+"""The Crazier Eights board picture: what it shows (sampled pixels), its words for screen readers, the same
+bytes for the same board, each part drawn once, and the renderer's cache and thread."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.ui.art import crazier_board
+from bot.ui.art.board import BoardRenderer
+from bot.ui.art.crazier import COLOUR_INKS
+from bot.ui.art.crazier_board import (
+    GOLD,
+    HEADER,
+    IN_PLAY_AT,
+    MAX_ALT_TEXT,
+    NAME_PLATE,
+    ROW,
+    WIDTH,
+    CrazierBoard,
+    CrazierSeat,
+    crazier_alt_text,
+    height_for,
+    render_crazier_async,
+    render_crazier_board,
+    render_crazier_cached,
+)
+
+ROOT = Path(__file__).resolve().parents[3]
+TOP_CARD_LEFT, TOP_CARD_TOP = 195, 19  # the top card's corner (110 × 154, centred at 250, 96)
+
+
+def board(**changes: object) -> CrazierBoard:
+    values: dict[str, object] = {
+        "top_card": "9B",
+        "draw_pile": 23,
+        "discard_pile": 6,
+        "seats": (
+            CrazierSeat(0, "Ana", 5, ("6G", "5B"), to_act=True),
+            CrazierSeat(1, "Ben", 12, ("JP",)),
+            CrazierSeat(2, "Cleo", 3),
+        ),
+    }
+    values.update(changes)
+    return CrazierBoard(**values)  # type: ignore[arg-type]
+
+
+def image_of(picture_board: CrazierBoard) -> Image.Image:
+    return Image.open(io.BytesIO(render_crazier_board(picture_board).png)).convert("RGB")
+
+
+def near(pixel: object, expected: tuple[int, int, int], tolerance: int = 12) -> bool:
+    assert isinstance(pixel, tuple)
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, expected, strict=True))
+
+
+def row_middle(index: int) -> int:
+    return round(HEADER + ROW * index + (ROW - 6) / 2)
+
+
+def test_a_png_whose_height_follows_the_players() -> None:
+    for players in (2, 4, 6):
+        seats = tuple(CrazierSeat(i, f"P{i}", 7) for i in range(players))
+        picture = render_crazier_board(board(seats=seats))
+        image = Image.open(io.BytesIO(picture.png))
+        assert image.format == "PNG" and image.size == (WIDTH, height_for(players))
+        assert picture.filename.endswith(".png")
+
+
+def test_the_top_card_is_shown_in_its_colour() -> None:
+    for card, colour in (("9B", "B"), ("KO", "O"), ("3P", "P")):
+        image = image_of(board(top_card=card))
+        assert near(image.getpixel((TOP_CARD_LEFT + 18, TOP_CARD_TOP + 70)), COLOUR_INKS[colour]), card
+    # An Ace shows both its colours: its own top left, the next bottom right.
+    ace = image_of(board(top_card="AP"))
+    assert near(ace.getpixel((TOP_CARD_LEFT + 10, TOP_CARD_TOP + 85)), COLOUR_INKS["P"])
+    assert near(ace.getpixel((TOP_CARD_LEFT + 100, TOP_CARD_TOP + 70)), COLOUR_INKS["B"])
+
+
+def test_the_colour_to_follow_is_the_top_cards_or_the_named_one() -> None:
+    badge = (380, 86)  # the badge's middle, where one colour is to follow
+
+    def badge_ring(image: Image.Image) -> tuple[int, int, int]:
+        pixel = image.getpixel((badge[0] - 19, badge[1]))  # inside the disc, left of the symbol
+        assert isinstance(pixel, tuple)
+        return pixel
+
+    assert near(badge_ring(image_of(board(top_card="9B"))), COLOUR_INKS["B"])
+    named = image_of(board(top_card="8B", named_colour="O"))
+    assert near(badge_ring(named), COLOUR_INKS["O"])
+    assert board(top_card="8B", named_colour="O").follow == ("O",)
+    assert board(top_card="AP").follow == ("P", "B")
+
+
+def test_each_players_cards_in_play_are_shown_with_their_colour() -> None:
+    image = image_of(board())
+    mini = (IN_PLAY_AT + 3 + 4, row_middle(0))  # the first chip's small face, left edge
+    assert near(image.getpixel(mini), COLOUR_INKS["G"])  # Ana's Castle (6G)
+    assert near(image.getpixel((IN_PLAY_AT + 7, row_middle(1))), COLOUR_INKS["P"])  # Ben's Devious Dragon
+    # Cleo controls nothing: her row is empty there.
+    assert not near(image.getpixel((IN_PLAY_AT + 7, row_middle(2))), COLOUR_INKS["G"], 60)
+    # Taking a card changes the picture where it lies.
+    taken = image_of(board(seats=(*board().seats[:2], CrazierSeat(2, "Cleo", 3, ("KB",)))))
+    assert near(taken.getpixel((IN_PLAY_AT + 7, row_middle(2))), COLOUR_INKS["B"])
+
+
+def test_whose_turn_is_lit_in_gold() -> None:
+    image = image_of(board())
+    plate = (NAME_PLATE[0] + 10, row_middle(0) - 12)
+    assert near(image.getpixel(plate), GOLD)
+    assert not near(image.getpixel((plate[0], row_middle(1) - 12)), GOLD, 60)
+    # A team's turn lights every member; a game over lights nobody.
+    both = board(seats=tuple(replace(seat, to_act=True) for seat in board().seats))
+    assert all(near(image_of(both).getpixel((plate[0], row_middle(i) - 12)), GOLD) for i in range(3))
+    over = image_of(replace(board(), game_over=True))
+    assert not near(over.getpixel(plate), GOLD, 60)
+
+
+def test_every_public_fact_changes_the_picture() -> None:
+    base = render_crazier_board(board()).png
+    changes = [
+        board(top_card="9G"),
+        board(named_colour="G", top_card="8B"),
+        board(draw_pile=22),
+        board(discard_pile=7),
+        board(game_number=2),
+        board(game_over=True),
+        board(seats=(replace(board().seats[0], hand_size=4), *board().seats[1:])),
+        board(seats=(replace(board().seats[0], name="Anabel"), *board().seats[1:])),
+        board(seats=(board().seats[0], replace(board().seats[1], out=True), board().seats[2])),
+        board(seats=(board().seats[0], replace(board().seats[1], team=2), board().seats[2])),
+        board(seats=(replace(board().seats[0], in_play=("5B", "6G")), *board().seats[1:])),
+    ]
+    pictures = [render_crazier_board(changed).png for changed in changes]
+    assert base not in pictures and len(set(pictures)) == len(pictures)
+
+
+def test_the_alt_text_says_everything_the_picture_shows() -> None:
+    seats = (
+        CrazierSeat(0, "Ana", 5, ("6G", "5B"), to_act=True, team=1),
+        CrazierSeat(1, "Ben", 12, ("JP",), team=2),
+        CrazierSeat(2, "Cleo", 0, (), team=1, won=False),
+        CrazierSeat(3, "Dan", 9, (), out=True, team=2),
+    )
+    text = crazier_alt_text(board(top_card="AB", seats=seats))
+    assert text.startswith("Crazier Eights table, game 1.")
+    assert "Top card: Ace, A, blue moon and green ankh." in text
+    assert "Colour to follow: blue or green." in text
+    assert "Draw pile: 23 cards. Discard pile: 6 cards." in text
+    assert "1. Ana (team 1), 5 cards in hand, to move, in play: Castle (6G), Angel of Hope (5B);" in text
+    assert "2. Ben (team 2), 12 cards in hand, in play: Devious Dragon (JP);" in text
+    assert "3. Cleo (team 1), 0 cards in hand;" in text
+    assert "4. Dan (team 2), out." in text
+    named = crazier_alt_text(board(top_card="8G", named_colour="P"))
+    assert "Top card: Eight, 8, green ankh, wild." in named and "Colour to follow: purple." in named
+    won = crazier_alt_text(
+        board(game_over=True, seats=(CrazierSeat(0, "Ana", 0, won=True), CrazierSeat(1, "Ben", 4)))
+    )
+    assert "The game is over." in won and "1. Ana, 0 cards in hand, won;" in won and "to move" not in won
+
+
+def test_a_long_alt_text_is_cut_to_discords_limit() -> None:
+    seats = tuple(
+        CrazierSeat(i, "a rather long display name " + str(i), 20, ("4B", "5G", "6O", "JP", "QB", "KG"))
+        for i in range(6)
+    )
+    text = crazier_alt_text(board(seats=seats))
+    assert len(text) == MAX_ALT_TEXT and text.endswith("…")
+
+
+def test_names_the_font_cannot_write_are_still_drawn() -> None:
+    # The picture writes "Seat 2" for a name in a script the bundled font lacks; the alt text has the name.
+    seats = (CrazierSeat(0, "Zoë", 3), CrazierSeat(1, "李小龍", 4))
+    picture = render_crazier_board(board(seats=seats))
+    assert "李小龍" in picture.alt_text and "Zoë" in picture.alt_text
+    written = (CrazierSeat(0, "Zoe", 3), CrazierSeat(1, "Seat 2", 4))
+    assert picture.png == render_crazier_board(board(seats=written)).png
+
+
+def test_same_board_same_bytes_in_another_process() -> None:
+    first = render_crazier_board(board())
+    assert render_crazier_board(board()).png == first.png
+    script = (
+        "import sys; from tests.ui.art.test_crazier_board import board;"
+        " from bot.ui.art.crazier_board import render_crazier_board;"
+        " sys.stdout.buffer.write(render_crazier_board(board()).png)"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, check=True).stdout
+    assert out == first.png
+
+
+def test_each_part_is_drawn_once() -> None:
+    for part in (crazier_board._face, crazier_board._chip, crazier_board._background, crazier_board._badge):
+        part.cache_clear()
+    render_crazier_board(board())
+    faces = crazier_board._face.cache_info()
+    # The top card (large) and three cards in play (small): four faces, each drawn once.
+    assert faces.misses == 4 and faces.currsize == 4
+    render_crazier_board(board(draw_pile=10, discard_pile=19))
+    render_crazier_board(board(seats=(*board().seats[:2], CrazierSeat(2, "Cleo", 3, ("6G",)))))
+    assert crazier_board._face.cache_info().misses == 4  # Cleo's Castle is Ana's: drawn already
+    assert crazier_board._background.cache_info().misses == 1  # three players: one empty picture
+    assert crazier_board._chip.cache_info().misses == 3
+
+
+def test_the_renderer_draws_each_board_once() -> None:
+    renderer = BoardRenderer(cache_size=2)
+    first = render_crazier_cached(renderer, board())
+    assert render_crazier_cached(renderer, board()) is first  # an equal board: the same picture
+    assert renderer.drawn == 1
+    render_crazier_cached(renderer, board(draw_pile=3))
+    assert renderer.drawn == 2 and first.key != render_crazier_cached(renderer, board(draw_pile=3)).key
+
+
+async def test_render_async_draws_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    loop_thread = threading.get_ident()
+    drawn_in: list[int] = []
+    original = crazier_board.render_crazier_board
+
+    def spy(drawn: CrazierBoard) -> object:
+        drawn_in.append(threading.get_ident())
+        return original(drawn)
+
+    monkeypatch.setattr(crazier_board, "render_crazier_board", spy)
+    renderer = BoardRenderer()
+    picture = await render_crazier_async(renderer, board())
+    assert drawn_in and drawn_in[0] != loop_thread
+    assert picture.alt_text == crazier_alt_text(board())
+    drawn_in.clear()
+    assert await render_crazier_async(renderer, board()) is picture
+    assert drawn_in == []
