@@ -13,6 +13,7 @@ from tests.fakediscord.interactions import UPDATE_MESSAGE
 
 
 async def test_two_clicks_on_the_same_card_apply_once(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    world.service.seed_deals(1)  # Alice leads with a card she can play: no auto-draw before the clicks
     board = await world.run(world.alice, "new")
     await (await world.fake.click(world.bob, board, label="Join")).callback()
     await world.settle()
@@ -54,6 +55,7 @@ async def test_two_clicks_on_the_same_card_apply_once(world: World, monkeypatch:
 async def test_two_clicks_on_draw_draw_one_card(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """A double tap on Draw (issue 13): a draw stays legal after the first one, yet only one card is drawn;
     the other press is answered privately and the hand message shows the hand after one draw."""
+    world.service.seed_deals(1)  # Alice leads with a card she can play: no auto-draw before the clicks
     board = await world.run(world.alice, "new")
     await (await world.fake.click(world.bob, board, label="Join")).callback()
     await world.settle()
