@@ -19,7 +19,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot.engine import Match
+from bot.engine.crazier import CrazierMatch
 from bot.service.clock import Clock
+from bot.service.crazier import is_crazier_state
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
 from bot.service.live import LiveTable, Work, round_token, table_ruleset
 from bot.service.models import Actor, Outcome, TableListener, TableSnapshot
@@ -232,7 +234,7 @@ class TableRegistry:
                 raise ServiceError(
                     "expired" if round_token_ else "no_table", EXPIRED if round_token_ else NO_TABLE
                 )
-            if round_token_ is not None and round_token_ != round_token(live.id, live.match):
+            if round_token_ is not None and round_token_ != round_token(live.id, live.game):
                 raise ServiceError("expired", EXPIRED)
             work = self.work(live)
             change(work)
@@ -277,7 +279,8 @@ class TableRegistry:
         settle(work)
         doc = work.doc
         deadline = store_deadline(work)
-        state = {**doc, "match": work.match.to_json() if work.match is not None else None}
+        game = work.game
+        state = {**doc, "match": game.to_json() if game is not None else None}
         try:
             version = await self.store.commit_move(
                 live.id,
@@ -300,6 +303,7 @@ class TableRegistry:
         live.doc = doc
         live.seats = work.seats
         live.match = work.match
+        live.crazier = work.crazier
         live.version = version
         if work.ruleset is not None:
             live.ruleset = work.ruleset
@@ -320,7 +324,11 @@ class TableRegistry:
 
 def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any], version: int) -> LiveTable:
     doc = {key: value for key, value in state.items() if key != "match"}
-    match = Match.from_json(state["match"]) if state.get("match") is not None else None
+    stored = state.get("match")
+    crazier = (
+        CrazierMatch.from_json(stored) if isinstance(stored, dict) and is_crazier_state(stored) else None
+    )
+    match = Match.from_json(stored) if stored is not None and crazier is None else None
     return LiveTable(
         record=record,
         seats=sorted(seats, key=lambda s: s.position),
@@ -328,4 +336,5 @@ def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any
         match=match,
         ruleset=table_ruleset(record, doc),
         version=version,
+        crazier=crazier,
     )

@@ -18,7 +18,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.engine import PRESETS, get_preset, house_words, rules_help
+from bot.engine import Ruleset, get_preset, house_words, rules_help
+from bot.engine.crazier import CrazierRules
+from bot.engine.crazier import rules_help as crazier_rules_help
+from bot.service.catalog import preset_names
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
 from bot.service.faults import store_faults
@@ -85,9 +88,11 @@ class TableService:
         *,
         auto_draw: bool = True,
         next_round_pause: float | None = None,
+        teams: bool = False,
     ) -> Outcome:
-        """/eights new: open a table in the channel; the actor is host in seat 0."""
-        options = TableOptions(preset, target, seats, turn_timeout, auto_draw, next_round_pause)
+        """/eights new: open a table in the channel; the actor is host in seat 0. ``teams``: the
+        crazier-abilities team game."""
+        options = TableOptions(preset, target, seats, turn_timeout, auto_draw, next_round_pause, teams)
         return await self._lobby.open_table(guild_id, channel_id, actor, options)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
@@ -217,10 +222,12 @@ class TableService:
     async def rules_text(self, preset: str | None = None, table_id: int | None = None) -> str:
         """The rules help: of ``preset`` when given, else of the table's ruleset, else of classic."""
         if preset is not None:
-            return rules_help(preset_ruleset(preset))
+            return _rules_help(preset_ruleset(preset))
         if table_id is not None:
             live = self._registry.get(table_id)
-            if live is not None:
+            if live is not None and not isinstance(live.ruleset, Ruleset):
+                return _rules_help(live.ruleset)
+            if live is not None and isinstance(live.ruleset, Ruleset):
                 text = rules_help(live.ruleset)
                 changes = house_words.differences(live.ruleset)
                 if changes:
@@ -231,7 +238,7 @@ class TableService:
     @staticmethod
     def preset_names() -> list[str]:
         """The presets, in the order the choices list shows them."""
-        return list(PRESETS)
+        return preset_names()
 
     async def set_board_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the public board's message id (not a move)."""
@@ -277,6 +284,12 @@ class TableService:
 
 
 __all__ = ["TableService"]
+
+
+def _rules_help(ruleset: Ruleset | CrazierRules) -> str:
+    if isinstance(ruleset, CrazierRules):
+        return crazier_rules_help(ruleset)
+    return rules_help(ruleset)
 
 
 def _board_picture_key(table_id: int) -> str:
