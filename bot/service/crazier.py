@@ -6,7 +6,8 @@ commit, timers, outcomes) is the same for both.
 
 An intent here: ``play`` discards a card (``suit`` names an 8's colour), ``effect`` plays one for its effect
 (``target``: a seat, ``option``: a card in play), ``end_turn``, ``choose`` answers the pending choice
-(``option``: a card code for the order or a card in play, a seat number, "keep" or "move").
+(``option``: a card code for the order or a card in play, a seat number, "keep" or "move"); ``pass`` ends
+the turn as ``end_turn`` does (the typed /eights pass).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
         card = parse_card(intent.card)
         target_card = parse_card(intent.option) if intent.option else None
         return Move.effect(position, card, target=intent.target, target_card=target_card)
-    if kind == IntentKind.END_TURN:
+    if kind in (IntentKind.END_TURN, IntentKind.PASS):  # typed, /eights pass ends one's turn
         return Move.end(position)
     if kind == IntentKind.CHOOSE:
         choice = rnd.choice

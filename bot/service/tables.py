@@ -40,7 +40,7 @@ from bot.service.models import (
 from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
 from bot.service.scheduler import TableScheduler
-from bot.service.snapshots import card_choices, hand_view, snapshot
+from bot.service.snapshots import card_choices, crazier_choices, hand_view, snapshot
 from bot.shards import ShardSet
 from bot.store.base import Store
 
@@ -218,6 +218,13 @@ class TableService:
     async def legal_card_choices(self, channel_id: int, user_id: int, current: str = "") -> list[CardChoice]:
         """Autocomplete for /eights play (see ``snapshots.card_choices``). In memory, never raises."""
         return card_choices(self._registry.in_channel(channel_id), user_id, current)
+
+    async def crazier_choices(
+        self, channel_id: int, user_id: int, current: str = "", *, effect: bool
+    ) -> list[CardChoice]:
+        """Autocomplete of a crazier-abilities table: the cards the user may play for their effect now
+        (``effect``), or discard. In memory, never raises."""
+        return crazier_choices(self._registry.in_channel(channel_id), user_id, current, effect=effect)
 
     async def rules_text(self, preset: str | None = None, table_id: int | None = None) -> str:
         """The rules help: of ``preset`` when given, else of the table's ruleset, else of classic."""

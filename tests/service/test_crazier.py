@@ -159,6 +159,7 @@ async def test_bad_input_is_refused_and_changes_nothing(service: TableService) -
     await refused(service.act(table_id, ALICE, Intent.play("zz")), 903)
     # A move of the standard game.
     await refused(service.act(table_id, ALICE, Intent.draw()), "not_in_game")
+    await refused(service.act(table_id, ALICE, Intent.name_suit("S")), "not_in_game")
     await unchanged()
 
     await act(service, table_id, ALICE, Intent.play("9B"))
