@@ -284,3 +284,26 @@ async def test_the_rules_list_every_card(service: TableService) -> None:
         assert name in text
     for name in ("Resurrection", "Death", "Crown of Kings", "Devious Dragon", "Mordred", "King Arthur"):
         assert name in text
+
+
+async def test_a_person_out_of_time_has_their_choice_made_and_their_turn_ended(
+    service: TableService, clock: FakeClock, recorder: Recorder
+) -> None:
+    table_id = await open_with(service, ALICE, BOB, preset=PRESET, turn_timeout=60)
+    stack(service, table_id, HANDS, "AB", first=0)
+    await act(service, table_id, ALICE, Intent.effect("5O"))  # Angel of Hope into play
+    await act(service, table_id, ALICE, Intent.end_turn())
+    await act(service, table_id, BOB, Intent.end_turn())
+    view = await hand(service, table_id, ALICE)
+    assert view.crazier is not None and view.crazier.choice is not None and view.deadline is not None
+    await clock.advance(view.deadline - clock.now())
+    assert [e.seat for e in recorder.events("timed_out")] == [0]
+    # The referee chose a player for the Angel of Hope, then ended Alice's turn: Bob acts now.
+    assert [e.data["by"] for e in recorder.events("drew") if e.data["by"] == "5O"] == ["5O"]
+    snap = await service.snapshot(table_id)
+    assert snap.to_act == 1 and snap.crazier is not None and snap.crazier.acting == (1,)
+    # Timeouts by turns: Bob's first, Alice's second, Bob's second, Alice's third: a CPU takes her seat.
+    for _ in range(4):
+        await clock.advance(60)
+    assert [e.seat for e in recorder.events("taken_over")] == [0]
+    assert (await service.snapshot(table_id)).seats[0].taken_over
