@@ -59,8 +59,9 @@ def _card(code: object) -> str:
 
 
 def _card_name(code: object) -> str:
+    """A named card by its name alone ("Death"): the name says what it does; its colour does not matter."""
     row = row_of(str(code))
-    return f"{row.name} ({code})" if row.key is not None else card_label(str(code))
+    return row.name if row.key is not None else card_label(str(code))
 
 
 def describe(event: TableEvent, snapshot: TableSnapshot) -> str | None:
@@ -77,8 +78,7 @@ def describe(event: TableEvent, snapshot: TableSnapshot) -> str | None:
             return f"{who} drew {_plural(count, 'card')}"
         return f"{who} draws {'a card' if count == 1 else f'{count} cards'}"
     if kind == "draw_prevented":
-        castles = "Castle" if int(data.get("count", 1)) == 1 else "Castles"
-        return f"{who}'s {castles} spare {_plural(int(data.get('count', 1)), 'card')}"
+        return f"{who} draws {_plural(int(data.get('count', 1)), 'card')} fewer (Castle)"
     if kind == "reshuffled":
         return f"the discard pile but its top card was shuffled into a new draw pile ({data.get('count', 0)})"
     if kind == "looked":
