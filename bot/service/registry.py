@@ -41,9 +41,11 @@ class Scheduler(Protocol):
 
 
 class TableObserver(Protocol):
-    def __call__(self, table_id: int, user_ids: tuple[int | None, ...], match: Match | None) -> None:
+    def __call__(
+        self, table_id: int, user_ids: tuple[int | None, ...], match: Match | CrazierMatch | None
+    ) -> None:
         """A table's committed state in memory changed: its seats' user ids (None for a CPU seat) and its
-        match (None in the lobby and once the table is closed and dropped)."""
+        match, of either game (None in the lobby and once the table is closed and dropped)."""
         ...
 
 
@@ -135,7 +137,7 @@ class TableRegistry:
         if not self._observers:
             return
         user_ids = tuple(seat.user_id for seat in live.seats)
-        match = live.match if open_ else None
+        match = live.game if open_ else None
         for observer in self._observers:
             observer(live.id, user_ids, match)
 

@@ -110,6 +110,8 @@ async def test_two_people_and_a_cpu_play_a_match_with_a_restart_mid_turn(world: 
     hand = await world.run(world.alice, "start")
     assert "Your hand" in hand.content and "—" in hand.content  # each card with what it does
     await world.settle()
+    # The privacy observer knows this game's hands: every card held is hidden from the channel.
+    assert len(world.observer.hidden_from(None)) >= 10
     text = world.board().text()
     assert "Top card" in text and "colour to follow" in text and "Draw pile" in text
 
