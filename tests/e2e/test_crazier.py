@@ -143,3 +143,14 @@ async def test_a_team_game_of_four(world: World) -> None:
     for user in (world.alice, world.bob, world.carol):
         stats = await world.run(user, "stats")
         assert "Matches: 1 played" in stats.text()
+
+
+async def test_the_rules_of_the_preset_list_every_card(world: World) -> None:
+    await world.run(world.alice, "rules", preset=PRESET)
+    await world.settle()
+    shown = "\n".join(m.content for m in world.fake.ephemeral_messages(world.alice))
+    assert all(len(m.content) <= 2000 for m in world.fake.ephemeral_messages(world.alice))
+    for name in ("Forbidden Knowledge", "Potion of Vitality", "Elven Princess", "Angel of Hope", "Castle"):
+        assert name in shown
+    for name in ("Resurrection", "Death", "Crown of Kings", "Devious Dragon", "Mordred", "King Arthur"):
+        assert name in shown

@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
+
 from bot.engine.crazier import DECK, CrazierRound
 from bot.service import Actor, FakeClock, Intent, Outcome, ServiceError, TableService
 from bot.service.models import HandView
@@ -307,3 +309,16 @@ async def test_a_person_out_of_time_has_their_choice_made_and_their_turn_ended(
         await clock.advance(60)
     assert [e.seat for e in recorder.events("taken_over")] == [0]
     assert (await service.snapshot(table_id)).seats[0].taken_over
+
+
+async def test_a_server_may_make_it_the_default_preset(service: TableService, store: Store) -> None:
+    from bot.service.server import ServerService
+
+    server = ServerService(store)
+    await server.update_settings(500, default_preset=PRESET)
+    outcome = await service.open_table(500, 600, ALICE)
+    assert outcome.snapshot.preset == PRESET
+    # It has no house rules: one set for it is refused with the reason, not a traceback.
+    with pytest.raises(ServiceError) as info:
+        await server.update_settings(500, house_option="hand_size", house_value="5")
+    assert info.value.code == "bad-house-rule"
