@@ -173,3 +173,31 @@ def test_no_picture_is_drawn_for_this_deck_yet() -> None:
 
     snap = snap_of(table(HANDS, "AB"))
     assert TEXT_ONLY.picture_key(replace(snap)) is None
+
+
+def test_a_team_members_hand_is_refreshed_when_the_table_changes_under_it() -> None:
+    from bot.delivery.feed import hand_key
+
+    match = CrazierMatch.new(get_preset("crazier-abilities", teams=True), 4, seed=3)
+    rnd = match.round
+    assert len(rnd.acting) == 2
+    second = rnd.acting[1]
+    snap = snap_of_team(match)
+    before = hand_key(snap, second)
+    # The first member discards: the top card changes what the second member may discard.
+    first = rnd.acting[0]
+    rnd.apply(next(m for m in rnd.legal_actions(first) if m.kind == "discard"))  # seed 3: seat 3 holds AG
+    assert hand_key(snap_of_team(match), second) != before
+
+
+def snap_of_team(match: CrazierMatch) -> TableSnapshot:
+    names = ["Ana", "Ben", "Cleo", "Dan"]
+    seats = tuple(seat(i, name, 100 + i, to_act=i in match.round.acting) for i, name in enumerate(names))
+    return snapshot(
+        preset="crazier-abilities",
+        seats=seats,
+        target_card=match.round.top(),
+        to_act=match.round.to_act,
+        totals=(0, 0, 0, 0),
+        crazier=crazier.board(match),
+    )
