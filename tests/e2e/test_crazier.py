@@ -154,3 +154,30 @@ async def test_the_rules_of_the_preset_list_every_card(world: World) -> None:
         assert name in shown
     for name in ("Resurrection", "Death", "Crown of Kings", "Devious Dragon", "Mordred", "King Arthur"):
         assert name in shown
+
+
+async def test_bad_input_gets_a_short_private_answer(world: World) -> None:
+    board = await world.run(world.alice, "new", preset=PRESET)
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "start")
+    await world.settle()
+    snapshot = await world.snapshot()
+    mover = world.user_of(snapshot, snapshot.to_act or 0)
+    waiting = world.bob if mover is world.alice else world.alice
+    assert mover is not None
+    before = await world.snapshot()
+    for user, command, options in (
+        (waiting, "pass", {}),  # out of turn
+        (mover, "effect", {"card": "zz"}),  # not a card
+        (mover, "play", {"card": "KO", "suit": "mauve"}),  # no such colour (or a card not held)
+        (mover, "draw", {}),  # a move of the standard game
+        (mover, "suit", {"suit": "♠"}),
+    ):
+        reply = await world.run(user, command, **options)
+        assert reply.ephemeral and 0 < len(reply.content) <= 200, (command, reply.content)
+        assert "Traceback" not in reply.content
+    await world.settle()
+    after = await world.snapshot()
+    assert after.crazier == before.crazier and [s.card_count for s in after.seats] == [
+        s.card_count for s in before.seats
+    ]
