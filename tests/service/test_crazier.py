@@ -322,3 +322,13 @@ async def test_a_server_may_make_it_the_default_preset(service: TableService, st
     with pytest.raises(ServiceError) as info:
         await server.update_settings(500, house_option="hand_size", house_value="5")
     assert info.value.code == "bad-house-rule"
+
+
+async def test_an_8_is_discarded_with_a_colour_named(service: TableService) -> None:
+    table_id = await open_with(service, ALICE, BOB, preset=PRESET)
+    stack(service, table_id, [HANDS[1], HANDS[0]], "AB", first=0)  # Alice holds 8B
+    await refused(service.act(table_id, ALICE, Intent.play("8B")), "need_suit")
+    await refused(service.act(table_id, BOB, Intent.play("8B")), 901)  # not his turn (nor his card)
+    await act(service, table_id, ALICE, Intent.play("8B", "orange"))
+    board = (await service.snapshot(table_id)).crazier
+    assert board is not None and board.top.code == "8B" and board.follow == ("orange",)
