@@ -13,7 +13,6 @@ the turn as ``end_turn`` does (the typed /eights pass).
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from bot.engine import EngineError
 from bot.engine.crazier import (
@@ -44,8 +43,6 @@ from bot.service.models import (
 from bot.service.moves import route
 from bot.store.base import SeatRecord
 
-PRESETS = (PRESET_NAME,)
-
 
 def is_crazier_preset(name: str | None) -> bool:
     return isinstance(name, str) and name.strip().lower() == PRESET_NAME
@@ -58,10 +55,6 @@ def rules_for(name: str, *, teams: bool) -> CrazierRules:
 def is_crazier_state(data: object) -> bool:
     """Whether a stored match document is a crazier-abilities one (its ``to_json`` names its game)."""
     return isinstance(data, dict) and data.get("game") == PRESET_NAME
-
-
-def clone(match: CrazierMatch) -> CrazierMatch:
-    return CrazierMatch.from_json(match.to_json())
 
 
 # ============================================================================================ moves
@@ -322,8 +315,3 @@ def discard_choices(match: CrazierMatch, position: int, current: str) -> list[tu
 
 def seat_names(seats: list[SeatRecord]) -> list[str]:
     return [s.display_name for s in sorted(seats, key=lambda s: s.position)]
-
-
-def stored_moves(steps: list[dict[str, Any]]) -> list[Move]:
-    """The moves of a stored action (for replays and tests)."""
-    return [Move.from_json(s) for s in steps if "seat" in s]
