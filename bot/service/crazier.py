@@ -73,7 +73,13 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
     if kind == IntentKind.PLAY:
         card = parse_card(intent.card)
         colour = parse_colour(intent.suit) if intent.suit else None
-        if is_wild(card) and colour is None and rnd.is_legal(Move.discard(position, card, "B")):
+        plain = Move.discard(position, card)
+        if (
+            is_wild(card)
+            and colour is None
+            and not rnd.is_legal(plain)
+            and rnd.is_legal(plain._replace(colour="B"))
+        ):
             raise ServiceError("need_suit", "Name a colour with that 8 (suit option).")
         if not is_wild(card):
             colour = None

@@ -332,3 +332,17 @@ async def test_an_8_is_discarded_with_a_colour_named(service: TableService) -> N
     await act(service, table_id, ALICE, Intent.play("8B", "orange"))
     board = (await service.snapshot(table_id)).crazier
     assert board is not None and board.top.code == "8B" and board.follow == ("orange",)
+
+
+async def test_an_8_as_the_last_card_names_nothing(service: TableService) -> None:
+    table_id = await open_with(service, ALICE, BOB, preset=PRESET)
+    stack(service, table_id, [HANDS[1], HANDS[0]], "AB", first=0)
+    live = service._registry.get(table_id)
+    assert live is not None and live.crazier is not None
+    rnd = live.crazier.round
+    # Alice holds only her 8: the rest of her hand goes under the draw pile.
+    rnd.draw[:0] = [c for c in rnd.hands[0] if c != "8B"]
+    rnd.hands[0][:] = ["8B"]
+    live.snapshot_of = None
+    outcome = await service.act(table_id, ALICE, Intent.play("8B"))
+    assert [e.data["winners"] for e in outcome.public_events if e.kind == "game_over"] == [[0]]
