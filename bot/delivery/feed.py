@@ -124,7 +124,9 @@ def board_view_key(snapshot: TableSnapshot) -> tuple[Any, ...]:
 def hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
     """What one player's hand message depends on, read from the public snapshot: when it is unchanged the
     hand needs no refresh (private changes, such as cards drawn, come as the player's private events)."""
-    mine = snapshot.to_act == position
+    crazier = snapshot.crazier
+    # crazier-abilities: a team's members act at once, and effects depend on the cards in play.
+    mine = snapshot.to_act == position or (crazier is not None and position in crazier.acting)
     counts = tuple(seat.card_count for seat in snapshot.seats)
     return (
         snapshot.phase,
@@ -135,4 +137,5 @@ def hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
         # Last card calls and catches depend on everyone's hand size: the table's rules say whether they
         # exist (a house rule may add them to a preset without).
         counts if snapshot.has_last_card else None,
+        crazier.in_play if crazier is not None and mine else None,
     )

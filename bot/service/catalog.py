@@ -4,11 +4,12 @@ house options a server's settings may set, and the values each takes."""
 from __future__ import annotations
 
 from bot.engine import PRESETS, RulesetError, house
+from bot.engine.crazier import PRESETS as CRAZIER_PRESETS
 
 
 def preset_names() -> list[str]:
-    """The presets, in the order the choices list shows them."""
-    return list(PRESETS)
+    """The presets, in the order the choices list shows them (crazier-abilities, a game of its own, last)."""
+    return [*PRESETS, *CRAZIER_PRESETS]
 
 
 def house_option_labels() -> list[tuple[str, str]]:

@@ -5,7 +5,8 @@ options changed from the preset), so a restart keeps them."""
 
 from __future__ import annotations
 
-from bot.engine import RulesetError, get_preset, house, house_words
+from bot.engine import Ruleset, RulesetError, get_preset, house, house_words
+from bot.engine.crazier import CrazierRules
 from bot.service.errors import ServiceError
 from bot.service.house import house_option_view
 from bot.service.live import Work
@@ -28,9 +29,10 @@ class HouseRuleUseCases:
             check_host(work, actor)
             if work.phase != "lobby":
                 raise ServiceError("not_lobby", NOT_LOBBY)
+            current = _house_ruleset(work.live.ruleset)
             try:
                 chosen = house.option(option)
-                new = house.change(work.live.ruleset, chosen.key, value)
+                new = house.change(current, chosen.key, value)
             except RulesetError as exc:
                 raise ServiceError("bad_option", f"That house rule can't be used: {exc}.") from None
             seated = len(work.seats)
@@ -61,13 +63,13 @@ class HouseRuleUseCases:
                 raise ServiceError("not_host", "Only the host (or a manager) can change the house rules.")
             if live.phase != "lobby":
                 raise ServiceError("not_lobby", NOT_LOBBY)
-        return [house_option_view(live.ruleset, option.key) for option in house.OPTIONS]
+        return [house_option_view(_house_ruleset(live.ruleset), option.key) for option in house.OPTIONS]
 
     async def house_option(self, table_id: int, option: str) -> HouseOption:
         """One option of the table ("bad_option" for an unknown one)."""
         live = await self._registry.require(table_id, None)
         try:
-            return house_option_view(live.ruleset, option)
+            return house_option_view(_house_ruleset(live.ruleset), option)
         except RulesetError as exc:
             raise ServiceError("bad_option", f"{exc}.") from None
 
@@ -76,7 +78,16 @@ class HouseRuleUseCases:
         what was typed; empty for an unknown option."""
         live = self._registry.get(table_id) if table_id is not None else None
         ruleset = live.ruleset if live is not None else get_preset("classic")
+        if not isinstance(ruleset, Ruleset):
+            return []
         try:
             return house.suggestions(option, typed, ruleset)
         except RulesetError:
             return []
+
+
+def _house_ruleset(ruleset: Ruleset | CrazierRules) -> Ruleset:
+    """The house options are the standard game's: crazier-abilities has none of them."""
+    if not isinstance(ruleset, Ruleset):
+        raise ServiceError("bad_option", "This game has no house rules.")
+    return ruleset

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.engine import Match, Ruleset
+from bot.engine.crazier import PRESET_NAME as CRAZIER
+from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.service.clock import Timer
 from bot.service.models import Phase, TableEvent, TableSnapshot
 from bot.store.base import MatchResult, RoundResult, SeatRecord, TableRecord, TableStatus
@@ -43,8 +45,10 @@ class LiveTable:
     seats: list[SeatRecord]
     doc: dict[str, Any]  # the committed document, without "match"
     match: Match | None
-    ruleset: Ruleset
+    ruleset: Ruleset | CrazierRules
     version: int
+    # A crazier-abilities table holds its match here (``match`` stays None): see ``bot.service.crazier``.
+    crazier: CrazierMatch | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[Timer] = field(default_factory=list)
     notes: dict[int, deque[TableEvent]] = field(default_factory=dict)  # user id -> latest private events
@@ -59,6 +63,11 @@ class LiveTable:
     @property
     def phase(self) -> Phase:
         return phase_of(self.doc)
+
+    @property
+    def game(self) -> Match | CrazierMatch | None:
+        """The match being played, of either game."""
+        return self.match if self.match is not None else self.crazier
 
     def cancel_timers(self) -> None:
         for timer in self.timers:
@@ -75,6 +84,7 @@ class Work:
     doc: dict[str, Any]
     seats: list[SeatRecord]
     match: Match | None
+    crazier: CrazierMatch | None = None
     steps: list[dict[str, Any]] = field(default_factory=list)
     public: list[TableEvent] = field(default_factory=list)
     private: dict[int, list[TableEvent]] = field(default_factory=dict)
@@ -83,7 +93,9 @@ class Work:
     status: TableStatus | None = None
     round_result: RoundResult | None = None
     match_result: MatchResult | None = None
-    ruleset: Ruleset | None = None  # house rules changed by this move (the live table takes it on commit)
+    ruleset: Ruleset | CrazierRules | None = (
+        None  # house rules changed by this move (the live table takes it on commit)
+    )
 
     @classmethod
     def of(cls, live: LiveTable, now: float) -> Work:
@@ -93,11 +105,17 @@ class Work:
             doc=copy_doc(live.doc),
             seats=list(live.seats),
             match=live.match.clone() if live.match is not None else None,
+            crazier=CrazierMatch.from_json(live.crazier.to_json()) if live.crazier is not None else None,
         )
 
     @property
     def phase(self) -> Phase:
         return phase_of(self.doc)
+
+    @property
+    def game(self) -> Match | CrazierMatch | None:
+        """The match being played, of either game."""
+        return self.match if self.match is not None else self.crazier
 
     def say(self, kind: str, seat: int | None = None, **data: Any) -> None:
         event = TableEvent(kind, seat, data, "service")
@@ -135,8 +153,10 @@ def copy_doc(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def table_ruleset(record: TableRecord, doc: dict[str, Any]) -> Ruleset:
+def table_ruleset(record: TableRecord, doc: dict[str, Any]) -> Ruleset | CrazierRules:
     """The table's rules: its preset as opened, with the house rules its state holds ("house_rules")."""
+    if record.ruleset.get("name") == CRAZIER:
+        return CrazierRules.from_json(record.ruleset)  # no house rules for this game
     ruleset = Ruleset.from_json(record.ruleset)
     rules = doc.get("house_rules")
     return ruleset.replace(**rules) if rules else ruleset
@@ -146,7 +166,7 @@ def capacity(live: LiveTable) -> int:
     """Seats the table offers: what it was opened with, within what its rules allow (a partnership: four,
     whatever it was opened with)."""
     rules = live.ruleset
-    if rules.partnership:
+    if isinstance(rules, Ruleset) and rules.partnership:
         return rules.max_seats
     return min(int(live.record.options.get("seats", rules.max_seats)), rules.max_seats)
 
@@ -167,9 +187,16 @@ def cpu_level(seat: SeatRecord) -> str:
     return seat.cpu_level or TAKEOVER_LEVEL
 
 
-def round_token(table_id: int, match: Match | None) -> str:
+def game_number(match: Match | CrazierMatch | None) -> int:
+    """The number of the round (of a crazier-abilities match: the game) being played; 0 in the lobby."""
+    if isinstance(match, CrazierMatch):
+        return match.number
+    return match.round_number if match is not None else 0
+
+
+def round_token(table_id: int, match: Match | CrazierMatch | None) -> str:
     """The round token buttons carry: the table and the round (0 in the lobby)."""
-    return round_token_at(table_id, match.round_number if match is not None else 0)
+    return round_token_at(table_id, game_number(match))
 
 
 def round_token_at(table_id: int, round_number: int) -> str:

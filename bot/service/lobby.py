@@ -9,7 +9,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset, house
+from bot.engine import Match, Ruleset, RulesetError, get_preset, house
+from bot.engine.crazier import CrazierMatch, CrazierRules
+from bot.service import crazier
+from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
@@ -21,6 +24,7 @@ from bot.service.live import (
     round_token,
 )
 from bot.service.models import CPU_LEVELS, Actor, Outcome, TableEvent
+from bot.service.moves import route
 from bot.service.registry import TableRegistry
 from bot.service.seats import after_lobby_departure, check_host, pass_host, remove_seat, take_over
 from bot.service.snapshots import snapshot
@@ -44,6 +48,7 @@ class TableOptions:
     turn_timeout: float | None = None
     auto_draw: bool = True
     next_round_pause: float | None = None
+    teams: bool = False  # crazier-abilities: two teams seated alternately
 
 
 class LobbyUseCases:
@@ -72,8 +77,8 @@ class LobbyUseCases:
         preset, target, seats = options.preset, options.target, options.seats
         turn_timeout, next_round_pause = options.turn_timeout, options.next_round_pause
         preset_name = preset or settings.default_preset
-        ruleset = preset_ruleset(preset_name)
-        if settings.default_house_rules:
+        ruleset = preset_ruleset(preset_name, teams=options.teams)
+        if settings.default_house_rules and isinstance(ruleset, Ruleset):
             try:  # the server's house rules, when they fit this preset (else the preset as it is)
                 ruleset = house.with_house_rules(ruleset.name, settings.default_house_rules)
             except RulesetError:
@@ -110,7 +115,7 @@ class LobbyUseCases:
             "lobby_until": now + LOBBY_TTL,
             "pause_until": None,
             "turn": None,
-            "house_rules": house.house_rules(ruleset),
+            "house_rules": house.house_rules(ruleset) if isinstance(ruleset, Ruleset) else {},
         }
         stored_options = {
             "preset": ruleset.name,
@@ -267,6 +272,16 @@ class LobbyUseCases:
                 raise ServiceError("not_lobby", "The game has already started.")
             ruleset = work.live.ruleset
             needed = max(2, ruleset.min_seats)
+            if isinstance(ruleset, CrazierRules):
+                if not ruleset.allows_seats(len(work.seats)):
+                    raise ServiceError(
+                        "too_few",
+                        "A team game needs four or six players (two teams seated alternately)."
+                        if ruleset.teams
+                        else f"At least {needed} seats are needed to start.",
+                    )
+                _start_crazier(work, ruleset)
+                return
             if ruleset.partnership and len(work.seats) != 4:
                 raise ServiceError(
                     "too_few", "A partnership game needs exactly four players (two sides of two)."
@@ -300,12 +315,35 @@ class LobbyUseCases:
         return await self._registry.mutate(table_id, None, actor, {"kind": "end"}, change)
 
 
-def preset_ruleset(name: str) -> Ruleset:
+def preset_ruleset(name: str, *, teams: bool = False) -> Ruleset | CrazierRules:
+    if crazier.is_crazier_preset(name):
+        return crazier.rules_for(name, teams=teams)
+    if teams:
+        raise ServiceError("bad_option", "Teams are an option of crazier-abilities only.")
     try:
         return get_preset(name)
     except (RulesetError, KeyError):
-        names = ", ".join(PRESETS)
+        names = ", ".join(preset_names())
         raise ServiceError("bad_option", f"Unknown preset. Choose one of: {names}.") from None
+
+
+def _start_crazier(work: Work, rules: CrazierRules) -> None:
+    """Deal the first game of a crazier-abilities match (who goes first is random, from the table's seed)."""
+    count = len(work.seats)
+    work.crazier = CrazierMatch.new(rules, count, seed=work.doc["seed"])
+    work.doc["phase"] = "playing"
+    work.doc["lobby_until"] = None
+    work.status = "playing"
+    work.say("started", None, round_number=1, seats=count)
+    work.say(
+        "round_started",
+        None,
+        round_number=1,
+        first=work.crazier.round.lead,
+        round_token=round_token(work.live.id, work.crazier),
+    )
+    for event in work.crazier.round.start_events:
+        route(work, event)
 
 
 def _table_exists(table_id: int) -> ServiceError:

@@ -33,18 +33,26 @@ class IntentKind(StrEnum):
     SUIT = "suit"
     CALL_LAST = "call_last"
     CATCH = "catch"
+    # crazier-abilities: play a card for its effect, end one's turn, answer a pending choice.
+    EFFECT = "effect"
+    END_TURN = "end_turn"
+    CHOOSE = "choose"
 
 
 @dataclass(frozen=True, slots=True)
 class Intent:
     """A player's wish, as typed or clicked. ``card`` and ``suit`` are read liberally ("kh", "K♥", "10s",
     "ts", "hearts"); a card code from a button works too. ``suit`` with a play names the suit in the same step
-    when the card is a wild. ``target`` is the seat position to catch."""
+    when the card is a wild. ``target`` is the seat position to catch (crazier-abilities: the player an
+    effect chooses). ``option`` (crazier-abilities): the card in play an effect chooses, or the answer to a
+    pending choice (a card code, a seat number, "keep" or "move"); with a discard ``suit`` names an 8's
+    colour."""
 
     kind: IntentKind
     card: str | None = None
     suit: str | None = None
     target: int | None = None
+    option: str | None = None
 
     @classmethod
     def play(cls, card: str, suit: str | None = None) -> Intent:
@@ -69,6 +77,18 @@ class Intent:
     @classmethod
     def catch(cls, target: int) -> Intent:
         return cls(IntentKind.CATCH, target=target)
+
+    @classmethod
+    def effect(cls, card: str, target: int | None = None, option: str | None = None) -> Intent:
+        return cls(IntentKind.EFFECT, card=card, target=target, option=option)
+
+    @classmethod
+    def end_turn(cls) -> Intent:
+        return cls(IntentKind.END_TURN)
+
+    @classmethod
+    def choose(cls, option: str) -> Intent:
+        return cls(IntentKind.CHOOSE, option=option)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +206,7 @@ class TableSnapshot:
     match_end: str = ""  # how the match ends, in words (``match_end_text``: "until a total passes 100; …")
     partnership: bool = False  # four players in two sides: seats 1 and 3, 2 and 4 (positions 0/2, 1/3)
     side_ranking: tuple[SideLine, ...] = ()  # partnership: the standing by side, best first
+    crazier: CrazierBoard | None = None  # crazier-abilities: what its board shows besides the seats
 
     @property
     def open(self) -> bool:
@@ -203,6 +224,67 @@ class TableSnapshot:
             if seat.position == position:
                 return seat.name
         return f"seat {position + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityCard:
+    """A crazier-abilities card as text: code "9B", label "9B Death (blue ☾)", name "Death", its ability."""
+
+    code: str
+    label: str
+    name: str
+    ability: str
+
+
+@dataclass(frozen=True, slots=True)
+class CrazierBoard:
+    """What a crazier-abilities board shows besides the seats: the top card and the colours to follow, the
+    draw pile's size, each seat's cards in play, who is still in the game, who acts now."""
+
+    top: AbilityCard
+    follow: tuple[str, ...]  # colour names ("blue"), one or two (an Ace on top)
+    draw_size: int
+    in_play: tuple[tuple[AbilityCard, ...], ...]  # by seat position
+    alive: tuple[bool, ...]
+    acting: tuple[int, ...]  # seats that may act now (a team: several)
+    teams: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceOption:
+    """One answer a select offers: ``value`` goes back in ``Intent.option`` (or ``target``)."""
+
+    value: str
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandAbilityCard:
+    card: AbilityCard
+    can_discard: bool  # a matching card, and a discard is left this turn
+    needs_colour: bool  # an 8 that names a colour when discarded
+    can_play: bool  # playable for its effect now (an event or asset with a valid choice)
+    # The effect's choice: "player" or "card" with its options, or "" when it asks for nothing.
+    effect_choice: str
+    effect_options: tuple[ChoiceOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingChoice:
+    """A beginning-of-turn ability waiting for this player: ``kind`` order | player | card | look."""
+
+    kind: str
+    prompt: str
+    options: tuple[ChoiceOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CrazierHand:
+    cards: tuple[HandAbilityCard, ...]
+    can_end: bool
+    choice: PendingChoice | None
+    discards_left: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +339,7 @@ class HandView:
     deadline: float | None  # the turn timeout, when it is this player's turn
     recent_private: tuple[TableEvent, ...]  # the player's own latest private events (e.g. cards just drawn)
     snapshot: TableSnapshot
+    crazier: CrazierHand | None = None  # crazier-abilities: the hand's cards with abilities, the choices
 
 
 @dataclass(frozen=True, slots=True)

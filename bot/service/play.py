@@ -5,8 +5,9 @@ draws that follow are settled there."""
 from __future__ import annotations
 
 from bot.engine import EngineError
+from bot.service import crazier
 from bot.service.errors import NO_LONGER_POSSIBLE, ServiceError
-from bot.service.live import Work, position_of, round_token_at
+from bot.service.live import Work, game_number, position_of, round_token_at
 from bot.service.models import Actor, Intent, Outcome
 from bot.service.moves import apply_intent
 from bot.service.registry import TableRegistry
@@ -42,12 +43,13 @@ class PlayUseCases:
                 situation is not None
                 and seated is not None
                 and not work.seats[seated].cpu_takeover
-                and situation != situation_of(work.doc, work.match, seated)
+                and situation != situation_of(work.doc, work.game, seated)
             ):
                 raise ServiceError("stale", NO_LONGER_POSSIBLE)
             if work.phase == "between_rounds":
                 raise ServiceError("no_round", "The round is over; the next one starts soon.")
-            if work.phase != "playing" or work.match is None or work.match.round.over:
+            game = work.game
+            if work.phase != "playing" or game is None or game.round.over:
                 raise ServiceError("no_round", "The game hasn't started yet.")
             position = position_of(work.seats, actor.user_id)
             if position is None:
@@ -57,7 +59,10 @@ class PlayUseCases:
                     "taken_over", "A CPU player has your seat; use /eights join to take it back."
                 )
             try:
-                apply_intent(work, position, intent)
+                if work.crazier is not None:
+                    crazier.apply_intent(work, position, intent)
+                else:
+                    apply_intent(work, position, intent)
             except EngineError as exc:
                 # A control offered only legal moves: refused now, the table moved on since it was shown.
                 if work.live.version != seen_version or situation is not None:
@@ -66,7 +71,13 @@ class PlayUseCases:
             work.doc["timeouts"][position] = 0
             work.doc["last_human_at"] = work.now
 
-        action = {"kind": str(intent.kind), "card": intent.card, "suit": intent.suit, "target": intent.target}
+        action = {
+            "kind": str(intent.kind),
+            "card": intent.card,
+            "suit": intent.suit,
+            "target": intent.target,
+            "option": intent.option,
+        }
         return await self._registry.mutate(table_id, round_token, actor, action, change)
 
     async def next_round(self, table_id: int, actor: Actor, round_token: str | None = None) -> Outcome:
@@ -90,8 +101,8 @@ class PlayUseCases:
             if (
                 error.code == "expired"
                 and live is not None
-                and live.match is not None
-                and round_token == round_token_at(table_id, live.match.round_number - 1)
+                and live.game is not None
+                and round_token == round_token_at(table_id, game_number(live.game) - 1)
             ):
                 raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
             raise

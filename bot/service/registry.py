@@ -19,7 +19,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot.engine import Match
+from bot.engine.crazier import CrazierMatch
 from bot.service.clock import Clock
+from bot.service.crazier import is_crazier_state
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
 from bot.service.live import LiveTable, Work, round_token, table_ruleset
 from bot.service.models import Actor, Outcome, TableListener, TableSnapshot
@@ -47,9 +49,11 @@ class Scheduler(Protocol):
 
 
 class TableObserver(Protocol):
-    def __call__(self, table_id: int, user_ids: tuple[int | None, ...], match: Match | None) -> None:
+    def __call__(
+        self, table_id: int, user_ids: tuple[int | None, ...], match: Match | CrazierMatch | None
+    ) -> None:
         """A table's committed state in memory changed: its seats' user ids (None for a CPU seat) and its
-        match (None in the lobby and once the table is closed and dropped)."""
+        match, of either game (None in the lobby and once the table is closed and dropped)."""
         ...
 
 
@@ -143,7 +147,7 @@ class TableRegistry:
         if not self._observers:
             return
         user_ids = tuple(seat.user_id for seat in live.seats)
-        match = live.match if open_ else None
+        match = live.game if open_ else None
         for observer in self._observers:
             observer(live.id, user_ids, match)
 
@@ -242,7 +246,7 @@ class TableRegistry:
                 raise ServiceError(
                     "expired" if round_token_ else "no_table", EXPIRED if round_token_ else NO_TABLE
                 )
-            if round_token_ is not None and round_token_ != round_token(live.id, live.match):
+            if round_token_ is not None and round_token_ != round_token(live.id, live.game):
                 raise ServiceError("expired", EXPIRED)
             work = self.work(live)
             change(work)
@@ -287,7 +291,8 @@ class TableRegistry:
         settle(work)
         doc = work.doc
         deadline = store_deadline(work)
-        state = {**doc, "match": work.match.to_json() if work.match is not None else None}
+        game = work.game
+        state = {**doc, "match": game.to_json() if game is not None else None}
         try:
             version = await self.store.commit_move(
                 live.id,
@@ -316,6 +321,7 @@ class TableRegistry:
         live.doc = doc
         live.seats = work.seats
         live.match = work.match
+        live.crazier = work.crazier
         live.version = version
         if work.ruleset is not None:
             live.ruleset = work.ruleset
@@ -336,7 +342,11 @@ class TableRegistry:
 
 def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any], version: int) -> LiveTable:
     doc = {key: value for key, value in state.items() if key != "match"}
-    match = Match.from_json(state["match"]) if state.get("match") is not None else None
+    stored = state.get("match")
+    crazier = (
+        CrazierMatch.from_json(stored) if isinstance(stored, dict) and is_crazier_state(stored) else None
+    )
+    match = Match.from_json(stored) if stored is not None and crazier is None else None
     return LiveTable(
         record=record,
         seats=sorted(seats, key=lambda s: s.position),
@@ -344,4 +354,5 @@ def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any
         match=match,
         ruleset=table_ruleset(record, doc),
         version=version,
+        crazier=crazier,
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.engine import Action, ActionKind, Round
 from bot.engine import cpu as engine_cpu
+from bot.service import crazier
 from bot.service.errors import ServiceError
 from bot.service.live import IDLE_TTL, LiveTable, Work, cpu_level, is_cpu
 from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_action, referee_turn
@@ -62,7 +63,7 @@ class TableScheduler:
             at(doc["lobby_until"], self._on_lobby_expired)
         elif phase == "between_rounds" and doc.get("pause_until") is not None:
             at(doc["pause_until"], self._on_pause_over)
-        elif phase == "playing" and live.match is not None:
+        elif phase == "playing" and live.game is not None:
             turn = doc.get("turn")
             if turn:
                 deadline = float(turn["deadline"])
@@ -124,6 +125,8 @@ class TableScheduler:
         self._clock.call_later(delay, retry)
 
     def _cpu_has_move(self, live: LiveTable) -> bool:
+        if live.crazier is not None:
+            return crazier.cpu_seat(live.crazier.round, live.seats) is not None
         assert live.match is not None
         rnd = live.match.round
         if rnd.over:
@@ -157,6 +160,9 @@ class TableScheduler:
 
     async def _on_turn_timeout(self, table_id: int, version: int) -> None:
         def change(work: Work) -> None:
+            if work.crazier is not None:
+                self._crazier_timeout(work)
+                return
             assert work.match is not None
             seat = work.match.round.to_act
             if seat is None or is_cpu(work.seats[seat]):
@@ -174,15 +180,63 @@ class TableScheduler:
 
         await self._registry.automatic(table_id, version, {"kind": "timeout"}, change)
 
+    @staticmethod
+    def _crazier_timeout(work: Work) -> None:
+        """crazier-abilities: the referee answers the pending choices and ends the turn of every person who
+        may still act (with teams, each member who did not end theirs)."""
+        assert work.crazier is not None
+        for seat in crazier.human_acting(work.crazier.round, work.seats):
+            record = work.seats[seat]
+            crazier.referee_turn(work, seat, MAX_STEPS_PER_MOVE)
+            work.doc["timeouts"][seat] += 1
+            in_a_row = work.doc["timeouts"][seat]
+            work.say_seat("timed_out", record, in_a_row=in_a_row, count=0)
+            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER:
+                take_over(work, seat, "timeouts")
+                if record.user_id is not None:
+                    pass_host(work, record.user_id)
+
+    async def _crazier_cpu(self, work: Work, seed_base: int) -> None:
+        """crazier-abilities: every CPU seat that may act plays until no CPU may (with teams, a person's
+        teammate keeps their own part of the turn)."""
+        for step in range(MAX_STEPS_PER_MOVE):
+            assert work.crazier is not None
+            rnd = work.crazier.round
+            seat = crazier.cpu_seat(rnd, work.seats)
+            if seat is None:
+                return
+            level = cpu_level(work.seats[seat])
+            seed = seed_base + 17 * step + seat
+            try:
+                if level == "hard":
+                    move = await asyncio.to_thread(crazier.cpu_move, rnd.clone(), seat, level, seed)
+                else:
+                    move = crazier.cpu_move(rnd, seat, level, seed)
+                crazier.apply(work, move)
+            except Exception:
+                # A CPU that fails or picks a refused move is a bug; the referee keeps the game going.
+                log.exception("CPU seat %s (%s) failed; the referee moves for it", seat, level)
+                fallback = crazier.referee_move(work.crazier.round, seat)
+                if fallback is None:
+                    return
+                crazier.apply(work, fallback)
+
     async def _on_cpu(self, table_id: int, version: int) -> None:
         """A CPU seat's turn (or out-of-turn reaction). The decision is made on a copy outside the table's
         lock (the hard level runs in a thread); it is applied only if the table has not moved meanwhile."""
         live = self._registry.get(table_id)
-        if live is None or live.version != version or live.match is None:
+        if live is None or live.version != version or live.game is None:
             return
         work = self._registry.work(live)
-        assert work.match is not None
         seed_base = (int(live.doc["seed"]) * 1_000_003 + version * 7919) % 2**62
+        if work.crazier is not None:
+            await self._crazier_cpu(work, seed_base)
+            if work.steps:
+                await self._registry.automatic(
+                    table_id, version, {"kind": "cpu"}, lambda w: None, prepared=work
+                )
+            return
+        assert work.match is not None
         rnd = work.match.round
         reacted = False
         for seat in work.seats:

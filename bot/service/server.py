@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.engine import RulesetError, house
-from bot.engine.rules import PRESETS
+from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.house import house_words
@@ -83,7 +83,7 @@ class ServerService:
         settings = await self._store.get_guild_settings(guild_id)
         new = settings
         if default_preset is not None:
-            if default_preset not in PRESETS:
+            if default_preset not in preset_names():
                 raise ServiceError("unknown-preset", f"There is no preset called {default_preset!r}.")
             new = replace(new, default_preset=default_preset)
         if turn_timeout is not None:

@@ -9,7 +9,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import house
+from bot.engine import Match, Ruleset, house
+from bot.service import crazier
 from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, IDLE_TTL, Work, is_cpu, round_token
 from bot.service.models import RankingLine
 from bot.service.moves import auto_draw, route
@@ -24,7 +25,9 @@ _NOT_RECENT = {"turn", "dealt", "drew_cards", "round_started", "next_round_at"}
 def settle(work: Work) -> None:
     """What follows any move: the referee's automatic draws, the end of a round or match, the turn timer,
     the board's recent plays."""
-    if work.phase == "playing" and work.match is not None:
+    if work.crazier is not None:
+        _settle_crazier(work)
+    elif work.phase == "playing" and work.match is not None:
         auto_draw(work)
         if work.match.round.over:
             _finish_round(work)
@@ -38,7 +41,7 @@ def settle(work: Work) -> None:
                 work.doc["turn"] = {"key": key, "deadline": work.now + work.live.record.turn_timeout}
         else:
             work.doc["turn"] = None
-    else:
+    elif work.crazier is None:
         work.doc["turn"] = None
     recent: list[dict[str, Any]] = work.doc["recent"]
     for event in work.public:
@@ -47,6 +50,40 @@ def settle(work: Work) -> None:
                 {"kind": event.kind, "seat": event.seat, "data": dict(event.data), "source": event.source}
             )
     del recent[:-RECENT_EVENTS]
+
+
+def _settle_crazier(work: Work) -> None:
+    """crazier-abilities: the end of a game or match; the turn timer runs while a person may act (with
+    teams, one deadline for the team's turn)."""
+    match = work.crazier
+    assert match is not None
+    if work.phase == "playing" and match.round.over:
+        ranking = [
+            RankingLine(
+                place=place,
+                position=seat,
+                name=work.seats[seat].display_name,
+                total=total,
+                user_id=work.seats[seat].user_id,
+            )
+            for place, seat, total in match.ranking()
+        ]
+        _end_round(
+            work,
+            match.number,
+            match.round.scores,
+            match.round.winners,
+            list(match.totals),
+            match.over,
+            ranking,
+        )
+    if work.phase == "playing" and crazier.human_acting(match.round, work.seats):
+        key = crazier.turn_key(match)
+        turn = work.doc.get("turn")
+        if not turn or turn.get("key") != key:
+            work.doc["turn"] = {"key": key, "deadline": work.now + work.live.record.turn_timeout}
+    else:
+        work.doc["turn"] = None
 
 
 def store_deadline(work: Work) -> float | None:
@@ -64,9 +101,22 @@ def _finish_round(work: Work) -> None:
     assert work.match is not None
     match = work.match
     rnd = match.round
-    number = match.round_number
-    scores = list(rnd.scores or [0] * len(work.seats))
-    winners = list(rnd.winners)
+    ranking = ranking_lines(match, work.seats) if match.over else []
+    _end_round(work, match.round_number, rnd.scores, rnd.winners, list(match.totals), match.over, ranking)
+
+
+def _end_round(
+    work: Work,
+    number: int,
+    round_scores: Sequence[int] | None,
+    round_winners: Sequence[int],
+    totals: list[int],
+    match_over: bool,
+    ranking: Sequence[RankingLine],
+) -> None:
+    """A round (a game) is over: its result, then the match's end or the pause before the next one."""
+    scores = list(round_scores or [0] * len(work.seats))
+    winners = list(round_winners)
     work.doc["round_winners"].append(winners)
     work.round_result = RoundResult(round_number=number, scores=scores, winners=winners)
     work.say(
@@ -74,11 +124,10 @@ def _finish_round(work: Work) -> None:
         None,
         round_number=number,
         scores=scores,
-        totals=list(match.totals),
+        totals=totals,
         winners=winners,
     )
-    if match.over:
-        ranking = ranking_lines(match, work.seats)
+    if match_over:
         work.match_result = _match_result(work, ranking)
         work.say("match_over", None, ranking=[dataclasses.asdict(line) for line in ranking])
         work.close("finished", "finished")
@@ -86,10 +135,27 @@ def _finish_round(work: Work) -> None:
     work.doc["phase"] = "between_rounds"
     pause = float(work.live.record.options.get("next_round_pause", DEFAULT_NEXT_ROUND_PAUSE))
     work.doc["pause_until"] = work.now + pause
-    work.say("next_round_at", None, at=work.doc["pause_until"], round_token=round_token(work.live.id, match))
+    work.say(
+        "next_round_at", None, at=work.doc["pause_until"], round_token=round_token(work.live.id, work.game)
+    )
 
 
 def deal_next(work: Work) -> None:
+    if work.crazier is not None:
+        events = work.crazier.start_next_round()
+        work.steps.append({"kind": "start_next_round"})
+        work.doc["phase"] = "playing"
+        work.doc["pause_until"] = None
+        work.say(
+            "round_started",
+            None,
+            round_number=work.crazier.number,
+            first=work.crazier.round.lead,
+            round_token=round_token(work.live.id, work.crazier),
+        )
+        for event in events:
+            route(work, event)
+        return
     assert work.match is not None
     events = work.match.start_next_round()
     work.steps.append({"kind": "start_next_round"})
@@ -107,18 +173,19 @@ def deal_next(work: Work) -> None:
 
 
 def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
-    assert work.match is not None
+    game = work.game
+    assert game is not None
     round_wins: dict[int, int] = {}
     for winners in work.doc["round_winners"]:
         for seat in winners:
             round_wins[seat] = round_wins.get(seat, 0) + 1
     round_points: dict[int, int] = {}
-    for scores in work.match.round_scores:
+    for scores in game.round_scores:
         for seat, score in enumerate(scores):
             round_points[seat] = round_points.get(seat, 0) + score
     return MatchResult(
         preset=str(work.live.record.options.get("preset", work.live.ruleset.name)),
-        rounds_played=work.match.round_number,
+        rounds_played=game.round_number if isinstance(game, Match) else game.number,
         ranking=[
             RankingEntry(
                 position=line.position,
@@ -131,5 +198,5 @@ def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
         ],
         round_wins=round_wins,
         round_points=round_points,
-        house_rules=house.house_rules(work.live.ruleset),
+        house_rules=house.house_rules(work.live.ruleset) if isinstance(work.live.ruleset, Ruleset) else {},
     )

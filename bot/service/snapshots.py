@@ -12,6 +12,7 @@ from bot.engine import (
     ActionKind,
     EngineError,
     Match,
+    Ruleset,
     card_code,
     card_label,
     card_name,
@@ -23,12 +24,15 @@ from bot.engine import (
     sort_key,
     suit_code,
 )
+from bot.engine.crazier import CrazierMatch
+from bot.service import crazier
 from bot.service.errors import ServiceError
 from bot.service.house import side_lines
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
     LiveTable,
     capacity,
+    game_number,
     is_cpu,
     phase_of,
     position_of,
@@ -40,6 +44,7 @@ from bot.service.models import (
     HandView,
     RankingLine,
     SeatView,
+    SideLine,
     TableEvent,
     TableSnapshot,
 )
@@ -57,7 +62,7 @@ def snapshot(live: LiveTable) -> TableSnapshot:
     return built
 
 
-def ranking_lines(match: Match, seats: Sequence[SeatRecord]) -> list[RankingLine]:
+def ranking_lines(match: Match | CrazierMatch, seats: Sequence[SeatRecord]) -> list[RankingLine]:
     return [
         RankingLine(
             place=place,
@@ -72,14 +77,16 @@ def ranking_lines(match: Match, seats: Sequence[SeatRecord]) -> list[RankingLine
 
 def hand_token(live: LiveTable, position: int) -> str:
     """The token a hand's controls carry: the round's, then the seat's situation."""
-    return f"{round_token(live.id, live.match)}:{situation_of(live.doc, live.match, position)}"
+    return f"{round_token(live.id, live.game)}:{situation_of(live.doc, live.game, position)}"
 
 
-def situation_of(doc: dict[str, Any], match: Match | None, position: int) -> str:
+def situation_of(doc: dict[str, Any], match: Match | CrazierMatch | None, position: int) -> str:
     """The seat's situation token (``bot.service.situation``), "" in the lobby."""
     if match is None:
         return ""
     live = phase_of(doc) == "playing" and not match.round.over
+    if isinstance(match, CrazierMatch):
+        return crazier.situation_token(int(doc["seed"]), match, position, live=live)
     return situation_token(int(doc["seed"]), match, position, live=live)
 
 
@@ -88,6 +95,8 @@ def hand_view(live: LiveTable, user_id: int) -> HandView:
     position = position_of(live.seats, user_id)
     if position is None:
         raise ServiceError("not_seated", "You are not seated at this table.")
+    if live.crazier is not None:
+        return _crazier_hand_view(live, live.crazier, position, user_id)
     if live.match is None:
         raise ServiceError("not_started", "The game hasn't started yet.")
     seat = live.seats[position]
@@ -105,7 +114,7 @@ def hand_view(live: LiveTable, user_id: int) -> HandView:
             label=card_label(card),
             name=card_name(card),
             playable=card in plays,
-            wild=rank_of(card) == live.ruleset.wild_rank,
+            wild=isinstance(live.ruleset, Ruleset) and rank_of(card) == live.ruleset.wild_rank,
         )
         for card in sorted(rnd.hand(position), key=sort_key)
     )
@@ -132,10 +141,59 @@ def hand_view(live: LiveTable, user_id: int) -> HandView:
     )
 
 
+def _crazier_hand_view(live: LiveTable, match: CrazierMatch, position: int, user_id: int) -> HandView:
+    seat = live.seats[position]
+    rnd = match.round
+    playing = live.phase == "playing" and not rnd.over and not seat.cpu_takeover
+    view = crazier.hand(match, position, crazier.seat_names(live.seats), playing=playing)
+    your_turn = playing and position in rnd.acting
+    turn = live.doc.get("turn")
+    return HandView(
+        table_id=live.id,
+        round_token=hand_token(live, position),
+        position=position,
+        cards=tuple(
+            HandCard(
+                code=c.card.code,
+                label=c.card.label,
+                name=c.card.name,
+                playable=c.can_discard or c.can_play,
+                wild=c.needs_colour,
+            )
+            for c in view.cards
+        ),
+        your_turn=your_turn,
+        can_draw=False,
+        can_pass=False,
+        must_name_suit=False,
+        can_call_last=False,
+        catch_targets=(),
+        taken_over=seat.cpu_takeover,
+        deadline=turn["deadline"] if your_turn and turn else None,
+        recent_private=tuple(live.notes.get(user_id, ())),
+        snapshot=snapshot(live),
+        crazier=view,
+    )
+
+
+def crazier_choices(live: LiveTable | None, user_id: int, current: str, *, effect: bool) -> list[CardChoice]:
+    """Autocomplete of a crazier-abilities table: the cards the user may discard (``effect`` False) or play
+    for their effect now. Never raises."""
+    if live is None or live.crazier is None or live.phase != "playing":
+        return []
+    position = position_of(live.seats, user_id)
+    if position is None or live.seats[position].cpu_takeover or live.crazier.round.over:
+        return []
+    pick = crazier.effect_choices if effect else crazier.discard_choices
+    return [CardChoice(value=value, label=label) for value, label in pick(live.crazier, position, current)]
+
+
 def card_choices(live: LiveTable | None, user_id: int, current: str) -> list[CardChoice]:
     """Autocomplete for /eights play: on the user's turn exactly their legal cards (at most 25, filtered by
     what is typed so far); nothing when it is not their turn, they have no playable card, or there is no
     round. Never raises."""
+    if live is not None and live.crazier is not None:
+        return crazier_choices(live, user_id, current, effect=False)
     if live is None or live.match is None or live.phase != "playing":
         return []
     position = position_of(live.seats, user_id)
@@ -173,12 +231,16 @@ def _build(live: LiveTable) -> TableSnapshot:
     doc = live.doc
     match = live.match
     rnd = match.round if match is not None else None
+    game = live.game
     phase = live.phase
-    playing = phase == "playing" and rnd is not None and not rnd.over
-    to_act = rnd.to_act if playing and rnd is not None else None
+    playing = phase == "playing" and game is not None and not game.round.over
+    to_act = game.round.to_act if playing and game is not None else None
     counts = list(rnd.hand_sizes) if rnd is not None else None
-    totals = tuple(match.totals) if match is not None else tuple(0 for _ in live.seats)
-    round_scores = tuple(tuple(row) for row in match.round_scores) if match is not None else ()
+    if live.crazier is not None:
+        counts = [len(h) for h in live.crazier.round.hands]
+    totals = tuple(game.totals) if game is not None else tuple(0 for _ in live.seats)
+    round_scores = tuple(tuple(row) for row in game.round_scores) if game is not None else ()
+    acting = set(live.crazier.round.acting) if playing and live.crazier is not None else set()
     last_scores = round_scores[-1] if round_scores else None
     seats = tuple(
         SeatView(
@@ -192,7 +254,7 @@ def _build(live: LiveTable) -> TableSnapshot:
             card_count=counts[seat.position] if counts is not None else None,
             total=totals[seat.position] if seat.position < len(totals) else 0,
             last_round_score=last_scores[seat.position] if last_scores is not None else None,
-            to_act=to_act == seat.position,
+            to_act=to_act == seat.position or seat.position in acting,
             timeouts_in_a_row=doc["timeouts"][seat.position] if seat.position < len(doc["timeouts"]) else 0,
         )
         for seat in live.seats
@@ -206,6 +268,7 @@ def _build(live: LiveTable) -> TableSnapshot:
     elif phase == "lobby" and doc.get("lobby_until") is not None:
         deadline, deadline_kind = float(doc["lobby_until"]), "lobby"
     declared = rnd.declared_suit if rnd is not None else None
+    ruleset = live.ruleset if isinstance(live.ruleset, Ruleset) else None
     status: Literal["lobby", "playing", "finished", "abandoned"]
     if phase in ("finished", "abandoned"):
         status = "finished" if phase == "finished" else "abandoned"
@@ -228,13 +291,13 @@ def _build(live: LiveTable) -> TableSnapshot:
         auto_draw=bool(options.get("auto_draw", True)),
         next_round_pause=float(options.get("next_round_pause", DEFAULT_NEXT_ROUND_PAUSE)),
         seats=seats,
-        round_number=match.round_number if match is not None else 0,
-        round_token=round_token(live.id, match),
-        target_card=card_code(rnd.target) if rnd is not None else None,
+        round_number=game_number(game),
+        round_token=round_token(live.id, game),
+        target_card=card_code(rnd.target) if rnd is not None else _crazier_top(live),
         declared_suit=suit_code(declared) if declared is not None else None,
         direction=rnd.direction if rnd is not None else 1,
         pending_draw=rnd.pending_draw if rnd is not None else 0,
-        stock_size=rnd.stock_size if rnd is not None else 0,
+        stock_size=rnd.stock_size if rnd is not None else len(live.crazier.round.draw) if live.crazier else 0,
         to_act=to_act,
         deadline=deadline,
         deadline_kind=deadline_kind,
@@ -244,11 +307,33 @@ def _build(live: LiveTable) -> TableSnapshot:
             TableEvent(e["kind"], e.get("seat"), e.get("data", {}), e.get("source", "service"))
             for e in doc.get("recent", ())
         ),
-        ranking=tuple(ranking_lines(match, live.seats)) if match is not None else (),
+        ranking=tuple(ranking_lines(game, live.seats)) if game is not None else (),
         board_message_id=live.record.board_message_id,
-        has_last_card=live.ruleset.has_last_card,
-        house_rules=tuple(house_words.differences(live.ruleset)),
-        match_end=match_end_text(live.ruleset),
-        partnership=live.ruleset.partnership,
-        side_ranking=side_lines(match, live.seats),
+        has_last_card=ruleset is not None and ruleset.has_last_card,
+        house_rules=tuple(house_words.differences(ruleset)) if ruleset is not None else (),
+        match_end=match_end_text(ruleset)
+        if ruleset is not None
+        else CRAZIER_MATCH_END.format(live.ruleset.target),
+        partnership=ruleset is not None and ruleset.partnership,
+        side_ranking=side_lines(match, live.seats)
+        if live.crazier is None
+        else crazier_sides(live.crazier, live.seats),
+        crazier=crazier.board(live.crazier) if live.crazier is not None else None,
+    )
+
+
+CRAZIER_MATCH_END = "until a total passes {}; lowest total wins"
+
+
+def _crazier_top(live: LiveTable) -> str | None:
+    return live.crazier.round.top() if live.crazier is not None else None
+
+
+def crazier_sides(match: CrazierMatch, seats: Sequence[SeatRecord]) -> tuple[SideLine, ...]:
+    """The standing by team of a crazier-abilities team game (empty without teams)."""
+    if not match.rules.teams:
+        return ()
+    return tuple(
+        SideLine(place, positions, tuple(seats[p].display_name for p in positions), total)
+        for place, positions, total in match.side_ranking()
     )

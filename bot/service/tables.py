@@ -19,7 +19,10 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from bot.engine import PRESETS, get_preset, house_words, rules_help
+from bot.engine import Ruleset, get_preset, house_words, rules_help
+from bot.engine.crazier import CrazierRules
+from bot.engine.crazier import rules_help as crazier_rules_help
+from bot.service.catalog import preset_names
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
 from bot.service.faults import store_faults
@@ -40,7 +43,7 @@ from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
 from bot.service.retention import MoveLogRetention
 from bot.service.scheduler import TableScheduler
-from bot.service.snapshots import card_choices, hand_view, snapshot
+from bot.service.snapshots import card_choices, crazier_choices, hand_view, snapshot
 from bot.shards import ShardSet
 from bot.store.base import Store
 
@@ -101,9 +104,11 @@ class TableService:
         *,
         auto_draw: bool = True,
         next_round_pause: float | None = None,
+        teams: bool = False,
     ) -> Outcome:
-        """/eights new: open a table in the channel; the actor is host in seat 0."""
-        options = TableOptions(preset, target, seats, turn_timeout, auto_draw, next_round_pause)
+        """/eights new: open a table in the channel; the actor is host in seat 0. ``teams``: the
+        crazier-abilities team game."""
+        options = TableOptions(preset, target, seats, turn_timeout, auto_draw, next_round_pause, teams)
         return await self._lobby.open_table(guild_id, channel_id, actor, options)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
@@ -249,13 +254,22 @@ class TableService:
         """Autocomplete for /eights play (see ``snapshots.card_choices``). In memory, never raises."""
         return card_choices(self._registry.in_channel(channel_id), user_id, current)
 
+    async def crazier_choices(
+        self, channel_id: int, user_id: int, current: str = "", *, effect: bool
+    ) -> list[CardChoice]:
+        """Autocomplete of a crazier-abilities table: the cards the user may play for their effect now
+        (``effect``), or discard. In memory, never raises."""
+        return crazier_choices(self._registry.in_channel(channel_id), user_id, current, effect=effect)
+
     async def rules_text(self, preset: str | None = None, table_id: int | None = None) -> str:
         """The rules help: of ``preset`` when given, else of the table's ruleset, else of classic."""
         if preset is not None:
-            return rules_help(preset_ruleset(preset))
+            return _rules_help(preset_ruleset(preset))
         if table_id is not None:
             live = self._registry.get(table_id)
-            if live is not None:
+            if live is not None and not isinstance(live.ruleset, Ruleset):
+                return _rules_help(live.ruleset)
+            if live is not None and isinstance(live.ruleset, Ruleset):
                 text = rules_help(live.ruleset)
                 changes = house_words.differences(live.ruleset)
                 if changes:
@@ -266,7 +280,7 @@ class TableService:
     @staticmethod
     def preset_names() -> list[str]:
         """The presets, in the order the choices list shows them."""
-        return list(PRESETS)
+        return preset_names()
 
     async def set_board_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the public board's message id (not a move)."""
@@ -312,6 +326,12 @@ class TableService:
 
 
 __all__ = ["TableService"]
+
+
+def _rules_help(ruleset: Ruleset | CrazierRules) -> str:
+    if isinstance(ruleset, CrazierRules):
+        return crazier_rules_help(ruleset)
+    return rules_help(ruleset)
 
 
 def _board_picture_key(table_id: int) -> str:

@@ -53,6 +53,8 @@ class Appearance:
         """What ``picture`` would show (its cache key), or None for no picture; without drawing it."""
         if self.pictures is None or not self._switches.get(snapshot.guild_id, CardDisplay()).board_picture:
             return None
+        if snapshot.crazier is not None:
+            return None  # crazier-abilities: text until its faces and cards in play are drawn (bot/ui/art)
         return board_key(snapshot, self.pictures.palette) if has_picture(snapshot) else None
 
     async def faces(self, guild_id: int) -> CardFaces:
@@ -62,6 +64,8 @@ class Appearance:
 
     async def picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
         if self.pictures is None or not (await self.load(snapshot.guild_id)).board_picture:
+            return None
+        if snapshot.crazier is not None:
             return None
         return await self.pictures.render_async(snapshot)
 

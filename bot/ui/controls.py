@@ -47,6 +47,11 @@ MODAL_INPUT = "value"  # the custom id of a form's text input
 # Board actions (public message) and hand actions (ephemeral message).
 JOIN, LEAVE, CPU, START, HAND, NEXT = "join", "leave", "cpu", "start", "hand", "next"
 PLAY, DRAW, PASS, SUIT, LAST, CATCH = "play", "draw", "pass", "suit", "last", "catch"
+# crazier-abilities' hand: discard (a select: card, or card/colour for an 8), play for its effect (a select:
+# card, card/t<seat> or card/c<card in play>), answer the choice waiting (a select), end the turn.
+DISCARD, EFFECT, CHOOSE, END_TURN = "disc", "eff", "pick", "endt"
+CRAZIER_ACTIONS = frozenset({DISCARD, EFFECT, CHOOSE, END_TURN})
+COLOURS = (("B", "blue ☾"), ("G", "green ☥"), ("O", "orange ☀"), ("P", "purple 👁"))
 # House rules (lobby, private panel): open the panel, pick an option, pick a value, type a value.
 HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE = "house", "hopt", "hval", "htype"
 HOUSE_ACTIONS = frozenset({HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE})
@@ -241,6 +246,8 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
     rows: list[list[discord.ui.Item[Any]]] = []
     if hand.taken_over or hand.snapshot.phase != "playing":
         return None
+    if hand.crazier is not None:
+        return _crazier_hand_view(hand)
     if hand.must_name_suit:
         rows.append(
             [
@@ -309,6 +316,86 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
             )
         )
     rows.extend(actions[i : i + BUTTONS_PER_ROW] for i in range(0, len(actions), BUTTONS_PER_ROW))
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(rows[:5]):
+        for item in row:
+            item.row = number
+            view.add_item(item)
+    return view
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _option(value: str, label: str, description: str = "") -> discord.SelectOption:
+    return discord.SelectOption(label=_clip(label), value=value, description=_clip(description) or None)
+
+
+def _selects(
+    control: Control, options: list[discord.SelectOption], placeholder: str, pages: int
+) -> list[list[discord.ui.Item[Any]]]:
+    """One select a row, 25 options each, at most ``pages`` of them."""
+    rows: list[list[discord.ui.Item[Any]]] = []
+    for page, start in enumerate(range(0, len(options), SELECT_OPTIONS)):
+        if page >= pages:
+            break
+        paged = Control(control.table_id, control.token, control.action, str(page))
+        rows.append(
+            [TableSelect.make(paged, options[start : start + SELECT_OPTIONS], placeholder=placeholder)]
+        )
+    return rows
+
+
+def _crazier_hand_view(hand: HandView) -> discord.ui.View | None:
+    """crazier-abilities: the choice waiting (a select), else a select of the cards to discard (an 8 once
+    per colour it may name), a select of the cards to play for their effect (once per choice the effect
+    offers: a player, a card in play), and End turn. Each option's description says what the card does."""
+    c = hand.crazier
+    assert c is not None
+    table, token = hand.table_id, hand.round_token
+    rows: list[list[discord.ui.Item[Any]]] = []
+    if c.choice is not None:
+        options = [_option(o.value, o.label, o.description) for o in c.choice.options]
+        rows += _selects(Control(table, token, CHOOSE), options, _clip(c.choice.prompt, 150), 1)
+    elif hand.your_turn:
+        discards: list[discord.SelectOption] = []
+        effects: list[discord.SelectOption] = []
+        for card in c.cards:
+            label, ability = card.card.label, card.card.ability
+            if card.can_discard and card.needs_colour:
+                discards += [
+                    _option(f"{card.card.code}/{code}", f"{label}: name {name}", ability)
+                    for code, name in COLOURS
+                ]
+            elif card.can_discard:
+                discards.append(_option(card.card.code, label, ability))
+            if not card.can_play:
+                continue
+            if card.effect_choice == "player":
+                effects += [
+                    _option(f"{card.card.code}/t{o.value}", f"{card.card.name} → {o.label}", ability)
+                    for o in card.effect_options
+                ]
+            elif card.effect_choice == "card":
+                effects += [
+                    _option(f"{card.card.code}/c{o.value}", f"{card.card.name} → {o.label}", ability)
+                    for o in card.effect_options
+                ]
+            else:
+                effects.append(_option(card.card.code, f"{label}", ability))
+        rows += _selects(Control(table, token, DISCARD), discards, "Discard a card", 1)
+        rows += _selects(Control(table, token, EFFECT), effects, "Play a card for its effect", 2)
+        if c.can_end:
+            rows.append(
+                [
+                    TableButton.make(
+                        Control(table, token, END_TURN), "End turn", style=discord.ButtonStyle.danger
+                    )
+                ]
+            )
     if not rows:
         return None
     view = discord.ui.View(timeout=None)

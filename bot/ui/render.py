@@ -17,6 +17,7 @@ import discord
 
 from bot.engine import card_label, parse_card
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
+from bot.ui import crazier_text
 from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import shown_name
 
@@ -74,6 +75,8 @@ def _plural(count: int, word: str) -> str:
 
 def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str | None:
     """One public event in plain words, or None when it is not worth a line (turn changes, private events)."""
+    if snapshot.crazier is not None and event.kind in crazier_text.OWN_KINDS:
+        return crazier_text.describe(event, snapshot)
     data = event.data
     who = seat_name(snapshot, event.seat)
     kind = event.kind
@@ -169,6 +172,8 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
 def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: CardFaces = TEXT) -> list[str]:
     """The events in words; a seat's successive draws become one line ("bob drew 3 cards"), and draws the
     referee made for a player are told once, as such."""
+    if snapshot.crazier is not None:
+        return crazier_text.event_lines(events, snapshot, describe_event)
     lines: list[str] = []
     drawing: tuple[int | None, int] | None = None  # (seat, cards) of the draws not told yet
 
@@ -317,11 +322,16 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
         embed.description = f"**{to_act}** to move."
         if snapshot.deadline and snapshot.deadline_kind == "turn":
             embed.description += f" Turn ends <t:{int(snapshot.deadline)}:R>."
-        embed.add_field(name="Target", value=_target_text(snapshot, faces), inline=True)
-        embed.add_field(
-            name="Direction", value="seat order ↓" if snapshot.direction >= 0 else "reversed ↑", inline=True
-        )
-        embed.add_field(name="Stock", value=_plural(snapshot.stock_size, "card"), inline=True)
+        if snapshot.crazier is not None:
+            crazier_text.board_fields(embed, snapshot)
+        else:
+            embed.add_field(name="Target", value=_target_text(snapshot, faces), inline=True)
+            embed.add_field(
+                name="Direction",
+                value="seat order ↓" if snapshot.direction >= 0 else "reversed ↑",
+                inline=True,
+            )
+            embed.add_field(name="Stock", value=_plural(snapshot.stock_size, "card"), inline=True)
         if snapshot.pending_draw:
             embed.add_field(name="Pending draw", value=_plural(snapshot.pending_draw, "card"), inline=True)
     elif phase == "between_rounds":
@@ -402,6 +412,8 @@ def turn_line(
 def hand_content(hand: HandView, *, note: str | None = None, faces: CardFaces = TEXT) -> str:
     """The ephemeral hand message: every card (its emoji beside the text, with ``faces``), the playable ones
     marked, and what to do now. A hand too long to show with emojis is shown as text."""
+    if hand.crazier is not None:
+        return crazier_text.hand_content(hand, note)
     if faces.with_emojis:
         content = _hand_content(hand, note, faces)
         if len(content) <= MAX_CONTENT:
@@ -457,6 +469,8 @@ def _hand_card(code: str, text: str, playable: bool, faces: CardFaces) -> str:
 
 def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | None:
     """What only the mover learns from their move, for their hand message: "You played 9♦. You drew 7♣."."""
+    if outcome.snapshot.crazier is not None:
+        return crazier_text.move_note(outcome, user_id)
     seat = outcome.snapshot.seat_of(user_id)
     position = seat.position if seat else None
     parts: list[str] = []
@@ -495,6 +509,6 @@ def final_ranking_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
     played, which ended the match)."""
     rounds = _plural(len(snapshot.round_scores), "round")
     head = f"**Final ranking** — table {snapshot.table_id}, {snapshot.preset}, {rounds}"
-    if snapshot.target_card:
+    if snapshot.target_card and snapshot.crazier is None:
         head += f"; the last card: {faces.card(snapshot.target_card)}"
     return _clip(head + "\n" + _ranking_lines(snapshot), MAX_CONTENT)

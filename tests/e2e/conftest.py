@@ -22,12 +22,15 @@ from bot.client import EightsBot
 from bot.config import Config, Secret
 from bot.delivery.publisher import TablePublisher
 from bot.engine import Match, card_label, parse_card
+from bot.engine.crazier import CrazierMatch
 from bot.exts.tables._base import TableCog
 from bot.service import TableService, TableSnapshot
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, fast_bot_options, running_bot
 
 LABEL = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 CUSTOM_ID_CARD = re.compile(r":play:((?:10|[2-9AJQK])[CDHS])$")
+# A crazier-abilities card as text and in its controls' values ("9B Death (blue ☾)", "9B/c6G").
+CRAZIER_CARD = re.compile(r"(?<![\w/])((?:10|[2-9AJQK])[BGOP])\b")
 # A card emoji (<:e8f1_KH:123> in text, its name on a component) shows the card as much as its label.
 EMOJI_CARD = re.compile(r"\be8[a-z]\d+_((?:10|[2-9AJQK])[CDHS])\b")
 
@@ -45,13 +48,15 @@ class PrivacyObserver:
         self.public_seen: set[str] = set()
         self.checked = 0
         self._observed: TableService | None = None
-        self._tables: dict[int, tuple[tuple[int | None, ...], Match]] = {}
+        self._tables: dict[int, tuple[tuple[int | None, ...], Match | CrazierMatch]] = {}
 
     def detach(self) -> None:
         """Forget the bot and its service (the fake keeps this observer for the whole test session)."""
         self.bot, self._observed, self._tables = None, None, {}
 
-    def _on_state(self, table_id: int, user_ids: tuple[int | None, ...], match: Match | None) -> None:
+    def _on_state(
+        self, table_id: int, user_ids: tuple[int | None, ...], match: Match | CrazierMatch | None
+    ) -> None:
         if match is None:
             self._tables.pop(table_id, None)
         else:
@@ -71,6 +76,12 @@ class PrivacyObserver:
             service.observe(self._on_state)
         hidden: set[str] = set()
         for user_ids, match in list(self._tables.values()):
+            if isinstance(match, CrazierMatch):
+                # Codes: what a crazier-abilities card shows as (its hands are never made public).
+                for position, user_id in enumerate(user_ids):
+                    if viewer_id is None or user_id != viewer_id:
+                        hidden |= {c for c in match.round.hands[position] if c not in self.public_seen}
+                continue
             rnd = match.round
             public = {card_label(parse_card(code)) for code in _public_codes(rnd.history)}
             for position, user_id in enumerate(user_ids):
@@ -87,6 +98,7 @@ class PrivacyObserver:
         text = message_text(message)
         shown = set(LABEL.findall(text))
         shown |= {card_label(parse_card(code)) for code in EMOJI_CARD.findall(text)}
+        shown |= set(CRAZIER_CARD.findall(text))
         for component in message.iter_components():
             match = CUSTOM_ID_CARD.search(str(component.get("custom_id", "")))
             if match:

@@ -60,7 +60,7 @@ async def test_every_command_is_an_eights_subcommand_and_the_tree_has_only_the_g
     assert names == {
         *NOT_WATCHED,
         *("new", "join", "leave", "cpu", "start", "end", "kick", "hand", "play", "last", "catch", "draw"),
-        *("pass", "suit", "status", "scores", "rules", "house"),
+        *("pass", "suit", "status", "scores", "rules", "house", "effect"),
     }
     assert group.guild_only
 

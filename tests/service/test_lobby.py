@@ -199,7 +199,8 @@ async def test_kick_during_a_match_hands_the_seat_to_a_cpu(service: TableService
 
 
 async def test_rules_text_and_presets(service: TableService) -> None:
-    assert service.preset_names()[0] == "classic" and len(service.preset_names()) == 8
+    assert service.preset_names()[0] == "classic" and len(service.preset_names()) == 9
+    assert service.preset_names()[-1] == "crazier-abilities"
     text = await service.rules_text("switch")
     assert text and text != await service.rules_text("classic")
     await refused(service.rules_text("poker"), "bad_option")

@@ -25,6 +25,7 @@ from bot.ui.controls import (
     CATCH,
     COG_NAME,
     CPU,
+    CRAZIER_ACTIONS,
     DRAW,
     HAND,
     HOUSE,
@@ -126,7 +127,7 @@ class ControlsCog(TableCog, name=COG_NAME):
             await self.show_hand(interaction, table_id)
         elif action in HOUSE_ACTIONS:
             await self.house.house_control(interaction, control, values)
-        elif action in (PLAY, DRAW, PASS, SUIT, LAST, CATCH):
+        elif action in (PLAY, DRAW, PASS, SUIT, LAST, CATCH) or action in CRAZIER_ACTIONS:
             intent = control_intent(control, values)
             if intent is None:
                 await answer_privately(interaction, "That control is not valid any more.")

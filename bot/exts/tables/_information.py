@@ -46,4 +46,22 @@ class InformationCog(TableCog, name="Eights information"):
         if preset is None and interaction.channel_id is not None:
             table_id = await self.service.table_in_channel(interaction.channel_id)
         text = await self.service.rules_text(preset, table_id)
-        await answer_privately(interaction, text[:2000])
+        # A long rules help (crazier-abilities lists its 13 cards) goes in several private messages.
+        for part in _parts(text, 2000):
+            await answer_privately(interaction, part)
+
+
+def _parts(text: str, limit: int) -> list[str]:
+    """The text in pieces of at most ``limit`` characters, cut between lines."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        parts.append(current)
+    return parts

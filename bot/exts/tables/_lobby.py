@@ -25,6 +25,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
         target="Target score: the match ends when a total passes it (reaches it, with payment scoring)",
         seats="How many seats, 2 to the ruleset's maximum",
         turn_timeout="Seconds a player has for a turn (15 to 86400)",
+        teams="crazier-abilities: two teams seated alternately (4 or 6 players)",
     )
     @app_commands.choices(preset=PRESET_CHOICES)
     async def new(
@@ -34,6 +35,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
         target: app_commands.Range[int, 1, 100_000] | None = None,
         seats: app_commands.Range[int, 2, 8] | None = None,
         turn_timeout: app_commands.Range[int, 15, 86_400] | None = None,
+        teams: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await answer_privately(interaction, NOT_IN_GUILD)
@@ -58,6 +60,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
                 target=target,
                 seats=seats,
                 turn_timeout=float(turn_timeout) if turn_timeout is not None else None,
+                teams=teams,
             )
         except ServiceError as error:
             text = error.message

@@ -11,8 +11,22 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately
 from bot.exts.tables._base import TableCog
-from bot.service import Intent, ServiceError, TableSnapshot
-from bot.ui.controls import CATCH, DRAW, LAST, PASS, PLAY, SUIT, SUIT_LABELS, Control
+from bot.service import HandView, Intent, ServiceError, TableSnapshot
+from bot.ui.controls import (
+    CATCH,
+    CHOOSE,
+    COLOURS,
+    CRAZIER_ACTIONS,
+    DISCARD,
+    DRAW,
+    END_TURN,
+    LAST,
+    PASS,
+    PLAY,
+    SUIT,
+    SUIT_LABELS,
+    Control,
+)
 from bot.ui.names import plain_name
 
 log = logging.getLogger(__name__)
@@ -53,14 +67,124 @@ class PlayCog(TableCog, name="Eights play"):
     async def play_suit_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        if await self._crazier_hand(interaction) is not None:
+            typed = current.strip().lower()
+            return [
+                app_commands.Choice(name=name, value=code)
+                for code, name in COLOURS
+                if not typed or typed in name.lower() or typed == code.lower()
+            ]
         return _suit_choices(current)
+
+    async def _crazier_hand(self, interaction: discord.Interaction) -> HandView | None:
+        """The user's hand at this channel's crazier-abilities table, or None (another game, no table, not
+        seated). Never raises."""
+        table_id = await self.service.table_in_channel(interaction.channel_id or 0)
+        if table_id is None:
+            return None
+        try:
+            hand = await self.service.hand(table_id, interaction.user.id)
+        except ServiceError:
+            return None
+        return hand if hand.crazier is not None else None
+
+    # --- crazier-abilities: a card played for its effect, a choice (/eights pass ends one's turn there) -----
+
+    @app_commands.command(
+        name="effect",
+        description="crazier-abilities: play a card for its effect, or answer the choice your card asks.",
+    )
+    @app_commands.describe(
+        card="The card, e.g. 9B, or your answer to a choice (the list shows what you may do now)",
+        player="The player it chooses (Forbidden Knowledge)",
+        target="The card in play it chooses (Death, Crown of Kings)",
+    )
+    async def effect(
+        self,
+        interaction: discord.Interaction,
+        card: str,
+        player: str | None = None,
+        target: str | None = None,
+    ) -> None:
+        table_id = await self.table_here(interaction)
+        hand = await self._crazier_hand(interaction)
+        if hand is not None and hand.crazier is not None and hand.crazier.choice is not None:
+            # A choice waits (Discord allows 25 commands in the group: one command does both).
+            await self.play_move(interaction, table_id, Intent.choose(card.strip().removeprefix("seat:")))
+            return
+        position: int | None = None
+        if player is not None:
+            position = _seat_named(await self.service.snapshot(table_id), player)
+            if position is None:
+                await answer_privately(
+                    interaction, f"No one called {player.strip()[:40]!r} sits at this table."
+                )
+                return
+        await self.play_move(interaction, table_id, Intent.effect(card, target=position, option=target))
+
+    @effect.autocomplete("card")
+    async def effect_card_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        hand = await self._crazier_hand(interaction)
+        if hand is not None and hand.crazier is not None and hand.crazier.choice is not None:
+            typed = current.strip().lower()
+            return [
+                app_commands.Choice(name=plain_name(f"Choose: {o.label}"[:90]), value=o.value)
+                for o in hand.crazier.choice.options
+                if typed in o.label.lower()
+            ][:25]
+        try:
+            choices = await self.service.crazier_choices(
+                interaction.channel_id or 0, interaction.user.id, current, effect=True
+            )
+        except Exception:
+            log.exception("effect autocomplete failed")
+            return []
+        return [app_commands.Choice(name=choice.label, value=choice.value) for choice in choices[:25]]
+
+    @effect.autocomplete("player")
+    async def effect_player_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The players the chosen card may choose (every player still in the game)."""
+        hand = await self._crazier_hand(interaction)
+        if hand is None:
+            return []
+        typed = current.strip().lower()
+        seen: dict[str, str] = {}
+        for card in hand.crazier.cards if hand.crazier else ():
+            if card.effect_choice == "player":
+                for option in card.effect_options:
+                    if typed in option.label.lower():
+                        seen[f"seat:{option.value}"] = plain_name(option.label[:90])
+        return [app_commands.Choice(name=name, value=value) for value, name in seen.items()][:25]
+
+    @effect.autocomplete("target")
+    async def effect_target_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The cards in play the user's cards may choose now."""
+        hand = await self._crazier_hand(interaction)
+        if hand is None:
+            return []
+        typed = current.strip().lower()
+        seen: dict[str, str] = {}
+        for card in hand.crazier.cards if hand.crazier else ():
+            if card.effect_choice == "card":
+                for option in card.effect_options:
+                    if typed in option.label.lower():
+                        seen[option.value] = option.label[:100]
+        return [app_commands.Choice(name=name, value=value) for value, name in seen.items()][:25]
 
     @app_commands.command(name="draw", description="Draw a card from the stock.")
     async def draw(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
         await self.play_move(interaction, table_id, Intent.draw())
 
-    @app_commands.command(name="pass", description="Pass your turn, when the rules allow it.")
+    @app_commands.command(
+        name="pass", description="Pass your turn, when the rules allow it (crazier-abilities: end your turn)."
+    )
     async def pass_(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
         await self.play_move(interaction, table_id, Intent.pass_())
@@ -116,6 +240,8 @@ class PlayCog(TableCog, name="Eights play"):
 
 def control_intent(control: Control, values: list[str]) -> Intent | None:
     action, arg = control.action, control.arg
+    if action in CRAZIER_ACTIONS:
+        return _crazier_intent(action, values)
     if action == PLAY:
         # A select carries the card as its value (its arg is the page); a button carries it as its arg.
         card = values[0] if values else arg
@@ -131,6 +257,26 @@ def control_intent(control: Control, values: list[str]) -> Intent | None:
     if action == CATCH:
         return Intent.catch(int(arg)) if arg and arg.isdigit() else None
     return None
+
+
+def _crazier_intent(action: str, values: list[str]) -> Intent | None:
+    """A crazier-abilities control: a select's value reads ``card``, ``card/colour`` (an 8 discarded),
+    ``card/t<seat>`` or ``card/c<card>`` (an effect's choice); a choice's value is the answer itself."""
+    if action == END_TURN:
+        return Intent.end_turn()
+    if not values:
+        return None
+    value = values[0]
+    if action == CHOOSE:
+        return Intent.choose(value)
+    card, _, extra = value.partition("/")
+    if action == DISCARD:
+        return Intent.play(card, extra or None)
+    if extra.startswith("t") and extra[1:].isdigit():
+        return Intent.effect(card, target=int(extra[1:]))
+    if extra.startswith("c"):
+        return Intent.effect(card, option=extra[1:])
+    return Intent.effect(card) if not extra else None
 
 
 def _seat_named(snapshot: TableSnapshot, text: str) -> int | None:

@@ -1,0 +1,203 @@
+"""crazier-abilities as the face shows it: the public lines telling each effect with what it did, the board's
+fields, and the private hand's text and controls within Discord's limits."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.engine.crazier import DECK, CrazierMatch, CrazierRound, get_preset
+from bot.service import crazier
+from bot.service.models import HandView, TableEvent, TableSnapshot
+from bot.ui import render
+from bot.ui.controls import hand_view
+from tests.ui.snapshots import seat, snapshot
+
+NAMES = ["Ana", "Ben", "Cleo"]
+
+
+def table(hands: list[list[str]], starter: str, in_play: list[list[str]] | None = None) -> CrazierMatch:
+    """A match whose game is dealt from a stacked deck (``hands``, then ``starter``); ``in_play`` moved
+    from the draw pile in front of each player."""
+    match = CrazierMatch.new(get_preset("crazier-abilities"), len(hands), seed=1)
+    used = {c for h in hands for c in h} | {starter}
+    size = max(len(h) for h in hands)
+    deck = [h[i] for i in range(7) for h in hands] + [starter] + [c for c in DECK if c not in used]
+    assert size == 7
+    rnd = CrazierRound.new(match.rules, len(hands), seed=1, first=0, deck=deck)
+    for position, cards in enumerate(in_play or []):
+        for card in cards:
+            rnd.draw.remove(card)
+            rnd.in_play[position].append(card)
+    match.round = rnd
+    return match
+
+
+def snap_of(match: CrazierMatch) -> TableSnapshot:
+    seats = tuple(seat(i, name, 100 + i, to_act=i in match.round.acting) for i, name in enumerate(NAMES))
+    return snapshot(
+        preset="crazier-abilities",
+        seats=seats[: match.num_seats],
+        target_card=match.round.top(),
+        stock_size=len(match.round.draw),
+        recent=(),
+        crazier=crazier.board(match),
+    )
+
+
+def hand_of(match: CrazierMatch, position: int) -> HandView:
+    snap = snap_of(match)
+    view = crazier.hand(match, position, NAMES[: match.num_seats], playing=True)
+    return HandView(
+        table_id=7,
+        round_token="7:1:abc",
+        position=position,
+        cards=(),
+        your_turn=position in match.round.acting,
+        can_draw=False,
+        can_pass=False,
+        must_name_suit=False,
+        can_call_last=False,
+        catch_targets=(),
+        taken_over=False,
+        deadline=None,
+        recent_private=(),
+        snapshot=snap,
+        crazier=view,
+    )
+
+
+HANDS = [
+    ["9B", "10B", "2O", "KO", "5O", "QP", "8P"],
+    ["AG", "4G", "6G", "8B", "JG", "QG", "KG"],
+    ["AO", "4O", "6O", "7B", "JO", "3P", "KP"],
+]
+
+
+def ev(kind_: str, seat_: int | None, **data: Any) -> TableEvent:
+    return TableEvent(kind_, seat_, data, "engine")
+
+
+def test_every_effect_is_told_with_what_it_did_on_one_line() -> None:
+    snap = snap_of(table(HANDS, "AB", [[], ["6B"], []]))
+    events = [
+        ev("played", 0, card="9B", name="Death", kind="event", target="6B"),
+        ev("destroyed", 1, card="6B", by="9B"),
+        ev("turn", 1, seats=[1], turn=2),
+        ev("ability", 0, card="5O", name="Angel of Hope"),
+        ev("drew", 1, count=1, by="5O"),
+        ev("ability", 1, card="QG", name="Mordred"),
+        ev("lost", 2, reason="QG", cards=12, in_play=0),
+        ev("drew", 1, count=1, by=None),
+        ev("discarded", 1, card="8B", colour="G"),
+        ev("played", 1, card="2O", name="Forbidden Knowledge", kind="event", target=0),
+        ev("draw_prevented", 0, count=1, by="2O"),
+        ev("drew", 0, count=1, by="2O"),
+    ]
+    assert render.event_lines(events, snap) == [
+        "Ana played Death: Ben's Castle is destroyed",
+        "Angel of Hope: Ben draws a card",
+        "Mordred: Cleo loses the game",
+        "Ben drew 1 card",
+        "Ben discarded 8B (blue ☾) and named green",
+        "Ben played Forbidden Knowledge: Ana draws 1 card fewer (Castle); Ana draws a card",
+    ]
+    # The service's own events are told as for every preset.
+    assert render.event_lines([TableEvent("started", None, {}, "service")], snap) == ["The game has started"]
+
+
+def test_the_board_shows_the_top_card_the_draw_pile_and_the_cards_in_play() -> None:
+    snap = snap_of(table(HANDS, "AB", [["5G"], [], ["JB", "6P"]]))
+    text = "\n".join(f"{f.name}: {f.value}" for f in render.board_embed(snap).fields)
+    assert "Top card: AB (blue ☾/green ☥) — colour to follow: blue/green" in text
+    assert f"Draw pile: {snap.stock_size} cards" in text
+    assert "In play — Ana: • **Angel of Hope** (5G): At the beginning of your turn" in text
+    assert "**Devious Dragon** (JB)" in text and "**Castle** (6P)" in text
+
+
+def test_the_hand_lists_each_card_with_its_ability_and_offers_every_move_within_discords_limits() -> None:
+    match = table(HANDS, "AB", [[], ["6B"], []])
+    view = hand_of(match, 0)
+    content = render.hand_content(view)
+    assert "9B Death (blue ☾) — Destroy a card in play" in content and len(content) <= 2000
+    controls = hand_view(view)
+    assert controls is not None
+    rows = [row["components"] for row in controls.to_components()]
+    assert len(rows) <= 5
+    selects = {c["custom_id"].split(":")[3]: c for row in rows for c in row if c["type"] == 3}
+    buttons = [c["label"] for row in rows for c in row if c["type"] == 2]
+    assert buttons == ["End turn"]
+    discard = [o["value"] for o in selects["disc"]["options"]]
+    # Matching cards only (AP, drawn this turn, is purple and blue); an 8 once per colour it may name.
+    assert discard == ["9B", "10B", "8P/B", "8P/G", "8P/O", "8P/P", "AP"]
+    effects = {o["value"]: o for o in selects["eff"]["options"]}
+    # Death and Crown of Kings choose Ben's Castle, Forbidden Knowledge any player; assets ask nothing.
+    assert {"9B/c6B", "10B/c6B", "2O/t0", "2O/t1", "2O/t2", "KO", "5O", "QP"} == set(effects)
+    assert effects["9B/c6B"]["label"] == "Death → 6B Castle (blue ☾) — Ben"
+    for select in selects.values():
+        assert len(select["options"]) <= 25
+        for option in select["options"]:
+            assert len(option["label"]) <= 100 and len(option.get("description") or "") <= 100
+
+
+def test_a_waiting_choice_is_the_hands_only_select() -> None:
+    match = table(HANDS, "AB", [["5G"], [], []])
+    rnd = match.round
+    # Alice's Angel of Hope asks her whom to make draw at the beginning of her next turn.
+    rnd.apply(rnd.legal_actions(0)[-1])  # end turn
+    while 0 not in rnd.acting:
+        rnd.apply(next(m for m in rnd.legal_actions() if m.kind == "end"))
+    view = hand_of(match, 0)
+    assert view.crazier is not None and view.crazier.choice is not None
+    assert "Your choice:" in render.hand_content(view)
+    rows = [row["components"] for row in hand_view(view).to_components()]  # type: ignore[union-attr]
+    assert len(rows) == 1 and rows[0][0]["custom_id"].split(":")[3] == "pick"
+    assert [o["label"] for o in rows[0][0]["options"]] == NAMES
+
+
+def test_a_big_hand_stays_within_the_limits() -> None:
+    match = table(HANDS, "AB", [[], ["6B"], []])
+    match.round.hands[0] += [c for c in match.round.draw[:30]]
+    del match.round.draw[:30]
+    view = hand_of(match, 0)
+    assert len(render.hand_content(view)) <= 2000
+    rows = [row["components"] for row in hand_view(view).to_components()]  # type: ignore[union-attr]
+    assert len(rows) <= 5
+    for row in rows:
+        for component in row:
+            assert len(component.get("options", [])) <= 25
+
+
+def test_no_picture_is_drawn_for_this_deck_yet() -> None:
+    from bot.ui.appearance import TEXT_ONLY
+
+    snap = snap_of(table(HANDS, "AB"))
+    assert TEXT_ONLY.picture_key(replace(snap)) is None
+
+
+def test_a_team_members_hand_is_refreshed_when_the_table_changes_under_it() -> None:
+    from bot.delivery.feed import hand_key
+
+    match = CrazierMatch.new(get_preset("crazier-abilities", teams=True), 4, seed=3)
+    rnd = match.round
+    assert len(rnd.acting) == 2
+    second = rnd.acting[1]
+    snap = snap_of_team(match)
+    before = hand_key(snap, second)
+    # The first member discards: the top card changes what the second member may discard.
+    first = rnd.acting[0]
+    rnd.apply(next(m for m in rnd.legal_actions(first) if m.kind == "discard"))  # seed 3: seat 3 holds AG
+    assert hand_key(snap_of_team(match), second) != before
+
+
+def snap_of_team(match: CrazierMatch) -> TableSnapshot:
+    names = ["Ana", "Ben", "Cleo", "Dan"]
+    seats = tuple(seat(i, name, 100 + i, to_act=i in match.round.acting) for i, name in enumerate(names))
+    return snapshot(
+        preset="crazier-abilities",
+        seats=seats,
+        target_card=match.round.top(),
+        to_act=match.round.to_act,
+        totals=(0, 0, 0, 0),
+        crazier=crazier.board(match),
+    )
