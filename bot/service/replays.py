@@ -76,6 +76,8 @@ class Replayer(Protocol):
 
     def apply(self, step: dict[str, Any]) -> None: ...
 
+    def told(self, events: Sequence[TableEvent]) -> None: ...
+
     def final_state(self) -> dict[str, Any] | None: ...
 
     def round_number(self) -> int: ...
@@ -92,7 +94,7 @@ class _EightsReplayer:
         self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
     ) -> None:
         self._record = record
-        # The seats as at the deal: a CPU's later takeover of a seat is told by the lines, not the board.
+        # The seats as at the deal; takeovers and seats taken back are followed through the public lines.
         self._seats = [replace(seat, cpu_takeover=False) for seat in seats]
         self._doc = doc
         final_match = Match.from_json(final)
@@ -111,6 +113,17 @@ class _EightsReplayer:
             self.match.start_next_round()
         else:
             self.match.apply(Action.from_json(step))
+
+    def told(self, events: Sequence[TableEvent]) -> None:
+        for event in events:
+            seat = event.seat
+            if seat is None or not 0 <= seat < len(self._seats):
+                continue
+            if event.kind == "taken_over":
+                level = event.data.get("level") or self._seats[seat].cpu_level
+                self._seats[seat] = replace(self._seats[seat], cpu_takeover=True, cpu_level=level)
+            elif event.kind == "rejoined":
+                self._seats[seat] = replace(self._seats[seat], cpu_takeover=False)
 
     def final_state(self) -> dict[str, Any] | None:
         return self.match.to_json() if self.match is not None else None
@@ -131,7 +144,7 @@ class _EightsReplayer:
         }
         live = LiveTable(
             record=self._record,
-            seats=self._seats,
+            seats=list(self._seats),
             doc=doc,
             match=self.match,
             ruleset=self._ruleset,
@@ -250,6 +263,7 @@ class ReplayService:
                     game.start()
                 for step in _steps(move):
                     game.apply(step)
+                game.told(_public(move))
                 rounds.append(game.round_number())
                 if i == index:
                     hand = game.hand(position) if position is not None else None

@@ -12,6 +12,7 @@ from bot.engine import Match, card_code
 from bot.service import FakeClock, TableService
 from bot.service.replays import ReplayService, ReplayStep
 from bot.store import Store
+from bot.store.base import MatchResult, RankingEntry, SeatRecord
 from tests.service.support import (
     ALICE,
     BOB,
@@ -159,3 +160,61 @@ async def test_refusals(store: Store) -> None:
     assert [m.table_id for m in recent] == [table_id]
     assert await replays.recent(GUILD, "alice") == recent
     assert await replays.recent(GUILD, "nobody") == []
+
+
+async def test_a_seat_taken_over_mid_match_shows_from_that_step_on(store: Store) -> None:
+    recording = RecordingStore(store)
+    clock = FakeClock()
+    service = make_service(recording, clock, Recorder(), seed=5)
+    table_id = await open_with(service, ALICE, BOB, target=30)
+    await service.leave(table_id, BOB)  # a CPU plays Bob's seat from here
+    assert await drive(service, clock, table_id, until=lambda s: False, max_steps=20_000) is None
+    await service.close()
+    replays = ReplayService(store)
+    dealt = await replays.step(GUILD, table_id, BOB.user_id, 0)
+    left = await replays.step(GUILD, table_id, BOB.user_id, 1)
+    assert not dealt.snapshot.seats[1].taken_over
+    assert any(line.kind == "taken_over" for line in left.lines)
+    assert left.snapshot.seats[1].taken_over
+    check_against_truth(await all_steps(replays, table_id, BOB.user_id), recording, position=1)
+
+
+async def finished_without_log(store: Store, state: dict[str, Any]) -> int:
+    """A finished match stored in one move, as bulk imports and tests record them: no deal, no moves."""
+    table = await store.create_table(
+        guild_id=GUILD,
+        channel_id=777,
+        host=SeatRecord(position=0, user_id=ALICE.user_id, display_name="Alice"),
+        ruleset={"name": "classic"},
+        options={"preset": "classic"},
+        turn_timeout=90.0,
+        state={},
+        deadline=None,
+        now=1_700_000_000.0,
+    )
+    ranking = [RankingEntry(position=0, user_id=ALICE.user_id, display_name="Alice", place=1, total=0)]
+    await store.commit_move(
+        table.id,
+        0,
+        actor_id=None,
+        action={"kind": "end"},
+        events=[],
+        new_state=state,
+        deadline=None,
+        now=1_700_000_000.0,
+        status="finished",
+        match_result=MatchResult(preset="classic", rounds_played=1, ranking=ranking),
+    )
+    return table.id
+
+
+async def test_a_match_without_a_log_or_of_another_game_is_refused_in_words(store: Store) -> None:
+    replays = ReplayService(store)
+    bare = await finished_without_log(store, {})
+    error = await refused(replays.step(GUILD, bare, ALICE.user_id, 0), "no-replay")
+    assert f"#{bare}" in error.message
+    other = await finished_without_log(
+        store, {"seed": 3, "match": {"format": 1, "game": "crazier-abilities"}}
+    )
+    error = await refused(replays.step(GUILD, other, ALICE.user_id, 0), "no-replay")
+    assert "crazier-abilities" in error.message and "not available yet" in error.message

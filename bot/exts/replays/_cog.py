@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.exts._group import EightsGroup, FeatureCog
+from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
 from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.replays import ReplayService
 from bot.ui.appearance import Appearance
@@ -38,10 +38,16 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
             await interaction.response.send_message(NOT_IN_GUILD, ephemeral=True)
             return
         try:
-            shown = await self.replays.step(guild_id, table_id, interaction.user.id, step)
+            await self._show(interaction, guild_id, table_id, step, new=new)
         except ServiceError as error:
             await interaction.response.send_message(error.message, ephemeral=True)
-            return
+        except Exception as error:  # a button has no command error handler: answer as the table controls do
+            await answer_unexpected(interaction, error, "replay")
+
+    async def _show(
+        self, interaction: discord.Interaction[Any], guild_id: int, table_id: int, step: int, *, new: bool
+    ) -> None:
+        shown = await self.replays.step(guild_id, table_id, interaction.user.id, step)
         faces = await self.appearance.faces(guild_id)
         picture = await self.appearance.picture(shown.snapshot)
         embed = replay_embed(shown, faces)
