@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Match, card_code
+from bot.engine import PRESET_NAMES, Match, card_code
 from bot.service import FakeClock, TableService
 from bot.service.replays import ReplayService, ReplayStep
 from bot.store import Store
@@ -89,7 +89,7 @@ def check_against_truth(steps: list[ReplayStep], recording: RecordingStore, posi
             assert sorted(step.hand) == sorted(card_code(c) for c in rnd.hand(position))
 
 
-@pytest.mark.parametrize("preset", ["classic", "switch", "uno-lite", "party"])
+@pytest.mark.parametrize("preset", PRESET_NAMES)
 async def test_a_match_replays_step_by_step_as_it_was_committed(store: Store, preset: str) -> None:
     table_id, recording = await play_match(store, ALICE, BOB, cpus=("easy",), preset=preset, target=30)
     replays = ReplayService(store)
