@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ext import commands
 
+import bot.exts.replays
 import bot.exts.server
 import bot.exts.standings
 import bot.exts.tables
@@ -36,6 +37,7 @@ from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
 from bot.metrics import BotMetrics
 from bot.service import ServiceError, SystemClock, TableService
+from bot.service.replays import ReplayService
 from bot.service.server import ServerService
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
@@ -265,6 +267,7 @@ class EightsBot(commands.AutoShardedBot):
         as_bot = cast(commands.Bot, self)
         await bot.exts.tables.setup(as_bot, group, service, publisher)
         await bot.exts.standings.setup(as_bot, group, standings)
+        await bot.exts.replays.setup(as_bot, group, ReplayService(store), self.appearance)
         await bot.exts.server.setup(as_bot, group, server, self.appearance)
         self.tree.add_command(group)
         self.add_listener(unwatch_on_completion, "on_app_command_completion")

@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.exts._group import EightsGroup, FeatureCog
 from bot.service.errors import ServiceError
 from bot.service.standings import BoardSort, StandingsService
+from bot.ui.replays import history_view
 from bot.ui.standings import (
     STANDINGS_COG,
     history_embed,
@@ -120,4 +121,8 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        await interaction.response.send_message(embed=history_embed(matches), allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(
+            embed=history_embed(matches),
+            view=history_view(matches),  # the Replay select (bot.exts.replays answers it)
+            allowed_mentions=NO_MENTIONS,
+        )

@@ -1,0 +1,290 @@
+"""Replays of finished matches (/eights replay, the Replay select under /eights history): the match rebuilt
+step by step from its stored move log, one step per committed move from the first deal on.
+
+A step shows what was public at that moment (the move's public lines and the board as it then was) and the
+viewer's own hand if they played in the match, never another seat's. Nothing new is stored for it: the
+table's seed deals the rounds again, and each move's engine actions (``action["steps"]``) are applied in
+order, so matches played before replays existed replay too. The rebuilt end must equal the stored final
+state, else the match is refused rather than shown wrong. A match whose move log was pruned by retention
+(``bot.service.retention``) is refused with that reason.
+
+How a match is rebuilt depends on its game: ``GAMES`` maps the match document's ``"game"`` (absent for
+Crazy Eights) to its rebuilder. The Crazier Eights abilities game needs one of its own: a ``Replayer`` that
+makes its match from the seed and ruleset (``bot.engine.crazier``), applies its stored actions and its
+``start_next_round`` step, and gives a ``TableSnapshot`` (its board) and a seat's hand at each step.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final, Protocol
+
+from bot.engine import Action, Match, Ruleset, card_code, sort_key
+from bot.service.errors import ServiceError
+from bot.service.faults import store_faults
+from bot.service.live import LiveTable
+from bot.service.models import TableEvent, TableSnapshot
+from bot.service.snapshots import snapshot
+from bot.store.base import MoveRecord, SeatRecord, Store, TableRecord
+
+log = logging.getLogger(__name__)
+
+RECENT_CHOICES: Final = 25  # Discord's limit on autocomplete choices
+NO_MATCH = "There is no finished match with that number in this server."
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One step of a replay, as the viewer may see it."""
+
+    table_id: int
+    index: int  # 0-based
+    count: int  # steps in the whole replay
+    round_number: int
+    next_round_index: int | None  # the first step of the next round; None in the last round
+    lines: tuple[TableEvent, ...]  # the move's public events
+    snapshot: TableSnapshot  # the board right after the move
+    hand: tuple[str, ...] | None  # the viewer's own cards then (codes, sorted); None: not seated
+    version: int  # the state version the move produced
+
+    @property
+    def first(self) -> bool:
+        return self.index == 0
+
+    @property
+    def last(self) -> bool:
+        return self.index == self.count - 1
+
+
+@dataclass(frozen=True, slots=True)
+class RecentMatch:
+    """A finished match offered by /eights replay's autocomplete."""
+
+    table_id: int
+    preset: str
+    finished_at: float
+    names: tuple[str, ...]
+
+
+class Replayer(Protocol):
+    """A game's match replayed move by move."""
+
+    def start(self) -> None: ...
+
+    def apply(self, step: dict[str, Any]) -> None: ...
+
+    def told(self, events: Sequence[TableEvent]) -> None: ...
+
+    def final_state(self) -> dict[str, Any] | None: ...
+
+    def round_number(self) -> int: ...
+
+    def board(self, index: int, *, last: bool) -> TableSnapshot: ...
+
+    def hand(self, position: int) -> tuple[str, ...]: ...
+
+
+class _EightsReplayer:
+    """Crazy Eights (every preset, house rules, partnership): ``bot.engine.Match``."""
+
+    def __init__(
+        self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
+    ) -> None:
+        self._record = record
+        # The seats as at the deal; takeovers and seats taken back are followed through the public lines.
+        self._seats = [replace(seat, cpu_takeover=False) for seat in seats]
+        self._doc = doc
+        final_match = Match.from_json(final)
+        self._ruleset: Ruleset = final_match.ruleset
+        self._seat_count = final_match.num_seats
+        self.match: Match | None = None
+
+    def start(self) -> None:
+        # As the lobby deals it: the last seat deals, so seat 0 leads the first round.
+        count = self._seat_count
+        self.match = Match.new(self._ruleset, count, seed=int(self._doc["seed"]), dealer=count - 1)
+
+    def apply(self, step: dict[str, Any]) -> None:
+        assert self.match is not None
+        if step.get("kind") == "start_next_round":
+            self.match.start_next_round()
+        else:
+            self.match.apply(Action.from_json(step))
+
+    def told(self, events: Sequence[TableEvent]) -> None:
+        for event in events:
+            seat = event.seat
+            if seat is None or not 0 <= seat < len(self._seats):
+                continue
+            if event.kind == "taken_over":
+                level = event.data.get("level") or self._seats[seat].cpu_level
+                self._seats[seat] = replace(self._seats[seat], cpu_takeover=True, cpu_level=level)
+            elif event.kind == "rejoined":
+                self._seats[seat] = replace(self._seats[seat], cpu_takeover=False)
+
+    def final_state(self) -> dict[str, Any] | None:
+        return self.match.to_json() if self.match is not None else None
+
+    def round_number(self) -> int:
+        return self.match.round_number if self.match is not None else 0
+
+    def board(self, index: int, *, last: bool) -> TableSnapshot:
+        assert self.match is not None
+        phase = "finished" if last else "between_rounds" if self.match.round_over else "playing"
+        doc = {
+            "phase": phase,
+            "host_id": self._doc.get("host_id", 0),
+            "seed": self._doc["seed"],
+            "timeouts": [0] * len(self._seats),
+            "recent": [],
+            "turn": None,
+        }
+        live = LiveTable(
+            record=self._record,
+            seats=list(self._seats),
+            doc=doc,
+            match=self.match,
+            ruleset=self._ruleset,
+            version=index,
+        )
+        return snapshot(live)
+
+    def hand(self, position: int) -> tuple[str, ...]:
+        assert self.match is not None
+        return tuple(card_code(card) for card in sorted(self.match.round.hand(position), key=sort_key))
+
+
+ReplayerFactory = Callable[[TableRecord, Sequence[SeatRecord], dict[str, Any], dict[str, Any]], Replayer]
+GAMES: Final[dict[str, ReplayerFactory]] = {"eights": _EightsReplayer}
+
+
+def _public(move: MoveRecord) -> tuple[TableEvent, ...]:
+    return tuple(
+        TableEvent(str(e["kind"]), e.get("seat"), dict(e.get("data") or {}))
+        for e in move.events
+        if e.get("to") is None and "to_seat" not in e
+    )
+
+
+def _steps(move: MoveRecord) -> list[dict[str, Any]]:
+    steps = move.action.get("steps") or []
+    return [step for step in steps if isinstance(step, dict)]
+
+
+@store_faults
+class ReplayService:
+    """The replay use cases over one store. Holds no state: each step is rebuilt from the log (a match of a
+    few hundred moves replays in milliseconds)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def recent(self, guild_id: int, typed: str = "") -> list[RecentMatch]:
+        """The server's last finished matches, newest first, for autocomplete (filtered by what is typed:
+        the match number, the preset or a player's name)."""
+        matches = await self._store.recent_matches(guild_id, limit=RECENT_CHOICES)
+        found = [
+            RecentMatch(
+                table_id=m.table_id,
+                preset=m.preset,
+                finished_at=m.finished_at,
+                names=tuple(e.display_name for e in sorted(m.ranking, key=lambda e: (e.place, e.position))),
+            )
+            for m in matches
+        ]
+        text = typed.strip().lower().lstrip("#")
+        if not text:
+            return found
+        return [
+            m
+            for m in found
+            if str(m.table_id).startswith(text)
+            or text in m.preset.lower()
+            or any(text in name.lower() for name in m.names)
+        ]
+
+    async def step(self, guild_id: int, table_id: int, viewer_id: int, index: int) -> ReplayStep:
+        """Step ``index`` (0-based; past the end: the last) of the match's replay as ``viewer_id`` may see
+        it. Errors: "no-match" (not a finished match of this server), "pruned" (its moves were deleted),
+        "no-replay" (the log does not rebuild the match, or its game cannot be replayed yet)."""
+        record = await self._store.get_table(table_id)
+        if record is None or record.guild_id != guild_id or record.status != "finished":
+            raise ServiceError("no-match", NO_MATCH)
+        if not await self._store.match_ranking(table_id):
+            raise ServiceError("no-match", NO_MATCH)
+        pruned_at = await self._store.moves_pruned_at(table_id)
+        if pruned_at is not None:
+            day = time.strftime("%Y-%m-%d", time.gmtime(pruned_at))
+            raise ServiceError(
+                "pruned",
+                f"The moves of match #{table_id} were deleted on {day} (this bot keeps move logs for a "
+                "limited time), so it can't be replayed. Its result is still in /eights history.",
+            )
+        state = await self._store.get_state(table_id)
+        seats = await self._store.list_seats(table_id)
+        moves = await self._store.moves(table_id)
+        final = state.state.get("match") if state is not None else None
+        if state is None or not isinstance(final, dict) or "seed" not in state.state:
+            raise ServiceError("no-replay", f"Match #{table_id} can't be replayed: its moves are not kept.")
+        game = str(final.get("game", "eights"))
+        factory = GAMES.get(game)
+        if factory is None:
+            raise ServiceError("no-replay", f"Replays of {game} matches are not available yet.")
+        replayer = factory(record, seats, state.state, final)
+        return self._rebuild(replayer, record, seats, moves, final, viewer_id, index)
+
+    def _rebuild(
+        self,
+        game: Replayer,
+        record: TableRecord,
+        seats: Sequence[SeatRecord],
+        moves: Sequence[MoveRecord],
+        final: dict[str, Any],
+        viewer_id: int,
+        index: int,
+    ) -> ReplayStep:
+        first = next((i for i, m in enumerate(moves) if m.action.get("kind") == "start"), None)
+        if first is None:
+            raise ServiceError("no-replay", f"Match #{record.id} can't be replayed: its moves are not kept.")
+        played = list(moves[first:])
+        count = len(played)
+        index = max(0, min(index, count - 1))
+        # Every step is applied (the round of each step and the check of the end need them all); the board
+        # and the hand are taken at the one asked for.
+        shown: tuple[TableSnapshot, tuple[str, ...] | None] | None = None
+        rounds: list[int] = []
+        position = next((s.position for s in seats if s.user_id is not None and s.user_id == viewer_id), None)
+        try:
+            for i, move in enumerate(played):
+                if i == 0:
+                    game.start()
+                for step in _steps(move):
+                    game.apply(step)
+                game.told(_public(move))
+                rounds.append(game.round_number())
+                if i == index:
+                    hand = game.hand(position) if position is not None else None
+                    shown = (game.board(i, last=i == count - 1), hand)
+        except Exception as error:  # an engine error: the log does not match the engine any more
+            log.warning("match %s: replaying its move log failed: %r", record.id, error)
+            raise ServiceError("no-replay", f"Match #{record.id} can't be replayed from its moves.") from None
+        if game.final_state() != final:
+            log.warning("match %s: its move log does not rebuild its final state", record.id)
+            raise ServiceError("no-replay", f"Match #{record.id} can't be replayed from its moves.")
+        assert shown is not None
+        now = rounds[index]
+        next_round = next((i for i in range(index + 1, count) if rounds[i] > now), None)
+        return ReplayStep(
+            table_id=record.id,
+            index=index,
+            count=count,
+            round_number=now,
+            next_round_index=next_round,
+            lines=_public(played[index]),
+            snapshot=shown[0],
+            hand=shown[1],
+            version=played[index].version,
+        )

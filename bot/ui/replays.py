@@ -1,0 +1,198 @@
+"""How a replay looks on Discord: the step's embed (the board as it was, the step's public lines, the
+viewer's own hand), its picture, the First / Back / Next / Last / Next round buttons, and the Replay select
+under /eights history.
+
+The controls are ``DynamicItem``s whose custom ids carry the match and the step they go to, so a replay
+keeps turning after a restart; a click goes to the replays cog (``bot.ui.routing``). The replay is private
+(ephemeral), so whoever clicks is the viewer: the custom ids carry no user.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import discord
+
+from bot.service.replays import RecentMatch, ReplayStep
+from bot.service.standings import PastMatch
+from bot.ui import routing
+from bot.ui.faces import TEXT, CardFaces
+from bot.ui.render import board_embed, event_lines
+
+REPLAYS_COG = "Eights replays"
+FIELD_VALUE_LIMIT = 1024
+SELECT_OPTIONS = 25  # Discord's limit
+NOTHING_PUBLIC = "(nothing public happened)"
+
+
+@runtime_checkable
+class ReplaySteps(Protocol):
+    async def on_replay_step(
+        self, interaction: discord.Interaction[Any], table_id: int, step: int, *, new: bool
+    ) -> None: ...
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _newest_lines(lines: list[str], limit: int) -> str:
+    """The step's lines within a field, the last ones kept (the end of a move matters most)."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > limit - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(reversed(kept))
+
+
+def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
+    """The board as it was after the step, with the step's public lines and the viewer's own hand."""
+    embed = board_embed(step.snapshot, faces)
+    embed.title = _clip(
+        f"Replay of match #{step.table_id} · round {step.round_number}"
+        f" · step {step.index + 1} of {step.count}",
+        256,
+    )
+    lines = event_lines(step.lines, step.snapshot, faces) or [NOTHING_PUBLIC]
+    embed.insert_field_at(0, name="This step", value=_newest_lines(lines, FIELD_VALUE_LIMIT), inline=False)
+    if step.hand is not None:
+        cards = faces.cards(list(step.hand)) if step.hand else "no cards"
+        embed.add_field(
+            name=f"Your hand then ({len(step.hand)})", value=_clip(cards, FIELD_VALUE_LIMIT), inline=False
+        )
+    embed.set_footer(text="Only you see this replay: your own hand, and what everyone saw at the time.")
+    return embed
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"eights-replay:(?P<table>\d+):(?P<step>\d+):(?P<name>first|back|next|last|round)",
+):
+    """One of a replay's controls: shows step ``step`` of match ``table`` in the same message."""
+
+    LABELS: ClassVar[dict[str, str]] = {
+        "first": "First",
+        "back": "Back",
+        "next": "Next",
+        "last": "Last",
+        "round": "Next round",
+    }
+
+    def __init__(self, table_id: int, step: int, name: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[name],
+                style=discord.ButtonStyle.primary if name == "next" else discord.ButtonStyle.secondary,
+                custom_id=f"eights-replay:{table_id}:{step}:{name}",
+                disabled=disabled,
+            )
+        )
+        self.table_id = table_id
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ReplayButton:
+        return cls(int(match["table"]), int(match["step"]), match["name"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        found = await routing.handler(interaction, REPLAYS_COG, ReplaySteps)  # type: ignore[type-abstract]
+        if found is not None:
+            await found.on_replay_step(interaction, self.table_id, self.step, new=False)
+
+
+def replay_view(step: ReplayStep) -> discord.ui.View:
+    """First, Back, Next, Last and Next round; one with nowhere to go is disabled. The custom ids differ by
+    their name even where two go to the same step, as Discord requires."""
+    view = discord.ui.View(timeout=None)
+    last = step.count - 1
+    buttons = (
+        ("first", 0, step.first),
+        ("back", max(0, step.index - 1), step.first),
+        ("next", min(last, step.index + 1), step.last),
+        ("last", last, step.last),
+        (
+            "round",
+            step.next_round_index if step.next_round_index is not None else last,
+            step.next_round_index is None,
+        ),
+    )
+    for name, target, disabled in buttons:
+        view.add_item(ReplayButton(step.table_id, target, name, disabled=disabled))
+    return view
+
+
+class ReplaySelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"eights-replay-pick",
+):
+    """The Replay select under /eights history: an option a match; the choice opens its replay, privately."""
+
+    def __init__(self, options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="eights-replay-pick",
+                placeholder="Replay a match…",
+                options=list(options) or [discord.SelectOption(label="-", value="0")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ReplaySelect:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values  # filled from the interaction by discord.py before the callback
+        chosen = str(values[0]) if values else ""
+        if not chosen.isdigit():
+            await interaction.response.send_message("Choose a match to replay.", ephemeral=True)
+            return
+        found = await routing.handler(interaction, REPLAYS_COG, ReplaySteps)  # type: ignore[type-abstract]
+        if found is not None:
+            await found.on_replay_step(interaction, int(chosen), 0, new=True)
+
+
+def match_label(table_id: int, preset: str, names: Sequence[str]) -> str:
+    return _clip(f"#{table_id} {preset}: " + ", ".join(names), 100)
+
+
+def history_view(matches: Sequence[PastMatch]) -> discord.ui.View:
+    """The Replay select for the matches the history shows (at least one: an empty history is refused)."""
+    options = [
+        discord.SelectOption(
+            label=match_label(
+                m.table_id,
+                m.preset,
+                [p.display_name for p in sorted(m.ranking, key=lambda p: (p.place, p.position))],
+            ),
+            value=str(m.table_id),
+        )
+        for m in matches[:SELECT_OPTIONS]
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplaySelect(options))
+    return view
+
+
+def recent_choice_name(match: RecentMatch) -> str:
+    return match_label(match.table_id, match.preset, match.names)
+
+
+REPLAY_DYNAMIC_ITEMS: list[type[discord.ui.DynamicItem[Any]]] = [ReplayButton, ReplaySelect]

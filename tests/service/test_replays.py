@@ -1,0 +1,220 @@
+"""Replays of finished matches (issue 27), rebuilt from the stored move log: every step's public lines and
+board against the states the table really committed, the viewer's own hand and nobody else's, partnership
+and house rules, a pruned match, and refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.engine import PRESET_NAMES, Match, card_code
+from bot.service import FakeClock, TableService
+from bot.service.replays import ReplayService, ReplayStep
+from bot.store import Store
+from bot.store.base import MatchResult, RankingEntry, SeatRecord
+from tests.service.support import (
+    ALICE,
+    BOB,
+    CAROL,
+    GUILD,
+    Recorder,
+    drive,
+    make_service,
+    open_with,
+    refused,
+)
+
+
+class RecordingStore:
+    """The real store, remembering every state committed (version -> state) and each move's public events:
+    the truth a replay must show again."""
+
+    def __init__(self, inner: Store) -> None:
+        self._inner = inner
+        self.states: dict[int, dict[str, Any]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def commit_move(self, *args: Any, **kwargs: Any) -> int:
+        version = await self._inner.commit_move(*args, **kwargs)
+        self.states[version] = kwargs["new_state"]
+        return version
+
+
+async def play_match(
+    store: Store,
+    *people: Any,
+    cpus: tuple[str, ...] = (),
+    house: tuple[tuple[str, str], ...] = (),
+    **options: Any,
+) -> tuple[int, RecordingStore]:
+    """A seeded match played to its end (people by click, CPUs and timers by the clock)."""
+    recording = RecordingStore(store)
+    clock = FakeClock()
+    service: TableService = make_service(recording, clock, Recorder(), seed=11)
+    table_id = await open_with(service, *people, cpus=cpus, start=False, **options)
+    for option, value in house:
+        await service.set_house_rule(table_id, people[0], option, value)
+    await service.start(table_id, people[0])
+    assert await drive(service, clock, table_id, until=lambda s: False, max_steps=20_000) is None
+    await service.close()
+    return table_id, recording
+
+
+async def all_steps(replays: ReplayService, table_id: int, viewer_id: int) -> list[ReplayStep]:
+    first = await replays.step(GUILD, table_id, viewer_id, 0)
+    steps = [first]
+    for index in range(1, first.count):
+        steps.append(await replays.step(GUILD, table_id, viewer_id, index))
+    return steps
+
+
+def check_against_truth(steps: list[ReplayStep], recording: RecordingStore, position: int | None) -> None:
+    """Each step's board is the committed one; the hand is the viewer's own at that moment."""
+    for step in steps:
+        state = recording.states[step.version]
+        truth = Match.from_json(state["match"])
+        rnd = truth.round
+        assert step.round_number == truth.round_number
+        assert step.snapshot.target_card == card_code(rnd.target)
+        assert step.snapshot.stock_size == rnd.stock_size
+        assert [s.card_count for s in step.snapshot.seats] == list(rnd.hand_sizes)
+        assert step.snapshot.totals == tuple(truth.totals)
+        if position is None:
+            assert step.hand is None
+        else:
+            assert step.hand is not None
+            assert sorted(step.hand) == sorted(card_code(c) for c in rnd.hand(position))
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+async def test_a_match_replays_step_by_step_as_it_was_committed(store: Store, preset: str) -> None:
+    table_id, recording = await play_match(store, ALICE, BOB, cpus=("easy",), preset=preset, target=30)
+    replays = ReplayService(store)
+    steps = await all_steps(replays, table_id, ALICE.user_id)
+    assert steps[0].round_number == 1 and steps[0].first
+    assert steps[-1].last and steps[-1].snapshot.status == "finished"
+    check_against_truth(steps, recording, position=0)
+    # The public lines of each step are the move's public events, and nothing private (no "dealt").
+    for step in steps:
+        assert all(line.kind not in ("dealt", "drew_cards") for line in step.lines)
+    assert any(line.kind == "played" for step in steps for line in step.lines)
+    assert any(line.kind == "match_over" for line in steps[-1].lines)
+    # Bob sees his own hand at each step, never Alice's (and a stranger sees no hand at all).
+    bob = await all_steps(replays, table_id, BOB.user_id)
+    check_against_truth(bob, recording, position=1)
+    stranger = await all_steps(replays, table_id, 99)
+    check_against_truth(stranger, recording, position=None)
+
+
+async def test_next_round_jumps_to_the_first_step_of_the_next_round(store: Store) -> None:
+    table_id, _ = await play_match(store, ALICE, BOB, target=60)
+    replays = ReplayService(store)
+    step = await replays.step(GUILD, table_id, ALICE.user_id, 0)
+    seen = [step.round_number]
+    while step.next_round_index is not None:
+        step = await replays.step(GUILD, table_id, ALICE.user_id, step.next_round_index)
+        before = await replays.step(GUILD, table_id, ALICE.user_id, step.index - 1)
+        assert before.round_number == step.round_number - 1
+        seen.append(step.round_number)
+    assert seen == list(range(1, seen[-1] + 1)) and len(seen) >= 2
+    past = await replays.step(GUILD, table_id, ALICE.user_id, 10**6)
+    assert past.last
+
+
+async def test_partnership_with_house_rules_shows_only_the_viewers_hand(store: Store) -> None:
+    table_id, recording = await play_match(
+        store,
+        ALICE,
+        BOB,
+        CAROL,
+        cpus=("normal",),
+        preset="classic",
+        target=30,
+        house=(("partnership", "on"), ("draw limit", "3")),
+    )
+    replays = ReplayService(store)
+    for position, person in enumerate((ALICE, BOB, CAROL)):
+        steps = await all_steps(replays, table_id, person.user_id)
+        check_against_truth(steps, recording, position=position)
+        assert steps[-1].snapshot.partnership
+
+
+async def test_a_pruned_match_says_so(store: Store) -> None:
+    table_id, _ = await play_match(store, ALICE, BOB, target=1)
+    closed_at = (await store.get_table(table_id)).updated_at  # type: ignore[union-attr]
+    while await store.prune_closed_moves(closed_at + 1, 500, closed_at + 2):
+        pass
+    error = await refused(ReplayService(store).step(GUILD, table_id, ALICE.user_id, 0), "pruned")
+    assert "deleted" in error.message and "history" in error.message
+
+
+async def test_refusals(store: Store) -> None:
+    table_id, _ = await play_match(store, ALICE, BOB, target=1)
+    replays = ReplayService(store)
+    await refused(replays.step(GUILD + 1, table_id, ALICE.user_id, 0), "no-match")
+    await refused(replays.step(GUILD, table_id + 100, ALICE.user_id, 0), "no-match")
+    recent = await replays.recent(GUILD)
+    assert [m.table_id for m in recent] == [table_id]
+    assert await replays.recent(GUILD, "alice") == recent
+    assert await replays.recent(GUILD, "nobody") == []
+
+
+async def test_a_seat_taken_over_mid_match_shows_from_that_step_on(store: Store) -> None:
+    recording = RecordingStore(store)
+    clock = FakeClock()
+    service = make_service(recording, clock, Recorder(), seed=5)
+    table_id = await open_with(service, ALICE, BOB, target=30)
+    await service.leave(table_id, BOB)  # a CPU plays Bob's seat from here
+    assert await drive(service, clock, table_id, until=lambda s: False, max_steps=20_000) is None
+    await service.close()
+    replays = ReplayService(store)
+    dealt = await replays.step(GUILD, table_id, BOB.user_id, 0)
+    left = await replays.step(GUILD, table_id, BOB.user_id, 1)
+    assert not dealt.snapshot.seats[1].taken_over
+    assert any(line.kind == "taken_over" for line in left.lines)
+    assert left.snapshot.seats[1].taken_over
+    check_against_truth(await all_steps(replays, table_id, BOB.user_id), recording, position=1)
+
+
+async def finished_without_log(store: Store, state: dict[str, Any]) -> int:
+    """A finished match stored in one move, as bulk imports and tests record them: no deal, no moves."""
+    table = await store.create_table(
+        guild_id=GUILD,
+        channel_id=777,
+        host=SeatRecord(position=0, user_id=ALICE.user_id, display_name="Alice"),
+        ruleset={"name": "classic"},
+        options={"preset": "classic"},
+        turn_timeout=90.0,
+        state={},
+        deadline=None,
+        now=1_700_000_000.0,
+    )
+    ranking = [RankingEntry(position=0, user_id=ALICE.user_id, display_name="Alice", place=1, total=0)]
+    await store.commit_move(
+        table.id,
+        0,
+        actor_id=None,
+        action={"kind": "end"},
+        events=[],
+        new_state=state,
+        deadline=None,
+        now=1_700_000_000.0,
+        status="finished",
+        match_result=MatchResult(preset="classic", rounds_played=1, ranking=ranking),
+    )
+    return table.id
+
+
+async def test_a_match_without_a_log_or_of_another_game_is_refused_in_words(store: Store) -> None:
+    replays = ReplayService(store)
+    bare = await finished_without_log(store, {})
+    error = await refused(replays.step(GUILD, bare, ALICE.user_id, 0), "no-replay")
+    assert f"#{bare}" in error.message
+    other = await finished_without_log(
+        store, {"seed": 3, "match": {"format": 1, "game": "crazier-abilities"}}
+    )
+    error = await refused(replays.step(GUILD, other, ALICE.user_id, 0), "no-replay")
+    assert "crazier-abilities" in error.message and "not available yet" in error.message
