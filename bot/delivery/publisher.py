@@ -11,9 +11,12 @@ at most one task, so that none waits for another:
   latest player interaction when one is usable (an interaction webhook: exempt), else as a channel message
   (globally limited: it waits for a turn of the budget, see below). Lines are spaced by ``min_interval``
   per table; what happens meanwhile is told in the next line.
-* **board** (one message per table, edited): globally limited, so it waits for a turn; when its turn comes
-  it shows the table's latest state, whatever arrived while it waited (its "Last plays" field holds the plays
-  since), and is skipped when the board would not change.
+* **board** (one message per table, edited): a message one of the table's interactions posted, edited
+  through that interaction's token (exempt) while it lives, and moved to a newer interaction of the table
+  before it ends (``bot.delivery.carrier``, ``_board_carrier``); without a living interaction (a table idle
+  for 15 minutes) it goes through the channel, globally limited, so it waits for a turn. Either way it shows
+  the table's latest state, whatever arrived while it waited (its "Last plays" field holds the plays since),
+  and is skipped when the board would not change.
 
 When the tables want more than Discord's global budget, they wait for their turn, the work due longest
 first, and read what they send only once it comes (the request goes out on the turn it holds,
@@ -29,9 +32,9 @@ the latest state. When a player's own answer (their new hand) does not go out, t
 refreshed as anyone's. A refusal that would only repeat (403: missing permissions) is logged and not retried,
 since retrying would pile up invalid requests towards Discord's ban.
 
-The floor this sets on how far a board lags: with ``n`` tables busy and a global rate of ``r`` requests per
-second (less the requests of lines that could not go through an interaction), each table's board gets a
-turn about every ``n / r`` seconds: about 2.6 s at 100 tables, 8 s at 300 with Discord's 50/s (paced at 38).
+The floor the budget sets on how far a board edited through the channel lags: with ``n`` such tables and a
+global rate of ``r`` requests per second, each gets a turn about every ``n / r`` seconds (2.6 s for 100, 8 s
+for 300 at Discord's 50/s, paced at 38). Boards riding an interaction do not wait for it.
 
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
