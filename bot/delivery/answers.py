@@ -21,6 +21,7 @@ DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
 _LOCK_KEY = "eights_answer_lock"
 _WATCH_KEY = "eights_answer_watch"
 _ANSWERED_KEY = "eights_answered"
+_ORIGINAL_KEY = "eights_original_public"
 
 
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:
@@ -139,6 +140,13 @@ async def acknowledge(interaction: discord.Interaction) -> None:
         answered_event(interaction).set()
 
 
+def public_original(interaction: discord.Interaction) -> int | None:
+    """The id of the public message this interaction's own answer posted (``answer_publicly``), if any: that
+    message can be edited through the interaction's token, off the global limit, while the token lives."""
+    value = interaction.extras.get(_ORIGINAL_KEY)
+    return value if isinstance(value, int) else None
+
+
 async def answer_publicly(
     interaction: discord.Interaction,
     *,
@@ -155,6 +163,7 @@ async def answer_publicly(
         if not interaction.response.is_done():
             response = await interaction.response.send_message(embed=embed, **extra)
             answered_event(interaction).set()
+            interaction.extras[_ORIGINAL_KEY] = response.message_id
             return response.message_id
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):

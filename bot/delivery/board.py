@@ -21,6 +21,8 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.delivery.answers import release
+from bot.delivery.carrier import BoardCarrier
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
 from bot.service import TableSnapshot
 from bot.ui import render
@@ -196,8 +198,32 @@ class BoardMessages:
             and picture_key == feed.board_picture_key
         )
 
-    async def edit(self, snapshot: TableSnapshot, feed: TableFeed) -> None:
-        """Show ``snapshot`` on the board (posting it again if its message is gone). Raises what failed."""
+    async def repost(self, snapshot: TableSnapshot, via: discord.Interaction) -> int:
+        """Post the board as a follow-up of ``via`` (an answered interaction of the table, in its channel) and
+        make it the board; returns its id. Raises what failed (the board stays where it was)."""
+        fields = await self.fields(snapshot)
+        view = fields.get("view")
+        try:
+            try:
+                message = await via.followup.send(wait=True, **fields)
+            except discord.Forbidden as error:
+                if fields.pop("file", None) is None:
+                    raise
+                self._files_refused(snapshot, error)
+                self._built[snapshot.table_id] = ""
+                message = await via.followup.send(wait=True, **fields)
+        finally:
+            if isinstance(view, discord.ui.View):
+                release(view)  # routed by custom id (persistent dynamic items): nothing to keep in memory
+        await self.on_posted(snapshot.table_id, message.id)
+        return message.id
+
+    async def edit(
+        self, snapshot: TableSnapshot, feed: TableFeed, carrier: BoardCarrier | None = None
+    ) -> None:
+        """Show ``snapshot`` on the board (posting it again if its message is gone). Raises what failed.
+        ``carrier``: the interaction that posted the board message, whose token edits it off the global
+        limit; None: the channel route."""
         board_id = self.board_id(snapshot)
         if board_id is None:
             await self._post(snapshot)
@@ -213,9 +239,14 @@ class BoardMessages:
         picture_changed = picture_key != feed.board_picture_key
         if embed_data == feed.board_embed and not view_changed and not picture_changed:
             return
-        message = self.client.get_partial_messageable(
-            snapshot.channel_id, guild_id=snapshot.guild_id
-        ).get_partial_message(board_id)
+        if carrier is not None and carrier.message_id == board_id:
+            send: Callable[..., Awaitable[Any]] = carrier.edit
+        else:
+            send = (
+                self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+                .get_partial_message(board_id)
+                .edit
+            )
         # Only what changed is sent: the buttons and the picture stay as they are otherwise.
         fields: dict[str, Any] = {"embed": embed}
         if view_changed:
@@ -224,14 +255,14 @@ class BoardMessages:
             fields["attachments"] = [picture_file(picture)] if picture is not None else []
         try:
             try:
-                await message.edit(**fields)
+                await send(**fields)
             except discord.Forbidden as error:
                 if not fields.get("attachments"):
                     raise
                 self._files_refused(snapshot, error)
                 fields["attachments"] = []
                 picture_key = None
-                await message.edit(**fields)
+                await send(**fields)
         except discord.NotFound:
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile

@@ -11,9 +11,12 @@ at most one task, so that none waits for another:
   latest player interaction when one is usable (an interaction webhook: exempt), else as a channel message
   (globally limited: it waits for a turn of the budget, see below). Lines are spaced by ``min_interval``
   per table; what happens meanwhile is told in the next line.
-* **board** (one message per table, edited): globally limited, so it waits for a turn; when its turn comes
-  it shows the table's latest state, whatever arrived while it waited (its "Last plays" field holds the plays
-  since), and is skipped when the board would not change.
+* **board** (one message per table, edited): a message one of the table's interactions posted, edited
+  through that interaction's token (exempt) while it lives, and moved to a newer interaction of the table
+  before it ends (``bot.delivery.carrier``, ``_board_carrier``); without a living interaction (a table idle
+  for 15 minutes) it goes through the channel, globally limited, so it waits for a turn. Either way it shows
+  the table's latest state, whatever arrived while it waited (its "Last plays" field holds the plays since),
+  and is skipped when the board would not change.
 
 When the tables want more than Discord's global budget, they wait for their turn, the work due longest
 first, and read what they send only once it comes (the request goes out on the turn it holds,
@@ -29,9 +32,9 @@ the latest state. When a player's own answer (their new hand) does not go out, t
 refreshed as anyone's. A refusal that would only repeat (403: missing permissions) is logged and not retried,
 since retrying would pile up invalid requests towards Discord's ban.
 
-The floor this sets on how far a board lags: with ``n`` tables busy and a global rate of ``r`` requests per
-second (less the requests of lines that could not go through an interaction), each table's board gets a
-turn about every ``n / r`` seconds: about 2.6 s at 100 tables, 8 s at 300 with Discord's 50/s (paced at 38).
+The floor the budget sets on how far a board edited through the channel lags: with ``n`` such tables and a
+global rate of ``r`` requests per second, each gets a turn about every ``n / r`` seconds (2.6 s for 100, 8 s
+for 300 at Discord's 50/s, paced at 38). Boards riding an interaction do not wait for it.
 
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
@@ -56,10 +59,12 @@ import discord
 from bot.delivery import answers
 from bot.delivery.board import BoardMessages
 from bot.delivery.budget import GlobalBudget
+from bot.delivery.carrier import REPOST_AFTER, BoardCarrier
 from bot.delivery.feed import (
     TURN_EVENTS,
     UNKNOWN,
     TableFeed,
+    board_view_key,
     cpu_to_act,
     hand_key,
     line_chunks,
@@ -133,6 +138,7 @@ class TablePublisher:
         self.service = service
         self._clock: LaneClock = clock if clock is not None else SystemClock()
         self._feeds: dict[int, TableFeed] = {}
+        self._carriers: dict[int, BoardCarrier] = {}  # table id -> the interaction that posted its board
         self._board = BoardMessages(client, appearance, self.remember_board, lambda: self.service)
         self.hands = HandMessages(
             service, appearance, self._clock, is_transient=is_transient, retry_delay=retry_delay
@@ -271,8 +277,16 @@ class TablePublisher:
         the server shows it), for ``send`` or an interaction response."""
         return await self._board.fields(snapshot)
 
-    async def remember_board(self, table_id: int, message_id: int) -> None:
-        """A new board message (``/eights new``, ``/eights status``, a repost): edit that one from now on."""
+    async def remember_board(
+        self, table_id: int, message_id: int, via: discord.Interaction | None = None
+    ) -> None:
+        """A new board message (``/eights new``, ``/eights status``, a repost): edit that one from now on.
+        ``via``: the interaction whose public answer it is; its token edits the board, off the global limit,
+        while it lives (``bot.delivery.carrier``)."""
+        if via is not None and answers.public_original(via) == message_id:
+            self._carriers[table_id] = BoardCarrier(via, self._clock.monotonic(), message_id, original=True)
+        else:
+            self._carriers.pop(table_id, None)
         await self._board.remember(table_id, message_id)
         feed = self._feeds.get(table_id)
         if feed is not None:
@@ -317,6 +331,7 @@ class TablePublisher:
     def forget_table(self, table_id: int) -> None:
         self.hands.forget(table_id)
         self._board.forget(table_id)
+        self._carriers.pop(table_id, None)
 
     # --- the lanes ------------------------------------------------------------------------------------------
 
@@ -388,11 +403,91 @@ class TablePublisher:
                 if self._board.unchanged(feed.snapshot, feed):
                     feed.board_since = None  # nothing to send: no turn needed
                     continue
-                async with self.budget.turn(self._budget_since(feed.board_since)):
-                    await self._show_board(feed)
+                carrier = await self._board_carrier(feed)
+                if carrier is not None:
+                    await self._show_board(feed, carrier)  # an interaction webhook: exempt, no turn
+                else:
+                    async with self.budget.turn(self._budget_since(feed.board_since)):
+                        await self._show_board(feed)
         finally:
             feed.board_task = None
             self._lane_done(feed)
+
+    async def _board_carrier(self, feed: TableFeed) -> BoardCarrier | None:
+        """The interaction whose token edits the board now; None: the channel route (and the budget).
+
+        The board moves to the table's latest answered interaction (posted again as its follow-up, the old
+        message removed) when its carrier is near its end or there is none (a board posted in the channel,
+        a restart): a busy table's board always rides an interaction, and comes back near the bottom of
+        the channel every ``REPOST_AFTER``. A table without a player interaction for that long (CPU seats
+        only, idle) keeps its carrier while it lives, then falls back to the channel."""
+        now = self._clock.monotonic()
+        carrier = self._carriers.get(feed.table_id)
+        snapshot = feed.snapshot
+        if snapshot is None or self._board.board_id(snapshot) is None:
+            return None  # no board yet: ``edit`` posts it in the channel
+        if carrier is not None and carrier.message_id != self._board.board_id(snapshot):
+            carrier = None  # the board was replaced meanwhile (``/eights status``, a restart's repost)
+        if carrier is None or carrier.aging(now):
+            via = await self._usable_via(feed)  # a player's answer is about to go out: worth the wait
+            now = self._clock.monotonic()
+            # Only to an interaction with most of its life ahead (else the board would soon move again).
+            if (
+                via is not None
+                and snapshot.open
+                and now - feed.via_since < REPOST_AFTER
+                and (carrier is None or feed.via_since > carrier.since)
+            ):
+                moved = await self._move_board(feed, snapshot, via, carrier)
+                if moved is not None:
+                    return moved
+        if carrier is not None and carrier.fresh(now):
+            return carrier
+        self._carriers.pop(feed.table_id, None)
+        return None
+
+    async def _move_board(
+        self,
+        feed: TableFeed,
+        snapshot: TableSnapshot,
+        via: discord.Interaction,
+        old: BoardCarrier | None,
+    ) -> BoardCarrier | None:
+        """Post the board again as a follow-up of ``via`` and remove the old board message. None when the
+        follow-up could not be sent (the board stays where it was)."""
+        old_id = self._board.board_id(snapshot)
+        since = feed.via_since
+        try:
+            message_id = await self._board.repost(snapshot, via)
+        except Exception as error:
+            if not isinstance(error, discord.HTTPException | discord.RateLimited) and not is_transient(error):
+                raise
+            log.info("table %s: the board could not move to a newer interaction: %s", feed.table_id, error)
+            if feed.via is via and not is_transient(error):
+                feed.via = None  # its token no longer serves
+            return None
+        carrier = self._carriers[feed.table_id] = BoardCarrier(via, since, message_id, original=False)
+        # What the new message shows: the edit that follows sends only what changed since.
+        feed.board_embed = dict(
+            render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
+        )
+        feed.board_view_key = board_view_key(snapshot)
+        if old_id is not None and old_id != message_id:
+            await self._remove_board(snapshot, old_id, old)
+        return carrier
+
+    async def _remove_board(self, snapshot: TableSnapshot, message_id: int, old: BoardCarrier | None) -> None:
+        """The replaced board goes (one board per table): through its own interaction while it lives, else
+        in the channel (globally limited: it takes a turn)."""
+        try:
+            if old is not None and old.message_id == message_id and old.fresh(self._clock.monotonic()):
+                await old.delete()
+                return
+            async with self.budget.turn(self.budget.now()):
+                channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+                await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
+            log.info("table %s: the replaced board was not removed: %s", snapshot.table_id, error)
 
     async def _usable_via(self, feed: TableFeed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""
@@ -411,15 +506,22 @@ class TablePublisher:
             return None
         return via if answers.is_answered(via) else None
 
-    async def _show_board(self, feed: TableFeed) -> None:
+    async def _show_board(self, feed: TableFeed, carrier: BoardCarrier | None = None) -> None:
         """The board's turn: show the latest state; on a failure that may pass, try again later."""
         snapshot, since = feed.snapshot, feed.board_since
         assert snapshot is not None and since is not None
         feed.last_board = self._clock.monotonic()
         feed.board_busy, feed.board_next = True, None
         try:
-            await self._board.edit(snapshot, feed)
+            await self._board.edit(snapshot, feed, carrier)
         except Exception as error:
+            if carrier is not None and not is_transient(error):
+                # The token no longer edits it (expired early, revoked): the channel route, at once.
+                log.info("table %s: board not edited through its interaction (%s)", feed.table_id, error)
+                if self._carriers.get(feed.table_id) is carrier:
+                    del self._carriers[feed.table_id]
+                feed.board_since = since if feed.board_next is None else min(since, feed.board_next)
+                return
             if not is_transient(error):
                 log.warning("table %s: could not show the board: %s", feed.table_id, error)
                 feed.board_since = feed.board_next  # given up until the next outcome

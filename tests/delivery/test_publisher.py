@@ -16,6 +16,7 @@ import pytest
 from bot.delivery import answers
 from bot.delivery import publisher as publisher_module
 from bot.delivery.budget import GlobalBudget
+from bot.delivery.carrier import REPOST_AFTER
 from bot.delivery.publisher import HAND_EDIT_WINDOW, TablePublisher
 from bot.service import FakeClock, HandView, Outcome, TableEvent, TableSnapshot
 from bot.service.models import CardDisplay
@@ -33,6 +34,9 @@ class StubMessage:
         if self.id in self.channel.deleted:
             raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "Unknown Message")
         self.channel.edits.append((self.id, kwargs))
+
+    async def delete(self) -> None:
+        self.channel.deleted.add(self.id)
 
 
 class StubChannel:
@@ -373,14 +377,25 @@ class FlakyClient(StubClient):
 
 
 class Followups:
+    """An interaction's webhook: follow-ups, and edits and deletes of them (ids from 700 on)."""
+
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
         self.errors: list[BaseException] = []
+        self.edits: list[tuple[int, dict[str, Any]]] = []
+        self.deleted: list[int] = []
 
-    async def send(self, content: str, **kwargs: Any) -> None:
+    async def send(self, content: str | None = None, **kwargs: Any) -> SimpleNamespace:
         if self.errors:
             raise self.errors.pop(0)
         self.sent.append({"content": content, **kwargs})
+        return SimpleNamespace(id=700 + len(self.sent))
+
+    async def edit_message(self, message_id: int, **kwargs: Any) -> None:
+        self.edits.append((message_id, kwargs))
+
+    async def delete_message(self, message_id: int) -> None:
+        self.deleted.append(message_id)
 
 
 class PlayerInteraction(StubInteraction):
@@ -392,6 +407,10 @@ class PlayerInteraction(StubInteraction):
         self.followup = Followups()
         self.response = SimpleNamespace(is_done=lambda: True)
         self.channel_id = 2  # the table's channel (see tests/ui/snapshots.py)
+        self.original_deleted = False
+
+    async def delete_original_response(self) -> None:
+        self.original_deleted = True
 
 
 @pytest.fixture
@@ -432,13 +451,18 @@ async def test_lines_follow_up_the_players_answered_interaction_exempt_from_the_
     assert alice.followup.sent == [] and channel.sent == []
     await answers.acknowledge(alice)  # type: ignore[arg-type]
     await advance(publisher, 0.05)
-    assert [m["content"] for m in alice.followup.sent] == ["alice played K♥\n▶ CPU 1 to move."]
+    lines = [message["content"] for message in alice.followup.sent if message["content"] is not None]
+    assert lines == ["alice played K♥\n▶ CPU 1 to move."]
     # The CPU's move that follows (no interaction of its own) is told through the table's latest one.
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(2, "KS"), turn_to(1))))
     await settle(publisher)
-    assert len(alice.followup.sent) == 2 and mentioned(alice.followup.sent[1]) == [BOB]
-    assert channel.sent == []  # no globally limited message; the board was edited
-    assert channel.edits
+    lines = [message for message in alice.followup.sent if message["content"] is not None]
+    assert len(lines) == 2 and mentioned(lines[1]) == [BOB]
+    # The board moved to her interaction as well (posted as its follow-up, the channel's board removed):
+    # no message and no edit through the channel routes.
+    (board,) = [message for message in alice.followup.sent if "embed" in message]
+    assert board["wait"] is True and 555 in channel.deleted
+    assert channel.sent == [] and channel.edits == []
 
 
 async def test_a_follow_up_that_can_no_longer_be_sent_goes_to_the_channel(flaky: Any) -> None:
@@ -699,3 +723,99 @@ async def test_a_server_with_the_picture_off_gets_none(pictured: Any) -> None:
     publisher.publish(Outcome(to_act(snapshot(), 1), (played(0, "KH"),)))
     await settle(publisher)
     assert attachments_of(channel.edits[-1]) == [] and renderer.drawn == 0
+
+
+# --- the board rides the table's interactions (bot.delivery.carrier) ------------------------------------
+
+
+async def answered_with_the_board(interaction: PlayerInteraction, message_id: int) -> None:
+    """``interaction`` answered with the board (``/eights new``): its original response is ``message_id``."""
+    interaction.response = SimpleNamespace(
+        is_done=lambda: False,
+        send_message=lambda **kwargs: asyncio.sleep(0, SimpleNamespace(message_id=message_id)),
+    )
+    await answers.answer_publicly(interaction, embed=discord.Embed(title="board"))  # type: ignore[arg-type]
+    interaction.response = SimpleNamespace(is_done=lambda: True)
+
+
+async def test_the_board_is_edited_through_the_interaction_that_posted_it(flaky: Any) -> None:
+    publisher, channel, service = flaky
+    new = PlayerInteraction()
+    await answered_with_the_board(new, 555)
+    await publisher.remember_board(7, 555, via=new)  # type: ignore[arg-type]
+    publisher.publish(Outcome(to_act(snapshot(), 2), (played(0, "KH"), turn_to(2))))
+    await settle(publisher)
+    assert len(new.edits) == 1 and "embed" in new.edits[0]  # its original response, through its token
+    assert channel.edits == [] and service.boards == [(7, 555)]
+
+
+async def test_the_board_moves_to_a_newer_interaction_before_its_token_ends(flaky: Any) -> None:
+    publisher, channel, service = flaky
+    new = PlayerInteraction()
+    await answered_with_the_board(new, 555)
+    await publisher.remember_board(7, 555, via=new)  # type: ignore[arg-type]
+    await advance(publisher, REPOST_AFTER + 1)
+    alice = PlayerInteraction()
+    await answers.acknowledge(alice)  # type: ignore[arg-type]
+    publisher.publish(
+        Outcome(to_act(snapshot(), 1), (played(0, "KH"), turn_to(1))), shown_to=ALICE, via=alice
+    )  # type: ignore[arg-type]
+    await settle(publisher)
+    (board,) = [message for message in alice.followup.sent if "embed" in message]
+    assert board["wait"] is True and "view" in board
+    moved_to = 700 + alice.followup.sent.index(board) + 1
+    # The old board went through its own token; the new one is the table's board from now on.
+    assert new.original_deleted and channel.deleted == set()
+    assert service.boards[-1] == (7, moved_to) and publisher.board_id(snapshot()) == moved_to
+    # Later edits go through the new interaction's webhook, to the follow-up it posted.
+    publisher.publish(Outcome(to_act(snapshot(), 2), (played(1, "QH"), turn_to(2))))
+    await settle(publisher)
+    assert [message_id for message_id, _ in alice.followup.edits] == [moved_to]
+    assert channel.edits == [] and channel.sent == []
+
+
+async def test_a_table_without_interactions_for_15_minutes_falls_back_to_the_channel(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    new = PlayerInteraction()
+    await answered_with_the_board(new, 555)
+    await publisher.remember_board(7, 555, via=new)  # type: ignore[arg-type]
+    await advance(publisher, HAND_EDIT_WINDOW)
+    publisher.publish(Outcome(to_act(snapshot(), 2), (played(1, "KH"), turn_to(2))))
+    await settle(publisher)
+    assert new.edits == [] and [message_id for message_id, _ in channel.edits] == [555]
+
+
+async def test_a_board_whose_token_is_refused_goes_through_the_channel(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    new = PlayerInteraction()
+    await answered_with_the_board(new, 555)
+    await publisher.remember_board(7, 555, via=new)  # type: ignore[arg-type]
+
+    async def refused(**kwargs: Any) -> None:
+        raise http_error(discord.HTTPException, 401)
+
+    new.edit_original_response = refused  # type: ignore[method-assign]
+    publisher.publish(Outcome(to_act(snapshot(), 2), (played(1, "KH"), turn_to(2))))
+    await settle(publisher)
+    assert [message_id for message_id, _ in channel.edits] == [555]
+
+
+async def test_without_attach_files_a_board_edited_in_the_channel_goes_on_as_text(pictured: Any) -> None:
+    publisher, channel, _ = pictured
+    tried: list[bool] = []
+
+    class NoFiles(StubMessage):
+        async def edit(self, **kwargs: Any) -> None:
+            tried.append(bool(kwargs.get("attachments")))
+            if kwargs.get("attachments"):
+                raise http_error(discord.Forbidden, 403)
+            await super().edit(**kwargs)
+
+    channel.get_partial_message = lambda message_id: NoFiles(channel, message_id)
+    board = to_act(snapshot(), 1)
+    publisher.publish(Outcome(board, (played(0, "KH"),)))
+    await settle(publisher)
+    publisher.publish(Outcome(replace(board, target_card="QH"), (played(1, "QH"),)))
+    await settle(publisher)
+    # One refused upload (a 403 counts towards Discord's ban), then text only.
+    assert tried == [True, False, False] and len(channel.edits) == 2

@@ -122,7 +122,10 @@ async def test_a_restart_in_the_middle_of_a_round(world: World) -> None:
     assert reply.id == hand.id  # updated in place
     await world.play_round_by_buttons()
     assert (await world.snapshot()).phase == "between_rounds"
-    assert world.board().id == board.id
+    # The restarted bot knew no interaction of the table's board: it moved to a player's newer one (edited
+    # through its token, off the global limit) and the old message went; one board in the channel.
+    assert world.board().id != board.id and board.deleted
+    assert world.fake.channel_messages(world.channel).count(world.board()) == 1
     assert alice_hand.id in {m.id for m in world.fake.ephemeral_messages(world.alice)}
 
 

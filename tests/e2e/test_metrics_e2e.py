@@ -42,7 +42,8 @@ async def test_a_scrape_tells_interactions_requests_and_tables(world: World) -> 
     answered = total(got, "eights_interaction_answer_seconds_count")
     assert answered >= 6
     assert total(got, "eights_interaction_answer_seconds_bucket", le="3.0") == answered  # all within 3 s
-    # Callbacks and the players' hands and lines go through exempt interaction routes; the board is not.
+    # Callbacks, the players' hands and lines, and the board (the answer to /eights new, edited through its
+    # token) go through exempt interaction routes: no globally limited edit.
     assert (
         total(
             got,
@@ -57,9 +58,18 @@ async def test_a_scrape_tells_interactions_requests_and_tables(world: World) -> 
     )
     assert (
         total(
-            got, "eights_discord_requests_total", limit="global", route="PATCH /channels/{id}/messages/{id}"
+            got,
+            "eights_discord_requests_total",
+            limit="exempt",
+            route="PATCH /webhooks/{id}/{token}/messages/@original",
         )
         >= 1
+    )
+    assert (
+        total(
+            got, "eights_discord_requests_total", limit="global", route="PATCH /channels/{id}/messages/{id}"
+        )
+        == 0
     )
     assert total(got, "eights_discord_rate_limited_total") == 0
     assert total(got, "eights_discord_invalid_requests_10m") == 0

@@ -145,6 +145,29 @@ def make_bot(*, sharded: bool = False, **options: Any) -> AnyBot:
         await interaction.edit_original_response(content=f"{public.content}: ephemeral via channel {hidden}")
         await interaction.delete_original_response()
 
+    posted: dict[str, int] = {}  # what "eights board" posted, for "eights foreign"
+
+    @group.command(name="board", description="A message edited often through its interaction's token")
+    async def board(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("board 0")
+        follow = await interaction.followup.send("board follow-up 0", wait=True)
+        posted["original"] = (await interaction.original_response()).id
+        posted["followup"] = follow.id
+        for i in range(1, 7):  # more than the token's bucket holds: discord.py waits for its reset
+            await interaction.edit_original_response(content=f"board {i}")
+            await interaction.followup.edit_message(follow.id, content=f"board follow-up {i}")
+
+    @group.command(name="foreign", description="Edits another interaction's messages with its own token")
+    async def foreign(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("trying")
+        refused = []
+        for name in ("original", "followup"):
+            try:
+                await interaction.followup.edit_message(posted[name], content="not mine")
+            except discord.NotFound:
+                refused.append(name)
+        await interaction.edit_original_response(content=f"refused: {', '.join(refused)}")
+
     @group.command(name="export", description="Sends a file")
     async def export(interaction: discord.Interaction) -> None:
         score = discord.File(io.BytesIO(b"alice,12\nbob,3\n"), filename="scores.csv")
@@ -565,6 +588,34 @@ async def test_interaction_webhooks_fetch_edit_and_delete(world: World) -> None:
     assert secret.ephemeral and fake.ephemeral_messages(world.alice) == [secret]
     assert fake.channel_messages(world.channel) == [first]
     assert fake.channel_messages(world.channel, include_deleted=True) == [original, first, second]
+
+
+@pytest.mark.discord_limits()
+async def test_an_interactions_messages_are_edited_through_its_token_within_the_token_bucket(
+    world: World,
+) -> None:
+    """Interaction webhooks are exempt from the global limit (none of the 14 edits counts in it) but have a
+    bucket per token (5 per 2 s), whose headers discord.py obeys; a token edits only its own interaction's
+    messages (the original response and its follow-ups)."""
+    fake = world.fake
+    limits = fake.limits
+    assert limits is not None
+    offered = limits.counters.global_offered
+    resp = await fake.invoke(world.alice, world.channel, "eights board")
+    original = await resp.reply()
+    follow = await resp.followup(0)
+    await fake.wait_for(lambda: follow.content == "board follow-up 6", what="the last edit", timeout=30)
+    assert original.content == "board 6" and len(original.versions) == 7 and len(follow.versions) == 7
+    assert limits.counters.global_offered == offered and limits.counters.route_429 == 0
+    other = await fake.invoke(world.bob, world.channel, "eights foreign")
+    await fake.wait_for(lambda: other.record.original_edits, what="the foreign edits' outcome", timeout=10)
+    assert (
+        other.record.original is not None and other.record.original.content == "refused: original, followup"
+    )
+    assert original.content == "board 6" and follow.content == "board follow-up 6"
+    # The two refusals (404) were the point of the second command.
+    assert len(other.record.errors) == 2 and len(fake.take_violations()) == 2
+    other.record.errors.clear()
 
 
 async def test_an_expired_interaction_token_is_refused(fake_discord: FakeDiscord) -> None:

@@ -23,7 +23,7 @@ class InformationCog(TableCog, name="Eights information"):
         message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
         if message_id is None:
             return
-        await self.publisher.remember_board(table_id, message_id)
+        await self.publisher.remember_board(table_id, message_id, via=interaction)
         if old_board is not None and old_board != message_id:
             # One board per table: the old one goes, its buttons would only repeat the new one's.
             old = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
