@@ -48,17 +48,15 @@ from bot.store.base import (
     GameState,
     GuildSettings,
     Heartbeat,
-    MatchResult,
+    MoveCommit,
     MoveRecord,
     OpenTable,
     Rater,
-    RoundResult,
     SeatRecord,
     StoreError,
     StoreUnavailableError,
     TableExistsError,
     TableRecord,
-    TableStatus,
     default_rater,
 )
 from bot.store.postgres_standings import PostgresStandings, record_match, run_steps
@@ -489,56 +487,32 @@ class PostgresStore(PostgresStandings):
             table_id,
         )
 
-    async def commit_move(
-        self,
-        table_id: int,
-        expected_version: int,
-        *,
-        actor_id: int | None,
-        action: dict[str, Any],
-        events: Sequence[dict[str, Any]],
-        new_state: dict[str, Any],
-        deadline: float | None,
-        now: float,
-        seats: Sequence[SeatRecord] | None = None,
-        status: TableStatus | None = None,
-        options: dict[str, Any] | None = None,
-        round_result: RoundResult | None = None,
-        match_result: MatchResult | None = None,
-    ) -> int:
+    async def commit_move(self, move: MoveCommit) -> int:
         """See :meth:`bot.store.base.Store.commit_move`."""
-        move = (
-            dumps(new_state),
-            deadline,
+        table_id, expected_version, now = move.table_id, move.expected_version, move.now
+        seats, round_result, match_result = move.seats, move.round_result, move.match_result
+        params = (
+            dumps(move.new_state),
+            move.deadline,
             table_id,
             expected_version,
-            actor_id,
-            dumps(action),
-            dumps(list(events)),
+            move.actor_id,
+            dumps(move.action),
+            dumps(list(move.events)),
             now,
-            status,
+            move.status,
         )
-        more = (
-            seats is not None or options is not None or round_result is not None or match_result is not None
-        )
+        more = seats is not None or round_result is not None or match_result is not None
         async with self._pool.acquire() as conn:
             if not more:
-                version = await conn.fetchval(_MOVE, *move)
+                version = await conn.fetchval(_MOVE, *params)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
                 return int(version)
             async with conn.transaction():
-                version = await conn.fetchval(_MOVE, *move)
+                version = await conn.fetchval(_MOVE, *params)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
-                if options is not None:
-                    ruleset = await conn.fetchval("SELECT ruleset FROM game_tables WHERE id = $1", table_id)
-                    await conn.execute(
-                        "UPDATE game_tables SET options = $1, target = $2 WHERE id = $3",
-                        dumps(options),
-                        rows.target_of(loads(ruleset), options),
-                        table_id,
-                    )
                 if seats is not None:
                     await conn.execute(
                         "DELETE FROM seats WHERE table_id = $1 AND position <> ALL($2::integer[])",

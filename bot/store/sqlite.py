@@ -52,6 +52,7 @@ from bot.store.base import (
     LeaderboardSort,
     MatchResult,
     MatchSummary,
+    MoveCommit,
     MoveRecord,
     OpenTable,
     PlayerRating,
@@ -65,7 +66,6 @@ from bot.store.base import (
     StoreUnavailableError,
     TableExistsError,
     TableRecord,
-    TableStatus,
     default_rater,
 )
 from bot.store.rows import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
@@ -642,34 +642,21 @@ class SqliteStore:
 
         await self._call(work)
 
-    async def commit_move(
-        self,
-        table_id: int,
-        expected_version: int,
-        *,
-        actor_id: int | None,
-        action: dict[str, Any],
-        events: Sequence[dict[str, Any]],
-        new_state: dict[str, Any],
-        deadline: float | None,
-        now: float,
-        seats: Sequence[SeatRecord] | None = None,
-        status: TableStatus | None = None,
-        options: dict[str, Any] | None = None,
-        round_result: RoundResult | None = None,
-        match_result: MatchResult | None = None,
-    ) -> int:
+    async def commit_move(self, move: MoveCommit) -> int:
         """See :meth:`bot.store.base.Store.commit_move`.
 
-        ``seats``, when given, is the table's complete seat list: positions not in it are removed.
+        ``move.seats``, when given, is the table's complete seat list: positions not in it are removed.
         Results are recorded at most once: a round result for a (table, round number) or a match result for a
         table that is already recorded is skipped (the move itself still commits), so statistics can never
         count a match twice, even if a caller repeats it after a crash.
         """
+        table_id, expected_version, now = move.table_id, move.expected_version, move.now
+        seats, status = move.seats, move.status
+        round_result, match_result = move.round_result, move.match_result
         # Encode outside the transaction: the write lock is held only for the SQL.
         params = (
-            dumps(new_state),
-            deadline,
+            dumps(move.new_state),
+            move.deadline,
             table_id,
             expected_version,
         )
@@ -677,12 +664,11 @@ class SqliteStore:
             table_id,
             table_id,
             expected_version + 1,
-            actor_id,
-            dumps(action),
-            dumps(list(events)),
+            move.actor_id,
+            dumps(move.action),
+            dumps(list(move.events)),
             now,
         )
-        options_json = None if options is None else dumps(options)
         seat_rows = None if seats is None else [rows.seat_params(table_id, seat) for seat in seats]
         seat_positions = None if seats is None else dumps([seat.position for seat in seats])
         rater = self._rater if self._rates else None
@@ -707,13 +693,6 @@ class SqliteStore:
                 "UPDATE game_tables SET updated_at = ?, status = COALESCE(?, status) WHERE id = ?",
                 (now, status, table_id),
             )
-            if options_json is not None:
-                ruleset = conn.execute("SELECT ruleset FROM game_tables WHERE id = ?", (table_id,)).fetchone()
-                target = rows.target_of(loads(ruleset[0]), cast(dict[str, Any], options))
-                conn.execute(
-                    "UPDATE game_tables SET options = ?, target = ? WHERE id = ?",
-                    (options_json, target, table_id),
-                )
             if seat_rows is not None:
                 conn.execute(
                     "DELETE FROM seats WHERE table_id = ? "
