@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset, house
+from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset, rule_options
 from bot.service.errors import ServiceError
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
@@ -75,7 +75,7 @@ class LobbyUseCases:
         ruleset = preset_ruleset(preset_name)
         if settings.default_house_rules:
             try:  # the server's house rules, when they fit this preset (else the preset as it is)
-                ruleset = house.with_house_rules(ruleset.name, settings.default_house_rules)
+                ruleset = rule_options.with_house_rules(ruleset.name, settings.default_house_rules)
             except RulesetError:
                 log.info("server house rules do not fit preset %s; not applied", ruleset.name)
         if target is not None:
@@ -110,7 +110,7 @@ class LobbyUseCases:
             "lobby_until": now + LOBBY_TTL,
             "pause_until": None,
             "turn": None,
-            "house_rules": house.house_rules(ruleset),
+            "house_rules": rule_options.house_rules(ruleset),
         }
         stored_options = {
             "preset": ruleset.name,

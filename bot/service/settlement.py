@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import house
+from bot.engine import rule_options
 from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, IDLE_TTL, Work, is_cpu, round_token
 from bot.service.models import RankingLine
 from bot.service.moves import auto_draw, route
@@ -131,5 +131,5 @@ def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
         ],
         round_wins=round_wins,
         round_points=round_points,
-        house_rules=house.house_rules(work.live.ruleset),
+        house_rules=rule_options.house_rules(work.live.ruleset),
     )

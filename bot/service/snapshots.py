@@ -16,15 +16,14 @@ from bot.engine import (
     card_label,
     card_name,
     card_title,
-    house_words,
     match_end_text,
     parse_card,
     rank_of,
+    rule_wording,
     sort_key,
     suit_code,
 )
 from bot.service.errors import ServiceError
-from bot.service.house import side_lines
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
     LiveTable,
@@ -44,6 +43,7 @@ from bot.service.models import (
     TableSnapshot,
 )
 from bot.service.situation import situation_token
+from bot.service.views import side_lines
 from bot.store.base import SeatRecord
 
 
@@ -247,7 +247,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         ranking=tuple(ranking_lines(match, live.seats)) if match is not None else (),
         board_message_id=live.record.board_message_id,
         has_last_card=live.ruleset.has_last_card,
-        house_rules=tuple(house_words.differences(live.ruleset)),
+        house_rules=tuple(rule_wording.differences(live.ruleset)),
         match_end=match_end_text(live.ruleset),
         partnership=live.ruleset.partnership,
         side_ranking=side_lines(match, live.seats),

@@ -19,11 +19,10 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from bot.engine import PRESETS, get_preset, house_words, rules_help
+from bot.engine import PRESETS, get_preset, rule_wording, rules_help
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
 from bot.service.faults import store_faults
-from bot.service.house_rules import HouseRuleUseCases
 from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
     Actor,
@@ -39,6 +38,7 @@ from bot.service.outage import StoreOutage
 from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
 from bot.service.retention import MoveLogRetention
+from bot.service.rule_changes import HouseRuleUseCases
 from bot.service.scheduler import TableScheduler
 from bot.service.snapshots import card_choices, hand_view, snapshot
 from bot.shards import ShardSet
@@ -257,7 +257,7 @@ class TableService:
             live = self._registry.get(table_id)
             if live is not None:
                 text = rules_help(live.ruleset)
-                changes = house_words.differences(live.ruleset)
+                changes = rule_wording.differences(live.ruleset)
                 if changes:
                     text += "\n**House rules** (changed from the preset): " + "; ".join(changes) + "."
                 return text
