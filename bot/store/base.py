@@ -384,7 +384,7 @@ class Store(Protocol):
 
     # --- copy-db -----------------------------------------------------------------------------------------
     async def row_counts(self) -> dict[str, int]:
-        """The number of rows of every data table (``bot.store.rows.DATA_TABLES``)."""
+        """The number of rows of every data table (``bot.store.statements.DATA_TABLES``)."""
         ...
 
     def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:

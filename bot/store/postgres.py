@@ -40,7 +40,7 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bot.shards import ShardSet
-from bot.store import forget, ratings, rows
+from bot.store import forget, ratings, rows, statements
 from bot.store import migrations as migration_runner
 from bot.store.base import (
     BulkWriter,
@@ -60,7 +60,8 @@ from bot.store.base import (
     default_rater,
 )
 from bot.store.postgres_standings import PostgresStandings, record_match, run_steps
-from bot.store.rows import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
+from bot.store.rows import dumps, loads
+from bot.store.statements import SEAT_COLUMNS, TABLE_COLUMNS
 from bot.store.urls import DatabaseTarget
 
 T = TypeVar("T")
@@ -268,7 +269,7 @@ class PostgresStore(PostgresStandings):
         readable. (The server checks its own pages: enable data checksums with initdb -k.)"""
         problems = []
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            for table in rows.DATA_TABLES:
+            for table in statements.DATA_TABLES:
                 try:
                     await conn.fetchval(f"SELECT 1 FROM {table} LIMIT 1")
                 except asyncpg.PostgresError as error:
@@ -332,7 +333,7 @@ class PostgresStore(PostgresStandings):
     async def open_tables_of_user(self, user_id: int) -> list[int]:
         found = await self._pool.fetch(
             "SELECT DISTINCT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
-            f"WHERE s.user_id = $1 AND t.{rows.OPEN} ORDER BY s.table_id",
+            f"WHERE s.user_id = $1 AND t.{statements.OPEN} ORDER BY s.table_id",
             user_id,
         )
         return [int(row[0]) for row in found]
@@ -342,11 +343,12 @@ class PostgresStore(PostgresStandings):
     async def row_counts(self) -> dict[str, int]:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
             return {
-                table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in rows.DATA_TABLES
+                table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}"))
+                for table in statements.DATA_TABLES
             }
 
     async def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
-        if table not in rows.DATA_TABLES:
+        if table not in statements.DATA_TABLES:
             raise ValueError(f"unknown table {table!r}")
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             statement = await conn.prepare(f"SELECT * FROM {table}")
@@ -361,7 +363,7 @@ class PostgresStore(PostgresStandings):
             types: dict[str, dict[str, str]] = {}
 
             async def write(table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]) -> None:
-                if table not in rows.DATA_TABLES:
+                if table not in statements.DATA_TABLES:
                     raise ValueError(f"unknown table {table!r}")
                 if table not in types:
                     found = await conn.fetch(
@@ -432,7 +434,7 @@ class PostgresStore(PostgresStandings):
 
     async def open_table_in_channel(self, channel_id: int) -> TableRecord | None:
         row = await self._pool.fetchrow(
-            f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE channel_id = $1 AND {rows.OPEN}", channel_id
+            f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE channel_id = $1 AND {statements.OPEN}", channel_id
         )
         return None if row is None else rows.table_record(row)
 
@@ -457,7 +459,7 @@ class PostgresStore(PostgresStandings):
             tables = [
                 rows.table_record(row)
                 for row in await conn.fetch(
-                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE {rows.OPEN}{mine} ORDER BY id",
+                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE {statements.OPEN}{mine} ORDER BY id",
                     *shard_args,
                 )
             ]

@@ -38,7 +38,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.shards import ShardSet
-from bot.store import forget, ratings, rows
+from bot.store import forget, ratings, rows, statements
 from bot.store import migrations as migration_runner
 from bot.store.base import (
     RATED_TO_RANK,
@@ -68,7 +68,8 @@ from bot.store.base import (
     TableRecord,
     default_rater,
 )
-from bot.store.rows import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
+from bot.store.rows import dumps, loads
+from bot.store.statements import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ _AUTO_VACUUM_INCREMENTAL = 2
 VACUUM_PAGES = 2000  # pages given back per step of reclaim_space (8 MB of 4 KB pages)
 
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/0002_results.sql term for term.
-_ORDERS = rows.BoardOrders("(CAST(matches_won AS REAL) / matches_played)")
+_ORDERS = statements.BoardOrders("(CAST(matches_won AS REAL) / matches_played)")
 
 _UPSERT_SEAT = """
 INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
@@ -466,13 +467,13 @@ class SqliteStore:
         def work(conn: sqlite3.Connection) -> dict[str, int]:
             return {
                 table: int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-                for table in rows.DATA_TABLES
+                for table in statements.DATA_TABLES
             }
 
         return await self._call(lambda conn: _read(conn, work))
 
     async def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
-        if table not in rows.DATA_TABLES:
+        if table not in statements.DATA_TABLES:
             raise ValueError(f"unknown table {table!r}")
         cursor = await self._db.execute(f"SELECT * FROM {table}")
         try:
@@ -485,7 +486,7 @@ class SqliteStore:
     @contextlib.asynccontextmanager
     async def bulk_writer(self) -> AsyncIterator[BulkWriter]:
         async def write(table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]) -> None:
-            if table not in rows.DATA_TABLES:
+            if table not in statements.DATA_TABLES:
                 raise ValueError(f"unknown table {table!r}")
             marks = ", ".join("?" for _ in columns)
             sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
@@ -834,7 +835,7 @@ class SqliteStore:
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         def work(conn: sqlite3.Connection) -> PlayerStats | None:
             row = conn.execute(
-                f"SELECT {rows.STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?",
+                f"SELECT {statements.STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             ).fetchone()
             if row is None:
