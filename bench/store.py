@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord, Store, open_store
+from bot.store import MatchResult, MoveCommit, RankingEntry, RoundResult, SeatRecord, Store, open_store
 from bot.store.sqlite import SqliteStore
 
 GUILD = 1
@@ -140,18 +140,20 @@ async def play_moves(store: Store, table_id: int, count: int, states: list[dict[
     version = (await store.get_state(table_id)).version  # type: ignore[union-attr]
     for i in range(count):
         version = await store.commit_move(
-            table_id,
-            version,
-            actor_id=42,
-            action={"kind": "play", "seat": i % 4, "card": 37},
-            events=[
-                {"kind": "played", "seat": i % 4, "data": {"card": "QH"}, "visible_to": None},
-                {"kind": "drew_cards", "seat": i % 4, "data": {"cards": ["2C"]}, "visible_to": i % 4},
-                {"kind": "turn", "seat": (i + 1) % 4, "data": {}, "visible_to": None},
-            ],
-            new_state=states[i % len(states)],
-            deadline=1_000_000.0 + i,
-            now=1_000_000.0 + i,
+            MoveCommit(
+                table_id,
+                version,
+                actor_id=42,
+                action={"kind": "play", "seat": i % 4, "card": 37},
+                events=[
+                    {"kind": "played", "seat": i % 4, "data": {"card": "QH"}, "visible_to": None},
+                    {"kind": "drew_cards", "seat": i % 4, "data": {"cards": ["2C"]}, "visible_to": i % 4},
+                    {"kind": "turn", "seat": (i + 1) % 4, "data": {}, "visible_to": None},
+                ],
+                new_state=states[i % len(states)],
+                deadline=1_000_000.0 + i,
+                now=1_000_000.0 + i,
+            )
         )
 
 
@@ -210,27 +212,29 @@ async def record_matches(store: Store, matches: int, players: int) -> None:
         totals = [rng.randrange(0, 120) for _ in seated]
         places = [1 + sum(1 for other in totals if other < total) for total in totals]
         await store.commit_move(
-            table_id,
-            0,
-            actor_id=seated[0],
-            action={"kind": "play"},
-            events=[],
-            new_state={"over": True},
-            deadline=None,
-            now=now,
-            status="finished",
-            seats=[SeatRecord(i, user, f"Player {user}", joined_at=now) for i, user in enumerate(seated)],
-            round_result=RoundResult(1, totals, [places.index(1)]),
-            match_result=MatchResult(
-                "classic",
-                1,
-                [
-                    RankingEntry(i, user, f"Player {user}", places[i], totals[i])
-                    for i, user in sorted(enumerate(seated), key=lambda item: places[item[0]])
-                ],
-                round_wins={places.index(1): 1},
-                round_points=dict(enumerate(totals)),
-            ),
+            MoveCommit(
+                table_id,
+                0,
+                actor_id=seated[0],
+                action={"kind": "play"},
+                events=[],
+                new_state={"over": True},
+                deadline=None,
+                now=now,
+                status="finished",
+                seats=[SeatRecord(i, user, f"Player {user}", joined_at=now) for i, user in enumerate(seated)],
+                round_result=RoundResult(1, totals, [places.index(1)]),
+                match_result=MatchResult(
+                    "classic",
+                    1,
+                    [
+                        RankingEntry(i, user, f"Player {user}", places[i], totals[i])
+                        for i, user in sorted(enumerate(seated), key=lambda item: places[item[0]])
+                    ],
+                    round_wins={places.index(1): 1},
+                    round_points=dict(enumerate(totals)),
+                ),
+            )
         )
 
 

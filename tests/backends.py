@@ -20,7 +20,7 @@ import asyncpg
 import pytest
 
 from bot.store import Store, open_store
-from bot.store.rows import DATA_TABLES
+from bot.store.statements import DATA_TABLES
 
 SERVER_URL = os.environ.get("EIGHTS_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = ("sqlite", "postgresql")

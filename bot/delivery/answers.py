@@ -5,12 +5,19 @@ gone out after ``DEFER_AFTER`` seconds it defers (a silent deferred update for a
 own message, a private "thinking…" otherwise). The answer helpers below look at what was done and pick the
 matching call: the interaction response, or the follow-up / original-response edit after a defer. One lock per
 interaction keeps the watchdog and the answer from both responding.
+
+What this keeps per interaction (its lock, watch and answered event) lives here, keyed by interaction id (a
+discord.Interaction cannot be weakly referenced): from the first use until ``unwatch``, when the handler is
+done. After that only whether it was answered is kept, in a bounded record, for the publisher that follows
+the answer up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -18,17 +25,62 @@ import discord
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
-_LOCK_KEY = "eights_answer_lock"
-_WATCH_KEY = "eights_answer_watch"
-_ANSWERED_KEY = "eights_answered"
-_ORIGINAL_KEY = "eights_original_public"
+# A handler that never calls ``unwatch`` (none of the bot's) would leave its state behind: the oldest goes
+# first past this many, long after its 3 seconds are over.
+MAX_IN_FLIGHT = 10_000
+# Whether a finished interaction was answered: the publisher asks within the token's 15 minutes.
+REMEMBER_DONE = 10_000
 
 
-def _lock(interaction: discord.Interaction) -> asyncio.Lock:
-    lock = interaction.extras.get(_LOCK_KEY)
-    if lock is None:
-        lock = interaction.extras[_LOCK_KEY] = asyncio.Lock()
-    return lock
+@dataclass(slots=True, eq=False)
+class _Answering:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    watch: asyncio.TimerHandle | None = None
+
+
+_in_flight: dict[int, _Answering] = {}
+_done: OrderedDict[int, bool] = OrderedDict()  # interaction id: answered
+# The public message an interaction's own answer posted (interaction id: message id), for the publisher to
+# edit through the interaction's token while it lives (``public_original``).
+_originals: OrderedDict[int, int] = OrderedDict()
+
+
+def _remember(record: OrderedDict[int, int], key: int, value: int) -> None:
+    record[key] = value
+    if len(record) > REMEMBER_DONE:
+        record.popitem(last=False)
+
+
+def _state(interaction: discord.Interaction) -> _Answering:
+    state = _in_flight.get(interaction.id)
+    if state is not None:
+        return state
+    state = _Answering()
+    if interaction.id in _done:  # a helper called after the handler was done: nothing more to keep
+        if _done[interaction.id]:
+            state.answered.set()
+        return state
+    _in_flight[interaction.id] = state
+    if len(_in_flight) > MAX_IN_FLIGHT:
+        del _in_flight[next(iter(_in_flight))]
+    return state
+
+
+def _mark_answered(interaction: discord.Interaction, state: _Answering) -> None:
+    state.answered.set()
+    if interaction.id in _done:
+        _done[interaction.id] = True
+
+
+def in_flight() -> int:
+    """How many interactions have state here (handled now, or not yet ``unwatch``ed)."""
+    return len(_in_flight)
+
+
+def remembered() -> int:
+    """How many finished interactions are remembered as answered or not."""
+    return len(_done)
 
 
 def answered_event(interaction: discord.Interaction) -> asyncio.Event:
@@ -36,22 +88,23 @@ def answered_event(interaction: discord.Interaction) -> asyncio.Event:
     count): only then may the bot add public follow-ups to it. After a private "thinking…" defer, Discord
     turns the first follow-up into that private answer, so a public line sent before it would be seen by
     one person only. (The publisher waits for it on its own clock.)"""
-    event = interaction.extras.get(_ANSWERED_KEY)
-    if event is None:
-        event = interaction.extras[_ANSWERED_KEY] = asyncio.Event()
-    return event
+    return _state(interaction).answered
 
 
 def is_answered(interaction: discord.Interaction) -> bool:
     """Whether the interaction's own answer has gone out (see ``answered_event``), without waiting."""
-    return answered_event(interaction).is_set()
+    state = _in_flight.get(interaction.id)
+    if state is not None:
+        return state.answered.is_set()
+    return _done.get(interaction.id, False)
 
 
 _deferring: set[asyncio.Task[None]] = set()
 
 
 async def _defer(interaction: discord.Interaction, update: bool) -> None:
-    async with _lock(interaction):
+    state = _state(interaction)
+    async with state.lock:
         if interaction.response.is_done():
             return
         try:
@@ -68,31 +121,42 @@ def watch(interaction: discord.Interaction, *, update: bool, after: float = DEFE
     Answered in time, the watch does nothing. Call ``unwatch`` when the handler is done."""
     loop = asyncio.get_running_loop()
 
+    state = _state(interaction)
+
     def fire() -> None:
-        interaction.extras.pop(_WATCH_KEY, None)
+        state.watch = None
         task = loop.create_task(_defer(interaction, update))
         _deferring.add(task)
         task.add_done_callback(_deferring.discard)
 
-    interaction.extras[_WATCH_KEY] = loop.call_later(after, fire)
+    state.watch = loop.call_later(after, fire)
 
 
 def unwatch(interaction: discord.Interaction) -> None:
     """The handler is done: drop the watch. A pending timer holds the interaction and everything it
-    references; left to run out, thousands of them pile up under load and slow the garbage collector."""
-    handle = interaction.extras.pop(_WATCH_KEY, None)
-    if handle is not None:
-        handle.cancel()
+    references; left to run out, thousands of them pile up under load and slow the garbage collector.
+    The interaction's state goes too; whether it was answered is remembered."""
+    state = _in_flight.pop(interaction.id, None)
+    answered = False
+    if state is not None:
+        if state.watch is not None:
+            state.watch.cancel()
+        answered = state.answered.is_set()
+    _done[interaction.id] = _done.get(interaction.id, False) or answered
+    _done.move_to_end(interaction.id)
+    while len(_done) > REMEMBER_DONE:
+        _done.popitem(last=False)
 
 
 async def answer_privately(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """A short ephemeral answer, whether or not the interaction was answered or deferred already."""
-    async with _lock(interaction):
+    state = _state(interaction)
+    async with state.lock:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
-        answered_event(interaction).set()
+        _mark_answered(interaction, state)
     view = kwargs.get("view")
     if isinstance(view, discord.ui.View):
         release(view)
@@ -124,27 +188,28 @@ async def update_in_place(
         else:
             await answer_privately(interaction, content, view=view)
         return
-    async with _lock(interaction):
+    state = _state(interaction)
+    async with state.lock:
         if interaction.response.is_done():
             await interaction.edit_original_response(content=content, view=view)
         else:
             await interaction.response.edit_message(content=content, view=view)
-        answered_event(interaction).set()
+        _mark_answered(interaction, state)
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
     """A click whose effect shows elsewhere (the board): a silent deferred update."""
-    async with _lock(interaction):
+    state = _state(interaction)
+    async with state.lock:
         if not interaction.response.is_done():
             await interaction.response.defer()
-        answered_event(interaction).set()
+        _mark_answered(interaction, state)
 
 
 def public_original(interaction: discord.Interaction) -> int | None:
     """The id of the public message this interaction's own answer posted (``answer_publicly``), if any: that
     message can be edited through the interaction's token, off the global limit, while the token lives."""
-    value = interaction.extras.get(_ORIGINAL_KEY)
-    return value if isinstance(value, int) else None
+    return _originals.get(interaction.id)
 
 
 async def answer_publicly(
@@ -159,11 +224,13 @@ async def answer_publicly(
     extra: dict[str, Any] = {} if view is None else {"view": view}
     if file is not None:
         extra["file"] = file
-    async with _lock(interaction):
+    state = _state(interaction)
+    async with state.lock:
         if not interaction.response.is_done():
             response = await interaction.response.send_message(embed=embed, **extra)
-            answered_event(interaction).set()
-            interaction.extras[_ORIGINAL_KEY] = response.message_id
+            _mark_answered(interaction, state)
+            if response.message_id is not None:
+                _remember(_originals, interaction.id, response.message_id)
             return response.message_id
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):

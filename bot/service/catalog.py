@@ -3,7 +3,7 @@ house options a server's settings may set, and the values each takes."""
 
 from __future__ import annotations
 
-from bot.engine import PRESETS, RulesetError, house
+from bot.engine import PRESETS, RulesetError, rule_options
 from bot.engine.crazier import PRESETS as CRAZIER_PRESETS
 
 
@@ -14,13 +14,13 @@ def preset_names() -> list[str]:
 
 def house_option_labels() -> list[tuple[str, str]]:
     """(key, label) of every house option, in the engine's order."""
-    return [(option.key, option.label) for option in house.OPTIONS]
+    return [(option.key, option.label) for option in rule_options.OPTIONS]
 
 
 def house_value_suggestions(option: str, typed: str) -> list[tuple[str, str]]:
     """(value, label) to offer for ``option`` whatever the preset, filtered by what was typed; empty for an
     unknown option."""
     try:
-        return house.suggestions(option, typed)
+        return rule_options.suggestions(option, typed)
     except RulesetError:
         return []

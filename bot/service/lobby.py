@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import Match, Ruleset, RulesetError, get_preset, house
+from bot.engine import Match, Ruleset, RulesetError, get_preset, rule_options
 from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.service import crazier
 from bot.service.catalog import preset_names
@@ -80,7 +80,7 @@ class LobbyUseCases:
         ruleset = preset_ruleset(preset_name, teams=options.teams)
         if settings.default_house_rules and isinstance(ruleset, Ruleset):
             try:  # the server's house rules, when they fit this preset (else the preset as it is)
-                ruleset = house.with_house_rules(ruleset.name, settings.default_house_rules)
+                ruleset = rule_options.with_house_rules(ruleset.name, settings.default_house_rules)
             except RulesetError:
                 log.info("server house rules do not fit preset %s; not applied", ruleset.name)
         if target is not None:
@@ -115,7 +115,7 @@ class LobbyUseCases:
             "lobby_until": now + LOBBY_TTL,
             "pause_until": None,
             "turn": None,
-            "house_rules": house.house_rules(ruleset) if isinstance(ruleset, Ruleset) else {},
+            "house_rules": rule_options.house_rules(ruleset) if isinstance(ruleset, Ruleset) else {},
         }
         stored_options = {
             "preset": ruleset.name,

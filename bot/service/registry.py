@@ -33,6 +33,7 @@ from bot.shards import ShardSet
 from bot.store.base import (
     ConflictError,
     DamagedDatabaseError,
+    MoveCommit,
     SeatRecord,
     Store,
     StoreUnavailableError,
@@ -295,18 +296,20 @@ class TableRegistry:
         state = {**doc, "match": game.to_json() if game is not None else None}
         try:
             version = await self.store.commit_move(
-                live.id,
-                live.version,
-                actor_id=actor_id,
-                action={**action, "steps": work.steps},
-                events=work.log_events,
-                new_state=state,
-                deadline=deadline,
-                now=work.now,
-                seats=work.seats if work.seats_changed else None,
-                status=work.status,
-                round_result=work.round_result,
-                match_result=work.match_result,
+                MoveCommit(
+                    live.id,
+                    live.version,
+                    actor_id=actor_id,
+                    action={**action, "steps": work.steps},
+                    events=work.log_events,
+                    new_state=state,
+                    deadline=deadline,
+                    now=work.now,
+                    seats=work.seats if work.seats_changed else None,
+                    status=work.status,
+                    round_result=work.round_result,
+                    match_result=work.match_result,
+                )
             )
         except ConflictError:
             log.warning("table %s: state version moved on; reloading", live.id)

@@ -12,12 +12,12 @@ import json
 from dataclasses import dataclass, replace
 from typing import Final
 
-from bot.engine import RulesetError, house
+from bot.engine import RulesetError, rule_options
 from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
-from bot.service.house import house_words
 from bot.service.models import CardDisplay
+from bot.service.views import house_words
 from bot.store.base import GuildSettings, Store
 
 MIN_TURN_TIMEOUT: Final = 15  # seconds
@@ -173,7 +173,9 @@ def _with_default_house_rule(
     if option is None or value is None:
         raise ServiceError("conflicting-options", "Give a house rule and its value together.")
     try:
-        ruleset = house.change(house.with_house_rules(settings.default_preset, rules), option, value)
+        ruleset = rule_options.change(
+            rule_options.with_house_rules(settings.default_preset, rules), option, value
+        )
     except RulesetError as exc:
         raise ServiceError("bad-house-rule", f"That house rule can't be used: {exc}.") from None
-    return replace(settings, default_house_rules=house.house_rules(ruleset))
+    return replace(settings, default_house_rules=rule_options.house_rules(ruleset))

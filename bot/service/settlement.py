@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import Match, Ruleset, house
+from bot.engine import Match, Ruleset, rule_options
 from bot.service import crazier
 from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, IDLE_TTL, Work, is_cpu, round_token
 from bot.service.models import RankingLine
@@ -198,5 +198,7 @@ def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
         ],
         round_wins=round_wins,
         round_points=round_points,
-        house_rules=house.house_rules(work.live.ruleset) if isinstance(work.live.ruleset, Ruleset) else {},
+        house_rules=rule_options.house_rules(work.live.ruleset)
+        if isinstance(work.live.ruleset, Ruleset)
+        else {},
     )

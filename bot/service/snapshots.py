@@ -17,17 +17,16 @@ from bot.engine import (
     card_label,
     card_name,
     card_title,
-    house_words,
     match_end_text,
     parse_card,
     rank_of,
+    rule_wording,
     sort_key,
     suit_code,
 )
 from bot.engine.crazier import CrazierMatch
 from bot.service import crazier
 from bot.service.errors import ServiceError
-from bot.service.house import side_lines
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
     LiveTable,
@@ -49,6 +48,7 @@ from bot.service.models import (
     TableSnapshot,
 )
 from bot.service.situation import situation_token
+from bot.service.views import side_lines
 from bot.store.base import SeatRecord
 
 
@@ -310,7 +310,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         ranking=tuple(ranking_lines(game, live.seats)) if game is not None else (),
         board_message_id=live.record.board_message_id,
         has_last_card=ruleset is not None and ruleset.has_last_card,
-        house_rules=tuple(house_words.differences(ruleset)) if ruleset is not None else (),
+        house_rules=tuple(rule_wording.differences(ruleset)) if ruleset is not None else (),
         match_end=match_end_text(ruleset)
         if ruleset is not None
         else CRAZIER_MATCH_END.format(live.ruleset.target),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
-from bot.service.house import house_words
+from bot.service.views import house_words
 from bot.store.base import RATED_TO_RANK, MatchSummary, PlayerRating, RatingRow, Store
 
 if TYPE_CHECKING:

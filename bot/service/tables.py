@@ -19,14 +19,13 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from bot.engine import Ruleset, get_preset, house_words, rules_help
+from bot.engine import Ruleset, get_preset, rule_wording, rules_help
 from bot.engine.crazier import CrazierRules
 from bot.engine.crazier import rules_help as crazier_rules_help
 from bot.service.catalog import preset_names
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
 from bot.service.faults import store_faults
-from bot.service.house_rules import HouseRuleUseCases
 from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
     Actor,
@@ -42,6 +41,7 @@ from bot.service.outage import StoreOutage
 from bot.service.play import PlayUseCases
 from bot.service.registry import TableObserver, TableRegistry
 from bot.service.retention import MoveLogRetention
+from bot.service.rule_changes import HouseRuleUseCases
 from bot.service.scheduler import TableScheduler
 from bot.service.snapshots import card_choices, crazier_choices, hand_view, snapshot
 from bot.shards import ShardSet
@@ -271,7 +271,7 @@ class TableService:
                 return _rules_help(live.ruleset)
             if live is not None and isinstance(live.ruleset, Ruleset):
                 text = rules_help(live.ruleset)
-                changes = house_words.differences(live.ruleset)
+                changes = rule_wording.differences(live.ruleset)
                 if changes:
                     text += "\n**House rules** (changed from the preset): " + "; ".join(changes) + "."
                 return text

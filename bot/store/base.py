@@ -207,6 +207,25 @@ class MatchResult:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveCommit:
+    """One game action as ``Store.commit_move`` writes it: the move log entry, the new state and deadline,
+    and what else the action changed (``None``: unchanged)."""
+
+    table_id: int
+    expected_version: int  # the state version the move was computed from
+    actor_id: int | None  # Discord user id, or None for the referee / a CPU seat
+    action: dict[str, Any]
+    events: Sequence[dict[str, Any]]
+    new_state: dict[str, Any]
+    deadline: float | None
+    now: float
+    seats: Sequence[SeatRecord] | None = None  # the complete seat list
+    status: TableStatus | None = None
+    round_result: RoundResult | None = None
+    match_result: MatchResult | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     rank: int  # 1-based over the whole sorted board
     user_id: int
@@ -365,7 +384,7 @@ class Store(Protocol):
 
     # --- copy-db -----------------------------------------------------------------------------------------
     async def row_counts(self) -> dict[str, int]:
-        """The number of rows of every data table (``bot.store.rows.DATA_TABLES``)."""
+        """The number of rows of every data table (``bot.store.statements.DATA_TABLES``)."""
         ...
 
     def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
@@ -409,26 +428,10 @@ class Store(Protocol):
         """Remember the public board's message id (not a game move: no version change)."""
         ...
 
-    async def commit_move(
-        self,
-        table_id: int,
-        expected_version: int,
-        *,
-        actor_id: int | None,
-        action: dict[str, Any],
-        events: Sequence[dict[str, Any]],
-        new_state: dict[str, Any],
-        deadline: float | None,
-        now: float,
-        seats: Sequence[SeatRecord] | None = None,
-        status: TableStatus | None = None,
-        options: dict[str, Any] | None = None,
-        round_result: RoundResult | None = None,
-        match_result: MatchResult | None = None,
-    ) -> int:
-        """Append the move, store the new state, deadline and (when given) the seats, status, options and
-        results, all in one transaction. Returns the new version. Raises ConflictError when the stored version
-        is not ``expected_version`` (nothing is written). ``seats``, when given, is the complete seat list.
+    async def commit_move(self, move: MoveCommit) -> int:
+        """Append the move, store the new state, deadline and (when given) the seats, status and results, all
+        in one transaction. Returns the new version. Raises ConflictError when the stored version is not
+        ``move.expected_version`` (nothing is written). ``move.seats``, when given, is the complete seat list.
         A match result is recorded, and statistics and ratings updated (``bot.store.ratings``), exactly once
         per table: a match result for a table that already has one is silently skipped (the move itself still
         commits); likewise a round result for a round number already recorded. So a caller repeating itself

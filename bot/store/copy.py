@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bot.store import open_store
 from bot.store.base import StoreError
-from bot.store.rows import DATA_TABLES
+from bot.store.statements import DATA_TABLES
 from bot.store.urls import parse_database_url
 
 NOT_COPIED = ("heartbeats",)

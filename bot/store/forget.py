@@ -17,7 +17,8 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store.rows import ANONYMOUS_NAME, CLOSED, dumps, loads, params_of
+from bot.store.rows import ANONYMOUS_NAME, dumps, loads
+from bot.store.statements import CLOSED, params_of
 
 # While this meta row exists (only inside forget's own transaction) the move log's append-only trigger lets a
 # move's action and events be rewritten: see migrations/0007_forget_everywhere.sql.
@@ -34,7 +35,7 @@ _ID_LISTS = ("kicked",)
 
 @dataclass(frozen=True, slots=True)
 class Statement:
-    sql: str  # with :name parameters (``rows.numbered`` turns them into PostgreSQL's $1, $2 …)
+    sql: str  # with :name parameters (``statements.numbered`` turns them into PostgreSQL's $1, $2 …)
     params: dict[str, Any] = field(default_factory=dict)
     rows: bool = False  # a query: send back its rows; otherwise the number of rows changed
 

@@ -40,7 +40,7 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bot.shards import ShardSet
-from bot.store import forget, ratings, rows
+from bot.store import forget, ratings, rows, statements
 from bot.store import migrations as migration_runner
 from bot.store.base import (
     BulkWriter,
@@ -48,21 +48,20 @@ from bot.store.base import (
     GameState,
     GuildSettings,
     Heartbeat,
-    MatchResult,
+    MoveCommit,
     MoveRecord,
     OpenTable,
     Rater,
-    RoundResult,
     SeatRecord,
     StoreError,
     StoreUnavailableError,
     TableExistsError,
     TableRecord,
-    TableStatus,
     default_rater,
 )
 from bot.store.postgres_standings import PostgresStandings, record_match, run_steps
-from bot.store.rows import SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
+from bot.store.rows import dumps, loads
+from bot.store.statements import SEAT_COLUMNS, TABLE_COLUMNS
 from bot.store.urls import DatabaseTarget
 
 T = TypeVar("T")
@@ -270,7 +269,7 @@ class PostgresStore(PostgresStandings):
         readable. (The server checks its own pages: enable data checksums with initdb -k.)"""
         problems = []
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            for table in rows.DATA_TABLES:
+            for table in statements.DATA_TABLES:
                 try:
                     await conn.fetchval(f"SELECT 1 FROM {table} LIMIT 1")
                 except asyncpg.PostgresError as error:
@@ -334,7 +333,7 @@ class PostgresStore(PostgresStandings):
     async def open_tables_of_user(self, user_id: int) -> list[int]:
         found = await self._pool.fetch(
             "SELECT DISTINCT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
-            f"WHERE s.user_id = $1 AND t.{rows.OPEN} ORDER BY s.table_id",
+            f"WHERE s.user_id = $1 AND t.{statements.OPEN} ORDER BY s.table_id",
             user_id,
         )
         return [int(row[0]) for row in found]
@@ -344,11 +343,12 @@ class PostgresStore(PostgresStandings):
     async def row_counts(self) -> dict[str, int]:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read"):
             return {
-                table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in rows.DATA_TABLES
+                table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}"))
+                for table in statements.DATA_TABLES
             }
 
     async def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
-        if table not in rows.DATA_TABLES:
+        if table not in statements.DATA_TABLES:
             raise ValueError(f"unknown table {table!r}")
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             statement = await conn.prepare(f"SELECT * FROM {table}")
@@ -363,7 +363,7 @@ class PostgresStore(PostgresStandings):
             types: dict[str, dict[str, str]] = {}
 
             async def write(table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]) -> None:
-                if table not in rows.DATA_TABLES:
+                if table not in statements.DATA_TABLES:
                     raise ValueError(f"unknown table {table!r}")
                 if table not in types:
                     found = await conn.fetch(
@@ -434,7 +434,7 @@ class PostgresStore(PostgresStandings):
 
     async def open_table_in_channel(self, channel_id: int) -> TableRecord | None:
         row = await self._pool.fetchrow(
-            f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE channel_id = $1 AND {rows.OPEN}", channel_id
+            f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE channel_id = $1 AND {statements.OPEN}", channel_id
         )
         return None if row is None else rows.table_record(row)
 
@@ -459,7 +459,7 @@ class PostgresStore(PostgresStandings):
             tables = [
                 rows.table_record(row)
                 for row in await conn.fetch(
-                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE {rows.OPEN}{mine} ORDER BY id",
+                    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE {statements.OPEN}{mine} ORDER BY id",
                     *shard_args,
                 )
             ]
@@ -489,56 +489,32 @@ class PostgresStore(PostgresStandings):
             table_id,
         )
 
-    async def commit_move(
-        self,
-        table_id: int,
-        expected_version: int,
-        *,
-        actor_id: int | None,
-        action: dict[str, Any],
-        events: Sequence[dict[str, Any]],
-        new_state: dict[str, Any],
-        deadline: float | None,
-        now: float,
-        seats: Sequence[SeatRecord] | None = None,
-        status: TableStatus | None = None,
-        options: dict[str, Any] | None = None,
-        round_result: RoundResult | None = None,
-        match_result: MatchResult | None = None,
-    ) -> int:
+    async def commit_move(self, move: MoveCommit) -> int:
         """See :meth:`bot.store.base.Store.commit_move`."""
-        move = (
-            dumps(new_state),
-            deadline,
+        table_id, expected_version, now = move.table_id, move.expected_version, move.now
+        seats, round_result, match_result = move.seats, move.round_result, move.match_result
+        params = (
+            dumps(move.new_state),
+            move.deadline,
             table_id,
             expected_version,
-            actor_id,
-            dumps(action),
-            dumps(list(events)),
+            move.actor_id,
+            dumps(move.action),
+            dumps(list(move.events)),
             now,
-            status,
+            move.status,
         )
-        more = (
-            seats is not None or options is not None or round_result is not None or match_result is not None
-        )
+        more = seats is not None or round_result is not None or match_result is not None
         async with self._pool.acquire() as conn:
             if not more:
-                version = await conn.fetchval(_MOVE, *move)
+                version = await conn.fetchval(_MOVE, *params)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
                 return int(version)
             async with conn.transaction():
-                version = await conn.fetchval(_MOVE, *move)
+                version = await conn.fetchval(_MOVE, *params)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
-                if options is not None:
-                    ruleset = await conn.fetchval("SELECT ruleset FROM game_tables WHERE id = $1", table_id)
-                    await conn.execute(
-                        "UPDATE game_tables SET options = $1, target = $2 WHERE id = $3",
-                        dumps(options),
-                        rows.target_of(loads(ruleset), options),
-                        table_id,
-                    )
                 if seats is not None:
                     await conn.execute(
                         "DELETE FROM seats WHERE table_id = $1 AND position <> ALL($2::integer[])",

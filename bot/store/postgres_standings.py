@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 
 import asyncpg
 
-from bot.store import ratings, rows
+from bot.store import ratings, rows, statements
 from bot.store.base import (
     RATED_TO_RANK,
     LeaderboardRow,
@@ -28,7 +28,8 @@ from bot.store.base import (
     RoundResult,
 )
 from bot.store.forget import Statement
-from bot.store.rows import BOARD_COLUMNS, dumps, loads
+from bot.store.rows import dumps, loads
+from bot.store.statements import BOARD_COLUMNS
 
 T = TypeVar("T")
 
@@ -36,7 +37,7 @@ T = TypeVar("T")
 RATINGS_LOCK = 0x52415445  # "RATE"
 
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/postgres/0002_results.sql.
-_ORDERS = rows.BoardOrders("(CAST(matches_won AS DOUBLE PRECISION) / matches_played)")
+_ORDERS = statements.BoardOrders("(CAST(matches_won AS DOUBLE PRECISION) / matches_played)")
 
 _UPSERT_STATS = """
 INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
@@ -119,7 +120,7 @@ class PostgresStandings:
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             row = await conn.fetchrow(
-                f"SELECT {rows.STATS_COLUMNS} FROM player_stats WHERE guild_id = $1 AND user_id = $2",
+                f"SELECT {statements.STATS_COLUMNS} FROM player_stats WHERE guild_id = $1 AND user_id = $2",
                 guild_id,
                 user_id,
             )
@@ -240,7 +241,7 @@ async def run_steps(conn: asyncpg.Connection, steps: Generator[Statement, Any, T
     try:
         while True:
             step = steps.send(answer)
-            sql, args = rows.numbered(step.sql, step.params)
+            sql, args = statements.numbered(step.sql, step.params)
             if step.rows:
                 answer = [tuple(row) for row in await conn.fetch(sql, *args)]
             else:

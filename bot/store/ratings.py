@@ -26,7 +26,8 @@ from typing import Any
 
 from bot.store.base import RATED_TO_RANK, PlayerRating, Rater, Rating, RatingRow
 from bot.store.forget import Statement
-from bot.store.rows import dumps, loads, params_of
+from bot.store.rows import dumps, loads
+from bot.store.statements import params_of
 
 # The migration whose data step is ``backfill``.
 MIGRATION = 9

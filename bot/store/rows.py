@@ -1,10 +1,9 @@
-"""What both backends share: JSON encoding, rows to records, records to parameters, the leaderboard orders
-and the statistics a match result adds. Only the SQL text differs between ``sqlite.py`` and ``postgres.py``
-(placeholders, types); everything computed in Python lives here once."""
+"""Rows and records, for both backends: JSON encoding, rows to records, records to parameters, and the
+statistics a match result adds. Everything computed in Python lives here once; the SQL text is in the drivers
+(``sqlite.py``, ``postgres.py``), what both share in ``statements.py``."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -14,7 +13,6 @@ from bot.shards import ALL
 from bot.store.base import (
     GuildSettings,
     LeaderboardRow,
-    LeaderboardSort,
     MatchResult,
     MoveRecord,
     PlayerStats,
@@ -26,37 +24,6 @@ from bot.store.base import (
 
 ANONYMOUS_NAME = "Deleted player"
 ALL_SHARDS = ALL  # the heartbeat of a process that runs every shard
-
-TABLE_COLUMNS = (
-    "id, guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, board_message_id, "
-    "created_at, updated_at, target"
-)
-SEAT_COLUMNS = "position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at"
-BOARD_COLUMNS = "user_id, display_name, matches_played, matches_won, points"
-STATS_COLUMNS = (
-    "display_name, matches_played, matches_won, rounds_played, rounds_won, round_points, points, best_place, "
-    "last_place, last_played_at"
-)
-OPEN = "status IN ('lobby', 'playing')"
-CLOSED = "status IN ('finished', 'abandoned')"
-
-# Every table of the schema in an order that respects the foreign keys (copy-db writes them in this order).
-DATA_TABLES = (
-    "meta",
-    "guild_settings",
-    "guild_table_channels",
-    "game_tables",
-    "seats",
-    "game_state",
-    "moves",
-    "round_results",
-    "match_results",
-    "match_rankings",
-    "player_stats",
-    "player_preset_counts",
-    "heartbeats",
-    "ratings",
-)
 
 
 def dumps(value: Any) -> str:
@@ -163,29 +130,6 @@ def new_table_record(
 
 
 # --- leaderboard --------------------------------------------------------------------------------------------
-
-
-class BoardOrders:
-    """The leaderboard's three orders for one SQL dialect. Each ORDER BY matches an index of the schema term
-    for term, so a page is an index range scan; the user id makes the order total, so ranks are stable
-    between pages."""
-
-    def __init__(self, win_rate: str) -> None:
-        self.order_by: dict[str, str] = {
-            "wins": "matches_won DESC, points DESC, user_id",
-            "points": "points DESC, matches_won DESC, user_id",
-            "winrate": f"{win_rate} DESC, matches_won DESC, user_id",
-        }
-        # The same orders as (first key, second key), both descending, then user_id ascending.
-        self.keys: dict[str, tuple[str, str]] = {
-            "wins": ("matches_won", "points"),
-            "points": ("points", "matches_won"),
-            "winrate": (win_rate, "matches_won"),
-        }
-
-    def check(self, sort: LeaderboardSort) -> None:
-        if sort not in self.order_by:
-            raise ValueError(f"unknown leaderboard order {sort!r}")
 
 
 def board_row(rank: int, row: Sequence[Any]) -> LeaderboardRow:
@@ -302,29 +246,3 @@ def move_record(table_id: int, row: Sequence[Any]) -> MoveRecord:
     """A row of (seq, version, actor_id, action, events, created_at)."""
     seq, version, actor, action, events, created = row
     return MoveRecord(table_id, seq, version, actor, loads(action), loads(events), created)
-
-
-# --- statements both dialects share -------------------------------------------------------------------------
-# Written with named parameters (:name), which sqlite3 takes as they are; ``numbered`` turns them into
-# PostgreSQL's $1, $2 … for asyncpg.
-
-_NAMED = re.compile(r"(?<!:):([a-z_][a-z0-9_]*)\b")
-
-
-def numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
-    """``sql`` with :name parameters turned into $1, $2 … and the values in that order."""
-    order: list[str] = []
-
-    def place(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in order:
-            order.append(name)
-        return f"${order.index(name) + 1}"
-
-    text = _NAMED.sub(place, sql)
-    return text, [params[name] for name in order]
-
-
-def params_of(sql: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The values of the :name parameters ``sql`` uses."""
-    return {name: values[name] for name in _NAMED.findall(sql)}

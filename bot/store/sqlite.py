@@ -38,7 +38,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.shards import ShardSet
-from bot.store import forget, ratings, rows
+from bot.store import forget, ratings, rows, statements
 from bot.store import migrations as migration_runner
 from bot.store.base import (
     RATED_TO_RANK,
@@ -52,6 +52,7 @@ from bot.store.base import (
     LeaderboardSort,
     MatchResult,
     MatchSummary,
+    MoveCommit,
     MoveRecord,
     OpenTable,
     PlayerRating,
@@ -65,10 +66,10 @@ from bot.store.base import (
     StoreUnavailableError,
     TableExistsError,
     TableRecord,
-    TableStatus,
     default_rater,
 )
-from bot.store.rows import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS, dumps, loads
+from bot.store.rows import dumps, loads
+from bot.store.statements import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ _AUTO_VACUUM_INCREMENTAL = 2
 VACUUM_PAGES = 2000  # pages given back per step of reclaim_space (8 MB of 4 KB pages)
 
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/0002_results.sql term for term.
-_ORDERS = rows.BoardOrders("(CAST(matches_won AS REAL) / matches_played)")
+_ORDERS = statements.BoardOrders("(CAST(matches_won AS REAL) / matches_played)")
 
 _UPSERT_SEAT = """
 INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
@@ -466,13 +467,13 @@ class SqliteStore:
         def work(conn: sqlite3.Connection) -> dict[str, int]:
             return {
                 table: int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-                for table in rows.DATA_TABLES
+                for table in statements.DATA_TABLES
             }
 
         return await self._call(lambda conn: _read(conn, work))
 
     async def export_rows(self, table: str, batch: int = 2000) -> AsyncIterator[tuple[list[str], list[Any]]]:
-        if table not in rows.DATA_TABLES:
+        if table not in statements.DATA_TABLES:
             raise ValueError(f"unknown table {table!r}")
         cursor = await self._db.execute(f"SELECT * FROM {table}")
         try:
@@ -485,7 +486,7 @@ class SqliteStore:
     @contextlib.asynccontextmanager
     async def bulk_writer(self) -> AsyncIterator[BulkWriter]:
         async def write(table: str, columns: Sequence[str], values: Sequence[Sequence[Any]]) -> None:
-            if table not in rows.DATA_TABLES:
+            if table not in statements.DATA_TABLES:
                 raise ValueError(f"unknown table {table!r}")
             marks = ", ".join("?" for _ in columns)
             sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
@@ -642,34 +643,21 @@ class SqliteStore:
 
         await self._call(work)
 
-    async def commit_move(
-        self,
-        table_id: int,
-        expected_version: int,
-        *,
-        actor_id: int | None,
-        action: dict[str, Any],
-        events: Sequence[dict[str, Any]],
-        new_state: dict[str, Any],
-        deadline: float | None,
-        now: float,
-        seats: Sequence[SeatRecord] | None = None,
-        status: TableStatus | None = None,
-        options: dict[str, Any] | None = None,
-        round_result: RoundResult | None = None,
-        match_result: MatchResult | None = None,
-    ) -> int:
+    async def commit_move(self, move: MoveCommit) -> int:
         """See :meth:`bot.store.base.Store.commit_move`.
 
-        ``seats``, when given, is the table's complete seat list: positions not in it are removed.
+        ``move.seats``, when given, is the table's complete seat list: positions not in it are removed.
         Results are recorded at most once: a round result for a (table, round number) or a match result for a
         table that is already recorded is skipped (the move itself still commits), so statistics can never
         count a match twice, even if a caller repeats it after a crash.
         """
+        table_id, expected_version, now = move.table_id, move.expected_version, move.now
+        seats, status = move.seats, move.status
+        round_result, match_result = move.round_result, move.match_result
         # Encode outside the transaction: the write lock is held only for the SQL.
         params = (
-            dumps(new_state),
-            deadline,
+            dumps(move.new_state),
+            move.deadline,
             table_id,
             expected_version,
         )
@@ -677,12 +665,11 @@ class SqliteStore:
             table_id,
             table_id,
             expected_version + 1,
-            actor_id,
-            dumps(action),
-            dumps(list(events)),
+            move.actor_id,
+            dumps(move.action),
+            dumps(list(move.events)),
             now,
         )
-        options_json = None if options is None else dumps(options)
         seat_rows = None if seats is None else [rows.seat_params(table_id, seat) for seat in seats]
         seat_positions = None if seats is None else dumps([seat.position for seat in seats])
         rater = self._rater if self._rates else None
@@ -707,13 +694,6 @@ class SqliteStore:
                 "UPDATE game_tables SET updated_at = ?, status = COALESCE(?, status) WHERE id = ?",
                 (now, status, table_id),
             )
-            if options_json is not None:
-                ruleset = conn.execute("SELECT ruleset FROM game_tables WHERE id = ?", (table_id,)).fetchone()
-                target = rows.target_of(loads(ruleset[0]), cast(dict[str, Any], options))
-                conn.execute(
-                    "UPDATE game_tables SET options = ?, target = ? WHERE id = ?",
-                    (options_json, target, table_id),
-                )
             if seat_rows is not None:
                 conn.execute(
                     "DELETE FROM seats WHERE table_id = ? "
@@ -855,7 +835,7 @@ class SqliteStore:
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         def work(conn: sqlite3.Connection) -> PlayerStats | None:
             row = conn.execute(
-                f"SELECT {rows.STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?",
+                f"SELECT {statements.STATS_COLUMNS} FROM player_stats WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             ).fetchone()
             if row is None:

@@ -6,6 +6,7 @@ clock for the lanes, so a loaded machine changes nothing of what they see."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -398,12 +399,15 @@ class Followups:
         self.deleted.append(message_id)
 
 
+_interaction_ids = itertools.count(1)
+
+
 class PlayerInteraction(StubInteraction):
     """A player's click, answered (or not yet) through ``bot.delivery.answers``."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.extras: dict[str, Any] = {}
+        self.id = next(_interaction_ids)
         self.followup = Followups()
         self.response = SimpleNamespace(is_done=lambda: True)
         self.channel_id = 2  # the table's channel (see tests/ui/snapshots.py)

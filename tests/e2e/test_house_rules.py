@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.engine.house import OPTIONS
+from bot.engine.rule_options import OPTIONS
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage
 

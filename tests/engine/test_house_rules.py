@@ -1,6 +1,6 @@
-"""House rules (bot/engine/house.py): every option reachable with its allowed values, changes validated with a
-reason, the differences from the preset in words; and random valid house rules played over thousands of
-games (cards kept, a legal action always, every round ends, exact JSON round trips)."""
+"""House rules (bot/engine/rule_options.py, rule_wording.py): every option reachable with its allowed values,
+changes validated with a reason, the differences from the preset in words; and random valid house rules played
+over thousands of games (cards kept, a legal action always, every round ends, exact JSON round trips)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.engine import PRESETS, Match, Round, Ruleset, RulesetError, get_preset, rules_help
-from bot.engine.house import (
+from bot.engine.rule_options import (
     CHOICE,
     MAX_SUGGESTIONS,
     NUMBER,
@@ -26,7 +26,7 @@ from bot.engine.house import (
     value_code,
     with_house_rules,
 )
-from bot.engine.house_words import describe, differences
+from bot.engine.rule_wording import describe, differences
 from tests.engine.test_properties import check_stretch, check_whole_round
 
 CLASSIC = get_preset("classic")
@@ -44,7 +44,7 @@ def test_every_ruleset_option_is_a_house_rule_with_a_label_and_help() -> None:
 
 @pytest.mark.parametrize("opt", OPTIONS, ids=lambda o: o.key)
 def test_allowed_values_read_back_and_fit_a_menu(opt: object) -> None:
-    from bot.engine.house import Option
+    from bot.engine.rule_options import Option
 
     assert isinstance(opt, Option)
     values = allowed_values(opt.key, CLASSIC)
@@ -60,7 +60,7 @@ def test_allowed_values_read_back_and_fit_a_menu(opt: object) -> None:
 @pytest.mark.parametrize("opt", OPTIONS, ids=lambda o: o.key)
 def test_every_option_is_reachable_from_some_preset(opt: object) -> None:
     """Each option can be changed to another allowed value on some preset (alone, as a host would)."""
-    from bot.engine.house import Option
+    from bot.engine.rule_options import Option
 
     assert isinstance(opt, Option)
     reached = False

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.engine import PRESETS, Action, Match, Round, RulesetError, get_preset
-from bot.engine.house import change
+from bot.engine.rule_options import change
 from tests.engine.support import err, hand, kinds, make_round, play, position
 
 CLASSIC = get_preset("classic").replace(partnership=True)

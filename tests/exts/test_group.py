@@ -24,7 +24,7 @@ class RecordingResponse:
 
 
 def interaction() -> Any:
-    return SimpleNamespace(id=99, response=RecordingResponse(), followup=None, extras={})
+    return SimpleNamespace(id=99, response=RecordingResponse(), followup=None)
 
 
 def not_found(code: int) -> discord.NotFound:

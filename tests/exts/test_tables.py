@@ -42,7 +42,7 @@ async def features() -> tuple[commands.Bot, EightsGroup]:
 
 
 def command_interaction(command: app_commands.Command[Any, ..., Any]) -> Any:
-    return SimpleNamespace(type=discord.InteractionType.application_command, command=command, extras={})
+    return SimpleNamespace(type=discord.InteractionType.application_command, command=command, id=7)
 
 
 async def watched(command: app_commands.Command[Any, ..., Any], monkeypatch: pytest.MonkeyPatch) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock, Outcome, ServiceError, TableService
-from bot.store import Store
+from bot.store import MoveCommit, Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -40,13 +40,13 @@ class DyingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
-    async def commit_move(self, *args: Any, **kwargs: Any) -> int:
-        if kwargs.get("match_result") is None:
-            return await self._inner.commit_move(*args, **kwargs)
+    async def commit_move(self, move: MoveCommit) -> int:
+        if move.match_result is None:
+            return await self._inner.commit_move(move)
         self.died = True
         if not self._after:
             raise Killed
-        await self._inner.commit_move(*args, **kwargs)
+        await self._inner.commit_move(move)
         raise Killed
 
 

@@ -12,7 +12,7 @@ from bot.engine import PRESET_NAMES, Match, card_code
 from bot.service import FakeClock, TableService
 from bot.service.replays import ReplayService, ReplayStep
 from bot.store import Store
-from bot.store.base import MatchResult, RankingEntry, SeatRecord
+from bot.store.base import MatchResult, MoveCommit, RankingEntry, SeatRecord
 from tests.service.support import (
     ALICE,
     BOB,
@@ -194,16 +194,18 @@ async def finished_without_log(store: Store, state: dict[str, Any]) -> int:
     )
     ranking = [RankingEntry(position=0, user_id=ALICE.user_id, display_name="Alice", place=1, total=0)]
     await store.commit_move(
-        table.id,
-        0,
-        actor_id=None,
-        action={"kind": "end"},
-        events=[],
-        new_state=state,
-        deadline=None,
-        now=1_700_000_000.0,
-        status="finished",
-        match_result=MatchResult(preset="classic", rounds_played=1, ranking=ranking),
+        MoveCommit(
+            table.id,
+            0,
+            actor_id=None,
+            action={"kind": "end"},
+            events=[],
+            new_state=state,
+            deadline=None,
+            now=1_700_000_000.0,
+            status="finished",
+            match_result=MatchResult(preset="classic", rounds_played=1, ranking=ranking),
+        )
     )
     return table.id
 

@@ -13,7 +13,7 @@ import pytest
 from bot.service.errors import ServiceError
 from bot.service.server import ServerService
 from bot.service.standings import StandingsService
-from bot.store.base import MatchResult, RankingEntry, SeatRecord, Store
+from bot.store.base import MatchResult, MoveCommit, RankingEntry, SeatRecord, Store
 
 GUILD = 1_000
 OTHER_GUILD = 2_000
@@ -53,22 +53,24 @@ async def record_match(
         for i, (user, name, place, total) in enumerate(ranking)
     ]
     await store.commit_move(
-        table.id,
-        0,
-        actor_id=None,
-        action={"kind": "end"},
-        events=[],
-        new_state={},
-        deadline=None,
-        now=now,
-        status="finished",
-        match_result=MatchResult(
-            preset=preset,
-            rounds_played=rounds,
-            ranking=entries,
-            round_wins={e.position: rounds for e in entries if e.place == 1},
-            round_points=round_points or {e.position: e.total for e in entries},
-        ),
+        MoveCommit(
+            table.id,
+            0,
+            actor_id=None,
+            action={"kind": "end"},
+            events=[],
+            new_state={},
+            deadline=None,
+            now=now,
+            status="finished",
+            match_result=MatchResult(
+                preset=preset,
+                rounds_played=rounds,
+                ranking=entries,
+                round_wins={e.position: rounds for e in entries if e.place == 1},
+                round_points=round_points or {e.position: e.total for e in entries},
+            ),
+        )
     )
     return table.id
 

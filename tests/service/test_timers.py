@@ -9,7 +9,7 @@ import pytest
 
 from bot.service import FakeClock, Intent, ServiceError, TableService
 from bot.service.scheduler import RETRY_DELAY
-from bot.store import Store
+from bot.store import MoveCommit, Store
 from tests.service.support import (
     ALICE,
     BOB,
@@ -187,11 +187,11 @@ class FailingOnce:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
-    async def commit_move(self, *args: Any, **kwargs: Any) -> int:
-        if self.fail_next and kwargs.get("actor_id") is None:
+    async def commit_move(self, move: MoveCommit) -> int:
+        if self.fail_next and move.actor_id is None:
             self.fail_next = False
             raise OSError("database is locked")
-        return await self._inner.commit_move(*args, **kwargs)
+        return await self._inner.commit_move(move)
 
 
 async def test_a_failed_automatic_move_is_tried_again(store: Store, clock: FakeClock) -> None:

@@ -18,7 +18,7 @@ import random
 import sys
 import traceback
 
-from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord
+from bot.store import MatchResult, MoveCommit, RankingEntry, RoundResult, SeatRecord
 from bot.store.sqlite import SqliteStore
 from tests.store.crash_game import Game, pick_game
 
@@ -78,18 +78,20 @@ async def play(path: str, seed: int, game: Game) -> None:
                     ],
                 )
             await store.commit_move(
-                table.id,
-                state.version,
-                actor_id=seats[0].user_id,
-                action=action,
-                events=step.events,
-                new_state=step.state,
-                deadline=clock + 60.0,
-                now=clock,
-                seats=seats if state.version == 0 else None,
-                status="finished" if match_result else ("playing" if state.version == 0 else None),
-                round_result=round_result,
-                match_result=match_result,
+                MoveCommit(
+                    table.id,
+                    state.version,
+                    actor_id=seats[0].user_id,
+                    action=action,
+                    events=step.events,
+                    new_state=step.state,
+                    deadline=clock + 60.0,
+                    now=clock,
+                    seats=seats if state.version == 0 else None,
+                    status="finished" if match_result else ("playing" if state.version == 0 else None),
+                    round_result=round_result,
+                    match_result=match_result,
+                )
             )
 
 

@@ -8,7 +8,7 @@ import asyncio
 import random
 import sys
 
-from bot.store import MatchResult, RankingEntry, SeatRecord, open_store
+from bot.store import MatchResult, MoveCommit, RankingEntry, SeatRecord, open_store
 
 CHANNELS = (1, 2, 3)
 FINISH_AT = 5
@@ -32,7 +32,7 @@ async def play(url: str) -> None:
             assert state is not None
             version = state.version
             finish = version + 1 == FINISH_AT
-            await store.commit_move(
+            await store.commit_move(MoveCommit(
                 table.id, version, actor_id=11, action={"n": version + 1, "finish": finish}, events=[],
                 new_state={"n": version + 1}, deadline=float(version), now=float(version),
                 status="finished" if finish else "playing",
@@ -40,7 +40,7 @@ async def play(url: str) -> None:
                 match_result=MatchResult(
                     "classic", 1, [RankingEntry(0, 11, "P11", 1, 0), RankingEntry(1, 12, "P12", 2, 9)]
                 ) if finish else None,
-            )  # fmt: skip
+            ))  # fmt: skip
             if not announced:
                 announced = True
                 print("ready", flush=True)

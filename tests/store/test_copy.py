@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SeatRecord, Store, StoreError, open_store
+from bot.store import MoveCommit, SeatRecord, Store, StoreError, open_store
 from bot.store.copy import COPIED, copy_database
 from tests.store.conftest import GUILD, host_seat, new_table
 from tests.store.test_store import finish_match
@@ -17,11 +17,11 @@ async def fill(store: Store) -> tuple[int, int]:
     await finish_match(store, 1, [(11, 1, 0), (12, 2, 5), (None, 3, 9)], now=10.0)
     await finish_match(store, 2, [(12, 1, 0), (11, 2, 7)], now=20.0, preset="party")
     live = await new_table(store, channel_id=3, host=host_seat(11), state={"phase": "lobby"})
-    await store.commit_move(
+    await store.commit_move(MoveCommit(
         live, 0, actor_id=11, action={"kind": "start"}, events=[{"kind": "dealt", "visible_to": 0}],
         new_state={"phase": "playing", "turn": 1}, deadline=1234.5, now=30.0, status="playing",
         seats=[host_seat(11), SeatRecord(1, None, "CPU", cpu_level="hard", cpu_takeover=True)],
-    )  # fmt: skip
+    ))  # fmt: skip
     await store.set_board_message(live, 777, now=31.0)
     await store.set_meta("command_tree_hash:global", "abc")
     await store.write_heartbeat(40.0)

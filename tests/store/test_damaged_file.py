@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import DamagedDatabaseError, MigrationError, StoreError, open_store
+from bot.store import DamagedDatabaseError, MigrationError, MoveCommit, StoreError, open_store
 from bot.store.sqlite import SqliteStore
 from tests.store.conftest import new_table
 
@@ -86,14 +86,16 @@ async def test_damage_found_by_a_query_while_running_is_the_stores_error(tmp_pat
             await store.get_state(ids[-1])
         with pytest.raises(DamagedDatabaseError):
             await store.commit_move(
-                ids[0],
-                0,
-                actor_id=None,
-                action={"kind": "x"},
-                events=[],
-                new_state={"phase": "lobby"},
-                deadline=None,
-                now=200.0,
+                MoveCommit(
+                    ids[0],
+                    0,
+                    actor_id=None,
+                    action={"kind": "x"},
+                    events=[],
+                    new_state={"phase": "lobby"},
+                    deadline=None,
+                    now=200.0,
+                )
             )
         backup = tmp_path / "copy.sqlite3"
         with pytest.raises(DamagedDatabaseError):

@@ -11,7 +11,7 @@ import sqlite3
 
 import asyncpg
 
-from bot.store import GuildSettings, SeatRecord, Store, parse_database_url
+from bot.store import GuildSettings, MoveCommit, SeatRecord, Store, parse_database_url
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SqliteStore
 from tests.store.conftest import GUILD, new_table
@@ -32,11 +32,11 @@ async def exercise_every_query(store: Store) -> None:
     await store.get_guild_settings(GUILD)
     table_id = await finish_match(store, 1, [(11, 1, 0), (12, 2, 5)], now=1.0)
     live = await new_table(store, channel_id=2)
-    await store.commit_move(
+    await store.commit_move(MoveCommit(
         live, 0, actor_id=1, action={}, events=[], new_state={}, deadline=1.0, now=1.0,
         seats=[SeatRecord(0, 1, "A"), SeatRecord(1, None, "CPU", cpu_level="easy")],
-        options={"target": 50}, status="playing",
-    )  # fmt: skip
+        status="playing",
+    ))  # fmt: skip
     await store.set_board_message(live, 9, now=2.0)
     await store.get_table(live)
     await store.open_table_in_channel(2)
@@ -60,11 +60,11 @@ async def exercise_every_query(store: Store) -> None:
     await store.recent_matches(GUILD)
     await store.open_tables_of_user(1)
     # A move naming 11 in its action, events and state: forget rewrites them (by primary key).
-    await store.commit_move(
+    await store.commit_move(MoveCommit(
         table_id, 1, actor_id=11, action={"kind": "kick", "member": 11},
         events=[{"kind": "kicked", "data": {"user_id": 11, "name": "P11"}, "to": 11}],
         new_state={"host_id": 11}, deadline=None, now=2.0,
-    )  # fmt: skip
+    ))  # fmt: skip
     await store.forget_user(12, guild_id=GUILD)
     await store.forget_user(11)
 

@@ -6,21 +6,23 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 
-from bot.store import ConflictError, Store, open_store
+from bot.store import ConflictError, MoveCommit, Store, open_store
 from tests.store.conftest import new_table
 
 
 async def attempt(store: Store, table_id: int, version: int, who: int) -> bool:
     try:
         await store.commit_move(
-            table_id,
-            version,
-            actor_id=who,
-            action={"who": who, "version": version},
-            events=[{"kind": "played", "by": who}],
-            new_state={"last": who, "version": version + 1},
-            deadline=None,
-            now=float(version),
+            MoveCommit(
+                table_id,
+                version,
+                actor_id=who,
+                action={"who": who, "version": version},
+                events=[{"kind": "played", "by": who}],
+                new_state={"last": who, "version": version + 1},
+                deadline=None,
+                now=float(version),
+            )
         )
     except ConflictError as conflict:
         assert conflict.expected_version == version

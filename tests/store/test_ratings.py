@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.engine.ratings import OPENSKILL
-from bot.store import MatchResult, RankingEntry, RoundResult, SeatRecord, Store
+from bot.store import MatchResult, MoveCommit, RankingEntry, RoundResult, SeatRecord, Store
 from bot.store.base import RATED_TO_RANK, Rating
 from tests.store.conftest import GUILD, new_table
 
@@ -56,18 +56,20 @@ async def commit_result(
     house_rules: dict[str, Any] | None = None,
 ) -> None:
     await store.commit_move(
-        table_id,
-        version,
-        actor_id=None,
-        action={"kind": "play"},
-        events=[],
-        new_state={"over": True},
-        deadline=None,
-        now=now,
-        seats=seat_records(seats),
-        status="finished",
-        round_result=RoundResult(1, [place for *_, place in seats], [0]),
-        match_result=match_result(seats, house_rules),
+        MoveCommit(
+            table_id,
+            version,
+            actor_id=None,
+            action={"kind": "play"},
+            events=[],
+            new_state={"over": True},
+            deadline=None,
+            now=now,
+            seats=seat_records(seats),
+            status="finished",
+            round_result=RoundResult(1, [place for *_, place in seats], [0]),
+            match_result=match_result(seats, house_rules),
+        )
     )
 
 

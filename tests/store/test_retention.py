@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import MatchResult, RankingEntry, Store
+from bot.store import MatchResult, MoveCommit, RankingEntry, Store
 from bot.store.sqlite import SqliteStore
 from tests.backends import raw_execute
 from tests.store.conftest import GUILD, HOST, new_table
@@ -20,16 +20,20 @@ async def play(store: Store, table_id: int, moves: int, *, finish_at: float | No
     for version in range(moves):
         last = version == moves - 1 and finish_at is not None
         await store.commit_move(
-            table_id,
-            version,
-            actor_id=HOST,
-            action={"n": version, "padding": "x" * 400},
-            events=[{"kind": "played", "n": version}],
-            new_state={"n": version + 1},
-            deadline=None,
-            now=finish_at if last else float(version + 1),
-            status="finished" if last else None,
-            match_result=MatchResult("classic", 1, [RankingEntry(0, HOST, "Host", 1, 0)]) if last else None,
+            MoveCommit(
+                table_id,
+                version,
+                actor_id=HOST,
+                action={"n": version, "padding": "x" * 400},
+                events=[{"kind": "played", "n": version}],
+                new_state={"n": version + 1},
+                deadline=None,
+                now=finish_at if last else float(version + 1),
+                status="finished" if last else None,
+                match_result=MatchResult("classic", 1, [RankingEntry(0, HOST, "Host", 1, 0)])
+                if last
+                else None,
+            )
         )
 
 

@@ -16,6 +16,7 @@ from bot.store import (
     GuildSettings,
     Heartbeat,
     MatchResult,
+    MoveCommit,
     RankingEntry,
     RoundResult,
     SeatRecord,
@@ -155,6 +156,12 @@ async def test_create_table_seats_the_host_at_version_zero(store: Store) -> None
     assert (await store.open_table_in_channel(CHANNEL)) == table
 
 
+async def test_a_table_without_a_target_option_takes_the_rulesets(store: Store) -> None:
+    table_id = await new_table(store, options={"preset": "classic"})
+    table = await store.get_table(table_id)
+    assert table is not None and table.target == 100
+
+
 async def test_one_open_table_per_channel(store: Store) -> None:
     first = await new_table(store)
     with pytest.raises(TableExistsError) as raised:
@@ -163,15 +170,17 @@ async def test_one_open_table_per_channel(store: Store) -> None:
     # Another channel is fine; and once the first table finishes, its channel is free again.
     await new_table(store, channel_id=CHANNEL + 1)
     await store.commit_move(
-        first,
-        0,
-        actor_id=HOST,
-        action={"end": True},
-        events=[],
-        new_state={},
-        deadline=None,
-        now=2.0,
-        status="abandoned",
+        MoveCommit(
+            first,
+            0,
+            actor_id=HOST,
+            action={"end": True},
+            events=[],
+            new_state={},
+            deadline=None,
+            now=2.0,
+            status="abandoned",
+        )
     )
     assert await store.open_table_in_channel(CHANNEL) is None
     second = await new_table(store)
@@ -192,27 +201,31 @@ async def test_the_database_itself_refuses_a_second_open_table(store: Store) -> 
 async def test_commit_move_appends_the_log_and_replaces_state(store: Store) -> None:
     table_id = await new_table(store)
     version = await store.commit_move(
-        table_id,
-        0,
-        actor_id=HOST,
-        action={"kind": "start"},
-        events=[{"kind": "dealt", "visible_to": 0, "data": {"cards": ["KH"]}}],
-        new_state={"phase": "playing", "turn": 1},
-        deadline=250.0,
-        now=200.0,
-        status="playing",
-        seats=[host_seat(), SeatRecord(1, None, "CPU 1", cpu_level="easy", joined_at=150.0)],
+        MoveCommit(
+            table_id,
+            0,
+            actor_id=HOST,
+            action={"kind": "start"},
+            events=[{"kind": "dealt", "visible_to": 0, "data": {"cards": ["KH"]}}],
+            new_state={"phase": "playing", "turn": 1},
+            deadline=250.0,
+            now=200.0,
+            status="playing",
+            seats=[host_seat(), SeatRecord(1, None, "CPU 1", cpu_level="easy", joined_at=150.0)],
+        )
     )
     assert version == 1
     version = await store.commit_move(
-        table_id,
-        1,
-        actor_id=None,
-        action={"kind": "draw"},
-        events=[],
-        new_state={"turn": 2},
-        deadline=None,
-        now=210.0,
+        MoveCommit(
+            table_id,
+            1,
+            actor_id=None,
+            action={"kind": "draw"},
+            events=[],
+            new_state={"turn": 2},
+            deadline=None,
+            now=210.0,
+        )
     )
     assert version == 2
     state = await store.get_state(table_id)
@@ -232,20 +245,24 @@ async def test_commit_move_appends_the_log_and_replaces_state(store: Store) -> N
 async def test_a_stale_version_conflicts_and_writes_nothing(store: Store) -> None:
     table_id = await new_table(store)
     await store.commit_move(
-        table_id, 0, actor_id=HOST, action={"n": 1}, events=[], new_state={"n": 1}, deadline=None, now=1.0
+        MoveCommit(
+            table_id, 0, actor_id=HOST, action={"n": 1}, events=[], new_state={"n": 1}, deadline=None, now=1.0
+        )
     )
     with pytest.raises(ConflictError) as raised:
         await store.commit_move(
-            table_id,
-            0,
-            actor_id=HOST,
-            action={"n": 2},
-            events=[],
-            new_state={"n": 2},
-            deadline=5.0,
-            now=2.0,
-            status="finished",
-            match_result=MatchResult("classic", 1, [RankingEntry(0, HOST, "Host", 1, 0)]),
+            MoveCommit(
+                table_id,
+                0,
+                actor_id=HOST,
+                action={"n": 2},
+                events=[],
+                new_state={"n": 2},
+                deadline=5.0,
+                now=2.0,
+                status="finished",
+                match_result=MatchResult("classic", 1, [RankingEntry(0, HOST, "Host", 1, 0)]),
+            )
         )
     assert (raised.value.expected_version, raised.value.actual_version) == (0, 1)
     state = await store.get_state(table_id)
@@ -255,7 +272,7 @@ async def test_a_stale_version_conflicts_and_writes_nothing(store: Store) -> Non
     assert await store.player_stats(GUILD, HOST) is None
     with pytest.raises(ConflictError) as missing:
         await store.commit_move(
-            987654, 0, actor_id=None, action={}, events=[], new_state={}, deadline=None, now=1.0
+            MoveCommit(987654, 0, actor_id=None, action={}, events=[], new_state={}, deadline=None, now=1.0)
         )
     assert missing.value.actual_version is None
 
@@ -264,40 +281,36 @@ async def test_seat_list_replaces_the_seats(store: Store) -> None:
     table_id = await new_table(store)
     three = [host_seat(), SeatRecord(1, 11, "A", joined_at=2.0), SeatRecord(2, 12, "B", joined_at=3.0)]
     await store.commit_move(
-        table_id, 0, actor_id=11, action={}, events=[], new_state={}, deadline=None, now=3.0, seats=three
+        MoveCommit(
+            table_id, 0, actor_id=11, action={}, events=[], new_state={}, deadline=None, now=3.0, seats=three
+        )
     )
     taken_over = [
         host_seat(),
         SeatRecord(1, 11, "A", cpu_level="normal", cpu_takeover=True, joined_at=2.0, left_at=9.0),
     ]
     await store.commit_move(
-        table_id, 1, actor_id=12, action={}, events=[], new_state={}, deadline=None, now=9.0, seats=taken_over
+        MoveCommit(
+            table_id,
+            1,
+            actor_id=12,
+            action={},
+            events=[],
+            new_state={},
+            deadline=None,
+            now=9.0,
+            seats=taken_over,
+        )
     )
     assert await store.list_seats(table_id) == taken_over
-
-
-async def test_options_change_updates_the_target(store: Store) -> None:
-    table_id = await new_table(store)
-    assert (await store.get_table(table_id)).target == 100  # type: ignore[union-attr]
-    await store.commit_move(
-        table_id,
-        0,
-        actor_id=HOST,
-        action={},
-        events=[],
-        new_state={},
-        deadline=None,
-        now=2.0,
-        options={"preset": "classic", "target": 250},
-    )
-    table = await store.get_table(table_id)
-    assert table is not None and table.target == 250 and table.options["target"] == 250
 
 
 async def test_move_log_is_append_only(store: Store) -> None:
     table_id = await new_table(store)
     await store.commit_move(
-        table_id, 0, actor_id=HOST, action={"a": 1}, events=[], new_state={}, deadline=None, now=1.0
+        MoveCommit(
+            table_id, 0, actor_id=HOST, action={"a": 1}, events=[], new_state={}, deadline=None, now=1.0
+        )
     )
     for sql in ("UPDATE moves SET action = '{}'", "UPDATE moves SET events = '[]'", "DELETE FROM moves"):
         with pytest.raises(integrity_error(store), match="append-only"):
@@ -309,27 +322,31 @@ async def test_load_open_tables_returns_only_open_ones_with_seats_and_state(stor
     playing = await new_table(store, channel_id=2, state={"t": "playing"})
     closed = await new_table(store, channel_id=3)
     await store.commit_move(
-        playing,
-        0,
-        actor_id=HOST,
-        action={},
-        events=[],
-        new_state={"t": "started"},
-        deadline=42.0,
-        now=5.0,
-        status="playing",
-        seats=[host_seat(), SeatRecord(1, None, "CPU", cpu_level="hard")],
+        MoveCommit(
+            playing,
+            0,
+            actor_id=HOST,
+            action={},
+            events=[],
+            new_state={"t": "started"},
+            deadline=42.0,
+            now=5.0,
+            status="playing",
+            seats=[host_seat(), SeatRecord(1, None, "CPU", cpu_level="hard")],
+        )
     )
     await store.commit_move(
-        closed,
-        0,
-        actor_id=HOST,
-        action={},
-        events=[],
-        new_state={},
-        deadline=None,
-        now=5.0,
-        status="finished",
+        MoveCommit(
+            closed,
+            0,
+            actor_id=HOST,
+            action={},
+            events=[],
+            new_state={},
+            deadline=None,
+            now=5.0,
+            status="finished",
+        )
     )
     await store.set_board_message(playing, 555, now=6.0)
     loaded = {entry.table.id: entry for entry in await store.load_open_tables()}
@@ -362,24 +379,26 @@ async def finish_match(
         for position, (user, place, total) in enumerate(ranking)
     ]
     await store.commit_move(
-        table_id,
-        0,
-        actor_id=host,
-        action={"kind": "play"},
-        events=[],
-        new_state={"over": True},
-        deadline=None,
-        now=now,
-        status="finished",
-        round_result=RoundResult(1, [total for _, _, total in ranking], [0]),
-        match_result=MatchResult(
-            preset,
-            1,
-            entries,
-            round_wins=round_wins or {0: 1},
-            round_points={p: t for p, (_, _, t) in enumerate(ranking)},
-            house_rules=house_rules or {},
-        ),
+        MoveCommit(
+            table_id,
+            0,
+            actor_id=host,
+            action={"kind": "play"},
+            events=[],
+            new_state={"over": True},
+            deadline=None,
+            now=now,
+            status="finished",
+            round_result=RoundResult(1, [total for _, _, total in ranking], [0]),
+            match_result=MatchResult(
+                preset,
+                1,
+                entries,
+                round_wins=round_wins or {0: 1},
+                round_points={p: t for p, (_, _, t) in enumerate(ranking)},
+                house_rules=house_rules or {},
+            ),
+        )
     )
     return table_id
 
@@ -395,16 +414,18 @@ async def test_match_result_updates_statistics_once(store: Store) -> None:
     assert second is not None and (second.matches_won, second.points, second.round_points) == (0, 1, 30)
     # Committing the result again (a repeat after a crash) does not count the match twice.
     await store.commit_move(
-        table_id,
-        1,
-        actor_id=None,
-        action={"again": True},
-        events=[],
-        new_state={},
-        deadline=None,
-        now=11.0,
-        round_result=RoundResult(1, [99, 99, 99], [2]),
-        match_result=MatchResult("classic", 1, [RankingEntry(0, 11, "P11", 1, 0)]),
+        MoveCommit(
+            table_id,
+            1,
+            actor_id=None,
+            action={"again": True},
+            events=[],
+            new_state={},
+            deadline=None,
+            now=11.0,
+            round_result=RoundResult(1, [99, 99, 99], [2]),
+            match_result=MatchResult("classic", 1, [RankingEntry(0, 11, "P11", 1, 0)]),
+        )
     )
     again = await store.player_stats(GUILD, 11)
     assert again is not None and again.matches_played == 1 and again.points == 2
@@ -614,14 +635,16 @@ async def test_backup_while_moves_are_being_committed_is_consistent(
         version = 0
         while not stop.is_set():
             version = await writer.commit_move(
-                table_id,
-                version,
-                actor_id=HOST,
-                action={"n": version},
-                events=[],
-                new_state={"n": version + 1},
-                deadline=None,
-                now=float(version),
+                MoveCommit(
+                    table_id,
+                    version,
+                    actor_id=HOST,
+                    action={"n": version},
+                    events=[],
+                    new_state={"n": version + 1},
+                    deadline=None,
+                    now=float(version),
+                )
             )
         return version
 

@@ -1,27 +1,28 @@
-"""House rules and partnerships as the service shows them: the lobby's option views, the sides' standing,
-the words for a finished match's house rules (the engine's ``bot.engine.house`` knows the options)."""
+"""Engine values as the service shows them to the face: a house rule option's view (the lobby's panel), the
+sides' standing (partnerships), the words for a finished match's house rules (the engine's
+``bot.engine.rule_options`` knows the options, ``bot.engine.rule_wording`` their words)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import Match, Ruleset, RulesetError, house
-from bot.engine import house_words as words
+from bot.engine import Match, Ruleset, RulesetError, rule_options
+from bot.engine import rule_wording as words
 from bot.service.models import HouseOption, SideLine
 from bot.store.base import SeatRecord
 
 
 def house_option_view(ruleset: Ruleset, key: str) -> HouseOption:
-    option = house.option(key)
+    option = rule_options.option(key)
     return HouseOption(
         key=option.key,
         label=option.label,
         help=option.help,
         typed=option.typed,
-        current=house.current_value(ruleset, option.key),
+        current=rule_options.current_value(ruleset, option.key),
         described=words.describe(ruleset, option.key),
-        values=tuple(house.allowed_values(option.key, ruleset)),
+        values=tuple(rule_options.allowed_values(option.key, ruleset)),
     )
 
 
@@ -40,6 +41,6 @@ def house_words(preset: str, rules: dict[str, Any]) -> tuple[str, ...]:
     if not rules:
         return ()
     try:
-        return tuple(words.differences(house.with_house_rules(preset, rules)))
+        return tuple(words.differences(rule_options.with_house_rules(preset, rules)))
     except RulesetError:
         return ()

@@ -5,14 +5,14 @@ options changed from the preset), so a restart keeps them."""
 
 from __future__ import annotations
 
-from bot.engine import Ruleset, RulesetError, get_preset, house, house_words
+from bot.engine import Ruleset, RulesetError, get_preset, rule_options, rule_wording
 from bot.engine.crazier import CrazierRules
 from bot.service.errors import ServiceError
-from bot.service.house import house_option_view
 from bot.service.live import Work
 from bot.service.models import Actor, HouseOption, Outcome
 from bot.service.registry import TableRegistry
 from bot.service.seats import check_host, may_host
+from bot.service.views import house_option_view
 
 NOT_LOBBY = "House rules can only be changed before the first deal."
 
@@ -31,8 +31,8 @@ class HouseRuleUseCases:
                 raise ServiceError("not_lobby", NOT_LOBBY)
             current = _house_ruleset(work.live.ruleset)
             try:
-                chosen = house.option(option)
-                new = house.change(current, chosen.key, value)
+                chosen = rule_options.option(option)
+                new = rule_options.change(current, chosen.key, value)
             except RulesetError as exc:
                 raise ServiceError("bad_option", f"That house rule can't be used: {exc}.") from None
             seated = len(work.seats)
@@ -41,13 +41,13 @@ class HouseRuleUseCases:
                     "bad_option", f"{seated} players are seated; these rules allow at most {new.max_seats}."
                 )
             work.ruleset = new
-            work.doc["house_rules"] = house.house_rules(new)
+            work.doc["house_rules"] = rule_options.house_rules(new)
             work.say(
                 "house_rule",
                 None,
                 option=chosen.label,
-                value=house.current_value(new, chosen.key),
-                text=house_words.describe(new, chosen.key),
+                value=rule_options.current_value(new, chosen.key),
+                text=rule_wording.describe(new, chosen.key),
             )
 
         return await self._registry.mutate(
@@ -63,7 +63,9 @@ class HouseRuleUseCases:
                 raise ServiceError("not_host", "Only the host (or a manager) can change the house rules.")
             if live.phase != "lobby":
                 raise ServiceError("not_lobby", NOT_LOBBY)
-        return [house_option_view(_house_ruleset(live.ruleset), option.key) for option in house.OPTIONS]
+        return [
+            house_option_view(_house_ruleset(live.ruleset), option.key) for option in rule_options.OPTIONS
+        ]
 
     async def house_option(self, table_id: int, option: str) -> HouseOption:
         """One option of the table ("bad_option" for an unknown one)."""
@@ -81,7 +83,7 @@ class HouseRuleUseCases:
         if not isinstance(ruleset, Ruleset):
             return []
         try:
-            return house.suggestions(option, typed, ruleset)
+            return rule_options.suggestions(option, typed, ruleset)
         except RulesetError:
             return []
 

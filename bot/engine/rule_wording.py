@@ -1,6 +1,6 @@
 """House rules in words: each option's value as a sentence players understand, and what a ruleset changes
 from its preset ("Draw up to 3 cards, then you may pass"). The one place the board, the rules help, the
-lobby's panel and the history take their wording from (``bot.engine.house`` knows the options)."""
+lobby's panel and the history take their wording from (``bot.engine.rule_options`` knows the options)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine.cards import RANK_CODES, RANK_NAMES
-from bot.engine.house import OPTIONS, option
+from bot.engine.rule_options import OPTIONS, option
 from bot.engine.rules import PRESETS, Ruleset
 
 

@@ -1,0 +1,91 @@
+"""SQL text both backends share: the column lists the row converters of ``rows.py`` read, the open and
+closed table conditions, the schema's data tables, the leaderboard orders, and statements written once with
+named parameters (``numbered`` turns them into PostgreSQL's). What differs per dialect stays in ``sqlite.py``
+and ``postgres.py``; one copy here keeps the two drivers, and the converters, in step."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.store.base import LeaderboardSort
+
+TABLE_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, board_message_id, "
+    "created_at, updated_at, target"
+)
+SEAT_COLUMNS = "position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at"
+BOARD_COLUMNS = "user_id, display_name, matches_played, matches_won, points"
+STATS_COLUMNS = (
+    "display_name, matches_played, matches_won, rounds_played, rounds_won, round_points, points, best_place, "
+    "last_place, last_played_at"
+)
+OPEN = "status IN ('lobby', 'playing')"
+CLOSED = "status IN ('finished', 'abandoned')"
+
+# Every table of the schema in an order that respects the foreign keys (copy-db writes them in this order).
+DATA_TABLES = (
+    "meta",
+    "guild_settings",
+    "guild_table_channels",
+    "game_tables",
+    "seats",
+    "game_state",
+    "moves",
+    "round_results",
+    "match_results",
+    "match_rankings",
+    "player_stats",
+    "player_preset_counts",
+    "heartbeats",
+    "ratings",
+)
+
+
+class BoardOrders:
+    """The leaderboard's three orders for one SQL dialect. Each ORDER BY matches an index of the schema term
+    for term, so a page is an index range scan; the user id makes the order total, so ranks are stable
+    between pages."""
+
+    def __init__(self, win_rate: str) -> None:
+        self.order_by: dict[str, str] = {
+            "wins": "matches_won DESC, points DESC, user_id",
+            "points": "points DESC, matches_won DESC, user_id",
+            "winrate": f"{win_rate} DESC, matches_won DESC, user_id",
+        }
+        # The same orders as (first key, second key), both descending, then user_id ascending.
+        self.keys: dict[str, tuple[str, str]] = {
+            "wins": ("matches_won", "points"),
+            "points": ("points", "matches_won"),
+            "winrate": (win_rate, "matches_won"),
+        }
+
+    def check(self, sort: LeaderboardSort) -> None:
+        if sort not in self.order_by:
+            raise ValueError(f"unknown leaderboard order {sort!r}")
+
+
+# --- statements both dialects share -------------------------------------------------------------------------
+# Written with named parameters (:name), which sqlite3 takes as they are; ``numbered`` turns them into
+# PostgreSQL's $1, $2 … for asyncpg.
+
+_NAMED = re.compile(r"(?<!:):([a-z_][a-z0-9_]*)\b")
+
+
+def numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
+    """``sql`` with :name parameters turned into $1, $2 … and the values in that order."""
+    order: list[str] = []
+
+    def place(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in order:
+            order.append(name)
+        return f"${order.index(name) + 1}"
+
+    text = _NAMED.sub(place, sql)
+    return text, [params[name] for name in order]
+
+
+def params_of(sql: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The values of the :name parameters ``sql`` uses."""
+    return {name: values[name] for name in _NAMED.findall(sql)}

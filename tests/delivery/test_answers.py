@@ -1,0 +1,76 @@
+"""bot.delivery.answers: what it keeps per interaction (lock, watch, answered) lives in its own map, keyed
+by interaction id, and is gone once the handler is done; only the fact that it was answered is kept, in a
+bounded list, for the publisher that follows the answer up."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from bot.delivery import answers
+
+_ids = itertools.count(1_000_000)
+
+
+class Response:
+    def __init__(self) -> None:
+        self.done = False
+        self.sent: list[str] = []
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def send_message(self, content: str, **kwargs: Any) -> None:
+        self.sent.append(content)
+        self.done = True
+
+    async def defer(self, **kwargs: Any) -> None:
+        self.done = True
+
+
+class Interaction:
+    """What ``answers`` reads of a discord.Interaction (which takes no attributes of ours: it has slots)."""
+
+    def __init__(self) -> None:
+        self.id = next(_ids)
+        self.response = Response()
+        self.extras: dict[str, Any] = {}
+        self.message = None
+
+
+async def test_nothing_is_kept_on_the_interaction_or_after_it_is_done() -> None:
+    before = answers.in_flight()
+    done = []
+    for n in range(50):
+        interaction: Any = Interaction()
+        answers.watch(interaction, update=False, after=60.0)
+        if n % 2:
+            await answers.answer_privately(interaction, "Done.")
+        else:
+            await answers.acknowledge(interaction)
+        assert answers.in_flight() == before + 1
+        answers.unwatch(interaction)
+        done.append(interaction)
+    assert answers.in_flight() == before
+    assert all(interaction.extras == {} for interaction in done)
+    # Answered before it was done: still known as answered, for the publisher's follow-ups.
+    assert all(answers.is_answered(interaction) for interaction in done)
+    assert answers.in_flight() == before
+
+
+async def test_an_interaction_done_unanswered_stays_unanswered_and_leaves_nothing() -> None:
+    before = answers.in_flight()
+    interaction: Any = Interaction()
+    answers.watch(interaction, update=True, after=60.0)
+    answers.unwatch(interaction)
+    assert not answers.is_answered(interaction)
+    assert not answers.answered_event(interaction).is_set()
+    assert answers.in_flight() == before and interaction.extras == {}
+
+
+async def test_what_is_remembered_of_finished_interactions_is_bounded() -> None:
+    for _ in range(answers.REMEMBER_DONE + 10):
+        interaction: Any = Interaction()
+        await answers.acknowledge(interaction)
+        answers.unwatch(interaction)
+    assert answers.remembered() == answers.REMEMBER_DONE
