@@ -3,7 +3,8 @@ settings``), and the art behind both.
 
 ``Appearance`` is asked by everything that renders a table: ``faces(guild_id)`` for writing cards (emojis
 when they are ready and the server has them on), ``picture(snapshot)`` for the board picture (drawn off the
-event loop, or None when the server has it off or the table has no round on it). A server's two switches are
+event loop, or None when the server has it off or the table has no round on it; a crazier-abilities table
+has its own picture, ``bot.ui.crazier_picture``). A server's two switches are
 read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
 the settings. Both default to on (``CardDisplay``).
 """
@@ -15,6 +16,8 @@ from collections.abc import Awaitable, Callable, Hashable
 from bot.delivery.emojis import CardEmojis
 from bot.service.models import CardDisplay, TableSnapshot
 from bot.ui.art.board import BoardPicture, BoardRenderer, board_key, has_picture
+from bot.ui.art.crazier_board import crazier_board_key, render_crazier_async
+from bot.ui.crazier_picture import crazier_board_of
 from bot.ui.faces import TEXT, CardFaces
 
 SwitchLoader = Callable[[int], Awaitable[CardDisplay]]
@@ -54,7 +57,8 @@ class Appearance:
         if self.pictures is None or not self._switches.get(snapshot.guild_id, CardDisplay()).board_picture:
             return None
         if snapshot.crazier is not None:
-            return None  # crazier-abilities: text until its faces and cards in play are drawn (bot/ui/art)
+            board = crazier_board_of(snapshot)
+            return crazier_board_key(board) if board is not None else None
         return board_key(snapshot, self.pictures.palette) if has_picture(snapshot) else None
 
     async def faces(self, guild_id: int) -> CardFaces:
@@ -66,7 +70,8 @@ class Appearance:
         if self.pictures is None or not (await self.load(snapshot.guild_id)).board_picture:
             return None
         if snapshot.crazier is not None:
-            return None
+            board = crazier_board_of(snapshot)
+            return await render_crazier_async(self.pictures, board) if board is not None else None
         return await self.pictures.render_async(snapshot)
 
 

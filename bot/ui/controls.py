@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.engine import card_label, card_title, parse_card
+from bot.engine.crazier.deck import DECK as CRAZIER_DECK
 from bot.service.models import HandView, TableSnapshot
 from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
@@ -247,7 +248,7 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
     if hand.taken_over or hand.snapshot.phase != "playing":
         return None
     if hand.crazier is not None:
-        return _crazier_hand_view(hand)
+        return _crazier_hand_view(hand, faces)
     if hand.must_name_suit:
         rows.append(
             [
@@ -330,8 +331,12 @@ def _clip(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _option(value: str, label: str, description: str = "") -> discord.SelectOption:
-    return discord.SelectOption(label=_clip(label), value=value, description=_clip(description) or None)
+def _option(
+    value: str, label: str, description: str = "", emoji: discord.PartialEmoji | None = None
+) -> discord.SelectOption:
+    return discord.SelectOption(
+        label=_clip(label), value=value, description=_clip(description) or None, emoji=emoji
+    )
 
 
 def _selects(
@@ -349,43 +354,48 @@ def _selects(
     return rows
 
 
-def _crazier_hand_view(hand: HandView) -> discord.ui.View | None:
+def _crazier_hand_view(hand: HandView, faces: CardFaces) -> discord.ui.View | None:
     """crazier-abilities: the choice waiting (a select), else a select of the cards to discard (an 8 once
     per colour it may name), a select of the cards to play for their effect (once per choice the effect
-    offers: a player, a card in play), and End turn. Each option's description says what the card does."""
+    offers: a player, a card in play), and End turn. Each option's description says what the card does;
+    with ``faces`` holding the emojis, a card's option shows its face (an option has one emoji)."""
     c = hand.crazier
     assert c is not None
     table, token = hand.table_id, hand.round_token
     rows: list[list[discord.ui.Item[Any]]] = []
     if c.choice is not None:
-        options = [_option(o.value, o.label, o.description) for o in c.choice.options]
+        # A choice of cards (an order, a card in play) shows their faces; a choice of players, none.
+        options = [
+            _option(o.value, o.label, o.description, _crazier_emoji(o.value, faces)) for o in c.choice.options
+        ]
         rows += _selects(Control(table, token, CHOOSE), options, _clip(c.choice.prompt, 150), 1)
     elif hand.your_turn:
         discards: list[discord.SelectOption] = []
         effects: list[discord.SelectOption] = []
         for card in c.cards:
             label, ability = card.card.label, card.card.ability
+            emoji = faces.crazier_card_emoji(card.card.code)
             if card.can_discard and card.needs_colour:
                 discards += [
-                    _option(f"{card.card.code}/{code}", f"{label}: name {name}", ability)
+                    _option(f"{card.card.code}/{code}", f"{label}: name {name}", ability, emoji)
                     for code, name in COLOURS
                 ]
             elif card.can_discard:
-                discards.append(_option(card.card.code, label, ability))
+                discards.append(_option(card.card.code, label, ability, emoji))
             if not card.can_play:
                 continue
             if card.effect_choice == "player":
                 effects += [
-                    _option(f"{card.card.code}/t{o.value}", f"{card.card.name} → {o.label}", ability)
+                    _option(f"{card.card.code}/t{o.value}", f"{card.card.name} → {o.label}", ability, emoji)
                     for o in card.effect_options
                 ]
             elif card.effect_choice == "card":
                 effects += [
-                    _option(f"{card.card.code}/c{o.value}", f"{card.card.name} → {o.label}", ability)
+                    _option(f"{card.card.code}/c{o.value}", f"{card.card.name} → {o.label}", ability, emoji)
                     for o in card.effect_options
                 ]
             else:
-                effects.append(_option(card.card.code, f"{label}", ability))
+                effects.append(_option(card.card.code, f"{label}", ability, emoji))
         rows += _selects(Control(table, token, DISCARD), discards, "Discard a card", 1)
         rows += _selects(Control(table, token, EFFECT), effects, "Play a card for its effect", 2)
         if c.can_end:
@@ -404,3 +414,8 @@ def _crazier_hand_view(hand: HandView) -> discord.ui.View | None:
             item.row = number
             view.add_item(item)
     return view
+
+
+def _crazier_emoji(value: str, faces: CardFaces) -> discord.PartialEmoji | None:
+    """The face of a choice's value when it is a card ("9B"); None for a player or "keep"/"move"."""
+    return faces.crazier_card_emoji(value) if value in CRAZIER_DECK else None

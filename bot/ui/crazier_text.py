@@ -4,7 +4,8 @@ Castle is destroyed", "Angel of Hope: Ben draws a card", "Mordred: Cleo loses th
 the private hand (each card with its name and ability, what may be done now, the choice waiting).
 
 ``bot.ui.render`` hands a table of this game here (its snapshot carries ``crazier``). Cards are written as
-text (code, name, colours); the faces are drawn elsewhere and come beside this text later.
+text (code, name, colours); with ``faces`` holding the bot's emojis (``CardFaces``), each card and colour also
+shows its face or badge beside the text, which stays for screen readers.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import discord
 
 from bot.engine.crazier import DECK, card_label
 from bot.engine.crazier.deck import COLOUR_NAMES, row_of
-from bot.service.models import HandView, Outcome, TableEvent, TableSnapshot
+from bot.service.models import AbilityCard, HandView, Outcome, TableEvent, TableSnapshot
+from bot.ui.crazier_picture import colour_code
+from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import shown_name
 
 MAX_CONTENT = 2000
@@ -54,22 +57,27 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _card(code: object) -> str:
-    return card_label(str(code))
+def _card(code: object, faces: CardFaces = TEXT) -> str:
+    return faces.crazier_card(str(code), card_label(str(code)))
 
 
-def _card_name(code: object) -> str:
+def _card_name(code: object, faces: CardFaces = TEXT) -> str:
     """A named card by its name alone ("Death"): the name says what it does; its colour does not matter."""
     row = row_of(str(code))
-    return row.name if row.key is not None else card_label(str(code))
+    return faces.crazier_card(str(code), row.name if row.key is not None else card_label(str(code)))
 
 
-def describe(event: TableEvent, snapshot: TableSnapshot) -> str | None:
+def _colour(code: str, faces: CardFaces) -> str:
+    """A colour by its code ("B"): "blue", with its badge beside it when ``faces`` has emojis."""
+    return faces.crazier_colour(code, COLOUR_NAMES[code]) if code in COLOUR_NAMES else code
+
+
+def describe(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str | None:
     """One engine event of this game in words (None: not worth a line, or not one of this game's)."""
     data, kind = event.data, event.kind
     who = _name(snapshot, event.seat)
     if kind == "starter":
-        return f"Starter card: {_card(data['card'])}" + _follow(data.get("follow"))
+        return f"Starter card: {_card(data['card'], faces)}" + _follow(data.get("follow"), faces)
     if kind == "ability":
         return row_of(str(data["card"])).name
     if kind == "drew":
@@ -89,19 +97,20 @@ def describe(event: TableEvent, snapshot: TableSnapshot) -> str | None:
         return f"{who} leaves it on top"
     if kind == "discarded":
         colour = data.get("colour")
-        named = f" and named {COLOUR_NAMES.get(str(colour), colour)}" if colour else ""
-        return f"{who} discarded {_card(data['card'])}{named}"
+        named = f" and named {_colour(str(colour), faces)}" if colour else ""
+        return f"{who} discarded {_card(data['card'], faces)}{named}"
     if kind == "played":
         into = " into play" if data.get("kind") == "asset" else ""
-        return f"{who} played {_card_name(data['card'])}{into}"
+        return f"{who} played {_card_name(data['card'], faces)}{into}"
     if kind == "destroyed":
-        return f"{who}'s {_card_name(data['card'])} is destroyed"
+        return f"{who}'s {_card_name(data['card'], faces)} is destroyed"
     if kind == "took_control":
-        return f"{who} takes control of {_name(snapshot, data.get('from'))}'s {_card_name(data['card'])}"
+        whose = _name(snapshot, data.get("from"))
+        return f"{who} takes control of {whose}'s {_card_name(data['card'], faces)}"
     if kind == "resurrected":
         return (
-            f"{_card(data['moved'])} goes to the bottom of the draw pile; the top card is now "
-            f"{_card(data['top'])}" + _follow([data["follow"]] if data.get("follow") else None)
+            f"{_card(data['moved'], faces)} goes to the bottom of the draw pile; the top card is now "
+            f"{_card(data['top'], faces)}" + _follow([data["follow"]] if data.get("follow") else None, faces)
         )
     if kind == "no_effect":
         return "nothing happens"
@@ -117,12 +126,12 @@ def describe(event: TableEvent, snapshot: TableSnapshot) -> str | None:
     return None
 
 
-def _follow(colours: object) -> str:
+def _follow(colours: object, faces: CardFaces = TEXT) -> str:
     if isinstance(colours, str):
         colours = [colours]
     if not isinstance(colours, list | tuple) or not colours:
         return ""
-    return " — colour to follow: " + "/".join(COLOUR_NAMES.get(str(c), str(c)) for c in colours)
+    return " — colour to follow: " + "/".join(_colour(str(c), faces) for c in colours)
 
 
 #: Events of this game that are the service's or the standard game's too, told by ``bot.ui.render``.
@@ -159,6 +168,7 @@ def event_lines(
     events: Iterable[TableEvent],
     snapshot: TableSnapshot,
     fallback: Callable[[TableEvent, TableSnapshot], str | None],
+    faces: CardFaces = TEXT,
 ) -> list[str]:
     """The events in words, an effect and what it did on one line ("Ana played Death: Ben's Castle is
     destroyed"). ``fallback(event, snapshot)`` tells the service's events."""
@@ -179,7 +189,7 @@ def event_lines(
             if line:
                 lines.append(line)
             continue
-        text = describe(event, snapshot)
+        text = describe(event, snapshot, faces)
         if kind in ("played", "ability"):
             close()
             if text:
@@ -200,13 +210,28 @@ def event_lines(
 # --- the board ----------------------------------------------------------------------------------------------
 
 
-def board_fields(embed: discord.Embed, snapshot: TableSnapshot) -> None:
+def _top_text(snapshot: TableSnapshot, faces: CardFaces) -> str:
+    """The top card and the colour(s) to follow ("AB (blue ☾/green ☥) — colour to follow: blue/green")."""
+    board = snapshot.crazier
+    assert board is not None
+    follow = "/".join(_colour(colour_code(name) or name, faces) for name in board.follow)
+    return f"{faces.crazier_card(board.top.code, board.top.label)} — colour to follow: {follow}"
+
+
+def _in_play_text(cards: tuple[AbilityCard, ...], faces: CardFaces) -> str:
+    text = "\n".join(
+        f"• {faces.crazier_card(c.code, f'**{c.name}**')} ({c.code}): {c.ability}" for c in cards
+    )
+    # Too long with the emojis: text only, so that the clip never cuts an emoji's markup.
+    return text if len(text) <= MAX_FIELD or not faces.with_emojis else _in_play_text(cards, TEXT)
+
+
+def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> None:
     """The game's fields while it is played: the top card and the colour to follow, the draw pile, and each
     player's cards in play with what they do."""
     board = snapshot.crazier
     assert board is not None
-    follow = "/".join(board.follow)
-    embed.add_field(name="Top card", value=f"{board.top.label} — colour to follow: {follow}", inline=True)
+    embed.add_field(name="Top card", value=_top_text(snapshot, faces), inline=True)
     embed.add_field(name="Draw pile", value=_plural(snapshot.stock_size, "card"), inline=True)
     for seat in snapshot.seats:
         cards = board.in_play[seat.position] if seat.position < len(board.in_play) else ()
@@ -217,8 +242,9 @@ def board_fields(embed: discord.Embed, snapshot: TableSnapshot) -> None:
         if not alive:
             embed.add_field(name=f"{name}", value="out of this game (lost)", inline=False)
             continue
-        text = "\n".join(f"• **{c.name}** ({c.code}): {c.ability}" for c in cards)
-        embed.add_field(name=f"In play — {name}", value=_clip(text, MAX_FIELD), inline=False)
+        embed.add_field(
+            name=f"In play — {name}", value=_clip(_in_play_text(cards, faces), MAX_FIELD), inline=False
+        )
     if board.teams:
         first = " & ".join(shown_name(s.name) for s in snapshot.seats if s.position % 2 == 0)
         second = " & ".join(shown_name(s.name) for s in snapshot.seats if s.position % 2 == 1)
@@ -232,17 +258,20 @@ def _clip(text: str, limit: int) -> str:
 # --- the private hand ---------------------------------------------------------------------------------------
 
 
-def hand_content(hand: HandView, note: str | None) -> str:
+def hand_content(hand: HandView, note: str | None, faces: CardFaces = TEXT) -> str:
     """Every card with its name and what it does (✓ may be discarded now, ★ may be played for its effect),
-    the top card, what is left to do this turn, and the choice waiting. Too long with the abilities, the
-    cards are listed by name only (the selects' descriptions still carry each ability)."""
-    full = _hand_content(hand, note, abilities=True)
-    return (
-        full if len(full) <= MAX_CONTENT else _clip(_hand_content(hand, note, abilities=False), MAX_CONTENT)
-    )
+    the top card, what is left to do this turn, and the choice waiting; with ``faces``, each card's emoji
+    beside it. Too long, the emojis go first, then the abilities (the selects' descriptions still carry
+    each ability)."""
+    tries = ((True, faces), (True, TEXT), (False, faces)) if faces.with_emojis else ((True, TEXT),)
+    for abilities, shown in tries:
+        content = _hand_content(hand, note, abilities=abilities, faces=shown)
+        if len(content) <= MAX_CONTENT:
+            return content
+    return _clip(_hand_content(hand, note, abilities=False, faces=TEXT), MAX_CONTENT)
 
 
-def _hand_content(hand: HandView, note: str | None, *, abilities: bool) -> str:
+def _hand_content(hand: HandView, note: str | None, *, abilities: bool, faces: CardFaces) -> str:
     c, snapshot = hand.crazier, hand.snapshot
     assert c is not None
     lines: list[str] = [note] if note else []
@@ -251,7 +280,7 @@ def _hand_content(hand: HandView, note: str | None, *, abilities: bool) -> str:
     )
     for card in c.cards:
         marks = ("✓" if card.can_discard else "") + ("★" if card.can_play else "")
-        text = f"• {marks + ' ' if marks else ''}{card.card.label}"
+        text = f"• {marks + ' ' if marks else ''}{faces.crazier_card(card.card.code, card.card.label)}"
         if abilities:
             text += f" — {card.card.ability}"
         lines.append(text)
@@ -265,9 +294,7 @@ def _hand_content(hand: HandView, note: str | None, *, abilities: bool) -> str:
     elif c.choice is not None:
         lines.append(f"**Your choice:** {c.choice.prompt}")
     elif hand.your_turn and board is not None:
-        lines.append(
-            f"**Your turn.** Top card: {board.top.label} — colour to follow: {'/'.join(board.follow)}."
-        )
+        lines.append(f"**Your turn.** Top card: {_top_text(snapshot, faces)}.")
         lines.append(
             "✓ discard (matching colour or rank, or an 8) · ★ play for its effect · then **End turn**."
             + (f" Discards left: {c.discards_left}." if c.discards_left > 1 else "")
@@ -279,7 +306,7 @@ def _hand_content(hand: HandView, note: str | None, *, abilities: bool) -> str:
     return "\n".join(lines)
 
 
-def move_note(outcome: Outcome, user_id: int) -> str | None:
+def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | None:
     """What only the mover learns: the cards they drew, and the card they looked at."""
     parts: list[str] = []
     drawn: list[str] = []
@@ -287,7 +314,7 @@ def move_note(outcome: Outcome, user_id: int) -> str | None:
         if event.kind == "drew_cards":
             drawn.extend(str(code) for code in event.data.get("cards") or [])
         if event.kind == "looked_card" and event.data.get("card"):
-            parts.append(f"The top card of the draw pile is {_card(event.data['card'])}.")
+            parts.append(f"The top card of the draw pile is {_card(event.data['card'], faces)}.")
     if drawn:
-        parts.insert(0, "You drew " + ", ".join(_card(code) for code in drawn) + ".")
+        parts.insert(0, "You drew " + ", ".join(_card(code, faces) for code in drawn) + ".")
     return " ".join(parts) or None

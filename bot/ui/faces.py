@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.engine import card_code, card_label, parse_card, parse_suit, suit_code, suit_name, suit_symbol
+from bot.ui.art.emoji_set import crazier_card_key, crazier_colour_key
 
 BACK = "back"
 
@@ -54,6 +55,23 @@ class CardFaces:
         suit = parse_suit(code)
         emoji = self.suit_emoji(code)
         return f"{emoji} {suit_name(suit)}" if emoji else f"{suit_symbol(suit)} {suit_name(suit)}"
+
+    # crazier-abilities: its own faces and colour badges (keys "zKB", "zcB"); codes are canonical ("9B").
+    def crazier_card_emoji(self, code: str) -> discord.PartialEmoji | None:
+        return self.emojis.get(crazier_card_key(code)) if self.emojis else None
+
+    def crazier_colour_emoji(self, colour: str) -> discord.PartialEmoji | None:
+        return self.emojis.get(crazier_colour_key(colour)) if self.emojis else None
+
+    def crazier_card(self, code: str, text: str) -> str:
+        """ "9B", "9B Death (blue ☾)" -> the text, or "<:e8z1_9B:…> 9B Death (blue ☾)"."""
+        emoji = self.crazier_card_emoji(code)
+        return f"{emoji} {text}" if emoji else text
+
+    def crazier_colour(self, colour: str, text: str) -> str:
+        """ "B", "blue" -> the text, or "<:e8z1_cB:…> blue"."""
+        emoji = self.crazier_colour_emoji(colour)
+        return f"{emoji} {text}" if emoji else text
 
 
 TEXT = CardFaces()

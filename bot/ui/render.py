@@ -12,6 +12,7 @@ beside the text. Whatever would pass one of Discord's length limits with emojis 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 
 import discord
 
@@ -23,6 +24,7 @@ from bot.ui.names import shown_name
 
 MAX_CONTENT = 2000
 MAX_FIELD = 1024
+MAX_EMBED = 6000  # Discord: all of an embed's text together
 MAX_LINES = 12  # public lines gathered into one channel message; older ones are summarised
 RECENT_PLAYS = 6  # last plays shown on the board
 
@@ -76,7 +78,7 @@ def _plural(count: int, word: str) -> str:
 def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str | None:
     """One public event in plain words, or None when it is not worth a line (turn changes, private events)."""
     if snapshot.crazier is not None and event.kind in crazier_text.OWN_KINDS:
-        return crazier_text.describe(event, snapshot)
+        return crazier_text.describe(event, snapshot, faces)
     data = event.data
     who = seat_name(snapshot, event.seat)
     kind = event.kind
@@ -173,7 +175,7 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: Ca
     """The events in words; a seat's successive draws become one line ("bob drew 3 cards"), and draws the
     referee made for a player are told once, as such."""
     if snapshot.crazier is not None:
-        return crazier_text.event_lines(events, snapshot, describe_event)
+        return crazier_text.event_lines(events, snapshot, partial(describe_event, faces=faces), faces)
     lines: list[str] = []
     drawing: tuple[int | None, int] | None = None  # (seat, cards) of the draws not told yet
 
@@ -323,7 +325,7 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
         if snapshot.deadline and snapshot.deadline_kind == "turn":
             embed.description += f" Turn ends <t:{int(snapshot.deadline)}:R>."
         if snapshot.crazier is not None:
-            crazier_text.board_fields(embed, snapshot)
+            crazier_text.board_fields(embed, snapshot, faces)
         else:
             embed.add_field(name="Target", value=_target_text(snapshot, faces), inline=True)
             embed.add_field(
@@ -366,6 +368,8 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
     if phase in ("playing", "between_rounds"):
         embed.add_field(name="Last plays", value=_recent_lines(snapshot, faces), inline=False)
     embed.set_footer(text=f"Table {snapshot.table_id} · /eights hand shows your cards privately")
+    if faces.with_emojis and len(embed) > MAX_EMBED:
+        return board_embed(snapshot, TEXT)  # the emojis' markup made it too long: text only
     return embed
 
 
@@ -413,7 +417,7 @@ def hand_content(hand: HandView, *, note: str | None = None, faces: CardFaces = 
     """The ephemeral hand message: every card (its emoji beside the text, with ``faces``), the playable ones
     marked, and what to do now. A hand too long to show with emojis is shown as text."""
     if hand.crazier is not None:
-        return crazier_text.hand_content(hand, note)
+        return crazier_text.hand_content(hand, note, faces)
     if faces.with_emojis:
         content = _hand_content(hand, note, faces)
         if len(content) <= MAX_CONTENT:
@@ -470,7 +474,7 @@ def _hand_card(code: str, text: str, playable: bool, faces: CardFaces) -> str:
 def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | None:
     """What only the mover learns from their move, for their hand message: "You played 9♦. You drew 7♣."."""
     if outcome.snapshot.crazier is not None:
-        return crazier_text.move_note(outcome, user_id)
+        return crazier_text.move_note(outcome, user_id, faces)
     seat = outcome.snapshot.seat_of(user_id)
     position = seat.position if seat else None
     parts: list[str] = []

@@ -5,7 +5,11 @@ both backends (the world's database)."""
 
 from __future__ import annotations
 
+import re
+
+from bot.ui.art.emoji_set import crazier_card_key, emoji_name
 from tests.e2e.conftest import World
+from tests.e2e.test_art import board_picture, emojis_ready
 from tests.fakediscord import FakeMessage, FakeUser
 
 PRESET = "crazier-abilities"
@@ -181,3 +185,39 @@ async def test_bad_input_gets_a_short_private_answer(world: World) -> None:
     assert after.crazier == before.crazier and [s.card_count for s in after.seats] == [
         s.card_count for s in before.seats
     ]
+
+
+async def test_the_board_carries_its_picture_and_the_hand_its_card_emojis(world: World) -> None:
+    await emojis_ready(world)
+    world.service.seed_deals(11)
+    board = await world.run(world.alice, "new", preset=PRESET)
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "cpu", level="normal")
+    await world.settle()
+    await world.run(world.alice, "start")
+    await world.settle()
+    picture = board_picture(world)
+    assert picture is not None and picture["content_type"] == "image/png"
+    description = str(picture["description"])
+    assert description.startswith("Crazier Eights table, game 1.") and "Top card:" in description
+    assert "alice" in description and "bob" in description
+    # The board's text shows the top card's face and the colour's badge, each an emoji of the app.
+    top = next(f["value"] for f in world.board().embeds[0]["fields"] if f["name"] == "Top card")
+    assert re.search(r"<:e8z1_\w+:\d+>", top), top
+    assert not world.fake.emojis.unknown_in(world.board().text())
+    # The hand of whoever is to act: each option of its selects shows its card's face.
+    user = await world.human_to_act()
+    assert user is not None
+    hand = await world.hand_message(user)
+    options = [o for s in hand.selects for o in s["options"]]  # type: ignore[attr-defined]
+    assert options
+    for option in options:
+        name = emoji_name(crazier_card_key(str(option["value"]).split("/")[0]))
+        assert option["emoji"]["name"] == name, option
+        assert world.fake.emojis.items[int(option["emoji"]["id"])]["name"] == name
+    assert re.search(r"<:e8z1_\w+:\d+>", hand.content) and not world.fake.emojis.unknown_in(hand.content)
+    # The server's switch turns the picture off (the board goes on as text).
+    await world.run(world.fake.owner, "settings", board_picture=False)
+    await click_move(world, user)
+    await world.settle()
+    assert board_picture(world) is None

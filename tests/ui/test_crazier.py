@@ -3,7 +3,6 @@ fields, and the private hand's text and controls within Discord's limits."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from bot.engine.crazier import DECK, CrazierMatch, CrazierRound, get_preset
@@ -166,13 +165,6 @@ def test_a_big_hand_stays_within_the_limits() -> None:
     for row in rows:
         for component in row:
             assert len(component.get("options", [])) <= 25
-
-
-def test_no_picture_is_drawn_for_this_deck_yet() -> None:
-    from bot.ui.appearance import TEXT_ONLY
-
-    snap = snap_of(table(HANDS, "AB"))
-    assert TEXT_ONLY.picture_key(replace(snap)) is None
 
 
 def test_a_team_members_hand_is_refreshed_when_the_table_changes_under_it() -> None:
