@@ -285,10 +285,19 @@ async def record_match(
         rows.ranking_rows(table_id, result),
     )
     await conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
-    await conn.executemany(
-        "INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) VALUES ($1, $2, $3, 1) "
-        "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = player_preset_counts.matches + 1",
-        rows.preset_rows(guild_id, result),
+    # One statement counts the preset for every player (grouped: a player at two seats counts twice, as one
+    # row a seat would) and reads the seats' ratings for the rater: the rating's read costs no round trip of
+    # its own. Its snapshot is taken after the lock above, so it reads what an earlier match committed.
+    users = [row[1] for row in rows.preset_rows(guild_id, result)]
+    read = ratings.seats_query(table_id) if rater is not None else None
+    sql, args = rows.numbered(
+        "WITH counted AS (INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) "
+        "SELECT :guild, u, :preset, COUNT(*) FROM unnest(CAST(:users AS bigint[])) AS u GROUP BY u "
+        "ON CONFLICT (guild_id, user_id, preset) "
+        "DO UPDATE SET matches = player_preset_counts.matches + excluded.matches) "
+        + (read.sql if read is not None else "SELECT 1"),
+        {"guild": guild_id, "preset": result.preset, "users": users, **(read.params if read else {})},
     )
+    found = [tuple(row) for row in await conn.fetch(sql, *args)]
     if rater is not None:
-        await run_steps(conn, ratings.rate_match(table_id, rater, claimed=True))
+        await run_steps(conn, ratings.rate_match(table_id, rater, claimed=True, found=found))

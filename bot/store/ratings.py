@@ -70,21 +70,11 @@ def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
     return [side for side in sides if side]
 
 
-def rate_match(table_id: int, rater: Rater, *, claimed: bool = False) -> Generator[Statement, Any, int]:
-    """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written.
-    ``claimed``: the caller's transaction has just inserted the result with its flag set (the insert was the
-    guard), so the flag is not flipped here."""
-    if not claimed:
-        flipped = yield _statement(
-            "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
-            table=table_id,
-            yes=True,
-            no=False,
-        )
-        if flipped != 1:
-            return 0
-    # The seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)).
-    found = yield _statement(
+def seats_query(table_id: int) -> Statement:
+    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)).
+    A backend may send it with a statement of its own (PostgreSQL: with the preset counts' upsert, to save a
+    round trip) and hand its rows to ``rate_match``."""
+    return _statement(
         "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "
         "s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
         "FROM match_results AS m JOIN match_rankings AS r ON r.table_id = m.table_id "
@@ -98,6 +88,26 @@ def rate_match(table_id: int, rater: Rater, *, claimed: bool = False) -> Generat
         cpu=CPU_USER,
         person=PERSON_LEVEL,
     )
+
+
+def rate_match(
+    table_id: int, rater: Rater, *, claimed: bool = False, found: Sequence[Sequence[Any]] | None = None
+) -> Generator[Statement, Any, int]:
+    """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written.
+    ``claimed``: the caller's transaction has just inserted the result with its flag set (the insert was the
+    guard), so the flag is not flipped here. ``found``: the rows of ``seats_query``, read already in this
+    transaction after the result was recorded (and, on PostgreSQL, after its lock was taken)."""
+    if not claimed:
+        flipped = yield _statement(
+            "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
+            table=table_id,
+            yes=True,
+            no=False,
+        )
+        if flipped != 1:
+            return 0
+    if found is None:
+        found = yield seats_query(table_id)
     if not found:
         return 0
     guild_id, finished_at, house_rules = found[0][0], float(found[0][1]), found[0][2]
