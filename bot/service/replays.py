@@ -9,9 +9,10 @@ state, else the match is refused rather than shown wrong. A match whose move log
 (``bot.service.retention``) is refused with that reason.
 
 How a match is rebuilt depends on its game: ``GAMES`` maps the match document's ``"game"`` (absent for
-Crazy Eights) to its rebuilder. The Crazier Eights abilities game needs one of its own: a ``Replayer`` that
-makes its match from the seed and ruleset (``bot.engine.crazier``), applies its stored actions and its
-``start_next_round`` step, and gives a ``TableSnapshot`` (its board) and a seat's hand at each step.
+Crazy Eights) to its ``Replayer``: Crazy Eights (``bot.engine.Match``) and Crazier Eights with its abilities
+(``bot.engine.crazier.CrazierMatch``), each made from the seed and ruleset as the lobby deals it. What only
+the viewer learned in a move (cards drawn, the card an Elven Princess looked at) is in the step's
+``private``, for the seat that learned it only.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
 from bot.engine import Action, Match, Ruleset, card_code, sort_key
+from bot.engine.crazier import DECK, PRESET_NAME, CrazierMatch, CrazierRules, Move
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.live import LiveTable
@@ -48,6 +50,7 @@ class ReplayStep:
     lines: tuple[TableEvent, ...]  # the move's public events
     snapshot: TableSnapshot  # the board right after the move
     hand: tuple[str, ...] | None  # the viewer's own cards then (codes, sorted); None: not seated
+    private: tuple[TableEvent, ...]  # what only the viewer's seat learned in the move; () when not seated
     version: int  # the state version the move produced
 
     @property
@@ -87,32 +90,11 @@ class Replayer(Protocol):
     def hand(self, position: int) -> tuple[str, ...]: ...
 
 
-class _EightsReplayer:
-    """Crazy Eights (every preset, house rules, partnership): ``bot.engine.Match``."""
+class _Seats:
+    """The seats as at the deal; takeovers and seats taken back are followed through the public lines."""
 
-    def __init__(
-        self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
-    ) -> None:
-        self._record = record
-        # The seats as at the deal; takeovers and seats taken back are followed through the public lines.
+    def __init__(self, seats: Sequence[SeatRecord]) -> None:
         self._seats = [replace(seat, cpu_takeover=False) for seat in seats]
-        self._doc = doc
-        final_match = Match.from_json(final)
-        self._ruleset: Ruleset = final_match.ruleset
-        self._seat_count = final_match.num_seats
-        self.match: Match | None = None
-
-    def start(self) -> None:
-        # As the lobby deals it: the last seat deals, so seat 0 leads the first round.
-        count = self._seat_count
-        self.match = Match.new(self._ruleset, count, seed=int(self._doc["seed"]), dealer=count - 1)
-
-    def apply(self, step: dict[str, Any]) -> None:
-        assert self.match is not None
-        if step.get("kind") == "start_next_round":
-            self.match.start_next_round()
-        else:
-            self.match.apply(Action.from_json(step))
 
     def told(self, events: Sequence[TableEvent]) -> None:
         for event in events:
@@ -125,6 +107,44 @@ class _EightsReplayer:
             elif event.kind == "rejoined":
                 self._seats[seat] = replace(self._seats[seat], cpu_takeover=False)
 
+    def _doc(self, doc: dict[str, Any], phase: str) -> dict[str, Any]:
+        """The table document a board of the replay is built from: no timer, no recent plays."""
+        return {
+            "phase": phase,
+            "host_id": doc.get("host_id", 0),
+            "seed": doc["seed"],
+            "timeouts": [0] * len(self._seats),
+            "recent": [],
+            "turn": None,
+        }
+
+
+class _EightsReplayer(_Seats):
+    """Crazy Eights (every preset, house rules, partnership): ``bot.engine.Match``."""
+
+    def __init__(
+        self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
+    ) -> None:
+        super().__init__(seats)
+        self._record = record
+        self._table_doc = doc
+        final_match = Match.from_json(final)
+        self._ruleset: Ruleset = final_match.ruleset
+        self._seat_count = final_match.num_seats
+        self.match: Match | None = None
+
+    def start(self) -> None:
+        # As the lobby deals it: the last seat deals, so seat 0 leads the first round.
+        count = self._seat_count
+        self.match = Match.new(self._ruleset, count, seed=int(self._table_doc["seed"]), dealer=count - 1)
+
+    def apply(self, step: dict[str, Any]) -> None:
+        assert self.match is not None
+        if step.get("kind") == "start_next_round":
+            self.match.start_next_round()
+        else:
+            self.match.apply(Action.from_json(step))
+
     def final_state(self) -> dict[str, Any] | None:
         return self.match.to_json() if self.match is not None else None
 
@@ -134,18 +154,10 @@ class _EightsReplayer:
     def board(self, index: int, *, last: bool) -> TableSnapshot:
         assert self.match is not None
         phase = "finished" if last else "between_rounds" if self.match.round_over else "playing"
-        doc = {
-            "phase": phase,
-            "host_id": self._doc.get("host_id", 0),
-            "seed": self._doc["seed"],
-            "timeouts": [0] * len(self._seats),
-            "recent": [],
-            "turn": None,
-        }
         live = LiveTable(
             record=self._record,
             seats=list(self._seats),
-            doc=doc,
+            doc=self._doc(self._table_doc, phase),
             match=self.match,
             ruleset=self._ruleset,
             version=index,
@@ -157,8 +169,58 @@ class _EightsReplayer:
         return tuple(card_code(card) for card in sorted(self.match.round.hand(position), key=sort_key))
 
 
+class _CrazierReplayer(_Seats):
+    """Crazier Eights with its ability cards (teams too): ``bot.engine.crazier.CrazierMatch``."""
+
+    def __init__(
+        self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
+    ) -> None:
+        super().__init__(seats)
+        self._record = record
+        self._table_doc = doc
+        final_match = CrazierMatch.from_json(final)
+        self._rules: CrazierRules = final_match.rules
+        self._seat_count = final_match.num_seats
+        self.match: CrazierMatch | None = None
+
+    def start(self) -> None:
+        # As the lobby deals it (bot.service.lobby): who goes first comes from the table's seed.
+        self.match = CrazierMatch.new(self._rules, self._seat_count, seed=int(self._table_doc["seed"]))
+
+    def apply(self, step: dict[str, Any]) -> None:
+        assert self.match is not None
+        if step.get("kind") == "start_next_round":
+            self.match.start_next_round()
+        else:
+            self.match.apply(Move.from_json(step))
+
+    def final_state(self) -> dict[str, Any] | None:
+        return self.match.to_json() if self.match is not None else None
+
+    def round_number(self) -> int:
+        return self.match.number if self.match is not None else 0
+
+    def board(self, index: int, *, last: bool) -> TableSnapshot:
+        assert self.match is not None
+        phase = "finished" if last else "between_rounds" if self.match.round.over else "playing"
+        live = LiveTable(
+            record=self._record,
+            seats=list(self._seats),
+            doc=self._doc(self._table_doc, phase),
+            match=None,
+            ruleset=self._rules,
+            version=index,
+            crazier=self.match,
+        )
+        return snapshot(live)
+
+    def hand(self, position: int) -> tuple[str, ...]:
+        assert self.match is not None
+        return tuple(sorted(self.match.round.hands[position], key=DECK.index))
+
+
 ReplayerFactory = Callable[[TableRecord, Sequence[SeatRecord], dict[str, Any], dict[str, Any]], Replayer]
-GAMES: Final[dict[str, ReplayerFactory]] = {"eights": _EightsReplayer}
+GAMES: Final[dict[str, ReplayerFactory]] = {"eights": _EightsReplayer, PRESET_NAME: _CrazierReplayer}
 
 
 def _public(move: MoveRecord) -> tuple[TableEvent, ...]:
@@ -166,6 +228,18 @@ def _public(move: MoveRecord) -> tuple[TableEvent, ...]:
         TableEvent(str(e["kind"]), e.get("seat"), dict(e.get("data") or {}))
         for e in move.events
         if e.get("to") is None and "to_seat" not in e
+    )
+
+
+def _private(move: MoveRecord, position: int | None) -> tuple[TableEvent, ...]:
+    """The move's events only ``position``'s seat was told (whoever played it then: the person or a CPU
+    in their place)."""
+    if position is None:
+        return ()
+    return tuple(
+        TableEvent(str(e["kind"]), e.get("seat"), dict(e.get("data") or {}))
+        for e in move.events
+        if e.get("to_seat") == position
     )
 
 
@@ -233,7 +307,11 @@ class ReplayService:
         factory = GAMES.get(game)
         if factory is None:
             raise ServiceError("no-replay", f"Replays of {game} matches are not available yet.")
-        replayer = factory(record, seats, state.state, final)
+        try:
+            replayer = factory(record, seats, state.state, final)
+        except Exception as error:  # a stored match its game cannot read (as _rebuild: never a traceback)
+            log.warning("match %s: its stored state cannot be read for a replay: %r", record.id, error)
+            raise ServiceError("no-replay", f"Match #{table_id} can't be replayed from its moves.") from None
         return self._rebuild(replayer, record, seats, moves, final, viewer_id, index)
 
     def _rebuild(
@@ -286,5 +364,6 @@ class ReplayService:
             lines=_public(played[index]),
             snapshot=shown[0],
             hand=shown[1],
+            private=_private(played[index], position),
             version=played[index].version,
         )

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import discord
 
+from bot.engine.crazier import card_label as crazier_card_label
 from bot.service.replays import RecentMatch, ReplayStep
 from bot.service.standings import PastMatch
 from bot.ui import routing
@@ -62,12 +63,38 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
     lines = event_lines(step.lines, step.snapshot, faces) or [NOTHING_PUBLIC]
     embed.insert_field_at(0, name="This step", value=_newest_lines(lines, FIELD_VALUE_LIMIT), inline=False)
     if step.hand is not None:
-        cards = faces.cards(list(step.hand)) if step.hand else "no cards"
+        cards = _hand_text(step, faces) if step.hand else "no cards"
         embed.add_field(
             name=f"Your hand then ({len(step.hand)})", value=_clip(cards, FIELD_VALUE_LIMIT), inline=False
         )
+    note = _only_you(step)
+    if note:
+        embed.add_field(name="Only you saw then", value=_clip(note, FIELD_VALUE_LIMIT), inline=False)
     embed.set_footer(text="Only you see this replay: your own hand, and what everyone saw at the time.")
     return embed
+
+
+def _hand_text(step: ReplayStep, faces: CardFaces) -> str:
+    assert step.hand is not None
+    if step.snapshot.crazier is not None:  # crazier-abilities: its cards by code, name and colours
+        return "\n".join(crazier_card_label(code) for code in step.hand)
+    return faces.cards(list(step.hand))
+
+
+def _only_you(step: ReplayStep) -> str:
+    """crazier-abilities: what only the viewer's seat learned in this step (the cards it drew, the card its
+    Elven Princess looked at), as the table told them privately then."""
+    if step.snapshot.crazier is None:
+        return ""
+    drawn: list[str] = []
+    looked: list[str] = []
+    for event in step.private:
+        if event.kind == "drew_cards":
+            drawn.extend(str(code) for code in event.data.get("cards") or [])
+        elif event.kind == "looked_card" and event.data.get("card"):
+            looked.append(f"The top card of the draw pile was {crazier_card_label(str(event.data['card']))}.")
+    lines = ["You drew " + ", ".join(crazier_card_label(code) for code in drawn) + "."] if drawn else []
+    return "\n".join(lines + looked)
 
 
 class ReplayButton(

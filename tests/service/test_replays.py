@@ -215,8 +215,12 @@ async def test_a_match_without_a_log_or_of_another_game_is_refused_in_words(stor
     bare = await finished_without_log(store, {})
     error = await refused(replays.step(GUILD, bare, ALICE.user_id, 0), "no-replay")
     assert f"#{bare}" in error.message
-    other = await finished_without_log(
+    other = await finished_without_log(store, {"seed": 3, "match": {"format": 1, "game": "hearts"}})
+    error = await refused(replays.step(GUILD, other, ALICE.user_id, 0), "no-replay")
+    assert "hearts" in error.message and "not available yet" in error.message
+    # A stored match its game cannot read is refused in words too, not with a traceback.
+    damaged = await finished_without_log(
         store, {"seed": 3, "match": {"format": 1, "game": "crazier-abilities"}}
     )
-    error = await refused(replays.step(GUILD, other, ALICE.user_id, 0), "no-replay")
-    assert "crazier-abilities" in error.message and "not available yet" in error.message
+    error = await refused(replays.step(GUILD, damaged, ALICE.user_id, 0), "no-replay")
+    assert f"#{damaged}" in error.message
