@@ -290,7 +290,7 @@ async def record_match(
     # its own. Its snapshot is taken after the lock above, so it reads what an earlier match committed.
     users = [row[1] for row in rows.preset_rows(guild_id, result)]
     read = ratings.seats_query(table_id) if rater is not None else None
-    sql, args = rows.numbered(
+    sql, args = statements.numbered(
         "WITH counted AS (INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) "
         "SELECT :guild, u, :preset, COUNT(*) FROM unnest(CAST(:users AS bigint[])) AS u GROUP BY u "
         "ON CONFLICT (guild_id, user_id, preset) "
