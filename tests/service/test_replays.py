@@ -37,9 +37,9 @@ class RecordingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
-    async def commit_move(self, *args: Any, **kwargs: Any) -> int:
-        version = await self._inner.commit_move(*args, **kwargs)
-        self.states[version] = kwargs["new_state"]
+    async def commit_move(self, move: MoveCommit) -> int:
+        version = await self._inner.commit_move(move)
+        self.states[version] = move.new_state
         return version
 
 
