@@ -5,6 +5,8 @@ intent a game control (button or select) stands for.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -148,33 +150,37 @@ class PlayCog(TableCog, name="Eights play"):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The players the chosen card may choose (every player still in the game)."""
-        hand = await self._crazier_hand(interaction)
-        if hand is None:
-            return []
-        typed = current.strip().lower()
-        seen: dict[str, str] = {}
-        for card in hand.crazier.cards if hand.crazier else ():
-            if card.effect_choice == "player":
-                for option in card.effect_options:
-                    if typed in option.label.lower():
-                        seen[f"seat:{option.value}"] = plain_name(option.label[:90])
-        return [app_commands.Choice(name=name, value=value) for value, name in seen.items()][:25]
+        return await self._effect_choices(
+            interaction, current, "player", lambda o: (f"seat:{o.value}", plain_name(o.label[:90]))
+        )
 
     @effect.autocomplete("target")
     async def effect_target_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The cards in play the user's cards may choose now."""
+        return await self._effect_choices(interaction, current, "card", lambda o: (o.value, o.label[:100]))
+
+    async def _effect_choices(
+        self,
+        interaction: discord.Interaction,
+        current: str,
+        kind: str,
+        shown: Callable[[Any], tuple[str, str]],
+    ) -> list[app_commands.Choice[str]]:
+        """The options of kind ``kind`` ("player" or "card") the user's cards offer now, matching what was
+        typed, each once (``shown`` gives its value and label)."""
         hand = await self._crazier_hand(interaction)
         if hand is None:
             return []
         typed = current.strip().lower()
         seen: dict[str, str] = {}
         for card in hand.crazier.cards if hand.crazier else ():
-            if card.effect_choice == "card":
+            if card.effect_choice == kind:
                 for option in card.effect_options:
                     if typed in option.label.lower():
-                        seen[option.value] = option.label[:100]
+                        value, label = shown(option)
+                        seen[value] = label
         return [app_commands.Choice(name=name, value=value) for value, name in seen.items()][:25]
 
     @app_commands.command(name="draw", description="Draw a card from the stock.")
