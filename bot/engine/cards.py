@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.engine.errors import EngineError
+from bot.i18n import N_, _
 
 if TYPE_CHECKING:
     from bot.engine.rules import Ruleset
@@ -27,23 +28,23 @@ ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
 SUIT_CODES = ("C", "D", "H", "S")
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
+SUIT_NAMES = (N_("Clubs"), N_("Diamonds"), N_("Hearts"), N_("Spades"))
 RANK_CODES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = (
     "",
-    "Ace",
-    "Two",
-    "Three",
-    "Four",
-    "Five",
-    "Six",
-    "Seven",
-    "Eight",
-    "Nine",
-    "Ten",
-    "Jack",
-    "Queen",
-    "King",
+    N_("Ace"),
+    N_("Two"),
+    N_("Three"),
+    N_("Four"),
+    N_("Five"),
+    N_("Six"),
+    N_("Seven"),
+    N_("Eight"),
+    N_("Nine"),
+    N_("Ten"),
+    N_("Jack"),
+    N_("Queen"),
+    N_("King"),
 )
 
 MIN_CARD = 4
@@ -182,13 +183,13 @@ def card_label(card: Card) -> str:
 
 
 def card_name(card: Card) -> str:
-    """Full name: "King of Hearts"."""
-    return _NAMES[card]
+    """Full name in the current language: "King of Hearts"."""
+    return _("{rank} of {suit}", rank=_(RANK_NAMES[card >> 2]), suit=_(SUIT_NAMES[card & 3]))
 
 
 def card_title(card: Card) -> str:
     """Label and full name, as choices and selects show a card: "K♥ King of Hearts"."""
-    return f"{LABELS[card]} {_NAMES[card]}"
+    return f"{LABELS[card]} {card_name(card)}"
 
 
 def suit_code(suit: Suit) -> str:
@@ -200,7 +201,8 @@ def suit_symbol(suit: Suit) -> str:
 
 
 def suit_name(suit: Suit) -> str:
-    return SUIT_NAMES[suit]
+    """The suit's name in the current language."""
+    return _(SUIT_NAMES[suit])
 
 
 def sort_key(card: Card) -> int:
@@ -209,7 +211,6 @@ def sort_key(card: Card) -> int:
 
 
 _BY_CODE: dict[str, Card] = {CODES[c]: c for c in STANDARD_DECK}
-_NAMES: dict[Card, str] = {c: f"{RANK_NAMES[c >> 2]} of {SUIT_NAMES[c & 3]}" for c in STANDARD_DECK}
 
 
 def card_from_code(code: str) -> Card:
