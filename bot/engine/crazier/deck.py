@@ -19,7 +19,9 @@ Colour = str
 COLOURS: tuple[Colour, ...] = ("B", "G", "O", "P")
 COLOUR_NAMES = {"B": N_("blue"), "G": N_("green"), "O": N_("orange"), "P": N_("purple")}
 #: The suit each colour stands for on the faces (seed 001, "Card layout").
-COLOUR_SUITS = {"B": "moon", "G": "ankh", "O": "sun", "P": "eye"}
+COLOUR_SUITS = {"B": N_("moon"), "G": N_("ankh"), "O": N_("sun"), "P": N_("eye")}
+#: The kinds of card, as the rules help names them.
+KIND_NAMES = {"event": N_("event"), "asset": N_("asset")}
 COLOUR_SYMBOLS = {"B": "☾", "G": "☥", "O": "☀", "P": "👁"}
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 WILD_RANK = "8"
