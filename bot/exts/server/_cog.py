@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog
+from bot.i18n import _
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
 from bot.service.server import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
@@ -151,11 +152,11 @@ class ServerCog(FeatureCog, name=SERVER_COG):
             await interaction.response.edit_message(content="Your statistics are kept.", view=None)
             return
         await self.server.forget(user_id)
-        await interaction.response.edit_message(content=FORGOTTEN, view=None)
+        await interaction.response.edit_message(content=_(FORGOTTEN), view=None)
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
     async def forget(self, interaction: discord.Interaction) -> None:
         # The deletion itself happens when the member confirms (bot.ui.standings.ForgetButton).
         view = forget_view(interaction.user.id)
-        await interaction.response.send_message(FORGET_QUESTION, view=view, ephemeral=True)
+        await interaction.response.send_message(_(FORGET_QUESTION), view=view, ephemeral=True)
         answers.release(view)
