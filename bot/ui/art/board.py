@@ -35,6 +35,7 @@ from bot.engine import (
     parse_suit,
     suit_name,
 )
+from bot.i18n import _, ngettext
 from bot.service.models import TableSnapshot
 from bot.ui.art.cards import (
     FOUR_COLOUR,
@@ -341,34 +342,40 @@ def draw_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image
 
 
 def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+    return ngettext("{n} card", "{n} cards", count)
 
 
 def alt_text(snapshot: TableSnapshot) -> str:
-    """The picture in words (the attachment's description)."""
-    parts = [f"Crazy Eights table, round {snapshot.round_number}."]
+    """The picture in words (the attachment's description), in the language in force (the server's)."""
+    parts = [_("Crazy Eights table, round {number}.", number=snapshot.round_number)]
     if snapshot.phase == "between_rounds":
-        parts.append("The round is over.")
+        parts.append(_("The round is over."))
     if snapshot.target_card is not None:
         card = parse_card(snapshot.target_card)
-        parts.append(f"Target card: {card_name(card)} ({card_label(card)}).")
+        parts.append(_("Target card: {name} ({label}).", name=card_name(card), label=card_label(card)))
     if snapshot.declared_suit:
-        parts.append(f"Suit named: {suit_name(parse_suit(snapshot.declared_suit))}.")
+        parts.append(_("Suit named: {suit}.", suit=suit_name(parse_suit(snapshot.declared_suit))))
     if snapshot.pending_draw:
-        parts.append(f"Next player draws {_cards(snapshot.pending_draw)} unless they answer.")
+        parts.append(
+            ngettext(
+                "Next player draws {n} card unless they answer.",
+                "Next player draws {n} cards unless they answer.",
+                snapshot.pending_draw,
+            )
+        )
     parts.append(
-        "Play goes in seat order." if snapshot.direction >= 0 else "Play goes in reverse seat order."
+        _("Play goes in seat order.") if snapshot.direction >= 0 else _("Play goes in reverse seat order.")
     )
-    parts.append(f"Stock: {_cards(snapshot.stock_size)}.")
+    parts.append(_("Stock: {cards}.", cards=_cards(snapshot.stock_size)))
     seats = []
     for seat in sorted(snapshot.seats, key=lambda seat: seat.position):
         text = f"{seat.position + 1}. {plain_name(seat.name)}"
         if seat.card_count is not None:
             text += f", {_cards(seat.card_count)}"
         if snapshot.phase == "playing" and snapshot.to_act == seat.position:
-            text += ", to move"
+            text += _(", to move")
         seats.append(text)
-    parts.append("Seats: " + "; ".join(seats) + ".")
+    parts.append(_("Seats: {seats}.", seats="; ".join(seats)))
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.crazier.deck import COLOUR_NAMES, colours_of, rank_of, row_of
+from bot.i18n import _, ngettext
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, draw_centered_text, font, png_bytes
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
@@ -264,40 +265,51 @@ def _draw_row(
 
 
 def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+    return ngettext("{n} card", "{n} cards", count)
+
+
+def _colour_words(colour: str) -> str:
+    return _("{colour} {symbol}", colour=_(COLOUR_NAMES[colour]), symbol=_(SYMBOL_NAMES[colour]))
 
 
 def card_words(card: str) -> str:
     """A card for a screen reader: "Death, 9, blue moon"; "Ace, A, blue moon and green ankh"."""
     row = row_of(card)
-    colours = " and ".join(f"{COLOUR_NAMES[c]} {SYMBOL_NAMES[c]}" for c in colours_of(card))
-    extra = ", wild" if rank_of(card) == "8" else ""
-    return f"{row.name}, {rank_of(card)}, {colours}{extra}"
+    colours = _(" and ").join(_colour_words(c) for c in colours_of(card))
+    extra = _(", wild") if rank_of(card) == "8" else ""
+    return f"{_(row.name)}, {rank_of(card)}, {colours}{extra}"
 
 
 def crazier_alt_text(board: CrazierBoard) -> str:
-    """The picture in words (the attachment's description)."""
-    parts = [f"Crazier Eights table, game {board.game_number}."]
+    """The picture in words (the attachment's description), in the language in force (the server's)."""
+    parts = [_("Crazier Eights table, game {number}.", number=board.game_number)]
     if board.game_over:
-        parts.append("The game is over.")
-    parts.append(f"Top card: {card_words(board.top_card)}.")
-    parts.append("Colour to follow: " + " or ".join(COLOUR_NAMES[c] for c in board.follow) + ".")
-    parts.append(f"Draw pile: {_cards(board.draw_pile)}. Discard pile: {_cards(board.discard_pile)}.")
+        parts.append(_("The game is over."))
+    parts.append(_("Top card: {card}.", card=card_words(board.top_card)))
+    follow = _(" or ").join(_(COLOUR_NAMES[c]) for c in board.follow)
+    parts.append(_("Colour to follow: {colours}.", colours=follow))
+    parts.append(
+        _(
+            "Draw pile: {draw}. Discard pile: {discard}.",
+            draw=_cards(board.draw_pile),
+            discard=_cards(board.discard_pile),
+        )
+    )
     players = []
     for seat in sorted(board.seats, key=lambda seat: seat.position):
         text = f"{seat.position + 1}. {plain_name(seat.name)}"
         if seat.team is not None:
-            text += f" (team {seat.team})"
-        text += ", out" if seat.out else f", {_cards(seat.hand_size)} in hand"
+            text += " " + _("(team {team})", team=seat.team)
+        text += _(", out") if seat.out else _(", {cards} in hand", cards=_cards(seat.hand_size))
         if seat.won:
-            text += ", won"
+            text += _(", won")
         if seat.to_act and not board.game_over:
-            text += ", to move"
+            text += _(", to move")
         if seat.in_play:
-            named = ", ".join(f"{row_of(card).name} ({card})" for card in seat.in_play)
-            text += f", in play: {named}"
+            named = ", ".join(f"{_(row_of(card).name)} ({card})" for card in seat.in_play)
+            text += _(", in play: {cards}", cards=named)
         players.append(text)
-    parts.append("Players: " + "; ".join(players) + ".")
+    parts.append(_("Players: {players}.", players="; ".join(players)))
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
 
