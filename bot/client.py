@@ -35,6 +35,8 @@ from bot.delivery.endpoints import apply_endpoints
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher
 from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
+from bot.exts.translator import CatalogueTranslator
+from bot.exts.tree import EightsTree
 from bot.metrics import BotMetrics
 from bot.service import ServiceError, SystemClock, TableService
 from bot.service.replays import ReplayService
@@ -133,6 +135,9 @@ class EightsBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
+            # Each command answers in its player's language; the commands' names and descriptions are
+            # translated by the catalogue translator set in setup_hook.
+            tree_cls=EightsTree,
             intents=discord.Intents(guilds=True),
             shard_count=config.shard_count,
             # None (the default: all shards) is accepted though discord.py's option type says list[int].
@@ -213,6 +218,7 @@ class EightsBot(commands.AutoShardedBot):
         await self._write_heartbeat()
         self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
 
+        await self.tree.set_translator(CatalogueTranslator())
         await self._build_features(self._store)
         await self.sync_commands(force=self.force_sync)
         if self.restore_tables:  # a bot that plays (not a one-shot command such as `sync`)

@@ -315,6 +315,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         if ruleset is not None
         else CRAZIER_MATCH_END.format(live.ruleset.target),
         partnership=ruleset is not None and ruleset.partnership,
+        ruleset=ruleset,
         side_ranking=side_lines(match, live.seats)
         if live.crazier is None
         else crazier_sides(live.crazier, live.seats),

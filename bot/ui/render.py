@@ -368,9 +368,10 @@ def sides_text(snapshot: TableSnapshot) -> str:
 
 def house_rules_text(snapshot: TableSnapshot) -> str:
     """The preset and what the table changes from it, in words."""
-    if not snapshot.house_rules:
+    words = snapshot.house_rules_words()
+    if not words:
         return _("{preset} as it is (`/eights rules` explains it)", preset=snapshot.preset)
-    return _clip("\n".join(f"• {line}" for line in snapshot.house_rules), MAX_FIELD)
+    return _clip("\n".join(f"• {line}" for line in words), MAX_FIELD)
 
 
 def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Embed:
@@ -450,7 +451,7 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
     if snapshot.house_rules and phase != "lobby":
         embed.add_field(name=_("House rules"), value=house_rules_text(snapshot), inline=False)
     if snapshot.match_end and phase != "lobby":
-        embed.add_field(name=_("Match"), value=snapshot.match_end, inline=True)
+        embed.add_field(name=_("Match"), value=snapshot.match_end_words(), inline=True)
     if phase in ("playing", "between_rounds"):
         embed.add_field(name=_("Last plays"), value=_recent_lines(snapshot, faces), inline=False)
     embed.set_footer(
@@ -607,7 +608,7 @@ def scores_text(snapshot: TableSnapshot) -> str:
     totals = ", ".join(f"{names[i]} {seat.total}" for i, seat in enumerate(snapshot.seats))
     lines.append(_("Totals: {totals}", totals=totals))
     if snapshot.match_end:
-        lines.append(_("Match: {match}.", match=snapshot.match_end))
+        lines.append(_("Match: {match}.", match=snapshot.match_end_words()))
     return _clip("\n".join(lines), MAX_CONTENT)
 
 

@@ -12,14 +12,14 @@ from discord import app_commands
 
 from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
 from bot.service.server import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
 from bot.ui.appearance import Appearance
 from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view, settings_embed
 
-NOT_IN_GUILD = "Use this command in a server."
+NOT_IN_GUILD = N_("Use this command in a server.")
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
 
 
@@ -70,12 +70,12 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         board_picture: bool | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         # Checked here, when the command runs, and not only through default permissions: a server can grant
         # the command to anyone in its integration settings, and those overrides must not open the settings.
         if not interaction.permissions.manage_guild:
-            await _private(interaction, "You need the Manage Server permission to use this command.")
+            await _private(interaction, _("You need the Manage Server permission to use this command."))
             return
         changes = (
             default_preset is not None
@@ -145,11 +145,11 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         """The answer to /eights forget's question (``bot.ui.standings.ForgetButton``)."""
         if interaction.user.id != user_id:
             await interaction.response.send_message(
-                "Only the member who asked can answer this.", ephemeral=True
+                _("Only the member who asked can answer this."), ephemeral=True
             )
             return
         if not confirm:
-            await interaction.response.edit_message(content="Your statistics are kept.", view=None)
+            await interaction.response.edit_message(content=_("Your statistics are kept."), view=None)
             return
         await self.server.forget(user_id)
         await interaction.response.edit_message(content=_(FORGOTTEN), view=None)

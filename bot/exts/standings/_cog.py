@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.exts._group import EightsGroup, FeatureCog
+from bot.i18n import N_, _
 from bot.service.errors import ServiceError
 from bot.service.standings import BoardSort, StandingsService
 from bot.ui.replays import history_view
@@ -23,7 +24,7 @@ from bot.ui.standings import (
     stats_picture,
 )
 
-NOT_IN_GUILD = "Use this command in a server."
+NOT_IN_GUILD = N_("Use this command in a server.")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -45,7 +46,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         edited in place to show the page."""
         if interaction.guild_id != guild_id:
             await interaction.response.send_message(
-                "This leaderboard belongs to another server.", ephemeral=True
+                _("This leaderboard belongs to another server."), ephemeral=True
             )
             return
         try:
@@ -77,7 +78,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         page: app_commands.Range[int, 1, 1_000_000] = 1,
     ) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         try:
             board = await self.standings.leaderboard(
@@ -94,7 +95,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
     @app_commands.describe(member="Whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         user = member or interaction.user
         try:
@@ -114,7 +115,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
     @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
     async def history(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         try:
             matches = await self.standings.history(interaction.guild_id)

@@ -20,6 +20,7 @@ from bot.exts._group import EightsGroup, answer_unexpected
 from bot.exts.tables._base import TableCog
 from bot.exts.tables._house_rules import HouseCog
 from bot.exts.tables._play import control_intent
+from bot.i18n import N_, _
 from bot.service import EXPIRED, ServiceError, TableService
 from bot.ui.controls import (
     CATCH,
@@ -42,7 +43,7 @@ from bot.ui.controls import (
     modal_control,
 )
 
-FINISHED_BUTTON = "This table has finished; this button has expired."
+FINISHED_BUTTON = N_("This table has finished; this button has expired.")
 
 
 class ControlsCog(TableCog, name=COG_NAME):
@@ -86,7 +87,7 @@ class ControlsCog(TableCog, name=COG_NAME):
             if error.code == "expired":
                 message = EXPIRED
             elif error.code == "no_table":
-                message = FINISHED_BUTTON
+                message = _(FINISHED_BUTTON)
             else:
                 message = error.message
             await answer_privately(interaction, message)
@@ -108,7 +109,7 @@ class ControlsCog(TableCog, name=COG_NAME):
             if outcome.snapshot.phase == "lobby":
                 await acknowledge(interaction)
             else:
-                await self.show_hand(interaction, table_id, note="You took your seat back.")
+                await self.show_hand(interaction, table_id, note=_("You took your seat back."))
         elif action == LEAVE:
             outcome = await self.service.leave(table_id, self.actor(interaction))
             self.publisher.publish(outcome)
@@ -130,8 +131,8 @@ class ControlsCog(TableCog, name=COG_NAME):
         elif action in (PLAY, DRAW, PASS, SUIT, LAST, CATCH) or action in CRAZIER_ACTIONS:
             intent = control_intent(control, values)
             if intent is None:
-                await answer_privately(interaction, "That control is not valid any more.")
+                await answer_privately(interaction, _("That control is not valid any more."))
                 return
             await self.play_move(interaction, table_id, intent, round_token=token, in_place=True)
         else:
-            await answer_privately(interaction, "That control is not valid any more.")
+            await answer_privately(interaction, _("That control is not valid any more."))
