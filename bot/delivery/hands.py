@@ -28,6 +28,7 @@ from bot.service import HandView, Outcome, ServiceError, TableService
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.controls import hand_view
+from bot.ui.locales import use_player_locale
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +223,9 @@ class HandMessages:
         async with session.lock:
             if session.interaction is None or not session.fresh(self._clock.monotonic()):
                 return
+            # A refresh runs in the publisher's lane, after someone else's move: the hand is its owner's,
+            # in their language (the interaction that showed it says which).
+            use_player_locale(session.interaction)
             try:
                 hand = await self.service.hand(table_id, user_id)
             except ServiceError:

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.exts._group import EightsGroup, FeatureCog
-from bot.exts.translator import CONTEXTS, NAME_CONTEXTS
+from bot.exts.translator import CONTEXTS, NAME_CONTEXTS, UNTRANSLATED
 
 FEATURES = ("bot.exts.tables", "bot.exts.standings", "bot.exts.replays", "bot.exts.server")
 NAME_COMMENT = "A Discord name: 1-32 characters, lowercase letters, digits, - or _ (no spaces)."
@@ -35,7 +35,7 @@ class _Recorder(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         kind = CONTEXTS.get(context.location)
-        if kind is not None:
+        if kind is not None and string.message not in UNTRANSLATED:
             self.seen.setdefault((kind, string.message), None)
         return None
 

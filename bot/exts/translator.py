@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import DEFAULT_LOCALE, from_discord, translations
+from bot.i18n import DEFAULT_LOCALE, LANGUAGE_NAMES, from_discord, translations
 
 #: Discord's pattern for command and option names (lowercase where a script has case).
 NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
@@ -31,6 +31,8 @@ CONTEXTS: dict[Where, str] = {
     Where.choice_name: "slash choice",
 }
 NAME_CONTEXTS = frozenset({"slash command name", "slash option name"})
+#: Shown as they are in every language: each language's own name (a /eights settings language choice).
+UNTRANSLATED = frozenset(LANGUAGE_NAMES.values())
 
 
 def valid_name(text: str) -> bool:
@@ -62,6 +64,6 @@ class CatalogueTranslator(app_commands.Translator):
     ) -> str | None:
         ours = from_discord(locale)
         kind = CONTEXTS.get(context.location)
-        if ours is None or kind is None:
+        if ours is None or kind is None or string.message in UNTRANSLATED:
             return None
         return translate_text(string.message, kind, ours)

@@ -365,10 +365,13 @@ class HandView:
 @dataclass(frozen=True, slots=True)
 class CardDisplay:
     """How a server shows cards (``/eights settings``): the card emojis beside the text, the board picture
-    attached to the board message. Both on unless the server turned them off."""
+    attached to the board message. Both on unless the server turned them off. ``language``: the catalogue
+    its public text (boards, lines, rankings, the lobby) is written in; None follows the server's language in
+    Discord (an interaction's ``guild_locale``)."""
 
     card_emojis: bool = True
     board_picture: bool = True
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

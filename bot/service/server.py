@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.engine import RulesetError, rule_options
+from bot.i18n import LOCALES, _
 from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
@@ -24,6 +25,8 @@ MIN_TURN_TIMEOUT: Final = 15  # seconds
 MAX_TURN_TIMEOUT: Final = 24 * 60 * 60
 # A longer list of table channels is better expressed through Discord's own channel permissions.
 MAX_ALLOWED_CHANNELS: Final = 25
+#: The /eights settings language value that follows the server's language in Discord again.
+AUTO_LANGUAGE: Final = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,20 +133,37 @@ class ServerService:
             return CardDisplay()
         try:
             data = json.loads(raw)
-            return CardDisplay(bool(data["card_emojis"]), bool(data["board_picture"]))
+            language = data.get("language")
+            return CardDisplay(
+                bool(data["card_emojis"]),
+                bool(data["board_picture"]),
+                language if language in LOCALES else None,
+            )
         except (ValueError, KeyError, TypeError):
             return CardDisplay()  # a damaged value: the defaults, until an admin saves again
 
     async def update_card_display(
-        self, guild_id: int, *, card_emojis: bool | None = None, board_picture: bool | None = None
+        self,
+        guild_id: int,
+        *,
+        card_emojis: bool | None = None,
+        board_picture: bool | None = None,
+        language: str | None = None,
     ) -> CardDisplay:
+        """Change the switches given (None: unchanged). ``language``: a catalogue ("de", "pt_BR"), or
+        ``AUTO_LANGUAGE`` to follow the server's language in Discord again."""
         current = await self.card_display(guild_id)
+        if language is not None and language != AUTO_LANGUAGE and language not in LOCALES:
+            raise ServiceError("unknown-language", _("There is no language called {name!r}.", name=language))
         new = CardDisplay(
             current.card_emojis if card_emojis is None else card_emojis,
             current.board_picture if board_picture is None else board_picture,
+            current.language if language is None else (None if language == AUTO_LANGUAGE else language),
         )
         if new != current:
-            value = {"card_emojis": new.card_emojis, "board_picture": new.board_picture}
+            value: dict[str, object] = {"card_emojis": new.card_emojis, "board_picture": new.board_picture}
+            if new.language is not None:
+                value["language"] = new.language
             await self._store.set_meta(_display_key(guild_id), json.dumps(value, sort_keys=True))
         return new
 

@@ -7,16 +7,21 @@ event loop, or None when the server has it off or the table has no round on it; 
 has its own picture, ``bot.ui.crazier_picture``). A server's two switches are
 read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
 the settings. Both default to on (``CardDisplay``).
+
+``language(guild_id)`` is the language of the server's public text: the one chosen in its settings, else the
+server's language in Discord as its interactions last said it (``note_guild_locale``), else English.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import replace
 
 from bot.delivery.emojis import CardEmojis
+from bot.i18n import DEFAULT_LOCALE, from_discord
 from bot.service.models import CardDisplay, TableSnapshot
-from bot.ui.art.board import BoardPicture, BoardRenderer, board_key, has_picture
-from bot.ui.art.crazier_board import crazier_board_key, render_crazier_async
+from bot.ui.art.board import BoardPicture, BoardRenderer, alt_text, board_key, has_picture
+from bot.ui.art.crazier_board import crazier_alt_text, crazier_board_key, render_crazier_async
 from bot.ui.crazier_picture import crazier_board_of
 from bot.ui.faces import TEXT, CardFaces
 
@@ -34,6 +39,7 @@ class Appearance:
         self.pictures = pictures
         self.load_switches = load_switches
         self._switches: dict[int, CardDisplay] = {}
+        self._guild_locales: dict[int, str] = {}
 
     def set_switches(self, guild_id: int, switches: CardDisplay) -> None:
         self._switches[guild_id] = switches
@@ -45,6 +51,22 @@ class Appearance:
             switches = await self.load_switches(guild_id) if self.load_switches else CardDisplay()
             self._switches[guild_id] = switches
         return switches
+
+    def note_guild_locale(self, guild_id: int | None, guild_locale: object) -> None:
+        """Remember the server's language in Discord (an interaction's ``guild_locale``), when we have it."""
+        ours = from_discord(guild_locale)
+        if guild_id is not None and ours is not None:
+            self._guild_locales[guild_id] = ours
+
+    def cached_language(self, guild_id: int) -> str:
+        """The language of the server's public text, from the settings already read."""
+        chosen = self._switches.get(guild_id, CardDisplay()).language
+        return chosen or self._guild_locales.get(guild_id, DEFAULT_LOCALE)
+
+    async def language(self, guild_id: int) -> str:
+        """The language of the server's public text (its settings read the first time)."""
+        await self.load(guild_id)
+        return self.cached_language(guild_id)
 
     def cached_faces(self, guild_id: int) -> CardFaces:
         """``faces`` from the switches already read (the defaults until then), for synchronous callers."""
@@ -69,10 +91,16 @@ class Appearance:
     async def picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
         if self.pictures is None or not (await self.load(snapshot.guild_id)).board_picture:
             return None
+        # The picture is drawn (and cached) in the renderer's threads, where no language is in force: its
+        # alt text is written here, in the caller's (the server's language, set by the delivery part).
         if snapshot.crazier is not None:
             board = crazier_board_of(snapshot)
-            return await render_crazier_async(self.pictures, board) if board is not None else None
-        return await self.pictures.render_async(snapshot)
+            if board is None:
+                return None
+            picture = await render_crazier_async(self.pictures, board)
+            return replace(picture, alt_text=crazier_alt_text(board))
+        drawn = await self.pictures.render_async(snapshot)
+        return replace(drawn, alt_text=alt_text(snapshot)) if drawn is not None else None
 
 
 TEXT_ONLY = Appearance()

@@ -25,5 +25,11 @@ def player_locale(interaction: discord.Interaction[Any]) -> str:
 
 
 def use_player_locale(interaction: discord.Interaction[Any]) -> str:
-    """Answer the rest of this interaction's handling in its player's language (the handler's own task)."""
+    """Answer the rest of this interaction's handling in its player's language (the handler's own task).
+    The server's language in Discord is noted on the way, for the public text of its tables (the bot's
+    ``appearance``, when it has one)."""
+    appearance = getattr(getattr(interaction, "client", None), "appearance", None)
+    note = getattr(appearance, "note_guild_locale", None)
+    if note is not None:
+        note(getattr(interaction, "guild_id", None), getattr(interaction, "guild_locale", None))
     return set_locale(player_locale(interaction))

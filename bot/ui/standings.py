@@ -19,7 +19,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
-from bot.i18n import N_, _, ngettext, pgettext
+from bot.i18n import LANGUAGE_NAMES, N_, _, ngettext, pgettext
 from bot.service.models import CardDisplay
 from bot.service.server import ServerSettings
 from bot.service.standings import (
@@ -472,6 +472,8 @@ def settings_embed(
         embed.add_field(
             name=_("Board picture"), value=_("on") if display.board_picture else _("off (text only)")
         )
+        language = LANGUAGE_NAMES.get(display.language or "", _("the server's language in Discord"))
+        embed.add_field(name=_("Language of the tables"), value=language)
     return embed
 
 
