@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
+from bot.i18n import _, ngettext
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.views import house_words
@@ -230,7 +231,7 @@ class StandingsService:
         board_sort = _leaderboard_sort(sort)
         if page < 1:
             if not clamp:
-                raise ServiceError("page-out-of-range", "Pages start at 1.")
+                raise ServiceError("page-out-of-range", _("Pages start at 1."))
             page = 1
         if board_sort == "rating":
             return await self._rating_page(guild_id, viewer_id, page, clamp)
@@ -241,15 +242,23 @@ class StandingsService:
             if board_sort == "winrate":
                 raise ServiceError(
                     "no-standings",
-                    f"Nobody here has finished {self._min_matches} matches yet, "
-                    "so there is no win-rate board.",
+                    _(
+                        "Nobody here has finished {min_matches} matches yet, so there is no win-rate board.",
+                        min_matches=self._min_matches,
+                    ),
                 )
-            raise ServiceError("no-standings", "Nobody has finished a match in this server yet.")
+            raise ServiceError("no-standings", _("Nobody has finished a match in this server yet."))
         page_count = math.ceil(player_count / self._page_size)
         if page > page_count:
             if not clamp:
-                pages = "1 page" if page_count == 1 else f"{page_count} pages"
-                raise ServiceError("page-out-of-range", f"The leaderboard has only {pages}.")
+                raise ServiceError(
+                    "page-out-of-range",
+                    ngettext(
+                        "The leaderboard has only {n} page.",
+                        "The leaderboard has only {n} pages.",
+                        page_count,
+                    ),
+                )
             page = page_count
         rows = await self._store.leaderboard(
             guild_id,
@@ -280,13 +289,19 @@ class StandingsService:
         provisional_count = await self._store.rating_board_size(guild_id, ranked=False)
         if ranked + provisional_count == 0:
             raise ServiceError(
-                "no-standings", "Nobody has a rating in this server yet: finish a match first."
+                "no-standings", _("Nobody has a rating in this server yet: finish a match first.")
             )
         page_count = max(1, math.ceil(ranked / self._page_size))
         if page > page_count:
             if not clamp:
-                pages = "1 page" if page_count == 1 else f"{page_count} pages"
-                raise ServiceError("page-out-of-range", f"The rating board has only {pages}.")
+                raise ServiceError(
+                    "page-out-of-range",
+                    ngettext(
+                        "The rating board has only {n} page.",
+                        "The rating board has only {n} pages.",
+                        page_count,
+                    ),
+                )
             page = page_count
         rated = await self._store.rating_board(
             guild_id, offset=(page - 1) * self._page_size, limit=self._page_size
@@ -314,15 +329,16 @@ class StandingsService:
         refusal."""
         stats = await self._store.player_stats(guild_id, user_id)
         if stats is None or stats.matches_played == 0:
-            who = "You haven't" if own else "That member hasn't"
-            raise ServiceError("no-stats", f"{who} finished a match in this server yet.")
+            if own:
+                raise ServiceError("no-stats", _("You haven't finished a match in this server yet."))
+            raise ServiceError("no-stats", _("That member hasn't finished a match in this server yet."))
         rating = await self._store.player_rating(guild_id, user_id, history=RATING_HISTORY)
         return _model(PlayerRecord, stats, rating=None if rating is None else _rating_record(rating))
 
     async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[PastMatch]:
         matches = await self._store.recent_matches(guild_id, limit=limit)
         if not matches:
-            raise ServiceError("no-matches", "No match has finished in this server yet.")
+            raise ServiceError("no-matches", _("No match has finished in this server yet."))
         return [_past_match(match) for match in matches]
 
 
@@ -330,4 +346,4 @@ def _leaderboard_sort(sort: str) -> BoardSort:
     for known in LEADERBOARD_SORTS:
         if sort == known:
             return known
-    raise ServiceError("unknown-sort", "Sort the leaderboard by rating, wins, win rate or points.")
+    raise ServiceError("unknown-sort", _("Sort the leaderboard by rating, wins, win rate or points."))
