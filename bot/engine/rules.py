@@ -261,9 +261,9 @@ def _problem(rs: Ruleset) -> str | None:
     for n in range(rs.min_seats, rs.max_seats + 1):
         if rs.hand_size_for(n) * n + 2 > 52 * rs.decks_for(n):
             return _(
-                "{n} hands of {hand_size_for} cards do not fit in the deck",
+                "{n} hands of {cards} cards do not fit in the deck",
                 n=n,
-                hand_size_for=rs.hand_size_for(n),
+                cards=rs.hand_size_for(n),
             )
     if rs.wild_rank is not None and not (_is_int(rs.wild_rank) and 1 <= rs.wild_rank <= 13):
         return _("wild rank must be a rank from A (1) to K (13), or none")
@@ -298,7 +298,7 @@ def _problem(rs: Ruleset) -> str | None:
             return _("a rank is listed twice as {label}", label=label)
         for r in ranks:
             if not 1 <= r <= 13:
-                return _("{r} is not a rank (A=1 … K=13)", r=r)
+                return _("{rank} is not a rank (A=1 … K=13)", rank=r)
             if r == rs.wild_rank:
                 return _(
                     "the wild rank {rank} cannot also have a {label} effect", rank=RANK_CODES[r], label=label
@@ -317,8 +317,8 @@ def _problem(rs: Ruleset) -> str | None:
     for r, cap in rs.draw_caps:
         if r not in draw_ranks:
             return _(
-                "a cap is set for {value}, which is not a draw card",
-                value=RANK_CODES[r] if 1 <= r <= 13 else r,
+                "a cap is set for {rank}, which is not a draw card",
+                rank=RANK_CODES[r] if 1 <= r <= 13 else r,
             )
         if cap < draw_ranks[r]:
             return _(

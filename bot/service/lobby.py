@@ -279,9 +279,9 @@ class LobbyUseCases:
                 if not ruleset.allows_seats(len(work.seats)):
                     raise ServiceError(
                         "too_few",
-                        "A team game needs four or six players (two teams seated alternately)."
+                        _("A team game needs four or six players (two teams seated alternately).")
                         if ruleset.teams
-                        else f"At least {needed} seats are needed to start.",
+                        else _("At least {needed} seats are needed to start.", needed=needed),
                     )
                 _start_crazier(work, ruleset)
                 return

@@ -296,10 +296,10 @@ class ReplayService:
             raise ServiceError(
                 "pruned",
                 _(
-                    "The moves of match #{table_id} were deleted on {day} (this bot keeps move logs "
+                    "The moves of match #{id} were deleted on {day} (this bot keeps move logs "
                     "for a limited time), so it can't be replayed. Its result is still in /eights "
                     "history.",
-                    table_id=table_id,
+                    id=table_id,
                     day=day,
                 ),
             )
@@ -310,7 +310,7 @@ class ReplayService:
         if state is None or not isinstance(final, dict) or "seed" not in state.state:
             raise ServiceError(
                 "no-replay",
-                _("Match #{table_id} can't be replayed: its moves are not kept.", table_id=table_id),
+                _("Match #{id} can't be replayed: its moves are not kept.", id=table_id),
             )
         game = str(final.get("game", "eights"))
         factory = GAMES.get(game)
@@ -321,7 +321,7 @@ class ReplayService:
         except Exception as error:  # a stored match its game cannot read (as _rebuild: never a traceback)
             log.warning("match %s: its stored state cannot be read for a replay: %r", record.id, error)
             raise ServiceError(
-                "no-replay", _("Match #{table_id} can't be replayed from its moves.", table_id=table_id)
+                "no-replay", _("Match #{id} can't be replayed from its moves.", id=table_id)
             ) from None
         return self._rebuild(replayer, record, seats, moves, final, viewer_id, index)
 

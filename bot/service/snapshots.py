@@ -25,7 +25,7 @@ from bot.engine import (
     suit_code,
 )
 from bot.engine.crazier import CrazierMatch
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.service import crazier
 from bot.service.errors import ServiceError
 from bot.service.live import (
@@ -314,7 +314,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         house_rules=tuple(rule_wording.differences(ruleset)) if ruleset is not None else (),
         match_end=match_end_text(ruleset)
         if ruleset is not None
-        else CRAZIER_MATCH_END.format(live.ruleset.target),
+        else CRAZIER_MATCH_END.format(target=live.ruleset.target),
         partnership=ruleset is not None and ruleset.partnership,
         ruleset=ruleset,
         side_ranking=side_lines(match, live.seats)
@@ -324,7 +324,8 @@ def _build(live: LiveTable) -> TableSnapshot:
     )
 
 
-CRAZIER_MATCH_END = "until a total passes {}; lowest total wins"
+# English: the board words it from ``target_score`` in the reader's language (``match_end_words``).
+CRAZIER_MATCH_END = N_("until a total passes {target}; lowest total wins")
 
 
 def _crazier_top(live: LiveTable) -> str | None:

@@ -35,7 +35,7 @@ from bot.engine import (
     parse_suit,
     suit_name,
 )
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
 from bot.service.models import TableSnapshot
 from bot.ui.art.cards import (
     FOUR_COLOUR,
@@ -324,15 +324,30 @@ def draw_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image
         badge_centre = (cx + 104, cy - 22)
         _paste(image, _badge(parse_suit(snapshot.declared_suit), BADGE, palette), badge_centre)
         draw_centered_text(
-            draw, "named", (badge_centre[0], badge_centre[1] + 38), size=15, fill=WHITE, bold=0
+            draw,
+            pgettext("picture", "named"),
+            (badge_centre[0], badge_centre[1] + 38),
+            size=15,
+            fill=WHITE,
+            bold=0,
         )
     if snapshot.pending_draw:
         draw_centered_text(
-            draw, f"+{snapshot.pending_draw} to draw", (cx, cy + 76), size=17, fill=ALERT, bold=0.06
+            draw,
+            pgettext("picture", "+{n} to draw", n=snapshot.pending_draw),
+            (cx, cy + 76),
+            size=17,
+            fill=ALERT,
+            bold=0.06,
         )
     elif snapshot.phase == "between_rounds":
         draw_centered_text(
-            draw, f"round {snapshot.round_number} over", (cx, cy + 76), size=17, fill=GOLD, bold=0.06
+            draw,
+            pgettext("picture", "round {number} over", number=snapshot.round_number),
+            (cx, cy + 76),
+            size=17,
+            fill=GOLD,
+            bold=0.06,
         )
     seats = sorted(snapshot.seats, key=lambda seat: seat.position)
     for seat, centre in zip(seats, _seat_centres(len(seats)), strict=True):

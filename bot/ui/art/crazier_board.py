@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.crazier.deck import COLOUR_NAMES, colours_of, rank_of, row_of
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, draw_centered_text, font, png_bytes
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
@@ -166,9 +166,11 @@ def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float])
 def _turn_text(board: CrazierBoard) -> str:
     if board.game_over:
         winners = [drawable_name(seat.name, seat.position) for seat in board.seats if seat.won]
-        return f"{' & '.join(winners)} won" if winners else "game over"
+        if winners:
+            return pgettext("picture", "{names} won", names=" & ".join(winners))
+        return pgettext("picture", "game over")
     acting = [drawable_name(seat.name, seat.position) for seat in board.seats if seat.to_act]
-    return f"turn: {' & '.join(acting)}" if acting else ""
+    return pgettext("picture", "turn: {names}", names=" & ".join(acting)) if acting else ""
 
 
 def draw_crazier_board(board: CrazierBoard) -> Image.Image:
@@ -187,19 +189,25 @@ def draw_crazier_board(board: CrazierBoard) -> Image.Image:
             outline=FELT_DARK,
             width=3,
         )
-    draw_centered_text(draw, f"draw pile {board.draw_pile}", (92, middle + 60), size=15, fill=WHITE, bold=0)
+    draw_pile = pgettext("picture", "draw pile {count}", count=board.draw_pile)
+    draw_centered_text(draw, draw_pile, (92, middle + 60), size=15, fill=WHITE, bold=0)
     # The top card, large, with the discard pile's size.
     _paste(image, _face(board.top_card, *TOP_CARD, "full"), (250, middle - 6))
     draw_centered_text(
-        draw, f"discard pile {board.discard_pile}", (250, middle + 82), size=13, fill=WHITE, bold=0
+        draw,
+        pgettext("picture", "discard pile {count}", count=board.discard_pile),
+        (250, middle + 82),
+        size=13,
+        fill=WHITE,
+        bold=0,
     )
     # The colour(s) to follow.
     follow = board.follow
     for i, colour in enumerate(follow):
         offset = (i - (len(follow) - 1) / 2) * (BADGE + 6)
         _paste(image, _badge(colour), (380 + offset, middle - 16))
-    label = " or ".join(COLOUR_NAMES[c] for c in follow)
-    draw_centered_text(draw, "follow", (380, middle + 24), size=14, fill=WHITE, bold=0)
+    label = _(" or ").join(_(COLOUR_NAMES[c]) for c in follow)
+    draw_centered_text(draw, pgettext("picture", "follow"), (380, middle + 24), size=14, fill=WHITE, bold=0)
     draw_centered_text(draw, label, (380, middle + 42), size=15, fill=WHITE, bold=0)
     # Whose turn, or who won.
     turn = _turn_text(board)
@@ -209,7 +217,12 @@ def draw_crazier_board(board: CrazierBoard) -> Image.Image:
         text = fit_text(draw, turn, 17, box[2] - box[0] - 20)
         draw.text(((box[0] + box[2]) / 2, middle), text, font=font(17), fill=INK, anchor="mm")
     draw_centered_text(
-        draw, f"Crazier Eights · game {board.game_number}", (620, MARGIN + 24), size=14, fill=WHITE, bold=0
+        draw,
+        pgettext("picture", "Crazier Eights · game {number}", number=board.game_number),
+        (620, MARGIN + 24),
+        size=14,
+        fill=WHITE,
+        bold=0,
     )
     for i, seat in enumerate(seats):
         _draw_row(
@@ -227,11 +240,8 @@ def _draw_row(
         draw.rounded_rectangle(plate, radius=8, fill=GOLD)
     ink = INK if lit else (MUTED if seat.out else WHITE)
     # The team, and the win (in gold), at the plate's right end.
-    team = " ".join(
-        word
-        for word in (f"team {seat.team}" if seat.team is not None else "", "won" if seat.won else "")
-        if word
-    )
+    team_label = pgettext("picture", "team {team}", team=seat.team) if seat.team is not None else ""
+    team = " ".join(word for word in (team_label, pgettext("picture", "won") if seat.won else "") if word)
     team_width = draw.textlength(team, font=font(12)) + 8 if team else 0
     name = fit_text(draw, drawable_name(seat.name, seat.position), 15, plate[2] - plate[0] - 16 - team_width)
     draw.text((plate[0] + 8, y), name, font=font(15), fill=ink, anchor="lm")
@@ -241,7 +251,7 @@ def _draw_row(
         )
     # The hand: a card back and the count, or what became of the player.
     if seat.out:
-        draw.text((HAND_AT, y), "out", font=font(15), fill=MUTED, anchor="lm")
+        draw.text((HAND_AT, y), pgettext("picture", "out"), font=font(15), fill=MUTED, anchor="lm")
     else:
         _paste(image, _back(*HAND_BACK), (HAND_AT + HAND_BACK[0] / 2, y))
         draw.text(
