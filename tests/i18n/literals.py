@@ -17,13 +17,55 @@ CATALOGUE_CALLS = frozenset({"_", "N_", "ngettext", "pgettext", "npgettext"})
 #: English), exceptions that are bugs or configuration errors (not refusals), string plumbing.
 NOT_SHOWN_CALLS = frozenset(
     {
-        "debug", "info", "warning", "error", "exception", "critical", "log",  # logging
-        "ValueError", "TypeError", "RuntimeError", "KeyError", "AssertionError", "NotImplementedError",
-        "ConfigError", "DatabaseFault", "_NotUploaded",
-        "getLogger", "compile", "fullmatch", "match", "search", "sub", "split", "join", "startswith",
-        "endswith", "replace", "strip", "removeprefix", "get", "pop", "getattr", "hasattr", "setdefault",
-        "format", "encode", "get_cog", "add_listener", "create_task", "metric", "Counter", "Histogram", "Gauge",
-        "Lock", "field", "TypeVar", "NewType", "cast", "isinstance",
+        "debug",
+        "info",
+        "warning",
+        "error",
+        "exception",
+        "critical",
+        "log",  # logging
+        "ValueError",
+        "TypeError",
+        "RuntimeError",
+        "KeyError",
+        "AssertionError",
+        "NotImplementedError",
+        "ConfigError",
+        "DatabaseFault",
+        "_NotUploaded",
+        "getLogger",
+        "compile",
+        "fullmatch",
+        "match",
+        "search",
+        "sub",
+        "split",
+        "join",
+        "startswith",
+        "endswith",
+        "replace",
+        "strip",
+        "removeprefix",
+        "get",
+        "pop",
+        "getattr",
+        "hasattr",
+        "setdefault",
+        "format",
+        "encode",
+        "get_cog",
+        "add_listener",
+        "create_task",
+        "metric",
+        "Counter",
+        "Histogram",
+        "Gauge",
+        "Lock",
+        "field",
+        "TypeVar",
+        "NewType",
+        "cast",
+        "isinstance",
     }
 )
 #: Keyword arguments that are identifiers, not words: custom ids, names of routes and files, URLs.
@@ -124,7 +166,9 @@ def literals_in(path: Path) -> Iterator[Literal]:
                     return True
             if isinstance(parent, ast.keyword) and parent.arg in NOT_SHOWN_KEYWORDS:
                 return True
-            if isinstance(parent, ast.Compare) or isinstance(parent, ast.Subscript) and parent.slice is current:
+            if isinstance(parent, ast.Compare) or (
+                isinstance(parent, ast.Subscript) and parent.slice is current
+            ):
                 return True
             if isinstance(parent, ast.Dict) and current in parent.keys:
                 return True

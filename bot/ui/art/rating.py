@@ -75,12 +75,13 @@ def alt_text(history: Sequence[float]) -> str:
     if len(history) == 1:
         text = _("Rating over 1 rated match: from {first} to {last}", first=first, last=last)
     else:
+        low, high = f"{min(history):.1f}", f"{max(history):.1f}"
         text = _(
             "Rating over the last {n} rated matches: from {first} to {last}, lowest {low}, highest {high}",
             n=len(history),
             first=first,
             last=last,
-            low=f"{min(history):.1f}",
-            high=f"{max(history):.1f}",
+            low=low,
+            high=high,
         )
     return (text + ".")[:MAX_ALT_TEXT]
