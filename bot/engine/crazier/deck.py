@@ -192,9 +192,16 @@ _RANK_WORDS = {r.lower(): r for r in RANKS} | {
 
 
 def parse_colour(text: object) -> Colour:
-    """A colour from a letter, name, suit name or symbol; ``EngineError(906)`` otherwise."""
+    """A colour from a letter, name, suit name or symbol, in English or the language in force;
+    ``EngineError(906)`` otherwise."""
     if isinstance(text, str):
-        colour = _COLOUR_WORDS.get(text.strip().lower())
+        typed = text.strip().lower()
+        colour = _COLOUR_WORDS.get(typed)
+        if colour is None:  # the player's own words for the colours and their suits
+            colour = next(
+                (c for c in COLOURS if typed in (_(COLOUR_NAMES[c]).lower(), _(COLOUR_SUITS[c]).lower())),
+                None,
+            )
         if colour is not None:
             return colour
     raise EngineError(906, _("Unknown colour: name blue, green, orange or purple."))
