@@ -272,7 +272,7 @@ class EightsBot(commands.AutoShardedBot):
         # EightsBot is an AutoShardedBot: the same commands.Bot API, a sibling class for the type checker.
         as_bot = cast(commands.Bot, self)
         await bot.exts.tables.setup(as_bot, group, service, publisher)
-        await bot.exts.standings.setup(as_bot, group, standings)
+        await bot.exts.standings.setup(as_bot, group, standings, self.appearance)
         await bot.exts.replays.setup(as_bot, group, ReplayService(store), self.appearance)
         await bot.exts.server.setup(as_bot, group, server, self.appearance)
         self.tree.add_command(group)

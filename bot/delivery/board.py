@@ -194,7 +194,7 @@ class BoardMessages:
             embed_data = dict(
                 render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
             )
-        shown = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
+            shown = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
         picture_key = picture_digest(shown)
         return (
             embed_data == feed.board_embed

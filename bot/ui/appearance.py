@@ -15,13 +15,12 @@ server's language in Discord as its interactions last said it (``note_guild_loca
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import replace
 
 from bot.delivery.emojis import CardEmojis
 from bot.i18n import DEFAULT_LOCALE, from_discord
 from bot.service.models import CardDisplay, TableSnapshot
-from bot.ui.art.board import BoardPicture, BoardRenderer, alt_text, board_key, has_picture
-from bot.ui.art.crazier_board import crazier_alt_text, crazier_board_key, render_crazier_async
+from bot.ui.art.board import BoardPicture, BoardRenderer, board_key, has_picture
+from bot.ui.art.crazier_board import crazier_board_key, render_crazier_async
 from bot.ui.crazier_picture import crazier_board_of
 from bot.ui.faces import TEXT, CardFaces
 
@@ -91,16 +90,12 @@ class Appearance:
     async def picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
         if self.pictures is None or not (await self.load(snapshot.guild_id)).board_picture:
             return None
-        # The picture is drawn (and cached) in the renderer's threads, where no language is in force: its
-        # alt text is written here, in the caller's (the server's language, set by the delivery part).
+        # Drawn in the renderer's threads in the caller's context: its words and alt text are in the language
+        # in force (the server's, set by the delivery part), which is part of its cache key.
         if snapshot.crazier is not None:
             board = crazier_board_of(snapshot)
-            if board is None:
-                return None
-            picture = await render_crazier_async(self.pictures, board)
-            return replace(picture, alt_text=crazier_alt_text(board))
-        drawn = await self.pictures.render_async(snapshot)
-        return replace(drawn, alt_text=alt_text(snapshot)) if drawn is not None else None
+            return await render_crazier_async(self.pictures, board) if board is not None else None
+        return await self.pictures.render_async(snapshot)
 
 
 TEXT_ONLY = Appearance()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import functools
 import math
 import threading
@@ -35,7 +36,7 @@ from bot.engine import (
     parse_suit,
     suit_name,
 )
-from bot.i18n import _, ngettext, pgettext
+from bot.i18n import _, current_locale, ngettext, pgettext
 from bot.service.models import TableSnapshot
 from bot.ui.art.cards import (
     FOUR_COLOUR,
@@ -89,8 +90,10 @@ def has_picture(snapshot: TableSnapshot) -> bool:
 
 
 def board_key(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Hashable:
-    """Everything the picture (and its alt text) shows: public fields, nothing else."""
+    """Everything the picture (and its alt text) shows: public fields, nothing else, and the language of its
+    words (the language in force)."""
     return (
+        current_locale(),
         palette.name,
         snapshot.phase,
         snapshot.round_number,
@@ -510,7 +513,9 @@ class BoardRenderer:
         picture = self._cached(key)
         if picture is not None:
             return picture
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self.picture, key, draw)
+        # In the caller's context: the picture's words are in the language in force there.
+        run = contextvars.copy_context().run
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run, self.picture, key, draw)
 
     async def render_async(self, snapshot: TableSnapshot) -> BoardPicture | None:
         """``render`` in one of the renderer's threads unless the picture is cached."""
@@ -519,4 +524,5 @@ class BoardRenderer:
         picture = self.cached(snapshot)
         if picture is not None:
             return picture
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self.render, snapshot)
+        run = contextvars.copy_context().run  # the caller's language (see ``picture_async``)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run, self.render, snapshot)

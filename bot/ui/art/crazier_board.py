@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.crazier.deck import COLOUR_NAMES, colours_of, rank_of, row_of
-from bot.i18n import _, ngettext, pgettext
+from bot.i18n import _, current_locale, ngettext, pgettext
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, draw_centered_text, font, png_bytes
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
@@ -324,8 +324,9 @@ def crazier_alt_text(board: CrazierBoard) -> str:
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
 
 
-def crazier_board_key(board: CrazierBoard) -> tuple[str, CrazierBoard]:
-    return ("crazier", board)
+def crazier_board_key(board: CrazierBoard) -> tuple[str, str, CrazierBoard]:
+    """The board, and the language of the picture's words (the language in force)."""
+    return ("crazier", current_locale(), board)
 
 
 def render_crazier_board(board: CrazierBoard) -> BoardPicture:
