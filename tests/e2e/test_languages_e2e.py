@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage, FakeUser
 from tests.i18n.fixtures import Writer, catalogues  # noqa: F401  (the fixture)
@@ -140,3 +142,21 @@ async def test_each_player_reads_their_language_and_the_table_the_servers(
         hands = _hands(world, user, code)
         assert hands, f"{user.name} has no hand in {code}"
         assert not any("Your hand" in m.content for m in world.fake.ephemeral_messages(user))
+
+
+async def test_a_server_chooses_the_language_of_its_tables(world: World, catalogues: Writer) -> None:  # noqa: F811
+    catalogues("es", SPANISH)
+    catalogues("fr", {"Crazy Eights — {preset}": "Huit américain — {preset}"})
+    world.guild.locale = "es-ES"
+    admin = world.fake.create_user("admin")
+    world.fake.add_member(world.guild, admin, permissions=int(discord.Permissions(manage_guild=True).value))
+    saved = await world.run(admin, "settings", language="fr")
+    assert saved.ephemeral
+    opened = await world.run(world.alice, "new")
+    assert opened.embeds[0]["title"] == "Huit américain — classic"  # the choice, over Discord's Spanish
+    await world.run(world.alice, "end")
+
+    back = await world.run(admin, "settings", language="auto")
+    assert back.ephemeral
+    again = await world.run(world.alice, "new")
+    assert again.embeds[0]["title"] == "Ocho loco — classic"  # Discord's server language again
