@@ -430,8 +430,9 @@ def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
             "{when} in {channel}", when=f"<t:{int(match.finished_at)}:R>", channel=f"<#{match.channel_id}>"
         )
         value += "\n" + ranking
-        if match.house_rules:
-            value += "\n" + _("House rules: {rules}", rules="; ".join(match.house_rules))
+        words = match.house_rules_words()
+        if words:
+            value += "\n" + _("House rules: {rules}", rules="; ".join(words))
         embed.add_field(
             name=f"{match.preset} · {rounds}", value=_clip(value, FIELD_VALUE_LIMIT), inline=False
         )
