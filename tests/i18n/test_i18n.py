@@ -109,3 +109,12 @@ async def test_a_servers_public_language() -> None:
     assert await appearance.language(3) == "en"
     appearance.set_switches(2, CardDisplay(language="pt_BR"))
     assert appearance.cached_language(2) == "pt_BR"
+
+
+def test_a_slash_translation_discord_would_refuse_stays_english(catalogues: Writer) -> None:  # noqa: F811
+    too_long = "x" * 101
+    catalogues("fr", {("slash command description", "Open a Crazy Eights table in this channel."): too_long})
+    assert (
+        translate_text("Open a Crazy Eights table in this channel.", "slash command description", "fr")
+        is None
+    )
