@@ -118,3 +118,20 @@ def test_a_slash_translation_discord_would_refuse_stays_english(catalogues: Writ
         translate_text("Open a Crazy Eights table in this channel.", "slash command description", "fr")
         is None
     )
+
+
+async def test_the_board_picture_is_drawn_in_the_callers_language(catalogues: Writer) -> None:  # noqa: F811
+    from bot.ui.art.board import BoardRenderer, board_key
+    from tests.ui.snapshots import snapshot
+
+    catalogues("de", {"Crazy Eights table, round {number}.": "Tisch der Verrückten Achten, Runde {number}."})
+    renderer = BoardRenderer()
+    snap = snapshot()
+    with use_locale("de"):
+        german = await renderer.render_async(snap)  # drawn in the renderer's thread
+        german_key = board_key(snap)
+    english = await renderer.render_async(snap)
+    assert german is not None and english is not None
+    assert german.alt_text.startswith("Tisch der Verrückten Achten, Runde 1.")
+    assert english.alt_text.startswith("Crazy Eights table, round 1.")
+    assert german_key != board_key(snap) and renderer.drawn == 2  # one picture per language
