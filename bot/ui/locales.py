@@ -29,7 +29,12 @@ def use_player_locale(interaction: discord.Interaction[Any]) -> str:
     The server's language in Discord is noted on the way, for the public text of its tables (the bot's
     ``appearance``, when it has one)."""
     appearance = getattr(getattr(interaction, "client", None), "appearance", None)
+    guild_id = getattr(interaction, "guild_id", None)
     note = getattr(appearance, "note_guild_locale", None)
     if note is not None:
-        note(getattr(interaction, "guild_id", None), getattr(interaction, "guild_locale", None))
-    return set_locale(player_locale(interaction))
+        note(guild_id, getattr(interaction, "guild_locale", None))
+    own = from_discord(getattr(interaction, "locale", None))
+    if own is None and guild_id is not None and appearance is not None:
+        # A language we have no catalogue for: the server's (its settings' choice, else Discord's).
+        own = appearance.cached_language(guild_id)
+    return set_locale(own or player_locale(interaction))

@@ -135,3 +135,21 @@ async def test_the_board_picture_is_drawn_in_the_callers_language(catalogues: Wr
     assert german.alt_text.startswith("Tisch der Verrückten Achten, Runde 1.")
     assert english.alt_text.startswith("Crazy Eights table, round 1.")
     assert german_key != board_key(snap) and renderer.drawn == 2  # one picture per language
+
+
+def test_a_player_whose_language_we_lack_reads_the_servers() -> None:
+    from types import SimpleNamespace
+
+    from bot.ui.locales import use_player_locale
+
+    appearance = Appearance()
+    appearance.set_switches(5, CardDisplay(language="fr"))
+    client = SimpleNamespace(appearance=appearance)
+    with use_locale("en"):
+        japanese = SimpleNamespace(client=client, guild_id=5, locale="ja", guild_locale="ja")
+        assert use_player_locale(japanese) == "fr"  # the server's choice
+        german = SimpleNamespace(client=client, guild_id=5, locale="de", guild_locale="es-ES")
+        assert use_player_locale(german) == "de"  # their own
+        assert appearance.cached_language(5) == "fr"  # noted "es", but the settings' choice wins
+        alone = SimpleNamespace(client=client, guild_id=6, locale="ja", guild_locale="es-419")
+        assert use_player_locale(alone) == "es"  # Discord's server language
