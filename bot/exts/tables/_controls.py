@@ -42,6 +42,7 @@ from bot.ui.controls import (
     Control,
     modal_control,
 )
+from bot.ui.locales import use_player_locale
 
 FINISHED_BUTTON = N_("This table has finished; this button has expired.")
 
@@ -74,7 +75,9 @@ class ControlsCog(TableCog, name=COG_NAME):
             await self.on_control(interaction, *found)
 
     async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
-        """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``)."""
+        """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``).
+        Answered in the clicker's language (a form does not come through ``bot.ui.routing``)."""
+        use_player_locale(interaction)
         # Moves and board buttons change a message in place; the rest (forms too) answer with a new private
         # message.
         in_place = control.action not in (HAND, START, NEXT, HOUSE)
@@ -85,7 +88,7 @@ class ControlsCog(TableCog, name=COG_NAME):
             await self._control(interaction, control, values)
         except ServiceError as error:
             if error.code == "expired":
-                message = EXPIRED
+                message = _(EXPIRED)
             elif error.code == "no_table":
                 message = _(FINISHED_BUTTON)
             else:
