@@ -21,6 +21,12 @@ SPANISH = {
     "Round {number} dealt": "Ronda {number} repartida",
     "{who} played {card}": "{who} jugó {card}",
     "{who} drew {n} card": ("{who} robó {n} carta", "{who} robó {n} cartas"),
+    # Whatever the deal: a player with nothing to play is drawn for (or passed) by the referee.
+    "{who} had no card to play and drew {n} card": (
+        "{who} no tenía carta y robó {n} carta",
+        "{who} no tenía carta y robó {n} cartas",
+    ),
+    "{who} could not play or draw and passed": "{who} no pudo jugar ni robar y pasó",
     "▶ {mention}, your turn.": "▶ {mention}, te toca.",
     "▶ {mention}, your turn ({hint}).": "▶ {mention}, te toca ({hint}).",
     "press **My hand** on the board to see your cards": "pulsa **Mi mano** en el tablero para ver tus cartas",
