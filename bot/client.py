@@ -37,6 +37,7 @@ from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
 from bot.exts.translator import CatalogueTranslator
 from bot.exts.tree import EightsTree
+from bot.i18n import N_, in_locale
 from bot.metrics import BotMetrics
 from bot.service import ServiceError, SystemClock, TableService
 from bot.service.replays import ReplayService
@@ -49,13 +50,14 @@ from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
 from bot.ui.art.cards import PALETTES
 from bot.ui.art.emoji_set import EmojiSet
+from bot.ui.locales import player_locale
 
 if TYPE_CHECKING:
     from discord.state import ConnectionState
 
 log = logging.getLogger(__name__)
 
-RESTARTING_MESSAGE = "The bot is restarting, try again in a moment."
+RESTARTING_MESSAGE = N_("The bot is restarting, try again in a moment.")
 HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
 CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
@@ -296,9 +298,14 @@ class EightsBot(commands.AutoShardedBot):
     def _sync_target(self) -> discord.Object | None:
         return discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None
 
-    def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
-        """What ``tree.sync(guild=guild)`` would send."""
-        return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+    async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+        """What ``tree.sync(guild=guild)`` would send, translations included (a changed translation is a
+        changed tree: it is synced)."""
+        translator = self.tree.translator
+        commands_here = self.tree.get_commands(guild=guild)
+        if translator is None:
+            return [command.to_dict(self.tree) for command in commands_here]
+        return [await command.get_translated_payload(self.tree, translator) for command in commands_here]
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Sync the application commands (to DEV_GUILD_ID, or globally) when the tree differs from the
@@ -311,7 +318,7 @@ class EightsBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
         target = "globally" if guild is None else f"to server {guild.id}"
         key = command_tree_hash_key(None if guild is None else guild.id)
-        digest = hash_command_payload(self.application_id, self.command_payload(guild))
+        digest = hash_command_payload(self.application_id, await self.command_payload(guild))
         if not force and await self.store.get_meta(key) == digest:
             log.info("application commands unchanged since the last sync %s; not syncing", target)
             self.commands_synced = False
@@ -374,7 +381,8 @@ class EightsBot(commands.AutoShardedBot):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(RESTARTING_MESSAGE, ephemeral=True)
+                text = in_locale(player_locale(interaction), RESTARTING_MESSAGE)
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as error:
             log.debug("could not turn interaction %s away: %s", interaction.id, error)
 

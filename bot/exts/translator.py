@@ -3,8 +3,9 @@
 discord.py hands every command, group and option name, description and choice name to ``translate`` for each
 Discord locale when the tree is synced; we answer from the catalogue of that locale (``bot.i18n``), with a
 message context by kind ("slash command name" …), so that a command named "play" and a button saying "Play"
-can be translated differently. English is the text in the code; a missing translation, or a translated name
-Discord would refuse (names: 1–32 lowercase letters, digits, "-" and "_"), leaves Discord's English.
+can be translated differently. English is the text in the code; a missing translation, or one Discord would
+refuse (names: 1–32 lowercase letters, digits, "-" and "_"; descriptions and choices: 100 characters), leaves
+Discord's English: one bad translation must not fail the whole sync.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ CONTEXTS: dict[Where, str] = {
     Where.choice_name: "slash choice",
 }
 NAME_CONTEXTS = frozenset({"slash command name", "slash option name"})
+#: Discord refuses a whole sync over one localization too long: such a translation stays English.
+MAX_LENGTHS = {"slash command description": 100, "slash option description": 100, "slash choice": 100}
 #: Shown as they are in every language: each language's own name (a /eights settings language choice).
 UNTRANSLATED = frozenset(LANGUAGE_NAMES.values())
 
@@ -49,6 +52,8 @@ def translate_text(text: str, context: str, locale: str) -> str | None:
     if translated == text:
         return None
     if context in NAME_CONTEXTS and not valid_name(translated):
+        return None
+    if len(translated) > MAX_LENGTHS.get(context, 100) or not translated.strip():
         return None
     return translated
 

@@ -131,21 +131,26 @@ def _fill(text: str, values: dict[str, object]) -> str:
 
 def _(message: str, /, **values: object) -> str:
     """``message`` in the current locale, placeholders filled from ``values``."""
-    return _fill(translations(_current.get()).gettext(message), values)
+    # An empty translation (a plural form left blank) is no translation: English rather than nothing.
+    return _fill(translations(_current.get()).gettext(message) or message, values)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The plural form for ``n`` in the current locale; ``{n}`` is filled with ``n``."""
-    return _fill(translations(_current.get()).ngettext(singular, plural, n), {"n": n, **values})
+    english = singular if n == 1 else plural
+    text = translations(_current.get()).ngettext(singular, plural, n) or english
+    return _fill(text, {"n": n, **values})
 
 
 def pgettext(context: str, message: str, /, **values: object) -> str:
     """``message`` as used in ``context`` (a short word whose translation depends on where it is)."""
-    return _fill(translations(_current.get()).pgettext(context, message), values)
+    return _fill(translations(_current.get()).pgettext(context, message) or message, values)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int, /, **values: object) -> str:
-    return _fill(translations(_current.get()).npgettext(context, singular, plural, n), {"n": n, **values})
+    english = singular if n == 1 else plural
+    text = translations(_current.get()).npgettext(context, singular, plural, n) or english
+    return _fill(text, {"n": n, **values})
 
 
 def N_(message: str) -> str:

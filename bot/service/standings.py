@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
@@ -138,6 +139,14 @@ class PastMatch:
     finished_at: float
     rounds_played: int
     house_rules: tuple[str, ...] = ()  # what the match changed from its preset, in words
+    #: The stored house rules the words come from: worded again by ``house_rules_words`` in the language of
+    #: whoever reads them (the history is public: the server's language).
+    stored_house_rules: Mapping[str, Any] | None = None
+
+    def house_rules_words(self) -> tuple[str, ...]:
+        if self.stored_house_rules is None:
+            return self.house_rules
+        return house_words(self.preset, dict(self.stored_house_rules))
 
 
 _Model = TypeVar("_Model", bound="DataclassInstance")
@@ -157,6 +166,7 @@ def _past_match(row: MatchSummary) -> PastMatch:
         row,
         ranking=tuple(_model(Placing, entry) for entry in row.ranking),
         house_rules=house_words(row.preset, row.house_rules),
+        stored_house_rules=row.house_rules,
     )
 
 

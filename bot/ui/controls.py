@@ -38,6 +38,8 @@ COG_NAME = "Eights"
 MAX_CUSTOM_ID = 100
 SELECT_OPTIONS = 25
 BUTTONS_PER_ROW = 5
+MAX_BUTTON_LABEL = 80
+MAX_PLACEHOLDER = 150
 MAX_CARD_BUTTONS = 10  # up to two rows of card buttons; more playable cards go into selects
 
 _FIELDS = r"(?P<table>\d+):(?P<token>[\w.-]*):(?P<action>[a-z]+)(?::(?P<arg>\w+))?"
@@ -150,6 +152,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         row: int | None = None,
         emoji: discord.PartialEmoji | None = None,
     ) -> TableButton:
+        # Discord's limit, whatever a translation's length: 80 characters.
+        label = label if len(label) <= MAX_BUTTON_LABEL else label[: MAX_BUTTON_LABEL - 1] + "…"
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=style, custom_id=control.custom_id(), row=row, emoji=emoji
         )
@@ -182,7 +186,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         row: int | None = None,
     ) -> TableSelect:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=control.custom_id(select=True), options=options, placeholder=placeholder, row=row
+            custom_id=control.custom_id(select=True),
+            options=options,
+            placeholder=_clip(placeholder, MAX_PLACEHOLDER),
+            row=row,
         )
         return cls(select, control)
 

@@ -430,7 +430,7 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
             )
         embed.add_field(
             name=_("Round {number} scores", number=snapshot.round_number),
-            value=_score_lines(snapshot),
+            value=_clip(_score_lines(snapshot), MAX_FIELD),
             inline=False,
         )
     elif phase == "finished":

@@ -50,6 +50,7 @@ COLOUR = discord.Colour.dark_green()
 # Discord's embed limits.
 FIELD_VALUE_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
+EMBED_LIMIT = 6000
 
 
 def ordinal(n: int) -> str:
@@ -429,11 +430,15 @@ def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
             "{when} in {channel}", when=f"<t:{int(match.finished_at)}:R>", channel=f"<#{match.channel_id}>"
         )
         value += "\n" + ranking
-        if match.house_rules:
-            value += "\n" + _("House rules: {rules}", rules="; ".join(match.house_rules))
+        words = match.house_rules_words()
+        if words:
+            value += "\n" + _("House rules: {rules}", rules="; ".join(words))
         embed.add_field(
             name=f"{match.preset} · {rounds}", value=_clip(value, FIELD_VALUE_LIMIT), inline=False
         )
+    # All of an embed's text counts towards Discord's 6,000: the oldest matches give way.
+    while len(embed) > EMBED_LIMIT and len(embed.fields) > 1:
+        embed.remove_field(-1)
     return embed
 
 

@@ -12,19 +12,23 @@ from babel.messages.pofile import write_po
 
 import bot.i18n
 from bot.i18n import translations
+from tests.i18n.catalogues import template
 
-Key = str | tuple[str, str]  # a msgid, or (context, msgid)
+Key = str | tuple[str, str]  # a msgid (the singular, for a plural message), or (context, msgid)
 Value = str | tuple[str, ...]  # a translation, or its plural forms
 Writer = Callable[[str, Mapping[Key, Value]], None]
-PLURALS: Mapping[Key, tuple[str, str]] = {"{n} card": ("{n} card", "{n} cards")}
 
 
 def write_catalogue(folder: Path, locale: str, messages: Mapping[Key, Value]) -> None:
+    """A catalogue of ``messages``, each one of the template's (a plural one given by its singular)."""
+    known = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m.id for m in template() if m.id}
     catalogue = Catalog(locale=locale, domain="messages")
     for key, value in messages.items():
         context, msgid = key if isinstance(key, tuple) else (None, key)
-        ident = PLURALS.get(msgid, msgid)
-        catalogue.add(ident, value, context=context)
+        assert (context, msgid) in known, f"not a message of the template: {key!r}"
+        if isinstance(value, tuple):  # the last form stands for any further one the language has
+            value = value + (value[-1],) * (catalogue.num_plurals - len(value))
+        catalogue.add(known[(context, msgid)], value, context=context)
     path = folder / locale / "LC_MESSAGES" / "messages.po"
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as po:
