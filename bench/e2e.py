@@ -360,7 +360,12 @@ async def serve_bot(args: argparse.Namespace) -> None:
     lateness = LoopLag()
     probe: list[asyncio.Task[None]] = []
 
+    threads_at_open: dict[str, float] = {}
+
     def open_window() -> None:
+        threads_at_open.clear()
+        threads_at_open.update(thread_cpu())
+        TRACE_CPU[0] = 0.0
         pauses.pauses.clear()
         lateness.lags.clear()
         probe.append(asyncio.create_task(lateness.run()))
@@ -374,7 +379,11 @@ async def serve_bot(args: argparse.Namespace) -> None:
             probe.pop().cancel()
         print(
             f"{pauses.summary()}; event loop late by {percentiles(lateness.lags, ms=True)}; "
-            f"{len(asyncio.all_tasks())} asyncio tasks",
+            f"{len(asyncio.all_tasks())} asyncio tasks; tracing CPU {TRACE_CPU[0]:.3f} s; threads' CPU "
+            + ", ".join(
+                f"{name} {seconds - threads_at_open.get(name, 0.0):.2f} s"
+                for name, seconds in sorted(thread_cpu().items(), key=lambda item: -item[1])
+            ),
             flush=True,
         )
 
@@ -399,6 +408,23 @@ async def serve_bot(args: argparse.Namespace) -> None:
     await task
     if profiler is not None:
         profiler.dump_stats(args.profile)
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds of each of this process's Python threads so far, by name (from /proc: Linux only)."""
+    import threading
+
+    found: dict[str, float] = {}
+    for thread in threading.enumerate():
+        try:
+            with open(f"/proc/self/task/{thread.native_id}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # Threads of one kind (e.g. a pool's) are summed under their name without the number.
+        name = re.sub(r"_\d+$", "", thread.name.split(" ")[0])
+        found[name] = found.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return found
 
 
 def slash_command(world: World, name: str) -> Callable[[int], Awaitable[None]]:
@@ -641,7 +667,9 @@ def request_mix(requests: Counter[str], per: int) -> str:
     """Requests the fake received, by kind, per operation."""
     kinds = {
         "POST /api/v10/interactions/{interaction}/{token}/callback": "interaction answers",
-        "PATCH /api/v10/webhooks/{app}/{token}/messages/{message}": "hand refreshes",
+        "PATCH /api/v10/webhooks/{app}/{token}/messages/{message}": "edits via tokens (hands, boards)",
+        "POST /api/v10/webhooks/{app}/{token}": "follow-ups (lines, moved boards)",
+        "DELETE /api/v10/webhooks/{app}/{token}/messages/{message}": "interaction message deletes",
         "POST /api/v10/channels/{channel}/messages": "public lines",
         "PATCH /api/v10/channels/{channel}/messages/{message}": "board edits",
     }
@@ -745,6 +773,9 @@ def board_state(embed: dict[str, Any]) -> str:
     return "|".join(parts)
 
 
+TRACE_CPU = [0.0]  # the bot process's CPU seconds spent writing the trace (the bench's work, not the bot's)
+
+
 def trace_outcomes(bot: EightsBot, path: str) -> None:
     """In the bot process: append every outcome the publisher is given to ``path`` (see above)."""
     from bot.ui import render
@@ -756,6 +787,7 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
     out = open(path, "a", encoding="utf-8")  # noqa: SIM115  (open while the bot runs)
 
     def publish(outcome: Any, *args: Any, **kwargs: Any) -> Any:
+        began = time.thread_time()
         snapshot = outcome.snapshot
         seat = next((s for s in snapshot.seats if s.position == snapshot.to_act), None)
         to_act = (
@@ -777,6 +809,8 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
         }
         out.write(json.dumps(record) + "\n")
         out.flush()
+        # The bench's own work in the bot's process: counted apart so that it is not billed to the bot.
+        TRACE_CPU[0] += time.thread_time() - began
         return original(outcome, *args, **kwargs)
 
     publisher.publish = publish
@@ -1147,10 +1181,12 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 fake,
                 "eights",
                 database,
+                args.profile,
                 cpu_delay=args.scale_cpu_delay,
                 trace=trace,
                 heartbeat_timeout=5.0 if faults else 0.0,
             ) as bot:
+                store = await open_store(f"sqlite:///{database}")  # to count the moves committed
                 loop = asyncio.get_running_loop()
                 opened_at = loop.time()
                 gate = asyncio.Semaphore(args.open_concurrency)
@@ -1181,6 +1217,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 clicks = Clicks()
                 stop = asyncio.Event()
                 rng = random.Random(1)
+                committed_before = await committed_moves(store, tables)
+                requests_before = fake.requests_by_route.copy()
                 start, cpu_start = loop.time(), bot.cpu_seconds()
                 own_cpu_start = time.process_time()
                 await bot.window()
@@ -1200,8 +1238,11 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 stop.set()
                 end, cpu = loop.time(), bot.cpu_seconds() - cpu_start
                 own_cpu = time.process_time() - own_cpu_start
-                probe.cancel()
                 bot_window = await bot.window_end()
+                # Read at once: the CPU seats go on moving until the people's last clicks are answered.
+                committed = await committed_moves(store, tables) - committed_before
+                requests = fake.requests_by_route - requests_before
+                probe.cancel()
                 at_end = (
                     counters.global_429,
                     counters.route_429,
@@ -1243,20 +1284,30 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     banned=banned,
                     caught=caught,
                     behind=caught_up(outcomes, watch),
-                    cpu_share=cpu / (end - start),
-                    bench_cpu_share=own_cpu / (end - start),
+                    cpu=cpu,
+                    trace_cpu=trace_cpu(bot_window),
+                    committed=committed,
+                    bench_cpu=own_cpu,
                     bench_lag=lag_probe.lags,
                     rss=(current_rss, max(rss_peak, current_rss), peak_rss),
                 )
                 print(report.text())
                 print(f"  bot process in the run: {bot_window}")
+                print(f"  the bot's requests per committed move: {request_mix(requests, max(1, committed))}")
                 if faults:
                     injected = ", ".join(f"{k} {n}" for k, n in fake.faults.injected.items() if n)
                     print(
                         f"  faults: gateway {injected}; {fake.server_errors.count} REST calls answered 5xx; "
                         f"resumes {len(fake.resumes)}, identifies {len(fake.identifies)}"
                     )
+                await store.close()
             print(violations_summary(fake))
+
+
+def trace_cpu(window_line: str) -> float:
+    """The bot process's CPU seconds spent writing the bench's trace, from its window line."""
+    found = re.search(r"tracing CPU ([\d.]+) s", window_line)
+    return float(found.group(1)) if found else 0.0
 
 
 LATE_CALLBACK = re.compile(r"/interactions/(\d+)/.*first callback")
@@ -1318,8 +1369,10 @@ class ScaleReport:
     banned: str
     caught: float  # seconds after the load stopped; inf when not within the wait
     behind: tuple[int, int]  # boards, hands not showing the latest state at the end
-    cpu_share: float
-    bench_cpu_share: float  # this process: the fake Discord and the simulated people
+    cpu: float  # the bot process's CPU seconds in the run (/proc: every thread), the trace's included
+    trace_cpu: float  # ... of which the bench's trace took (written in the bot's process)
+    committed: int  # moves committed in the run (people's, CPU seats', next rounds), from the database
+    bench_cpu: float  # this process's CPU seconds: the fake Discord and the simulated people
     bench_lag: list[float]  # this process's event loop: how late a 10 ms sleep woke up
     rss: tuple[int, int, int]  # KiB: at the end, peak sampled, the process's high-water mark
 
@@ -1336,6 +1389,8 @@ class ScaleReport:
         else:
             catch = f"NOT within the wait ({self.behind[0]} boards, {self.behind[1]} hands behind)"
         rss, sampled, hwm = (value / 1024 for value in self.rss)
+        bot_cpu = self.cpu - self.trace_cpu
+        per_move = bot_cpu / max(1, self.committed) * 1000
         return (
             f"  measured {self.elapsed:.0f} s. Global requests offered → passed: {self.rates}\n"
             f"  429s in the run: global {global_429} ({global_429 / self.elapsed:.1f}/s), route (user) "
@@ -1359,9 +1414,12 @@ class ScaleReport:
             f"{verdict.mentions_folded}, LOST {verdict.mentions_lost}; plays {verdict.plays}: on neither a "
             f"board nor a line {verdict.plays_lost}\n"
             f"  catch-up after the load stopped: {catch}\n"
-            f"  bot process: CPU {self.cpu_share:.0%} of a core, RSS {rss:.0f} MiB (peak sampled "
-            f"{sampled:.0f} MiB, high-water {hwm:.0f} MiB)\n"
-            f"  this process (the fake Discord and the people): CPU {self.bench_cpu_share:.0%} of a core; "
+            f"  bot process: CPU {bot_cpu / self.elapsed:.0%} of a core, {per_move:.2f} ms per committed "
+            f"move ({self.committed} moves, {self.committed / self.elapsed:.0f}/s; the bench's trace "
+            f"written in the bot's process, {self.trace_cpu / max(1, self.committed) * 1000:.2f} ms per "
+            f"move, left out), RSS {rss:.0f} MiB (peak sampled {sampled:.0f} MiB, high-water {hwm:.0f} MiB)\n"
+            f"  this process (the fake Discord and the people): CPU {self.bench_cpu / self.elapsed:.0%} of "
+            f"a core, {self.bench_cpu / max(1, self.committed) * 1000:.2f} ms per committed move; "
             f"its event loop late by {percentiles(self.bench_lag, ms=True)} (clicks are timed here: its own "
             "lateness is in their figures)"
         )
@@ -1420,7 +1478,9 @@ def main() -> None:
     )
     parser.add_argument("--catch-up", type=float, default=120.0, help="scale: seconds to wait for catch-up")
     parser.add_argument("--open-concurrency", type=int, default=8, help="scale: tables opened at once")
-    parser.add_argument("--profile", help="game: write a cProfile of the bot process's measured windows here")
+    parser.add_argument(
+        "--profile", help="game, scale: write a cProfile of the bot process's measured windows here"
+    )
     parser.add_argument(
         "--art",
         choices=["on", "off"],
