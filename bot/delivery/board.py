@@ -29,6 +29,7 @@ from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardPicture
 from bot.ui.controls import board_view
+from bot.ui.faces import CardFaces
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,9 @@ class BoardMessages:
         self._no_files: set[int] = set()  # channels where the bot may not attach files: no board picture
         # table id -> the picture digest ("" for none) of the board built by ``fields`` and not yet posted
         self._built: dict[int, str] = {}
+        # table id -> (snapshot, faces, its embed, the embed's dict): the lane asks whether the board changed,
+        # then sends it; the embed is rendered once for both
+        self._embeds: dict[int, tuple[TableSnapshot, CardFaces, discord.Embed, dict[str, Any]]] = {}
 
     async def remember(self, table_id: int, message_id: int) -> None:
         """``message_id`` is the table's board from now on; the picture it was posted with is recorded."""
@@ -107,6 +111,17 @@ class BoardMessages:
 
     def forget(self, table_id: int) -> None:
         self._boards.pop(table_id, None)
+        self._embeds.pop(table_id, None)
+
+    def _embed(self, snapshot: TableSnapshot, faces: CardFaces) -> tuple[discord.Embed, dict[str, Any]]:
+        """The board's embed for ``snapshot`` and its dict (what an edit is compared by)."""
+        last = self._embeds.get(snapshot.table_id)
+        if last is not None and last[0] is snapshot and last[1] is faces:
+            return last[2], last[3]
+        embed = render.board_embed(snapshot, faces)
+        data = dict(embed.to_dict())
+        self._embeds[snapshot.table_id] = (snapshot, faces, embed, data)
+        return embed, data
 
     def board_id(self, snapshot: TableSnapshot) -> int | None:
         return self._boards.get(snapshot.table_id, snapshot.board_message_id)
@@ -187,9 +202,7 @@ class BoardMessages:
     def unchanged(self, snapshot: TableSnapshot, feed: TableFeed) -> bool:
         if self.board_id(snapshot) is None:
             return False
-        embed_data = dict(
-            render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
-        )
+        _, embed_data = self._embed(snapshot, self.appearance.cached_faces(snapshot.guild_id))
         shown = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
         picture_key = picture_digest(shown)
         return (
@@ -228,8 +241,7 @@ class BoardMessages:
         if board_id is None:
             await self._post(snapshot)
             return
-        embed = render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
-        embed_data: dict[str, Any] = dict(embed.to_dict())
+        embed, embed_data = self._embed(snapshot, await self.appearance.faces(snapshot.guild_id))
         view_key = board_view_key(snapshot)
         view_changed = view_key != feed.board_view_key
         picture = await self._picture(snapshot)

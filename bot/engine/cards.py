@@ -9,6 +9,7 @@ Input is read liberally (case, ``T`` for 10, suit symbols, names such as "10 of 
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -134,6 +135,7 @@ def parse_suit(text: str) -> Suit:
     return suit
 
 
+@functools.lru_cache(maxsize=1024)  # the same few codes are read again for every board and line drawn
 def _parse_card(text: str) -> Card | None:
     t = _clean(text)
     if not t:
