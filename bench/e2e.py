@@ -814,6 +814,17 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
         return original(outcome, *args, **kwargs)
 
     publisher.publish = publish
+    send = publisher._send  # when the bot sends each public line, to tell a line in flight from a late one
+
+    async def traced_send(snapshot: Any, via: Any, content: str, mentions: Any) -> None:
+        began = time.thread_time()
+        record = {"t": time.monotonic(), "channel": snapshot.channel_id, "sent": content}
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+        TRACE_CPU[0] += time.thread_time() - began
+        await send(snapshot, via, content, mentions)
+
+    publisher._send = traced_send  # type: ignore[method-assign]
 
 
 @dataclass
@@ -872,8 +883,12 @@ class ScaleWatch:
             shown.lines.append((now, message.content))
 
 
+SENDS: dict[int, list[tuple[float, str]]] = {}  # channel -> (when the bot sent a line, the line)
+
+
 def read_trace(path: Path, offset: int = 0) -> tuple[dict[int, list[Traced]], int]:
-    """Outcomes by channel from the trace, from byte ``offset`` on; and the offset after them."""
+    """Outcomes by channel from the trace, from byte ``offset`` on; and the offset after them. The lines the
+    bot sent go to ``SENDS``."""
     by_channel: dict[int, list[Traced]] = {}
     with open(path, encoding="utf-8") as trace:
         trace.seek(offset)
@@ -883,6 +898,9 @@ def read_trace(path: Path, offset: int = 0) -> tuple[dict[int, list[Traced]], in
                 break  # the bot is writing it
             offset += len(line.encode())
             data = json.loads(line)
+            if "sent" in data:
+                SENDS.setdefault(int(data["channel"]), []).append((data["t"], data["sent"]))
+                continue
             entry = Traced(data["t"], data["board"], data["to_act"], data["plays"])
             by_channel.setdefault(int(data["channel"]), []).append(entry)
     return by_channel, offset
@@ -912,6 +930,7 @@ class Verdict:
     mentions_lost: int = 0
     plays: int = 0
     plays_lost: int = 0
+    losses: list[str] = field(default_factory=list)  # the first few lost mentions and plays, in context
 
 
 def judge(outcomes: dict[int, list[Traced]], watch: ScaleWatch, start: float, end: float) -> Verdict:
@@ -922,7 +941,7 @@ def judge(outcomes: dict[int, list[Traced]], watch: ScaleWatch, start: float, en
         if shown is None:
             continue
         judge_boards(traced, shown, start, end, verdict)
-        judge_turns(traced, shown, start, end, verdict)
+        judge_turns(traced, shown, start, end, verdict, SENDS.get(channel_id, []))
         judge_plays(traced, shown, start, end, verdict)
     return verdict
 
@@ -950,15 +969,24 @@ def judge_boards(traced: list[Traced], shown: Shown, start: float, end: float, v
 IN_FLIGHT = 0.25  # seconds: a line posted this soon after a turn began may have been sent before it
 
 
-def judge_turns(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
+def judge_turns(
+    traced: list[Traced],
+    shown: Shown,
+    start: float,
+    end: float,
+    verdict: Verdict,
+    sends: list[tuple[float, str]] | None = None,
+) -> None:
     """A person's turn starts when an outcome makes them the one to act (after someone else was).
 
     Their hand must say so: the refresh's lag is from the outcome to the first version of their hand saying
     "your turn"; "never refreshed" when no such version came while the turn lasted. The public mention is
     "delivered" when a line mentioning them is posted from the turn's start until their next turn starts;
-    "folded" when no line went out while the turn lasted (lines posted within ``IN_FLIGHT`` of its start
-    aside: they may have left before it) and a line came after it (telling their move); "lost" otherwise:
-    lines went out during their turn and none named them, or none came at all."""
+    "folded" when no line went out while the turn lasted (lines the bot sent before it began aside, as the
+    trace tells, or, without it, lines posted within ``IN_FLIGHT`` of its start) and a line came after it
+    (telling their move); "lost" otherwise: lines went out during their turn and none named them, or none
+    came at all."""
+    sends = sends or []
     starts = []
     previous: int | None = None
     for k, entry in enumerate(traced):
@@ -989,12 +1017,25 @@ def judge_turns(traced: list[Traced], shown: Shown, start: float, end: float, ve
         mention = f"<@{person}>"
         if any(entry.t - 0.001 <= t < next_start and mention in text for t, text in shown.lines):
             verdict.mentions_delivered += 1
-        elif not any(entry.t + IN_FLIGHT <= t < turn_end for t, _ in shown.lines) and any(
-            t >= turn_end for t, _ in shown.lines
-        ):
+        elif not any(
+            entry.t + IN_FLIGHT <= t < turn_end and sent_since(sends, text, t, entry.t)
+            for t, text in shown.lines
+        ) and any(t >= turn_end for t, _ in shown.lines):
             verdict.mentions_folded += 1
         else:
             verdict.mentions_lost += 1
+            if len(verdict.losses) < 4:
+                verdict.losses.append(
+                    f"mention of {person} (turn from {entry.t - start:.2f} s to {turn_end - start:.2f} s): "
+                    + context(shown, entry.t, start)
+                )
+
+
+def sent_since(sends: list[tuple[float, str]], text: str, shown: float, since: float) -> bool:
+    """Whether the line ``text`` shown at ``shown`` was sent by the bot at ``since`` or later (not a line in
+    flight when a turn began); True when the trace does not tell."""
+    sent = [t for t, content in sends if content == text and t <= shown + 0.001]
+    return not sent or sent[-1] >= since - 0.001
 
 
 def judge_plays(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
@@ -1019,6 +1060,18 @@ def judge_plays(traced: list[Traced], shown: Shown, start: float, end: float, ve
                     break
             if not found and not any(t >= entry.t - 0.001 and play in plays for t, _, plays in shown.boards):
                 verdict.plays_lost += 1
+                if len(verdict.losses) < 8:
+                    verdict.losses.append(
+                        f"play {play!r} at {entry.t - start:.2f} s: " + context(shown, entry.t, start)
+                    )
+
+
+def context(shown: Shown, moment: float, start: float) -> str:
+    """The table's lines and boards around ``moment`` (times from the run's start), to trace a loss."""
+    near = [(t, text) for t, text in shown.lines if moment - 3 <= t <= moment + 10]
+    lines = [f"{t - start:.2f} {text[:90]!r}" for t, text in near]
+    boards = [f"{t - start:.2f} {p[:90]!r}" for t, _, p in shown.boards if moment - 1 <= t <= moment + 10]
+    return f"lines {lines[:6]}; boards' last plays {boards[:4]}"
 
 
 def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int, int]:
@@ -1402,7 +1455,8 @@ class ScaleReport:
             f"{clicks.unanswered} (sent while the gateway was down: {clicks.unanswered_in_outage}); "
             f"refused as stale {clicks.refused}"
             + "".join(
-                f"\n    unanswered while the gateway was up: {what}" for what in clicks.unanswered_outside
+                f"\n    unanswered while the gateway was up: {count}× {what}"
+                for what, count in Counter(clicks.unanswered_outside).most_common(4)
             )
             + "\n"
             f"  'Your turn' hand refresh after the move: {percentiles(verdict.hand_lag, ms=True)}; "
@@ -1413,6 +1467,8 @@ class ScaleReport:
             f"  turn-start mentions {verdict.mentions}: delivered {verdict.mentions_delivered}, folded "
             f"{verdict.mentions_folded}, LOST {verdict.mentions_lost}; plays {verdict.plays}: on neither a "
             f"board nor a line {verdict.plays_lost}\n"
+            + "".join(f"    LOST {loss}\n" for loss in verdict.losses)
+            + ""
             f"  catch-up after the load stopped: {catch}\n"
             f"  bot process: CPU {bot_cpu / self.elapsed:.0%} of a core, {per_move:.2f} ms per committed "
             f"move ({self.committed} moves, {self.committed / self.elapsed:.0f}/s; the bench's trace "
