@@ -934,6 +934,7 @@ class Verdict:
     mentions_delivered: int = 0
     mentions_folded: int = 0
     mentions_lost: int = 0
+    mentions_in_flight: int = 0  # folded, though a line posted during the turn: the bot had sent it before
     plays: int = 0
     plays_lost: int = 0
     losses: list[str] = field(default_factory=list)  # the first few lost mentions and plays, in context
@@ -1028,6 +1029,8 @@ def judge_turns(
             for t, text in shown.lines
         ) and any(t >= turn_end for t, _ in shown.lines):
             verdict.mentions_folded += 1
+            if any(entry.t + IN_FLIGHT <= t < turn_end for t, _ in shown.lines):
+                verdict.mentions_in_flight += 1
         else:
             verdict.mentions_lost += 1
             if len(verdict.losses) < 4:
@@ -1471,8 +1474,9 @@ class ScaleReport:
             f"  board behind (move → a board showing it): {percentiles(verdict.board_lag)}; moves never "
             f"shown on a board {verdict.boards_not_shown}\n"
             f"  turn-start mentions {verdict.mentions}: delivered {verdict.mentions_delivered}, folded "
-            f"{verdict.mentions_folded}, LOST {verdict.mentions_lost}; plays {verdict.plays}: on neither a "
-            f"board nor a line {verdict.plays_lost}\n"
+            f"{verdict.mentions_folded} (of which a line the bot sent before the turn began was posted "
+            f"during it: {verdict.mentions_in_flight}), LOST {verdict.mentions_lost}; plays {verdict.plays}: "
+            f"on neither a board nor a line {verdict.plays_lost}\n"
             + "".join(f"    LOST {loss}\n" for loss in verdict.losses)
             + ""
             f"  catch-up after the load stopped: {catch}\n"
