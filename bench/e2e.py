@@ -36,7 +36,8 @@ Scenarios:
             clicks answered p50/p99, the next player's "Your turn" hand refresh after the move, how far
             boards are behind (a move's commit → the first board showing it or a later state), turn-start
             mentions delivered/folded/lost, plays shown on neither a board nor a line, the catch-up after
-            the load stops (every board and hand showing the latest state), the bot's CPU and RSS, and the
+            the load stops (every board and hand showing the latest state, every person to move called by a
+            line), the bot's CPU and RSS, and the
             bot's CPU per committed move: the bot process's CPU time (every thread, from /proc; its threads
             listed apart: the event loop, the board pictures' thread, the database's) divided by the moves
             committed in the run (people's, CPU seats', next rounds: counted in the database). The fake
@@ -1083,14 +1084,20 @@ def context(shown: Shown, moment: float, start: float) -> str:
     return f"lines {lines[:6]}; boards' last plays {boards[:4]}"
 
 
-def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int, int]:
-    """(tables whose board does not show their latest outcome, hands that do not say whose turn it is)."""
+def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int, int, int]:
+    """(tables whose board does not show their latest outcome, hands that do not say whose turn it is, people
+    to move not mentioned by a line since their turn began)."""
     behind = not_caught_up(outcomes, watch)
-    return sum(1 for what in behind if what.startswith("board")), sum(1 for what in behind if "hand" in what)
+    return (
+        sum(1 for what in behind if what.startswith("board")),
+        sum(1 for what in behind if what.startswith("hand")),
+        sum(1 for what in behind if what.startswith("mention")),
+    )
 
 
 def not_caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> list[str]:
-    """What does not show the latest state: "board of table-N" or "hand of host-N (…)"."""
+    """What does not show the latest state: "board of table-N", "hand of host-N (…)", or "mention of
+    host-N" (the person to move has had no line calling them since their turn began: it is on its way)."""
     behind = []
     for channel_id, traced in outcomes.items():
         shown = watch.shown.get(channel_id)
@@ -1104,6 +1111,13 @@ def not_caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> list[
             yours = says_your_turn(table.hands[user.id].content)
             if yours != (latest.to_act == user.id):
                 behind.append(f"hand of {user.name} (says {'your' if yours else 'not your'} turn)")
+        if latest.to_act is not None:
+            began = len(traced) - 1
+            while began > 0 and traced[began - 1].to_act == latest.to_act:
+                began -= 1
+            mention = f"<@{latest.to_act}>"
+            if not any(t >= traced[began].t - 0.001 and mention in text for t, text in shown.lines):
+                behind.append(f"mention of {latest.to_act} at {table.channel.name}")
     return behind
 
 
@@ -1319,8 +1333,7 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     more, offset = read_trace(trace, offset)
                     for channel, entries in more.items():
                         outcomes.setdefault(channel, []).extend(entries)
-                    boards_behind, hands_behind = caught_up(outcomes, watch)
-                    if not boards_behind and not hands_behind:
+                    if not any(caught_up(outcomes, watch)):
                         caught = loop.time() - end
                         break
                     await asyncio.sleep(0.25)
@@ -1430,7 +1443,7 @@ class ScaleReport:
     invalid_peak: int
     banned: str
     caught: float  # seconds after the load stopped; inf when not within the wait
-    behind: tuple[int, int]  # boards, hands not showing the latest state at the end
+    behind: tuple[int, int, int]  # boards, hands, mentions not showing the latest state at the end
     cpu: float  # the bot process's CPU seconds in the run (/proc: every thread), the trace's included
     trace_cpu: float  # ... of which the bench's trace took (written in the bot's process)
     committed: int  # moves committed in the run (people's, CPU seats', next rounds), from the database
@@ -1449,7 +1462,10 @@ class ScaleReport:
         if math.isfinite(self.caught):
             catch = f"{self.caught:.1f} s"
         else:
-            catch = f"NOT within the wait ({self.behind[0]} boards, {self.behind[1]} hands behind)"
+            catch = (
+                f"NOT within the wait ({self.behind[0]} boards, {self.behind[1]} hands, {self.behind[2]} "
+                "mentions behind)"
+            )
         rss, sampled, hwm = (value / 1024 for value in self.rss)
         bot_cpu = self.cpu - self.trace_cpu
         per_move = bot_cpu / max(1, self.committed) * 1000
