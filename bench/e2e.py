@@ -37,14 +37,13 @@ Scenarios:
             boards are behind (a move's commit → the first board showing it or a later state), turn-start
             mentions delivered/folded/lost, plays shown on neither a board nor a line, the catch-up after
             the load stops (every board and hand showing the latest state, every person to move called by a
-            line), the bot's CPU and RSS, and the
-            bot's CPU per committed move: the bot process's CPU time (every thread, from /proc; its threads
-            listed apart: the event loop, the board pictures' thread, the database's) divided by the moves
-            committed in the run (people's, CPU seats', next rounds: counted in the database). The fake
-            Discord and the simulated people run in this process, whose CPU is printed beside; the trace
-            the bot writes for the bench is timed in the bot and left out of its figure. The bot
-            writes each outcome it shows, and each line it sends, to a trace file (``trace_outcomes``);
-            this process compares. Not
+            line), the bot's CPU and RSS, and the bot's CPU per committed move: the bot process's CPU time
+            (every thread, from /proc; its threads listed apart: the event loop, the board pictures'
+            thread, the database's) divided by the moves committed in the run (people's, CPU seats', next
+            rounds: counted in the database). The fake Discord and the simulated people run in this
+            process, whose CPU is printed beside; the trace the bot writes for the bench is timed in the bot
+            and left out of its figure. The bot writes each outcome it shows, and each line it sends, to a
+            trace file (``trace_outcomes``); this process compares. Not
             part of "all" (minutes long). ``--faults``: a gateway drop every 30 s (close 4000, abrupt,
             half-open, op 7, op 9 in turn; heartbeats every 2 s, the bot's heartbeat timeout 5 s) and 2% of
             REST calls answered 500/502/503/504; a click unanswered in 3 s is clicked again, as a person
