@@ -36,8 +36,14 @@ Scenarios:
             clicks answered p50/p99, the next player's "Your turn" hand refresh after the move, how far
             boards are behind (a move's commit → the first board showing it or a later state), turn-start
             mentions delivered/folded/lost, plays shown on neither a board nor a line, the catch-up after
-            the load stops (every board and hand showing the latest state), the bot's CPU and RSS. The bot
-            writes each outcome it shows to a trace file (``trace_outcomes``); this process compares. Not
+            the load stops (every board and hand showing the latest state, every person to move called by a
+            line), the bot's CPU and RSS, and the bot's CPU per committed move: the bot process's CPU time
+            (every thread, from /proc; its threads listed apart: the event loop, the board pictures'
+            thread, the database's) divided by the moves committed in the run (people's, CPU seats', next
+            rounds: counted in the database). The fake Discord and the simulated people run in this
+            process, whose CPU is printed beside; the trace the bot writes for the bench is timed in the bot
+            and left out of its figure. The bot writes each outcome it shows, and each line it sends, to a
+            trace file (``trace_outcomes``); this process compares. Not
             part of "all" (minutes long). ``--faults``: a gateway drop every 30 s (close 4000, abrupt,
             half-open, op 7, op 9 in turn; heartbeats every 2 s, the bot's heartbeat timeout 5 s) and 2% of
             REST calls answered 500/502/503/504; a click unanswered in 3 s is clicked again, as a person
@@ -360,7 +366,12 @@ async def serve_bot(args: argparse.Namespace) -> None:
     lateness = LoopLag()
     probe: list[asyncio.Task[None]] = []
 
+    threads_at_open: dict[str, float] = {}
+
     def open_window() -> None:
+        threads_at_open.clear()
+        threads_at_open.update(thread_cpu())
+        TRACE_CPU[0] = 0.0
         pauses.pauses.clear()
         lateness.lags.clear()
         probe.append(asyncio.create_task(lateness.run()))
@@ -374,7 +385,11 @@ async def serve_bot(args: argparse.Namespace) -> None:
             probe.pop().cancel()
         print(
             f"{pauses.summary()}; event loop late by {percentiles(lateness.lags, ms=True)}; "
-            f"{len(asyncio.all_tasks())} asyncio tasks",
+            f"{len(asyncio.all_tasks())} asyncio tasks; tracing CPU {TRACE_CPU[0]:.3f} s; threads' CPU "
+            + ", ".join(
+                f"{name} {seconds - threads_at_open.get(name, 0.0):.2f} s"
+                for name, seconds in sorted(thread_cpu().items(), key=lambda item: -item[1])
+            ),
             flush=True,
         )
 
@@ -399,6 +414,23 @@ async def serve_bot(args: argparse.Namespace) -> None:
     await task
     if profiler is not None:
         profiler.dump_stats(args.profile)
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds of each of this process's Python threads so far, by name (from /proc: Linux only)."""
+    import threading
+
+    found: dict[str, float] = {}
+    for thread in threading.enumerate():
+        try:
+            with open(f"/proc/self/task/{thread.native_id}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # Threads of one kind (e.g. a pool's) are summed under their name without the number.
+        name = re.sub(r"_\d+$", "", thread.name.split(" ")[0])
+        found[name] = found.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return found
 
 
 def slash_command(world: World, name: str) -> Callable[[int], Awaitable[None]]:
@@ -641,7 +673,9 @@ def request_mix(requests: Counter[str], per: int) -> str:
     """Requests the fake received, by kind, per operation."""
     kinds = {
         "POST /api/v10/interactions/{interaction}/{token}/callback": "interaction answers",
-        "PATCH /api/v10/webhooks/{app}/{token}/messages/{message}": "hand refreshes",
+        "PATCH /api/v10/webhooks/{app}/{token}/messages/{message}": "edits via tokens (hands, boards)",
+        "POST /api/v10/webhooks/{app}/{token}": "follow-ups (lines, moved boards)",
+        "DELETE /api/v10/webhooks/{app}/{token}/messages/{message}": "interaction message deletes",
         "POST /api/v10/channels/{channel}/messages": "public lines",
         "PATCH /api/v10/channels/{channel}/messages/{message}": "board edits",
     }
@@ -745,6 +779,9 @@ def board_state(embed: dict[str, Any]) -> str:
     return "|".join(parts)
 
 
+TRACE_CPU = [0.0]  # the bot process's CPU seconds spent writing the trace (the bench's work, not the bot's)
+
+
 def trace_outcomes(bot: EightsBot, path: str) -> None:
     """In the bot process: append every outcome the publisher is given to ``path`` (see above)."""
     from bot.ui import render
@@ -756,6 +793,7 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
     out = open(path, "a", encoding="utf-8")  # noqa: SIM115  (open while the bot runs)
 
     def publish(outcome: Any, *args: Any, **kwargs: Any) -> Any:
+        began = time.thread_time()
         snapshot = outcome.snapshot
         seat = next((s for s in snapshot.seats if s.position == snapshot.to_act), None)
         to_act = (
@@ -777,9 +815,22 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
         }
         out.write(json.dumps(record) + "\n")
         out.flush()
+        # The bench's own work in the bot's process: counted apart so that it is not billed to the bot.
+        TRACE_CPU[0] += time.thread_time() - began
         return original(outcome, *args, **kwargs)
 
     publisher.publish = publish
+    send = publisher._send  # when the bot sends each public line, to tell a line in flight from a late one
+
+    async def traced_send(snapshot: Any, via: Any, content: str, mentions: Any) -> None:
+        began = time.thread_time()
+        record = {"t": time.monotonic(), "channel": snapshot.channel_id, "sent": content}
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+        TRACE_CPU[0] += time.thread_time() - began
+        await send(snapshot, via, content, mentions)
+
+    publisher._send = traced_send  # type: ignore[method-assign]
 
 
 @dataclass
@@ -838,8 +889,12 @@ class ScaleWatch:
             shown.lines.append((now, message.content))
 
 
+SENDS: dict[int, list[tuple[float, str]]] = {}  # channel -> (when the bot sent a line, the line)
+
+
 def read_trace(path: Path, offset: int = 0) -> tuple[dict[int, list[Traced]], int]:
-    """Outcomes by channel from the trace, from byte ``offset`` on; and the offset after them."""
+    """Outcomes by channel from the trace, from byte ``offset`` on; and the offset after them. The lines the
+    bot sent go to ``SENDS``."""
     by_channel: dict[int, list[Traced]] = {}
     with open(path, encoding="utf-8") as trace:
         trace.seek(offset)
@@ -849,6 +904,9 @@ def read_trace(path: Path, offset: int = 0) -> tuple[dict[int, list[Traced]], in
                 break  # the bot is writing it
             offset += len(line.encode())
             data = json.loads(line)
+            if "sent" in data:
+                SENDS.setdefault(int(data["channel"]), []).append((data["t"], data["sent"]))
+                continue
             entry = Traced(data["t"], data["board"], data["to_act"], data["plays"])
             by_channel.setdefault(int(data["channel"]), []).append(entry)
     return by_channel, offset
@@ -876,8 +934,10 @@ class Verdict:
     mentions_delivered: int = 0
     mentions_folded: int = 0
     mentions_lost: int = 0
+    mentions_in_flight: int = 0  # folded, though a line posted during the turn: the bot had sent it before
     plays: int = 0
     plays_lost: int = 0
+    losses: list[str] = field(default_factory=list)  # the first few lost mentions and plays, in context
 
 
 def judge(outcomes: dict[int, list[Traced]], watch: ScaleWatch, start: float, end: float) -> Verdict:
@@ -888,7 +948,7 @@ def judge(outcomes: dict[int, list[Traced]], watch: ScaleWatch, start: float, en
         if shown is None:
             continue
         judge_boards(traced, shown, start, end, verdict)
-        judge_turns(traced, shown, start, end, verdict)
+        judge_turns(traced, shown, start, end, verdict, SENDS.get(channel_id, []))
         judge_plays(traced, shown, start, end, verdict)
     return verdict
 
@@ -916,15 +976,24 @@ def judge_boards(traced: list[Traced], shown: Shown, start: float, end: float, v
 IN_FLIGHT = 0.25  # seconds: a line posted this soon after a turn began may have been sent before it
 
 
-def judge_turns(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
+def judge_turns(
+    traced: list[Traced],
+    shown: Shown,
+    start: float,
+    end: float,
+    verdict: Verdict,
+    sends: list[tuple[float, str]] | None = None,
+) -> None:
     """A person's turn starts when an outcome makes them the one to act (after someone else was).
 
     Their hand must say so: the refresh's lag is from the outcome to the first version of their hand saying
     "your turn"; "never refreshed" when no such version came while the turn lasted. The public mention is
     "delivered" when a line mentioning them is posted from the turn's start until their next turn starts;
-    "folded" when no line went out while the turn lasted (lines posted within ``IN_FLIGHT`` of its start
-    aside: they may have left before it) and a line came after it (telling their move); "lost" otherwise:
-    lines went out during their turn and none named them, or none came at all."""
+    "folded" when no line went out while the turn lasted (lines the bot sent before it began aside, as the
+    trace tells, or, without it, lines posted within ``IN_FLIGHT`` of its start) and a line came after it
+    (telling their move); "lost" otherwise: lines went out during their turn and none named them, or none
+    came at all."""
+    sends = sends or []
     starts = []
     previous: int | None = None
     for k, entry in enumerate(traced):
@@ -955,12 +1024,27 @@ def judge_turns(traced: list[Traced], shown: Shown, start: float, end: float, ve
         mention = f"<@{person}>"
         if any(entry.t - 0.001 <= t < next_start and mention in text for t, text in shown.lines):
             verdict.mentions_delivered += 1
-        elif not any(entry.t + IN_FLIGHT <= t < turn_end for t, _ in shown.lines) and any(
-            t >= turn_end for t, _ in shown.lines
-        ):
+        elif not any(
+            entry.t + IN_FLIGHT <= t < turn_end and sent_since(sends, text, t, entry.t)
+            for t, text in shown.lines
+        ) and any(t >= turn_end for t, _ in shown.lines):
             verdict.mentions_folded += 1
+            if any(entry.t + IN_FLIGHT <= t < turn_end for t, _ in shown.lines):
+                verdict.mentions_in_flight += 1
         else:
             verdict.mentions_lost += 1
+            if len(verdict.losses) < 4:
+                verdict.losses.append(
+                    f"mention of {person} (turn from {entry.t - start:.2f} s to {turn_end - start:.2f} s): "
+                    + context(shown, entry.t, start)
+                )
+
+
+def sent_since(sends: list[tuple[float, str]], text: str, shown: float, since: float) -> bool:
+    """Whether the line ``text`` shown at ``shown`` was sent by the bot at ``since`` or later (not a line in
+    flight when a turn began); True when the trace does not tell."""
+    sent = [t for t, content in sends if content == text and t <= shown + 0.001]
+    return not sent or sent[-1] >= since - 0.001
 
 
 def judge_plays(traced: list[Traced], shown: Shown, start: float, end: float, verdict: Verdict) -> None:
@@ -985,16 +1069,34 @@ def judge_plays(traced: list[Traced], shown: Shown, start: float, end: float, ve
                     break
             if not found and not any(t >= entry.t - 0.001 and play in plays for t, _, plays in shown.boards):
                 verdict.plays_lost += 1
+                if len(verdict.losses) < 8:
+                    verdict.losses.append(
+                        f"play {play!r} at {entry.t - start:.2f} s: " + context(shown, entry.t, start)
+                    )
 
 
-def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int, int]:
-    """(tables whose board does not show their latest outcome, hands that do not say whose turn it is)."""
+def context(shown: Shown, moment: float, start: float) -> str:
+    """The table's lines and boards around ``moment`` (times from the run's start), to trace a loss."""
+    near = [(t, text) for t, text in shown.lines if moment - 3 <= t <= moment + 10]
+    lines = [f"{t - start:.2f} {text[:90]!r}" for t, text in near]
+    boards = [f"{t - start:.2f} {p[:90]!r}" for t, _, p in shown.boards if moment - 1 <= t <= moment + 10]
+    return f"lines {lines[:6]}; boards' last plays {boards[:4]}"
+
+
+def caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> tuple[int, int, int]:
+    """(tables whose board does not show their latest outcome, hands that do not say whose turn it is, people
+    to move not mentioned by a line since their turn began)."""
     behind = not_caught_up(outcomes, watch)
-    return sum(1 for what in behind if what.startswith("board")), sum(1 for what in behind if "hand" in what)
+    return (
+        sum(1 for what in behind if what.startswith("board")),
+        sum(1 for what in behind if what.startswith("hand")),
+        sum(1 for what in behind if what.startswith("mention")),
+    )
 
 
 def not_caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> list[str]:
-    """What does not show the latest state: "board of table-N" or "hand of host-N (…)"."""
+    """What does not show the latest state: "board of table-N", "hand of host-N (…)", or "mention of
+    host-N" (the person to move has had no line calling them since their turn began: it is on its way)."""
     behind = []
     for channel_id, traced in outcomes.items():
         shown = watch.shown.get(channel_id)
@@ -1008,6 +1110,13 @@ def not_caught_up(outcomes: dict[int, list[Traced]], watch: ScaleWatch) -> list[
             yours = says_your_turn(table.hands[user.id].content)
             if yours != (latest.to_act == user.id):
                 behind.append(f"hand of {user.name} (says {'your' if yours else 'not your'} turn)")
+        if latest.to_act is not None:
+            began = len(traced) - 1
+            while began > 0 and traced[began - 1].to_act == latest.to_act:
+                began -= 1
+            mention = f"<@{latest.to_act}>"
+            if not any(t >= traced[began].t - 0.001 and mention in text for t, text in shown.lines):
+                behind.append(f"mention of {latest.to_act} at {table.channel.name}")
     return behind
 
 
@@ -1147,10 +1256,12 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 fake,
                 "eights",
                 database,
+                args.profile,
                 cpu_delay=args.scale_cpu_delay,
                 trace=trace,
                 heartbeat_timeout=5.0 if faults else 0.0,
             ) as bot:
+                store = await open_store(f"sqlite:///{database}")  # to count the moves committed
                 loop = asyncio.get_running_loop()
                 opened_at = loop.time()
                 gate = asyncio.Semaphore(args.open_concurrency)
@@ -1181,6 +1292,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 clicks = Clicks()
                 stop = asyncio.Event()
                 rng = random.Random(1)
+                committed_before = await committed_moves(store, tables)
+                requests_before = fake.requests_by_route.copy()
                 start, cpu_start = loop.time(), bot.cpu_seconds()
                 own_cpu_start = time.process_time()
                 await bot.window()
@@ -1200,8 +1313,11 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 stop.set()
                 end, cpu = loop.time(), bot.cpu_seconds() - cpu_start
                 own_cpu = time.process_time() - own_cpu_start
-                probe.cancel()
                 bot_window = await bot.window_end()
+                # Read at once: the CPU seats go on moving until the people's last clicks are answered.
+                committed = await committed_moves(store, tables) - committed_before
+                requests = fake.requests_by_route - requests_before
+                probe.cancel()
                 at_end = (
                     counters.global_429,
                     counters.route_429,
@@ -1216,8 +1332,7 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     more, offset = read_trace(trace, offset)
                     for channel, entries in more.items():
                         outcomes.setdefault(channel, []).extend(entries)
-                    boards_behind, hands_behind = caught_up(outcomes, watch)
-                    if not boards_behind and not hands_behind:
+                    if not any(caught_up(outcomes, watch)):
                         caught = loop.time() - end
                         break
                     await asyncio.sleep(0.25)
@@ -1243,20 +1358,30 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     banned=banned,
                     caught=caught,
                     behind=caught_up(outcomes, watch),
-                    cpu_share=cpu / (end - start),
-                    bench_cpu_share=own_cpu / (end - start),
+                    cpu=cpu,
+                    trace_cpu=trace_cpu(bot_window),
+                    committed=committed,
+                    bench_cpu=own_cpu,
                     bench_lag=lag_probe.lags,
                     rss=(current_rss, max(rss_peak, current_rss), peak_rss),
                 )
                 print(report.text())
                 print(f"  bot process in the run: {bot_window}")
+                print(f"  the bot's requests per committed move: {request_mix(requests, max(1, committed))}")
                 if faults:
                     injected = ", ".join(f"{k} {n}" for k, n in fake.faults.injected.items() if n)
                     print(
                         f"  faults: gateway {injected}; {fake.server_errors.count} REST calls answered 5xx; "
                         f"resumes {len(fake.resumes)}, identifies {len(fake.identifies)}"
                     )
+                await store.close()
             print(violations_summary(fake))
+
+
+def trace_cpu(window_line: str) -> float:
+    """The bot process's CPU seconds spent writing the bench's trace, from its window line."""
+    found = re.search(r"tracing CPU ([\d.]+) s", window_line)
+    return float(found.group(1)) if found else 0.0
 
 
 LATE_CALLBACK = re.compile(r"/interactions/(\d+)/.*first callback")
@@ -1317,9 +1442,11 @@ class ScaleReport:
     invalid_peak: int
     banned: str
     caught: float  # seconds after the load stopped; inf when not within the wait
-    behind: tuple[int, int]  # boards, hands not showing the latest state at the end
-    cpu_share: float
-    bench_cpu_share: float  # this process: the fake Discord and the simulated people
+    behind: tuple[int, int, int]  # boards, hands, mentions not showing the latest state at the end
+    cpu: float  # the bot process's CPU seconds in the run (/proc: every thread), the trace's included
+    trace_cpu: float  # ... of which the bench's trace took (written in the bot's process)
+    committed: int  # moves committed in the run (people's, CPU seats', next rounds), from the database
+    bench_cpu: float  # this process's CPU seconds: the fake Discord and the simulated people
     bench_lag: list[float]  # this process's event loop: how late a 10 ms sleep woke up
     rss: tuple[int, int, int]  # KiB: at the end, peak sampled, the process's high-water mark
 
@@ -1334,8 +1461,13 @@ class ScaleReport:
         if math.isfinite(self.caught):
             catch = f"{self.caught:.1f} s"
         else:
-            catch = f"NOT within the wait ({self.behind[0]} boards, {self.behind[1]} hands behind)"
+            catch = (
+                f"NOT within the wait ({self.behind[0]} boards, {self.behind[1]} hands, {self.behind[2]} "
+                "mentions behind)"
+            )
         rss, sampled, hwm = (value / 1024 for value in self.rss)
+        bot_cpu = self.cpu - self.trace_cpu
+        per_move = bot_cpu / max(1, self.committed) * 1000
         return (
             f"  measured {self.elapsed:.0f} s. Global requests offered → passed: {self.rates}\n"
             f"  429s in the run: global {global_429} ({global_429 / self.elapsed:.1f}/s), route (user) "
@@ -1347,7 +1479,8 @@ class ScaleReport:
             f"{clicks.unanswered} (sent while the gateway was down: {clicks.unanswered_in_outage}); "
             f"refused as stale {clicks.refused}"
             + "".join(
-                f"\n    unanswered while the gateway was up: {what}" for what in clicks.unanswered_outside
+                f"\n    unanswered while the gateway was up: {count}× {what}"
+                for what, count in Counter(clicks.unanswered_outside).most_common(4)
             )
             + "\n"
             f"  'Your turn' hand refresh after the move: {percentiles(verdict.hand_lag, ms=True)}; "
@@ -1356,12 +1489,18 @@ class ScaleReport:
             f"  board behind (move → a board showing it): {percentiles(verdict.board_lag)}; moves never "
             f"shown on a board {verdict.boards_not_shown}\n"
             f"  turn-start mentions {verdict.mentions}: delivered {verdict.mentions_delivered}, folded "
-            f"{verdict.mentions_folded}, LOST {verdict.mentions_lost}; plays {verdict.plays}: on neither a "
-            f"board nor a line {verdict.plays_lost}\n"
+            f"{verdict.mentions_folded} (of which a line the bot sent before the turn began was posted "
+            f"during it: {verdict.mentions_in_flight}), LOST {verdict.mentions_lost}; plays {verdict.plays}: "
+            f"on neither a board nor a line {verdict.plays_lost}\n"
+            + "".join(f"    LOST {loss}\n" for loss in verdict.losses)
+            + ""
             f"  catch-up after the load stopped: {catch}\n"
-            f"  bot process: CPU {self.cpu_share:.0%} of a core, RSS {rss:.0f} MiB (peak sampled "
-            f"{sampled:.0f} MiB, high-water {hwm:.0f} MiB)\n"
-            f"  this process (the fake Discord and the people): CPU {self.bench_cpu_share:.0%} of a core; "
+            f"  bot process: CPU {bot_cpu / self.elapsed:.0%} of a core, {per_move:.2f} ms per committed "
+            f"move ({self.committed} moves, {self.committed / self.elapsed:.0f}/s; the bench's trace "
+            f"written in the bot's process, {self.trace_cpu / max(1, self.committed) * 1000:.2f} ms per "
+            f"move, left out), RSS {rss:.0f} MiB (peak sampled {sampled:.0f} MiB, high-water {hwm:.0f} MiB)\n"
+            f"  this process (the fake Discord and the people): CPU {self.bench_cpu / self.elapsed:.0%} of "
+            f"a core, {self.bench_cpu / max(1, self.committed) * 1000:.2f} ms per committed move; "
             f"its event loop late by {percentiles(self.bench_lag, ms=True)} (clicks are timed here: its own "
             "lateness is in their figures)"
         )
@@ -1420,7 +1559,9 @@ def main() -> None:
     )
     parser.add_argument("--catch-up", type=float, default=120.0, help="scale: seconds to wait for catch-up")
     parser.add_argument("--open-concurrency", type=int, default=8, help="scale: tables opened at once")
-    parser.add_argument("--profile", help="game: write a cProfile of the bot process's measured windows here")
+    parser.add_argument(
+        "--profile", help="game, scale: write a cProfile of the bot process's measured windows here"
+    )
     parser.add_argument(
         "--art",
         choices=["on", "off"],

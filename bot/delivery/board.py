@@ -7,7 +7,9 @@ is ``bot.delivery.publisher``'s business. An edit sends only what changed and is
 look the same as the last one this process showed (``TableFeed.board_embed``, ``board_view_key``,
 ``board_picture_key``). What the picture of each board message shows is recorded (a digest, through the
 table service), so that a restarted process does not upload an unchanged picture again. In a channel where
-the bot may not attach files, boards go on without the picture.
+the bot may not attach files, a board sent through the channel goes without the picture (one refused upload,
+said once in the log); one sent through an interaction (its answer, follow-ups and their edits) carries it,
+since Discord grants interactions Attach Files whatever the bot's own permissions.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ import discord
 from bot.delivery.answers import release
 from bot.delivery.carrier import BoardCarrier
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
-from bot.i18n import use_locale
+from bot.i18n import current_locale, use_locale
 from bot.service import TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardPicture
 from bot.ui.controls import board_view
+from bot.ui.faces import CardFaces
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,8 @@ class PictureRecords(Protocol):
 
     async def set_board_picture(self, table_id: int, message_id: int, digest: str) -> None: ...
 
+    async def forget_board_picture(self, table_id: int) -> None: ...
+
 
 class BoardMessages:
     """Each table's board message. ``on_posted(table_id, message_id)``: a new board message was posted."""
@@ -71,13 +76,23 @@ class BoardMessages:
         self.on_posted = on_posted
         self.records = records
         self._boards: dict[int, int] = {}  # table id -> board message id, as last set by this process
-        self._no_files: set[int] = set()  # channels where the bot may not attach files: no board picture
+        # Channels where the bot may not attach files: a board sent through the channel goes without its
+        # picture there (an interaction's messages carry files whatever the bot's permissions).
+        self._no_files: set[int] = set()
         # table id -> the picture digest ("" for none) of the board built by ``fields`` and not yet posted
         self._built: dict[int, str] = {}
+        # table id -> (snapshot, faces, its embed, the embed's dict): the lane asks whether the board changed,
+        # then sends it; the embed is rendered once for both
+        self._embeds: dict[int, tuple[TableSnapshot, CardFaces, str, discord.Embed, dict[str, Any]]] = {}
+        # table id -> (board message id, picture digest) shown since the last record, written at ``flush``
+        # (shutdown) rather than at every move: the record is only read by the next process. The table's
+        # record is dropped at the first change left unrecorded, so that it never tells an older picture.
+        self._unrecorded: dict[int, tuple[int, str]] = {}
 
     async def remember(self, table_id: int, message_id: int) -> None:
         """``message_id`` is the table's board from now on; the picture it was posted with is recorded."""
         self._boards[table_id] = message_id
+        self._unrecorded.pop(table_id, None)
         digest = self._built.pop(table_id, None)
         if digest is not None:
             await self._record(table_id, message_id, digest)
@@ -90,6 +105,23 @@ class BoardMessages:
             await records.set_board_picture(table_id, message_id, digest)
         except Exception as error:  # only costs an upload of the same picture after a restart
             log.warning("table %s: could not record the board picture: %s", table_id, error)
+
+    async def _shown(self, table_id: int, message_id: int, digest: str) -> None:
+        """The board message ``message_id`` shows the picture ``digest`` now (recorded at ``flush``)."""
+        if table_id not in self._unrecorded:
+            records = self.records()
+            if records is not None:
+                try:
+                    await records.forget_board_picture(table_id)
+                except Exception as error:  # only costs an upload of the same picture after a restart
+                    log.warning("table %s: could not drop the board picture's record: %s", table_id, error)
+        self._unrecorded[table_id] = (message_id, digest)
+
+    async def flush(self) -> None:
+        """Record what each board's picture shows, for the next process (at shutdown)."""
+        unrecorded, self._unrecorded = self._unrecorded, {}
+        for table_id, (message_id, digest) in unrecorded.items():
+            await self._record(table_id, message_id, digest)
 
     async def _recall(self, table_id: int, board_id: int) -> Any:
         """What the board message ``board_id`` shows as its picture, as recorded (by this process or an
@@ -108,6 +140,19 @@ class BoardMessages:
 
     def forget(self, table_id: int) -> None:
         self._boards.pop(table_id, None)
+        self._embeds.pop(table_id, None)
+        self._unrecorded.pop(table_id, None)
+
+    def _embed(self, snapshot: TableSnapshot, faces: CardFaces) -> tuple[discord.Embed, dict[str, Any]]:
+        """The board's embed for ``snapshot`` and its dict (what an edit is compared by)."""
+        language = current_locale()  # the caller's: the server's language
+        last = self._embeds.get(snapshot.table_id)
+        if last is not None and last[0] is snapshot and last[1] is faces and last[2] == language:
+            return last[3], last[4]
+        embed = render.board_embed(snapshot, faces)
+        data = dict(embed.to_dict())
+        self._embeds[snapshot.table_id] = (snapshot, faces, language, embed, data)
+        return embed, data
 
     def board_id(self, snapshot: TableSnapshot) -> int | None:
         return self._boards.get(snapshot.table_id, snapshot.board_message_id)
@@ -120,16 +165,17 @@ class BoardMessages:
             log.warning("table %s: could not post the board: %s", snapshot.table_id, error)
             return None
 
-    async def fields(self, snapshot: TableSnapshot) -> dict[str, Any]:
+    async def fields(self, snapshot: TableSnapshot, *, channel: bool = False) -> dict[str, Any]:
         """The board as message fields (``embed``, ``view`` when it has buttons, ``file``: the picture when
-        the server shows it), for ``send`` or an interaction response."""
+        the server shows it), for an interaction response or follow-up, or (``channel``) a channel's
+        ``send``."""
         # Public: the board, its buttons and the picture's alt text are in the server's language.
         with use_locale(await self.appearance.language(snapshot.guild_id)):
             fields: dict[str, Any] = {
                 "embed": render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
             }
             view = board_view(snapshot)
-            picture = await self._picture(snapshot)
+            picture = await self._picture(snapshot, channel=channel)
         if view is not None:
             fields["view"] = view
         if picture is not None:
@@ -138,18 +184,20 @@ class BoardMessages:
         self._built[snapshot.table_id] = picture_digest(picture.key if picture else None) or ""
         return fields
 
-    async def _picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
-        if snapshot.channel_id in self._no_files:
+    async def _picture(self, snapshot: TableSnapshot, *, channel: bool) -> BoardPicture | None:
+        """The board's picture, if the server shows it and the route can carry it (``channel``: the
+        channel's routes, where the bot needs Attach Files)."""
+        if channel and snapshot.channel_id in self._no_files:
             return None
         return await self.appearance.picture(snapshot)
 
     def _files_refused(self, snapshot: TableSnapshot, error: discord.Forbidden) -> None:
-        """Without Attach Files in a channel, its boards go on as text (said once per channel)."""
+        """Without Attach Files in a channel, boards sent through it go on as text (said once per channel)."""
         if snapshot.channel_id not in self._no_files:
             self._no_files.add(snapshot.channel_id)
             log.warning(
                 "table %s: the board picture was refused in channel %s (%s; Attach Files missing?); "
-                "its boards are shown without the picture",
+                "boards edited through the channel are shown without it",
                 snapshot.table_id,
                 snapshot.channel_id,
                 error.text or error.status,
@@ -157,7 +205,7 @@ class BoardMessages:
 
     async def _post(self, snapshot: TableSnapshot) -> int:
         channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        fields = await self.fields(snapshot)
+        fields = await self.fields(snapshot, channel=True)
         try:
             message = await channel.send(**fields)
         except discord.Forbidden as error:
@@ -191,10 +239,10 @@ class BoardMessages:
         if self.board_id(snapshot) is None:
             return False
         with use_locale(self.appearance.cached_language(snapshot.guild_id)):
-            embed_data = dict(
-                render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
-            )
-            shown = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
+            _, embed_data = self._embed(snapshot, self.appearance.cached_faces(snapshot.guild_id))
+            if snapshot.channel_id in self._no_files:
+                return False  # the picture depends on the route the edit takes: ``edit`` tells
+            shown = self.appearance.picture_key(snapshot)
         picture_key = picture_digest(shown)
         return (
             embed_data == feed.board_embed
@@ -233,18 +281,18 @@ class BoardMessages:
             await self._post(snapshot)
             return
         with use_locale(await self.appearance.language(snapshot.guild_id)):
-            embed = render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
-            picture = await self._picture(snapshot)
-        embed_data: dict[str, Any] = dict(embed.to_dict())
-        view_key = board_view_key(snapshot)
-        view_changed = view_key != feed.board_view_key
+            embed, embed_data = self._embed(snapshot, await self.appearance.faces(snapshot.guild_id))
+            view_key = board_view_key(snapshot)
+            view_changed = view_key != feed.board_view_key
+            via_carrier = carrier is not None and carrier.message_id == board_id
+            picture = await self._picture(snapshot, channel=not via_carrier)
         picture_key = picture_digest(picture.key if picture is not None else None)
         if feed.board_picture_key is UNKNOWN:  # e.g. after a restart: what the message shows may be recorded
             feed.board_picture_key = await self._recall(snapshot.table_id, board_id)
         picture_changed = picture_key != feed.board_picture_key
         if embed_data == feed.board_embed and not view_changed and not picture_changed:
             return
-        if carrier is not None and carrier.message_id == board_id:
+        if carrier is not None and via_carrier:
             send: Callable[..., Awaitable[Any]] = carrier.edit
         else:
             send = (
@@ -279,5 +327,5 @@ class BoardMessages:
         feed.board_embed = embed_data
         feed.board_view_key = view_key
         if picture_changed:
-            await self._record(snapshot.table_id, board_id, picture_key or "")
+            await self._shown(snapshot.table_id, board_id, picture_key or "")
         feed.board_picture_key = picture_key

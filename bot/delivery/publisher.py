@@ -86,6 +86,7 @@ DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
+UNKNOWN_MESSAGE = 10008  # Discord's error code: the message is gone
 
 
 class LaneClock(Protocol):
@@ -253,6 +254,7 @@ class TablePublisher:
         """Show what is queued (briefly), then stop."""
         await self.idle(timeout=2.0)
         self._closed = True
+        await self._board.flush()
         self.hands.close()
         for task in [*self._watchers, *(task for feed in self._feeds.values() for task in feed.tasks())]:
             task.cancel()
@@ -296,6 +298,16 @@ class TablePublisher:
             feed.board_picture_key = UNKNOWN
         if self.service is not None:
             await self.service.set_board_message(table_id, message_id)
+
+    async def replace_board(self, snapshot: TableSnapshot, message_id: int, via: discord.Interaction) -> None:
+        """The board was posted again as ``via``'s answer (``/eights status``): that message is the board
+        from now on, and the one it replaces goes (one board per table), deleted through the interaction
+        that posted it while its token lives, else through the channel."""
+        old_id = self._board.board_id(snapshot)
+        old = self._carriers.get(snapshot.table_id)
+        await self.remember_board(snapshot.table_id, message_id, via=via)
+        if old_id is not None and old_id != message_id:
+            await self._remove_board(snapshot, old_id, old)
 
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
@@ -483,8 +495,18 @@ class TablePublisher:
         in the channel (globally limited: it takes a turn)."""
         try:
             if old is not None and old.message_id == message_id and old.fresh(self._clock.monotonic()):
-                await old.delete()
-                return
+                try:
+                    await old.delete()
+                    return
+                except discord.HTTPException as error:
+                    if error.code == UNKNOWN_MESSAGE or is_transient(error):
+                        raise  # gone already, or worth no second request now
+                    # The token no longer serves (it expired early, or was revoked): the channel can.
+                    log.info(
+                        "table %s: old board not deleted through its interaction: %s",
+                        snapshot.table_id,
+                        error,
+                    )
             async with self.budget.turn(self.budget.now()):
                 channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
                 await channel.get_partial_message(message_id).delete()

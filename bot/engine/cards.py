@@ -11,6 +11,7 @@ output is canonical.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import re
 import unicodedata
@@ -176,11 +177,13 @@ def parse_suit(text: str) -> Suit:
     return suit
 
 
-def _parse_card(text: str) -> Card | None:
+@functools.lru_cache(maxsize=1024)  # the same few codes are read again for every board and line drawn
+def _parse_card(text: str, locale: str) -> Card | None:
+    """``parse_card`` for a player of ``locale`` (part of the cache's key: "as" is an ace in French)."""
     t = _clean(text)
     if not t:
         return None
-    rank_words, suit_words, joins = _vocabulary(current_locale())
+    rank_words, suit_words, joins = _vocabulary(locale)
     words = [w for w in _SPLIT.split(t) if w and w not in joins]
     if len(words) == 2:
         rank = rank_words.get(words[0])
@@ -208,7 +211,7 @@ def _parse_card(text: str) -> Card | None:
 
 def parse_card(text: str) -> Card:
     """A card from "KH", "kh", "TS", "10♠", "K♥", "king of hearts" …; raises ``EngineError`` 903 otherwise."""
-    card = _parse_card(text) if isinstance(text, str) else None
+    card = _parse_card(text, current_locale()) if isinstance(text, str) else None
     if card is None:
         raise EngineError(903)
     return card

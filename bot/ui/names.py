@@ -14,6 +14,7 @@ of that is shown exactly as typed, so it reads, copies and searches as the perso
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -28,6 +29,7 @@ _REORDERING = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LR
 _ISOLATE_CONTROLS = re.compile("[\u2066-\u2069]")
 
 
+@functools.lru_cache(maxsize=4096)  # every board and line writes each seat's name again: kept, not redone
 def isolate(text: str) -> str:
     """``text`` as a bidirectional isolate when it holds anything that could reorder its surroundings."""
     if not any(unicodedata.bidirectional(char) in _REORDERING for char in text):
@@ -40,6 +42,7 @@ def plain_name(name: str) -> str:
     return isolate(name)
 
 
+@functools.lru_cache(maxsize=4096)
 def shown_name(name: str) -> str:
     """A name for markdown: markdown escaped, mentions and other ``<…>`` markup made inert, isolated when
     needed."""

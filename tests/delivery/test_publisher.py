@@ -721,6 +721,32 @@ async def test_the_board_picture_is_sent_when_it_changes_only(pictured: Any) -> 
     assert "Queen of Hearts" in (second.description or "") and renderer.drawn == 2
 
 
+async def test_what_a_picture_shows_is_recorded_at_shutdown_not_at_every_move(pictured: Any) -> None:
+    """The record (read only by the next process) is dropped at the first change and written at ``close``:
+    one write a move would cost as much as the move's own commit."""
+    publisher, channel, _ = pictured
+    service = publisher.service
+    board = to_act(snapshot(), 1)
+    service.pictures[board.table_id] = (555, "what the board showed before")
+    writes: list[tuple[int, int, str]] = []
+    recorded = service.set_board_picture
+
+    async def counted(table_id: int, message_id: int, digest: str) -> None:
+        writes.append((table_id, message_id, digest))
+        await recorded(table_id, message_id, digest)
+
+    service.set_board_picture = counted
+    for target in ("KH", "QH", "JH", "10H"):
+        publisher.publish(Outcome(replace(board, target_card=target), (played(0, target),)))
+        await settle(publisher)
+    assert len([edit for edit in channel.edits if attachments_of(edit)]) == 4
+    # Never a record telling an older picture: dropped at the first change, none written during play.
+    assert writes == [] and board.table_id not in service.pictures
+    await publisher.close()
+    ((table_id, message_id, digest),) = writes
+    assert (table_id, message_id) == (board.table_id, 555) and service.pictures[table_id] == (555, digest)
+
+
 async def test_a_server_with_the_picture_off_gets_none(pictured: Any) -> None:
     publisher, channel, renderer = pictured
     publisher.appearance.set_switches(snapshot().guild_id, CardDisplay(card_emojis=True, board_picture=False))

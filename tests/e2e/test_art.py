@@ -237,9 +237,52 @@ async def test_an_unchanged_picture_is_not_uploaded_again_after_a_restart(world:
             break
     changed = board_picture(world)
     assert changed is not None and changed["id"] != first["id"]
-    # The record of what the picture shows goes with the table.
+    # What the picture shows is recorded when a board is posted and when the bot shuts down, not at every
+    # move: after a second restart the changed picture is not uploaded again either.
     table_id = await world.table_id()
+    await world.restart()
+    await world.settle()
     assert await world.service.board_picture(table_id) is not None
+    kept = board_picture(world)
+    assert kept is not None and kept["id"] == changed["id"]
+    # The record goes with the table.
     await world.run(world.alice, "end")
     await world.settle()
     assert await world.service.board_picture(table_id) is None
+
+
+async def test_without_attach_files_a_board_sent_through_the_channel_goes_on_as_text(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A moderator deletes the board in a channel where the bot lacks Attach Files: the bot posts it again
+    through the channel, which refuses the picture once (said once in the log) and takes the board as
+    text; boards go on, and the next player's move carries the board (posted as its follow-up, which
+    needs no channel permission) with its picture again."""
+    attach_files = 1 << 15
+    for role in world.guild.roles.values():
+        role.permissions &= ~attach_files
+    caplog.set_level(logging.WARNING, logger="bot.delivery.board")
+    await open_and_start(world)
+    await play_moves(world, 1)
+    assert board_picture(world) is not None
+    for user in (world.alice, world.bob):
+        await world.hand_message(user)  # both play from their hand messages from now on
+    world.fake._delete_message(world.board())  # a moderator's doing
+    await play_moves(world, 4)
+    refusals = [r for r in caplog.records if "board picture was refused" in r.getMessage()]
+    assert len(refusals) == 1
+    # The board reposted through the channel went without its picture, and was replaced since by one
+    # riding a player's interaction, with the picture; every board showed its state.
+    boards = [
+        m
+        for m in world.fake.channel_messages(world.channel, include_deleted=True)
+        if m.embeds and str(m.embeds[0].get("title", "")).startswith("Crazy Eights")
+    ]
+    assert any(not m.attachments for m in boards)
+    board = world.board()
+    assert board_picture(world, board) is not None and not board.deleted
+    snapshot = await world.snapshot()
+    assert f"Round {snapshot.round_number}" in board.text() or str(snapshot.stock_size) in board.text()
+    # What the fake saw refused: the one upload, and the edit that found the board deleted.
+    refused = world.fake.take_violations()
+    assert all("Attach Files" in v or "was deleted" in v for v in refused) and len(refused) <= 2

@@ -9,9 +9,10 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+from discord.ext import commands
 from PIL import Image
 
-from tests.fakediscord import FakeChannel, FakeDiscord, running_bot
+from tests.fakediscord import FakeChannel, FakeDiscord, fast_bot_options, running_bot
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 
@@ -206,3 +207,50 @@ async def test_file_limits(fake_discord: FakeDiscord) -> None:
         with pytest.raises(discord.Forbidden):
             await target.send(file=discord.File(io.BytesIO(PNG), "a.png"))
         fake.take_violations()
+
+
+async def test_interaction_messages_carry_files_without_the_bots_attach_files(
+    fake_discord: FakeDiscord,
+) -> None:
+    """Discord: an interaction's response and follow-ups (its webhook) may attach files whatever the bot's
+    own permissions in the channel (the 2022 change to how bots' permissions are computed for interactions
+    left ATTACH_FILES and EMBED_LINKS out: they are always granted there); a message sent through the
+    channel needs the bot's Attach Files."""
+    fake = fake_discord
+    channel = table_channel(fake)
+    alice = fake.create_user("alice")
+    fake.add_member(fake.guilds[channel.guild_id], alice)
+    for role in fake.guilds[channel.guild_id].roles.values():
+        role.permissions &= ~(1 << 15)
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents(guilds=True), **fast_bot_options())
+    refused: list[int] = []
+
+    @bot.tree.command(name="picture", description="Answers with a picture, follows up and edits with others")
+    async def picture(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("one", file=discord.File(io.BytesIO(png_of(8, 8)), "a.png"))
+        later = await interaction.followup.send(
+            "two", file=discord.File(io.BytesIO(png_of(9, 9)), "b.png"), wait=True
+        )
+        await interaction.followup.edit_message(
+            later.id, attachments=[discord.File(io.BytesIO(png_of(10, 10)), "c.png")]
+        )
+        await interaction.edit_original_response(
+            attachments=[discord.File(io.BytesIO(png_of(11, 11)), "d.png")]
+        )
+        try:
+            await messageable(bot, channel).send(file=discord.File(io.BytesIO(png_of(12, 12)), "e.png"))
+        except discord.Forbidden as error:
+            refused.append(error.status)
+
+    del picture
+    async with running_bot(fake, bot):
+        await bot.tree.sync()
+        handle = await fake.invoke(alice, channel, "picture")
+        answer = await handle.reply()
+        follow_up = await handle.followup()
+        await fake.wait_for(lambda: refused != [], what="the channel message refused")
+    assert refused == [403]
+    assert [a["filename"] for a in answer.attachments] == ["d.png"]
+    assert [a["filename"] for a in follow_up.attachments] == ["c.png"]
+    assert [m.content for m in fake.channel_messages(channel)] == ["one", "two"]
+    fake.take_violations()

@@ -19,18 +19,11 @@ class InformationCog(TableCog, name="Eights information"):
     async def status(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
         snapshot = await self.service.snapshot(table_id)
-        old_board = self.publisher.board_id(snapshot)
         message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
         if message_id is None:
             return
-        await self.publisher.remember_board(table_id, message_id, via=interaction)
-        if old_board is not None and old_board != message_id:
-            # One board per table: the old one goes, its buttons would only repeat the new one's.
-            old = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-            try:
-                await old.get_partial_message(old_board).delete()
-            except discord.HTTPException:
-                log.debug("table %s: old board %s could not be deleted", table_id, old_board)
+        # One board per table: the old one goes (its buttons would only repeat the new one's).
+        await self.publisher.replace_board(snapshot, message_id, interaction)
 
     @app_commands.command(name="scores", description="The scores of this channel's match so far, privately.")
     async def scores(self, interaction: discord.Interaction) -> None:

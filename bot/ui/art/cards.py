@@ -237,14 +237,19 @@ def suit_badge(suit: int, *, size: int, palette: Palette = FOUR_COLOUR) -> Image
 # --- emoji-sized pictures, as PNG bytes -------------------------------------------------------------------
 
 
-def png_bytes(image: Image.Image, *, optimize: bool = True, level: int = 6) -> bytes:
+def png_bytes(
+    image: Image.Image, *, optimize: bool = True, level: int = 6, strategy: int | None = None
+) -> bytes:
     """PNG without timestamps or other varying chunks: the same picture gives the same bytes. ``optimize``
-    (smallest file) is for pictures made once; it is slow. ``level``: zlib's effort otherwise."""
+    (smallest file) is for pictures made once; it is slow. ``level``: zlib's effort otherwise, and
+    ``strategy`` its matching (``zlib.Z_RLE``...; None: the default)."""
     out = io.BytesIO()
     if optimize:
         image.save(out, format="PNG", optimize=True)
-    else:
+    elif strategy is None:
         image.save(out, format="PNG", compress_level=level)
+    else:
+        image.save(out, format="PNG", compress_level=level, compress_type=strategy)
     return out.getvalue()
 
 

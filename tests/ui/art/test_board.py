@@ -187,12 +187,14 @@ def test_the_shared_parts_are_drawn_ahead_in_the_renderers_thread() -> None:
     board._background.cache_clear()
     board._table.cache_clear()
     board._direction_arrows.cache_clear()
+    board._mapped_background.cache_clear()
     renderer = BoardRenderer()
     renderer.warm().result(timeout=30)
-    assert board._background.cache_info().currsize == 1  # seat order: every round starts that way
-    before = board._background.cache_info().hits
+    # Seat order: every round starts that way.
+    assert board._mapped_background.cache_info().currsize == 1
+    before = board._mapped_background.cache_info().hits
     renderer.render(snapshot())
-    assert board._background.cache_info().hits == before + 1  # the first picture drew no table
+    assert board._mapped_background.cache_info().hits == before + 1  # the first picture drew no table
 
 
 def test_every_board_is_mapped_to_one_palette_chosen_once() -> None:
