@@ -67,7 +67,7 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
         embed.add_field(
             name=f"Your hand then ({len(step.hand)})", value=_clip(cards, FIELD_VALUE_LIMIT), inline=False
         )
-    note = _only_you(step)
+    note = _only_you(step, faces)
     if note:
         embed.add_field(name="Only you saw then", value=_clip(note, FIELD_VALUE_LIMIT), inline=False)
     embed.set_footer(text="Only you see this replay: your own hand, and what everyone saw at the time.")
@@ -77,11 +77,16 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
 def _hand_text(step: ReplayStep, faces: CardFaces) -> str:
     assert step.hand is not None
     if step.snapshot.crazier is not None:  # crazier-abilities: its cards by code, name and colours
-        return "\n".join(crazier_card_label(code) for code in step.hand)
+        return "\n".join(_crazier_card(code, faces) for code in step.hand)
     return faces.cards(list(step.hand))
 
 
-def _only_you(step: ReplayStep) -> str:
+def _crazier_card(code: str, faces: CardFaces) -> str:
+    """A crazier-abilities card as its table writes it: its emoji (when the server shows them) and label."""
+    return faces.crazier_card(code, crazier_card_label(code))
+
+
+def _only_you(step: ReplayStep, faces: CardFaces = TEXT) -> str:
     """crazier-abilities: what only the viewer's seat learned in this step (the cards it drew, the card its
     Elven Princess looked at), as the table told them privately then."""
     if step.snapshot.crazier is None:
@@ -92,8 +97,9 @@ def _only_you(step: ReplayStep) -> str:
         if event.kind == "drew_cards":
             drawn.extend(str(code) for code in event.data.get("cards") or [])
         elif event.kind == "looked_card" and event.data.get("card"):
-            looked.append(f"The top card of the draw pile was {crazier_card_label(str(event.data['card']))}.")
-    lines = ["You drew " + ", ".join(crazier_card_label(code) for code in drawn) + "."] if drawn else []
+            card = _crazier_card(str(event.data["card"]), faces)
+            looked.append(f"The top card of the draw pile was {card}.")
+    lines = ["You drew " + ", ".join(_crazier_card(code, faces) for code in drawn) + "."] if drawn else []
     return "\n".join(lines + looked)
 
 
