@@ -12,6 +12,7 @@ the forget confirmation's to the server cog.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import Sequence
@@ -313,15 +314,15 @@ def rating_line(rating: RatingRecord) -> str:
     )
 
 
-def stats_picture(stats: PlayerRecord) -> discord.File | None:
+async def stats_picture(stats: PlayerRecord) -> discord.File | None:
     """The rating over the player's last rated matches (the embed's image), with its alt text; None before
-    the first rated match."""
+    the first rated match. Drawn in a worker thread, as the board pictures are: Pillow holds the thread for
+    milliseconds, which on the event loop would hold up every table of the process."""
     if stats.rating is None or not stats.rating.history:
         return None
     history = stats.rating.history
-    return discord.File(
-        io.BytesIO(rating_chart(history)), filename=RATING_PICTURE, description=alt_text(history)
-    )
+    png = await asyncio.to_thread(rating_chart, history)
+    return discord.File(io.BytesIO(png), filename=RATING_PICTURE, description=alt_text(history))
 
 
 def _ranking_line(entry: Placing) -> str:

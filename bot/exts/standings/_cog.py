@@ -104,7 +104,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        picture = stats_picture(stats)  # the rating over the last matches, once there is one
+        picture = await stats_picture(stats)  # the rating over the last matches, once there is one
         await interaction.response.send_message(
             embed=stats_embed(stats),
             allowed_mentions=NO_MENTIONS,
