@@ -20,6 +20,7 @@ from bot.service.replays import RecentMatch, ReplayStep
 from bot.service.standings import PastMatch
 from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
+from bot.ui.paging import page_row
 from bot.ui.render import board_embed, event_lines
 
 REPLAYS_COG = "Eights replays"
@@ -148,21 +149,19 @@ class ReplayButton(
 def replay_view(step: ReplayStep) -> discord.ui.View:
     """First, Back, Next, Last and Next round; one with nowhere to go is disabled. The custom ids differ by
     their name even where two go to the same step, as Discord requires."""
-    view = discord.ui.View(timeout=None)
     last = step.count - 1
-    buttons = (
-        ("first", 0, step.first),
-        ("back", max(0, step.index - 1), step.first),
-        ("next", min(last, step.index + 1), step.last),
-        ("last", last, step.last),
-        (
-            "round",
-            step.next_round_index if step.next_round_index is not None else last,
-            step.next_round_index is None,
-        ),
+
+    def button(move: str, target: int, disabled: bool) -> ReplayButton:
+        # Kept within the replay: these custom ids name their move, so two may share a step.
+        return ReplayButton(step.table_id, max(0, min(last, target)), move, disabled=disabled)
+
+    view = page_row(step.index, 0, last, ("first", "back", "next", "last"), button)
+    following = step.next_round_index
+    view.add_item(
+        ReplayButton(
+            step.table_id, last if following is None else following, "round", disabled=following is None
+        )
     )
-    for name, target, disabled in buttons:
-        view.add_item(ReplayButton(step.table_id, target, name, disabled=disabled))
     return view
 
 

@@ -36,6 +36,7 @@ from bot.service.standings import (
 from bot.ui import routing
 from bot.ui.art.rating import alt_text, rating_chart
 from bot.ui.names import shown_name
+from bot.ui.paging import page_row
 
 SORT_LABELS: dict[BoardSort, str] = {
     "rating": "rating",
@@ -258,23 +259,14 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
     """Previous and Next. Their custom ids differ by construction (page - 1 and page + 1), as Discord
     requires; a button with nowhere to go is shown disabled."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        LeaderboardPageButton(
-            page.guild_id,
-            page.sort,
-            page.page - 1,
-            page.viewer_id,
-            label="Previous",
-            disabled=not page.has_previous,
+
+    def button(move: str, target: int, disabled: bool) -> LeaderboardPageButton:
+        label = "Previous" if move == "back" else "Next"
+        return LeaderboardPageButton(
+            page.guild_id, page.sort, target, page.viewer_id, label=label, disabled=disabled
         )
-    )
-    view.add_item(
-        LeaderboardPageButton(
-            page.guild_id, page.sort, page.page + 1, page.viewer_id, label="Next", disabled=not page.has_next
-        )
-    )
-    return view
+
+    return page_row(page.page, 1, max(1, page.page_count), ("back", "next"), button)
 
 
 # --- statistics and history ---------------------------------------------------------------------------------
