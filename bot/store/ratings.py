@@ -56,9 +56,10 @@ def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
 
 
 def seats_query(table_id: int) -> Statement:
-    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)).
-    A backend may send it with a statement of its own (PostgreSQL: with the preset counts' upsert, to save a
-    round trip) and hand its rows to ``rate_match``."""
+    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)):
+    the backfill's read, and SQLite's at a match result. PostgreSQL reads the same columns in the statement
+    that records the ranking (``postgres_standings``), to save a round trip, and hands its rows to
+    ``planned_write``."""
     return _statement(
         "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "
         "s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
@@ -153,6 +154,17 @@ def rate_match(
         values.update(zip(_row_names(i), row, strict=True))
     yield Statement(_upsert(len(news)), values)
     return len(news)
+
+
+def planned_write(rater: Rater, found: Sequence[Sequence[Any]]) -> Statement | None:
+    """``rate_match``'s one write for a match whose result was just inserted (the guard) and whose seats'
+    rows (``seats_query``'s shape) are ``found``: for a backend that sends it inside a statement of its own
+    (PostgreSQL: with the preset counts, to save a round trip). None: nobody to rate."""
+    steps = rate_match(0, rater, claimed=True, found=found)
+    try:
+        return steps.send(None)
+    except StopIteration:
+        return None
 
 
 _COLUMNS = ("user", "level", "name", "mu", "sigma", "skill", "matches", "change", "recent")
