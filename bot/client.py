@@ -35,6 +35,9 @@ from bot.delivery.endpoints import apply_endpoints
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher
 from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
+from bot.exts.translator import CatalogueTranslator
+from bot.exts.tree import EightsTree
+from bot.i18n import N_, in_locale
 from bot.metrics import BotMetrics
 from bot.service import ServiceError, SystemClock, TableService
 from bot.service.replays import ReplayService
@@ -47,13 +50,14 @@ from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
 from bot.ui.art.cards import PALETTES
 from bot.ui.art.emoji_set import EmojiSet
+from bot.ui.locales import player_locale
 
 if TYPE_CHECKING:
     from discord.state import ConnectionState
 
 log = logging.getLogger(__name__)
 
-RESTARTING_MESSAGE = "The bot is restarting, try again in a moment."
+RESTARTING_MESSAGE = N_("The bot is restarting, try again in a moment.")
 HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
 CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
@@ -133,6 +137,9 @@ class EightsBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
+            # Each command answers in its player's language; the commands' names and descriptions are
+            # translated by the catalogue translator set in setup_hook.
+            tree_cls=EightsTree,
             intents=discord.Intents(guilds=True),
             shard_count=config.shard_count,
             # None (the default: all shards) is accepted though discord.py's option type says list[int].
@@ -213,6 +220,7 @@ class EightsBot(commands.AutoShardedBot):
         await self._write_heartbeat()
         self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
 
+        await self.tree.set_translator(CatalogueTranslator())
         await self._build_features(self._store)
         await self.sync_commands(force=self.force_sync)
         if self.restore_tables:  # a bot that plays (not a one-shot command such as `sync`)
@@ -266,7 +274,7 @@ class EightsBot(commands.AutoShardedBot):
         # EightsBot is an AutoShardedBot: the same commands.Bot API, a sibling class for the type checker.
         as_bot = cast(commands.Bot, self)
         await bot.exts.tables.setup(as_bot, group, service, publisher)
-        await bot.exts.standings.setup(as_bot, group, standings)
+        await bot.exts.standings.setup(as_bot, group, standings, self.appearance)
         await bot.exts.replays.setup(as_bot, group, ReplayService(store), self.appearance)
         await bot.exts.server.setup(as_bot, group, server, self.appearance)
         self.tree.add_command(group)
@@ -290,9 +298,14 @@ class EightsBot(commands.AutoShardedBot):
     def _sync_target(self) -> discord.Object | None:
         return discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None
 
-    def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
-        """What ``tree.sync(guild=guild)`` would send."""
-        return [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+    async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
+        """What ``tree.sync(guild=guild)`` would send, translations included (a changed translation is a
+        changed tree: it is synced)."""
+        translator = self.tree.translator
+        commands_here = self.tree.get_commands(guild=guild)
+        if translator is None:
+            return [command.to_dict(self.tree) for command in commands_here]
+        return [await command.get_translated_payload(self.tree, translator) for command in commands_here]
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Sync the application commands (to DEV_GUILD_ID, or globally) when the tree differs from the
@@ -305,7 +318,7 @@ class EightsBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
         target = "globally" if guild is None else f"to server {guild.id}"
         key = command_tree_hash_key(None if guild is None else guild.id)
-        digest = hash_command_payload(self.application_id, self.command_payload(guild))
+        digest = hash_command_payload(self.application_id, await self.command_payload(guild))
         if not force and await self.store.get_meta(key) == digest:
             log.info("application commands unchanged since the last sync %s; not syncing", target)
             self.commands_synced = False
@@ -368,7 +381,8 @@ class EightsBot(commands.AutoShardedBot):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(RESTARTING_MESSAGE, ephemeral=True)
+                text = in_locale(player_locale(interaction), RESTARTING_MESSAGE)
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as error:
             log.debug("could not turn interaction %s away: %s", interaction.id, error)
 

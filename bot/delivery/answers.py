@@ -22,6 +22,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import _
+
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
@@ -236,5 +238,5 @@ async def answer_publicly(
     if not isinstance(channel, discord.abc.Messageable):
         return None
     message = await channel.send(embed=embed, **extra)
-    await answer_privately(interaction, "Posted below.")
+    await answer_privately(interaction, _("Posted below."))
     return message.id

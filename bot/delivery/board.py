@@ -24,6 +24,7 @@ import discord
 from bot.delivery.answers import release
 from bot.delivery.carrier import BoardCarrier
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
+from bot.i18n import use_locale
 from bot.service import TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import Appearance
@@ -122,13 +123,15 @@ class BoardMessages:
     async def fields(self, snapshot: TableSnapshot) -> dict[str, Any]:
         """The board as message fields (``embed``, ``view`` when it has buttons, ``file``: the picture when
         the server shows it), for ``send`` or an interaction response."""
-        fields: dict[str, Any] = {
-            "embed": render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
-        }
-        view = board_view(snapshot)
+        # Public: the board, its buttons and the picture's alt text are in the server's language.
+        with use_locale(await self.appearance.language(snapshot.guild_id)):
+            fields: dict[str, Any] = {
+                "embed": render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
+            }
+            view = board_view(snapshot)
+            picture = await self._picture(snapshot)
         if view is not None:
             fields["view"] = view
-        picture = await self._picture(snapshot)
         if picture is not None:
             fields["file"] = picture_file(picture)
         # Recorded with the message id once it is posted (``remember``).
@@ -187,10 +190,11 @@ class BoardMessages:
     def unchanged(self, snapshot: TableSnapshot, feed: TableFeed) -> bool:
         if self.board_id(snapshot) is None:
             return False
-        embed_data = dict(
-            render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
-        )
-        shown = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
+        with use_locale(self.appearance.cached_language(snapshot.guild_id)):
+            embed_data = dict(
+                render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
+            )
+            shown = None if snapshot.channel_id in self._no_files else self.appearance.picture_key(snapshot)
         picture_key = picture_digest(shown)
         return (
             embed_data == feed.board_embed
@@ -228,11 +232,12 @@ class BoardMessages:
         if board_id is None:
             await self._post(snapshot)
             return
-        embed = render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
+        with use_locale(await self.appearance.language(snapshot.guild_id)):
+            embed = render.board_embed(snapshot, await self.appearance.faces(snapshot.guild_id))
+            picture = await self._picture(snapshot)
         embed_data: dict[str, Any] = dict(embed.to_dict())
         view_key = board_view_key(snapshot)
         view_changed = view_key != feed.board_view_key
-        picture = await self._picture(snapshot)
         picture_key = picture_digest(picture.key if picture is not None else None)
         if feed.board_picture_key is UNKNOWN:  # e.g. after a restart: what the message shows may be recorded
             feed.board_picture_key = await self._recall(snapshot.table_id, board_id)
@@ -250,7 +255,8 @@ class BoardMessages:
         # Only what changed is sent: the buttons and the picture stay as they are otherwise.
         fields: dict[str, Any] = {"embed": embed}
         if view_changed:
-            fields["view"] = board_view(snapshot)
+            with use_locale(self.appearance.cached_language(snapshot.guild_id)):
+                fields["view"] = board_view(snapshot)
         if picture_changed:
             fields["attachments"] = [picture_file(picture)] if picture is not None else []
         try:

@@ -24,16 +24,18 @@ import discord
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.delivery.feed import hand_key
 from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
+from bot.i18n import N_, _
 from bot.service import HandView, Outcome, ServiceError, TableService
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.controls import hand_view
+from bot.ui.locales import use_player_locale
 
 log = logging.getLogger(__name__)
 
 HAND_ATTEMPTS = 4  # a hand refresh that fails for a reason that may pass is tried this many times in all
-MATCH_OVER = "The match is over: see the final ranking in the channel."
-TABLE_CLOSED = "The table is closed."
+MATCH_OVER = N_("The match is over: see the final ranking in the channel.")
+TABLE_CLOSED = N_("The table is closed.")
 
 
 class HandClock(Protocol):
@@ -111,9 +113,9 @@ class HandMessages:
             hand = None
         if hand is None:
             # The move ended the match (the table is closed): nothing to show but the news.
-            text = MATCH_OVER
+            text = _(MATCH_OVER)
             if outcome is not None and outcome.snapshot.status == "abandoned":
-                text = TABLE_CLOSED
+                text = _(TABLE_CLOSED)
             full = f"{note}\n{text}" if note else text
             if in_place:
                 await update_in_place(interaction, full, None)
@@ -222,6 +224,9 @@ class HandMessages:
         async with session.lock:
             if session.interaction is None or not session.fresh(self._clock.monotonic()):
                 return
+            # A refresh runs in the publisher's lane, after someone else's move: the hand is its owner's,
+            # in their language (the interaction that showed it says which).
+            use_player_locale(session.interaction)
             try:
                 hand = await self.service.hand(table_id, user_id)
             except ServiceError:

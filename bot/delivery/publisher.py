@@ -75,6 +75,7 @@ from bot.delivery.feed import (
 from bot.delivery.hand_session import HAND_EDIT_WINDOW
 from bot.delivery.hands import HandMessages
 from bot.delivery.relay import OutcomeRelay
+from bot.i18n import use_locale
 from bot.service import Outcome, SystemClock, TableEvent, TableService, TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import TEXT_ONLY, Appearance
@@ -275,7 +276,7 @@ class TablePublisher:
     async def board_message(self, snapshot: TableSnapshot) -> dict[str, Any]:
         """The board as message fields (``embed``, ``view`` when it has buttons, ``file``: the picture when
         the server shows it), for ``send`` or an interaction response."""
-        return await self._board.fields(snapshot)
+        return await self._board.fields(snapshot)  # in the server's language (``BoardMessages``)
 
     async def remember_board(
         self, table_id: int, message_id: int, via: discord.Interaction | None = None
@@ -468,9 +469,10 @@ class TablePublisher:
             return None
         carrier = self._carriers[feed.table_id] = BoardCarrier(via, since, message_id, original=False)
         # What the new message shows: the edit that follows sends only what changed since.
-        feed.board_embed = dict(
-            render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
-        )
+        with use_locale(self.appearance.cached_language(snapshot.guild_id)):
+            feed.board_embed = dict(
+                render.board_embed(snapshot, self.appearance.cached_faces(snapshot.guild_id)).to_dict()
+            )
         feed.board_view_key = board_view_key(snapshot)
         if old_id is not None and old_id != message_id:
             await self._remove_board(snapshot, old_id, old)
@@ -564,12 +566,11 @@ class TablePublisher:
                 if announce:
                     feed.announced = turns
             if any(event.kind == "match_over" for event in events) and snapshot.ranking:
-                await self._send(
-                    snapshot,
-                    via,
-                    render.final_ranking_text(snapshot, self.appearance.cached_faces(snapshot.guild_id)),
-                    discord.AllowedMentions.none(),
-                )
+                with use_locale(self.appearance.cached_language(snapshot.guild_id)):
+                    ranking = render.final_ranking_text(
+                        snapshot, self.appearance.cached_faces(snapshot.guild_id)
+                    )
+                await self._send(snapshot, via, ranking, discord.AllowedMentions.none())
         except Exception as error:
             if not is_transient(error) and via is None:
                 # 403 and the like would only repeat (and count towards Discord's ban): given up.
@@ -620,7 +621,11 @@ class TablePublisher:
         to_act_user = user_to_act(snapshot)
         fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
         faces = self.appearance.cached_faces(snapshot.guild_id)
-        return render.turn_line(events, snapshot, hand_is_fresh=fresh, announce_turn=announce, faces=faces)
+        # Public: in the server's language, whoever's move (and interaction) it follows.
+        with use_locale(self.appearance.cached_language(snapshot.guild_id)):
+            return render.turn_line(
+                events, snapshot, hand_is_fresh=fresh, announce_turn=announce, faces=faces
+            )
 
     async def _send(
         self,

@@ -4,15 +4,21 @@ A card is ``rank * 4 + suit`` with ranks A=1 … K=13 and suits C=0, D=1, H=2, S
 55 (KS). Ints keep the engine's hot path cheap (hands are lists of ints, matching is two shifts and a mask).
 Two decks simply hold every int twice: a card is identified by its rank and suit.
 
-Input is read liberally (case, ``T`` for 10, suit symbols, names such as "10 of spades"); output is canonical.
+Input is read liberally (case, ``T`` for 10, suit symbols, names such as "10 of spades"), in English and in
+the language in force (the catalogue's rank and suit names: "dame de cœur", "Herz Dame", "8 de picas");
+output is canonical.
 """
 
 from __future__ import annotations
 
+import gettext
 import re
+import unicodedata
+from functools import cache
 from typing import TYPE_CHECKING
 
 from bot.engine.errors import EngineError
+from bot.i18n import N_, _, current_locale, translations
 
 if TYPE_CHECKING:
     from bot.engine.rules import Ruleset
@@ -27,23 +33,23 @@ ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
 SUIT_CODES = ("C", "D", "H", "S")
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
+SUIT_NAMES = (N_("Clubs"), N_("Diamonds"), N_("Hearts"), N_("Spades"))
 RANK_CODES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES = (
     "",
-    "Ace",
-    "Two",
-    "Three",
-    "Four",
-    "Five",
-    "Six",
-    "Seven",
-    "Eight",
-    "Nine",
-    "Ten",
-    "Jack",
-    "Queen",
-    "King",
+    N_("Ace"),
+    N_("Two"),
+    N_("Three"),
+    N_("Four"),
+    N_("Five"),
+    N_("Six"),
+    N_("Seven"),
+    N_("Eight"),
+    N_("Nine"),
+    N_("Ten"),
+    N_("Jack"),
+    N_("Queen"),
+    N_("King"),
 )
 
 MIN_CARD = 4
@@ -119,16 +125,52 @@ def is_card(value: object) -> bool:
     return type(value) is int and MIN_CARD <= value <= MAX_CARD
 
 
+def _fold(text: str) -> str:
+    """Lowercase without accents ("Cœur" -> "coeur", "Ás" -> "as"): typed names need not be exact."""
+    text = text.lower().replace("œ", "oe").replace("æ", "ae").replace("ß", "ss")
+    # Suit symbols are kept whole (they decompose to nothing that matters, but keep them as typed).
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def _clean(text: str) -> str:
     # Emoji suits often carry a variation selector; dots and stray punctuation carry no meaning.
-    return text.replace("\ufe0f", "").replace(".", " ").strip().lower()
+    return _fold(text.replace("\ufe0f", "").replace(".", " ").strip())
+
+
+def _vocabulary(locale: str) -> tuple[dict[str, int], dict[str, Suit], frozenset[str]]:
+    """The rank words, suit words and joining words ("of", "de") a player of ``locale`` may type, with
+    English's: the language's own come from its catalogue (its rank and suit names, and the words of its
+    "{rank} of {suit}")."""
+    return _words_of(translations(locale))
+
+
+@cache
+def _words_of(words: gettext.NullTranslations) -> tuple[dict[str, int], dict[str, Suit], frozenset[str]]:
+    ranks, suits, joins = dict(_RANK_WORDS), dict(_SUIT_WORDS), {"of"}
+    for rank in range(1, 14):
+        name = _fold(words.gettext(RANK_NAMES[rank]))
+        ranks.setdefault(name, rank)
+    for suit in SUITS:
+        name = _fold(words.gettext(SUIT_NAMES[suit]))
+        suits.setdefault(name, suit)
+        # "Cœurs" / "coeur", "Picas" / "pica": the name with and without a plural ending.
+        for ending in ("es", "s"):
+            if name.endswith(ending) and len(name) > len(ending) + 2:
+                suits.setdefault(name[: -len(ending)], suit)
+                break
+        else:
+            suits.setdefault(name + "s", suit)
+    pattern = _fold(words.gettext("{rank} of {suit}"))
+    between = pattern.replace("{rank}", " ").replace("{suit}", " ")
+    joins.update(w for w in _SPLIT.split(between) if w)
+    return ranks, suits, frozenset(joins)
 
 
 def parse_suit(text: str) -> Suit:
     """A suit from "h", "H", "hearts", "♥" …; raises ``EngineError`` 906 otherwise."""
     if not isinstance(text, str):
         raise EngineError(906)
-    suit = _SUIT_WORDS.get(_clean(text))
+    suit = _vocabulary(current_locale())[1].get(_clean(text))
     if suit is None:
         raise EngineError(906)
     return suit
@@ -138,13 +180,14 @@ def _parse_card(text: str) -> Card | None:
     t = _clean(text)
     if not t:
         return None
-    words = [w for w in _SPLIT.split(t) if w and w != "of"]
+    rank_words, suit_words, joins = _vocabulary(current_locale())
+    words = [w for w in _SPLIT.split(t) if w and w not in joins]
     if len(words) == 2:
-        rank = _RANK_WORDS.get(words[0])
-        suit = _SUIT_WORDS.get(words[1])
-        if rank is None or suit is None:  # "♥ K" / "hearts king"
-            rank = _RANK_WORDS.get(words[1])
-            suit = _SUIT_WORDS.get(words[0])
+        rank = rank_words.get(words[0])
+        suit = suit_words.get(words[1])
+        if rank is None or suit is None:  # "♥ K" / "hearts king" / "Herz Dame"
+            rank = rank_words.get(words[1])
+            suit = suit_words.get(words[0])
         if rank is None or suit is None:
             return None
         return rank * 4 + suit
@@ -182,13 +225,13 @@ def card_label(card: Card) -> str:
 
 
 def card_name(card: Card) -> str:
-    """Full name: "King of Hearts"."""
-    return _NAMES[card]
+    """Full name in the current language: "King of Hearts"."""
+    return _("{rank} of {suit}", rank=_(RANK_NAMES[card >> 2]), suit=_(SUIT_NAMES[card & 3]))
 
 
 def card_title(card: Card) -> str:
     """Label and full name, as choices and selects show a card: "K♥ King of Hearts"."""
-    return f"{LABELS[card]} {_NAMES[card]}"
+    return f"{LABELS[card]} {card_name(card)}"
 
 
 def suit_code(suit: Suit) -> str:
@@ -200,7 +243,8 @@ def suit_symbol(suit: Suit) -> str:
 
 
 def suit_name(suit: Suit) -> str:
-    return SUIT_NAMES[suit]
+    """The suit's name in the current language."""
+    return _(SUIT_NAMES[suit])
 
 
 def sort_key(card: Card) -> int:
@@ -209,7 +253,6 @@ def sort_key(card: Card) -> int:
 
 
 _BY_CODE: dict[str, Card] = {CODES[c]: c for c in STANDARD_DECK}
-_NAMES: dict[Card, str] = {c: f"{RANK_NAMES[c >> 2]} of {SUIT_NAMES[c & 3]}" for c in STANDARD_DECK}
 
 
 def card_from_code(code: str) -> Card:

@@ -6,42 +6,44 @@ the presets add. ``ERROR_MESSAGES`` is the one table of them all: the service sh
 
 from __future__ import annotations
 
+from bot.i18n import N_, _
+
 ERROR_MESSAGES: dict[int, str] = {
     # Seed 000 (Volity).
-    901: "It's not your turn.",
-    902: "You don't have that card.",
-    903: "Unknown card.",
-    904: "You can't draw a card: the stock is empty.",
-    905: "You can't choose a suit now.",
-    906: "Unknown suit.",
-    907: "That card doesn't match the target.",
+    901: N_("It's not your turn."),
+    902: N_("You don't have that card."),
+    903: N_("Unknown card."),
+    904: N_("You can't draw a card: the stock is empty."),
+    905: N_("You can't choose a suit now."),
+    906: N_("Unknown suit."),
+    907: N_("That card doesn't match the target."),
     # This engine's own.
-    910: "You must play the card you drew.",
-    911: "You must answer the pending draw with the same rank, or draw the cards owed.",
-    912: "You can't draw any more cards this turn.",
-    913: "You must name a suit first.",
-    914: "You can't draw while you have a card you can play.",
-    915: "You can't pass now.",
-    916: "You must draw a card first.",
-    917: "After drawing you may only play the card you drew.",
-    918: "Play another card of the same rank, or pass.",
-    919: "You must answer with the same rank, or pass and miss your turn.",
-    920: "You have no last card to call.",
-    921: "There is nobody to catch.",
-    922: "The round is over.",
-    923: "There is no such seat.",
-    924: "That is not an action of this game.",
-    925: "You hold a card that answers the pending draw: you must play it.",
-    926: "You may pass only after drawing the most cards allowed, or when nothing can be drawn.",
-    927: "You can't catch your own partner.",
+    910: N_("You must play the card you drew."),
+    911: N_("You must answer the pending draw with the same rank, or draw the cards owed."),
+    912: N_("You can't draw any more cards this turn."),
+    913: N_("You must name a suit first."),
+    914: N_("You can't draw while you have a card you can play."),
+    915: N_("You can't pass now."),
+    916: N_("You must draw a card first."),
+    917: N_("After drawing you may only play the card you drew."),
+    918: N_("Play another card of the same rank, or pass."),
+    919: N_("You must answer with the same rank, or pass and miss your turn."),
+    920: N_("You have no last card to call."),
+    921: N_("There is nobody to catch."),
+    922: N_("The round is over."),
+    923: N_("There is no such seat."),
+    924: N_("That is not an action of this game."),
+    925: N_("You hold a card that answers the pending draw: you must play it."),
+    926: N_("You may pass only after drawing the most cards allowed, or when nothing can be drawn."),
+    927: N_("You can't catch your own partner."),
     # crazier-abilities.
-    930: "You have already discarded this turn (a Potion of Vitality lets you discard two more).",
-    931: "That card has no effect to play: discard it instead.",
-    932: "You have already played a card for its effect this turn.",
-    933: "That card has nothing to choose now, so it can't be played.",
-    934: "That choice is not offered.",
-    935: "Make the choice you are asked for first.",
-    936: "Name a colour for the 8.",
+    930: N_("You have already discarded this turn (a Potion of Vitality lets you discard two more)."),
+    931: N_("That card has no effect to play: discard it instead."),
+    932: N_("You have already played a card for its effect this turn."),
+    933: N_("That card has nothing to choose now, so it can't be played."),
+    934: N_("That choice is not offered."),
+    935: N_("Make the choice you are asked for first."),
+    936: N_("Name a colour for the 8."),
 }
 
 
@@ -50,7 +52,8 @@ class EngineError(Exception):
 
     def __init__(self, code: int, message: str | None = None) -> None:
         self.code = code
-        self.message = message if message is not None else ERROR_MESSAGES.get(code, "Illegal action.")
+        # In the language in force where it is raised: the player's, at an interaction.
+        self.message = message if message is not None else _(ERROR_MESSAGES.get(code, N_("Illegal action.")))
         super().__init__(f"{code}: {self.message}")
 
 

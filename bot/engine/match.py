@@ -16,6 +16,7 @@ from bot.engine.errors import EngineError
 from bot.engine.events import Event
 from bot.engine.round import Round
 from bot.engine.rules import Ruleset
+from bot.i18n import _
 
 FORMAT_VERSION = 1
 
@@ -126,7 +127,7 @@ class Match:
         if self._over:
             raise EngineError(922)
         if not self.round.over:
-            raise EngineError(924, "The round is not over yet.")
+            raise EngineError(924, _("The round is not over yet."))
         n = self.num_seats
         self.dealer = (self.dealer + 1) % n
         self.round_number += 1

@@ -90,6 +90,7 @@ from bot.engine.cards import (
 from bot.engine.errors import EngineError, RulesetError
 from bot.engine.events import Event, events_for
 from bot.engine.rules import Ruleset
+from bot.i18n import _
 
 FORMAT_VERSION = 1
 #: How many recent events a round keeps for ``view`` ("what happened last").
@@ -206,7 +207,7 @@ def _tables(rs: Ruleset) -> _Tables:
 
 def full_deck(num_decks: int) -> list[Card]:
     """Every card of ``num_decks`` standard decks, in a fixed order."""
-    return [c for c in STANDARD_DECK for _ in range(num_decks)]
+    return [c for c in STANDARD_DECK for _n in range(num_decks)]
 
 
 class Round:
@@ -311,8 +312,14 @@ class Round:
         rs = ruleset
         if not isinstance(num_seats, int) or not rs.allows_seats(num_seats):
             if rs.partnership:
-                raise RulesetError("a partnership game is for exactly four players")
-            raise RulesetError(f"this ruleset is for {rs.min_players}–{rs.max_players} players")
+                raise RulesetError(_("a partnership game is for exactly four players"))
+            raise RulesetError(
+                _(
+                    "this ruleset is for {min_players}–{max_players} players",
+                    min_players=rs.min_players,
+                    max_players=rs.max_players,
+                )
+            )
         if not 0 <= dealer < num_seats:
             raise ValueError("dealer must be a seat")
         if leader is not None and not 0 <= leader < num_seats:
@@ -337,8 +344,8 @@ class Round:
         self._reshuffles = 0
         self._dups = ndecks > 1
         stock = order[::-1]
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for _ in range(rs.hand_size_for(n)):
+        hands: list[list[Card]] = [[] for _n in range(n)]
+        for _n in range(rs.hand_size_for(n)):
             for k in range(1, n + 1):
                 hands[(dealer + k) % n].append(stock.pop())
         self._hands = hands
@@ -970,7 +977,7 @@ class Round:
         """``seat`` draws up to ``n`` cards (reshuffling as needed); returns how many it got."""
         stock = self._stock
         got: list[Card] = []
-        for _ in range(n):
+        for _n in range(n):
             if not stock and not self._reshuffle(ev):
                 break
             got.append(stock.pop())
@@ -1030,7 +1037,7 @@ class Round:
         k = self._skips
         if k:
             self._skips = 0
-            for _ in range(k):
+            for _n in range(k):
                 self._history.append(("skip", s))
                 if ev is not None:
                     ev.append(Event("skipped", s, {"reason": "skip"}))

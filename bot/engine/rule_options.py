@@ -30,9 +30,10 @@ from bot.engine.rules import (
     Ruleset,
     get_preset,
 )
+from bot.i18n import N_, _
 
 CHOICE, NUMBER, RANKS, RANK_NUMBERS = "choice", "number", "ranks", "rank-numbers"
-ON_OFF = (("on", "on"), ("off", "off"))
+ON_OFF = (("on", N_("on")), ("off", N_("off")))
 _TRUE = {"on", "yes", "true", "1", "y"}
 _FALSE = {"off", "no", "false", "0", "n"}
 _NONE = {"none", "no limit", "-", ""}
@@ -90,185 +91,193 @@ def _named(values: tuple[str, ...], labels: dict[str, str]) -> tuple[tuple[str, 
 
 
 OPTIONS: tuple[Option, ...] = (
-    _number("min_players", "Fewest players", "the fewest players to start", 2, MAX_SEATS),
-    _number("max_players", "Most players", "the most players a table seats", 2, MAX_SEATS),
-    _bool_choice("partnership", "Partnership", "four players in two sides, partners opposite"),
+    _number("min_players", N_("Fewest players"), N_("the fewest players to start"), 2, MAX_SEATS),
+    _number("max_players", N_("Most players"), N_("the most players a table seats"), 2, MAX_SEATS),
+    _bool_choice("partnership", N_("Partnership"), N_("four players in two sides, partners opposite")),
     Option(
         "decks",
-        "Decks",
+        N_("Decks"),
         CHOICE,
-        "one deck, or two above some number of players",
+        N_("one deck, or two above some number of players"),
         _named(
             DECKS,
             {
-                "one": "one deck",
-                "two-above-5": "two decks above 5 players",
-                "two-above-2": "two decks above 2 players",
+                "one": N_("one deck"),
+                "two-above-5": N_("two decks above 5 players"),
+                "two-above-2": N_("two decks above 2 players"),
             },
         ),
     ),
-    _number("hand_size", "Hand size", "cards dealt to each player", 1, 26, common=(5, 6, 7, 8)),
+    _number("hand_size", N_("Hand size"), N_("cards dealt to each player"), 1, 26, common=(5, 6, 7, 8)),
     _number(
         "hand_size_two",
-        "Hand size for two",
-        "cards dealt each with two players",
+        N_("Hand size for two"),
+        N_("cards dealt each with two players"),
         1,
         26,
         common=(5, 7, 8),
     ),
     Option(
         "wild_rank",
-        "Wild rank",
+        N_("Wild rank"),
         CHOICE,
-        "the rank played on anything (then name a suit)",
-        (*((RANK_CODES[r], RANK_CODES[r]) for r in range(1, 14)), ("none", "no wild cards")),
+        N_("the rank played on anything (then name a suit)"),
+        (*((RANK_CODES[r], RANK_CODES[r]) for r in range(1, 14)), ("none", N_("no wild cards"))),
     ),
-    _bool_choice("wild_must_match", "Wild must match", "a wild follows suit like any card"),
+    _bool_choice("wild_must_match", N_("Wild must match"), N_("a wild follows suit like any card")),
     Option(
         "starter_wild",
-        "Wild as starter",
+        N_("Wild as starter"),
         CHOICE,
-        "what happens when the first card turned is a wild",
+        N_("what happens when the first card turned is a wild"),
         _named(
             STARTER_WILD,
             {
-                "keep": "keep it: match its suit",
-                "hearts": "keep it: hearts are named",
-                "bury": "bury it, turn another",
+                "keep": N_("keep it: match its suit"),
+                "hearts": N_("keep it: hearts are named"),
+                "bury": N_("bury it, turn another"),
             },
         ),
     ),
     _bool_choice(
-        "starter_effect", "Special starter works", "a special first card works as if the dealer played it"
+        "starter_effect",
+        N_("Special starter works"),
+        N_("a special first card works as if the dealer played it"),
     ),
-    _bool_choice("draw_with_legal_play", "Draw with a play", "you may draw even when you could play"),
+    _bool_choice("draw_with_legal_play", N_("Draw with a play"), N_("you may draw even when you could play")),
     _number(
         "draw_limit",
-        "Draw limit",
-        "cards you may draw in one turn",
+        N_("Draw limit"),
+        N_("cards you may draw in one turn"),
         1,
         20,
-        none_means="until a card can be played",
+        none_means=N_("until a card can be played"),
         common=(1, 2, 3, 5),
     ),
     Option(
         "after_draw",
-        "After drawing",
+        N_("After drawing"),
         CHOICE,
-        "what you may do after drawing",
+        N_("what you may do after drawing"),
         _named(
             AFTER_DRAW,
             {
-                "must-play-drawn": "play the drawn card if it fits",
-                "may-play-drawn": "play the drawn card or pass",
-                "may-play-any": "play any card or pass",
-                "draw-up-to": "play, or draw again up to the limit, then pass",
-                "turn-ends": "the turn ends",
+                "must-play-drawn": N_("play the drawn card if it fits"),
+                "may-play-drawn": N_("play the drawn card or pass"),
+                "may-play-any": N_("play any card or pass"),
+                "draw-up-to": N_("play, or draw again up to the limit, then pass"),
+                "turn-ends": N_("the turn ends"),
             },
         ),
     ),
-    _bool_choice("draw_first", "Draw to start a turn", "every turn starts by drawing a card"),
-    _bool_choice("reshuffle", "Reshuffle", "an empty stock is refilled from the discard pile"),
+    _bool_choice("draw_first", N_("Draw to start a turn"), N_("every turn starts by drawing a card")),
+    _bool_choice("reshuffle", N_("Reshuffle"), N_("an empty stock is refilled from the discard pile")),
     _bool_choice(
-        "empty_draw_ends_round", "Impossible draw ends round", "a draw that cannot be made ends the round"
+        "empty_draw_ends_round",
+        N_("Impossible draw ends round"),
+        N_("a draw that cannot be made ends the round"),
     ),
-    _bool_choice("pass_anytime", "Pass any time", "you may pass whenever you like"),
-    _bool_choice("pass_when_no_draw", "Pass when stock is out", "you may pass while nothing can be drawn"),
-    Option("skip_ranks", "Skip cards", RANKS, "ranks that skip the next player"),
-    Option("reverse_ranks", "Reverse cards", RANKS, "ranks that reverse the direction"),
+    _bool_choice("pass_anytime", N_("Pass any time"), N_("you may pass whenever you like")),
+    _bool_choice(
+        "pass_when_no_draw", N_("Pass when stock is out"), N_("you may pass while nothing can be drawn")
+    ),
+    Option("skip_ranks", N_("Skip cards"), RANKS, N_("ranks that skip the next player")),
+    Option("reverse_ranks", N_("Reverse cards"), RANKS, N_("ranks that reverse the direction")),
     Option(
         "reverse_two_players",
-        "Reverse with two",
+        N_("Reverse with two"),
         CHOICE,
-        "what a reverse does with two players",
-        _named(REVERSE_TWO, {"nothing": "nothing more", "skip": "it skips the other player"}),
+        N_("what a reverse does with two players"),
+        _named(REVERSE_TWO, {"nothing": N_("nothing more"), "skip": N_("it skips the other player")}),
     ),
-    _pairs("draw_ranks", "Draw cards", "rank:cards the next player draws (2:2)", 1, 20),
-    _pairs("draw_caps", "Stacking caps", "rank:most cards stacking can make owed (2:8)", 1, 60),
-    Option("answer_ranks", "Answer cards", RANKS, "ranks the next player must answer or miss a turn"),
-    _bool_choice("stacking", "Stacking", "a draw card can be answered with the same rank"),
-    _bool_choice("wild_answers_draw", "Wild answers a draw", "a wild cancels a pending draw"),
-    _bool_choice("same_rank_runs", "Same-rank runs", "play more cards of the same rank in one turn"),
-    _bool_choice("last_card", "Last card", "call your last card or be caught"),
+    _pairs("draw_ranks", N_("Draw cards"), N_("rank:cards the next player draws (2:2)"), 1, 20),
+    _pairs("draw_caps", N_("Stacking caps"), N_("rank:most cards stacking can make owed (2:8)"), 1, 60),
+    Option("answer_ranks", N_("Answer cards"), RANKS, N_("ranks the next player must answer or miss a turn")),
+    _bool_choice("stacking", N_("Stacking"), N_("a draw card can be answered with the same rank")),
+    _bool_choice("wild_answers_draw", N_("Wild answers a draw"), N_("a wild cancels a pending draw")),
+    _bool_choice("same_rank_runs", N_("Same-rank runs"), N_("play more cards of the same rank in one turn")),
+    _bool_choice("last_card", N_("Last card"), N_("call your last card or be caught")),
     _number(
         "last_card_penalty",
-        "Last card penalty",
-        "cards drawn when caught",
+        N_("Last card penalty"),
+        N_("cards drawn when caught"),
         1,
         10,
         common=(1, 2, 3, 4),
     ),
     _number(
         "blocked_after",
-        "Blocked after",
-        "passes in a row that block the round",
+        N_("Blocked after"),
+        N_("passes in a row that block the round"),
         1,
         20,
-        none_means="every player passed in a row",
+        none_means=N_("every player passed in a row"),
     ),
-    _number("turn_cap", "Turn cap", "turns before a round ends anyway", 50, 5000, common=(250, 500, 1000)),
+    _number(
+        "turn_cap", N_("Turn cap"), N_("turns before a round ends anyway"), 50, 5000, common=(250, 500, 1000)
+    ),
     Option(
         "scoring",
-        "Scoring",
+        N_("Scoring"),
         CHOICE,
-        "how a round is scored",
+        N_("how a round is scored"),
         _named(
             SCORING,
             {
-                "penalty": "your hand's value, low wins",
-                "payment": "the winner collects",
-                "card-count": "1 per card",
+                "penalty": N_("your hand's value, low wins"),
+                "payment": N_("the winner collects"),
+                "card-count": N_("1 per card"),
             },
         ),
     ),
     Option(
         "card_values",
-        "Card values",
+        N_("Card values"),
         CHOICE,
-        "what cards are worth",
-        _named(CARD_VALUES, {"volity": "8 = 50, court 10, A 1", "switch": "A 20, 2/4/J 15, K/Q 10"}),
+        N_("what cards are worth"),
+        _named(CARD_VALUES, {"volity": N_("8 = 50, court 10, A 1"), "switch": N_("A 20, 2/4/J 15, K/Q 10")}),
     ),
     Option(
         "match_end",
-        "Match end",
+        N_("Match end"),
         CHOICE,
-        "when the match ends",
+        N_("when the match ends"),
         _named(
             MATCH_END,
             {
-                "passes-target": "a total passes the target (low wins)",
-                "reaches-target": "a total reaches the target (high wins)",
-                "rounds": "a number of rounds",
-                "one-round": "one round",
+                "passes-target": N_("a total passes the target (low wins)"),
+                "reaches-target": N_("a total reaches the target (high wins)"),
+                "rounds": N_("a number of rounds"),
+                "one-round": N_("one round"),
             },
         ),
     ),
     _number(
         "target",
-        "Target",
-        "the points that end the match",
+        N_("Target"),
+        N_("the points that end the match"),
         1,
         10000,
-        none_means="no target (a match of a set number of rounds)",
+        none_means=N_("no target (a match of a set number of rounds)"),
         common=(25, 50, 100, 150, 200, 250, 500),
     ),
     _number(
         "rounds",
-        "Rounds",
-        "rounds in a match of a number of rounds",
+        N_("Rounds"),
+        N_("rounds in a match of a number of rounds"),
         1,
         50,
-        none_means="not set (the match ends on a target)",
+        none_means=N_("not set (the match ends on a target)"),
         common=(1, 3, 5, 7, 10),
     ),
     Option(
         "next_leader",
-        "Next round leader",
+        N_("Next round leader"),
         CHOICE,
-        "who moves first in the next round",
+        N_("who moves first in the next round"),
         _named(
             NEXT_LEADER,
-            {"left-of-dealer": "left of the dealer", "most-points": "the player with most points"},
+            {"left-of-dealer": N_("left of the dealer"), "most-points": N_("the player with most points")},
         ),
     ),
 )
@@ -293,7 +302,7 @@ def option(name: str) -> Option:
     """The option called ``name`` (its key or label, any case); ``RulesetError`` if there is none."""
     found = _BY_NAME.get(_norm(name)) if isinstance(name, str) else None
     if found is None:
-        raise RulesetError(f"unknown house rule {name!r}")
+        raise RulesetError(_("unknown house rule {name!r}", name=name))
     return found
 
 
@@ -306,7 +315,7 @@ def _rank(text: str) -> int:
     t = names.get(t, t)
     if t in RANK_CODES[1:]:
         return RANK_CODES.index(t)
-    raise RulesetError(f"{text.strip()!r} is not a rank (A, 2–10, J, Q, K)")
+    raise RulesetError(_("{text!r} is not a rank (A, 2–10, J, Q, K)", text=text.strip()))
 
 
 def _words(text: str) -> list[str]:
@@ -317,9 +326,19 @@ def _whole(o: Option, text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise RulesetError(f"{o.label}: {text!r} is not a whole number from {o.low} to {o.high}") from None
+        raise RulesetError(
+            _(
+                "{label}: {text!r} is not a whole number from {low} to {high}",
+                label=_(o.label),
+                text=text,
+                low=o.low,
+                high=o.high,
+            )
+        ) from None
     if not o.low <= n <= o.high:
-        raise RulesetError(f"{o.label}: the number must be from {o.low} to {o.high}")
+        raise RulesetError(
+            _("{label}: the number must be from {low} to {high}", label=_(o.label), low=o.low, high=o.high)
+        )
     return n
 
 
@@ -352,17 +371,25 @@ def parse_value(key: str, text: Any) -> Any:
                 return True
             if low in _FALSE:
                 return False
-            raise RulesetError(f"{o.label}: say on or off")
+            raise RulesetError(_("{label}: say on or off", label=_(o.label)))
         if key == "wild_rank":
             return None if low in _NONE else _rank(t)
         for code, label in o.choices:
             if low in (code, label.lower()):
                 return code
-        raise RulesetError(f"{o.label}: choose one of {', '.join(c for c, _ in o.choices)}")
+        raise RulesetError(
+            _(
+                "{label}: choose one of {items}",
+                label=_(o.label),
+                items=", ".join((c for c, _label in o.choices)),
+            )
+        )
     if o.kind == NUMBER:
         if low in _NONE:
             if o.none_means is None:
-                raise RulesetError(f"{o.label} needs a number from {o.low} to {o.high}")
+                raise RulesetError(
+                    _("{label} needs a number from {low} to {high}", label=_(o.label), low=o.low, high=o.high)
+                )
             return None
         return _whole(o, t)
     if low in _NONE:
@@ -370,16 +397,16 @@ def parse_value(key: str, text: Any) -> Any:
     if o.kind == RANKS:
         ranks = tuple(_rank(w) for w in _words(t))
         if len(set(ranks)) != len(ranks):
-            raise RulesetError(f"{o.label}: a rank is listed twice")
+            raise RulesetError(_("{label}: a rank is listed twice", label=_(o.label)))
         return ranks
     pairs: list[tuple[int, int]] = []
     for w in _words(t):
         rank, sep, number = w.partition(":")
         if not sep:
-            raise RulesetError(f"{o.label}: write rank:number, for example 2:2")
+            raise RulesetError(_("{label}: write rank:number, for example 2:2", label=_(o.label)))
         pairs.append((_rank(rank), _whole(o, number)))
     if len({r for r, _ in pairs}) != len(pairs):
-        raise RulesetError(f"{o.label}: a rank is listed twice")
+        raise RulesetError(_("{label}: a rank is listed twice", label=_(o.label)))
     return tuple(pairs)
 
 
@@ -451,7 +478,7 @@ def house_rules(ruleset: Ruleset) -> dict[str, Any]:
 def with_house_rules(preset: str, changes: dict[str, Any]) -> Ruleset:
     """The preset with stored house rules applied (validated as one ruleset)."""
     if not isinstance(changes, dict):
-        raise RulesetError("house rules must be a JSON object")
+        raise RulesetError(_("house rules must be a JSON object"))
     rs = get_preset(preset)
     keys = [option(k).key for k in changes]
     return rs.replace(**dict(zip(keys, changes.values(), strict=True))) if changes else rs

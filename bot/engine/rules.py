@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.engine.cards import RANK_CODES, SUIT_NAMES
 from bot.engine.errors import RulesetError
+from bot.i18n import N_, _, ngettext
 
 DECKS = ("one", "two-above-5", "two-above-2")
 STARTER_WILD = ("keep", "hearts", "bury")
@@ -155,7 +156,7 @@ class Ruleset:
         names = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
-            raise RulesetError(f"unknown option: {', '.join(unknown)}")
+            raise RulesetError(_("unknown option: {items}", items=", ".join(unknown)))
         try:
             return dataclasses.replace(self, **_normalise(changes))
         except TypeError as exc:  # pragma: no cover - guarded by the name check above
@@ -177,11 +178,11 @@ class Ruleset:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
         if not isinstance(data, dict):
-            raise RulesetError("a ruleset must be a JSON object")
+            raise RulesetError(_("a ruleset must be a JSON object"))
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesetError(f"unknown option: {', '.join(unknown)}")
+            raise RulesetError(_("unknown option: {items}", items=", ".join(unknown)))
         return cls(**_normalise(data))
 
 
@@ -192,13 +193,13 @@ def _normalise(values: dict[str, Any]) -> dict[str, Any]:
             try:
                 out[key] = tuple(int(v) for v in out[key])
             except (TypeError, ValueError) as exc:
-                raise RulesetError(f"{key} must be a list of ranks") from exc
+                raise RulesetError(_("{key} must be a list of ranks", key=key)) from exc
     for key in ("draw_ranks", "draw_caps"):
         if key in out:
             try:
                 out[key] = tuple((int(a), int(b)) for a, b in out[key])
             except (TypeError, ValueError) as exc:
-                raise RulesetError(f"{key} must be a list of [rank, number] pairs") from exc
+                raise RulesetError(_("{key} must be a list of [rank, number] pairs", key=key)) from exc
     return out
 
 
@@ -209,10 +210,10 @@ def _is_int(v: object) -> bool:
 def _problem(rs: Ruleset) -> str | None:
     """Why the ruleset is impossible, or None."""
     if rs.name not in PRESET_NAMES:
-        return f"unknown preset name {rs.name!r}"
+        return _("unknown preset name {name!r}", name=rs.name)
     for key in ("min_players", "max_players", "hand_size", "hand_size_two", "last_card_penalty", "turn_cap"):
         if not _is_int(getattr(rs, key)):
-            return f"{key} must be a whole number"
+            return _("{key} must be a whole number", key=key)
     for key in (
         "wild_must_match",
         "starter_effect",
@@ -229,7 +230,7 @@ def _problem(rs: Ruleset) -> str | None:
         "last_card",
     ):
         if type(getattr(rs, key)) is not bool:
-            return f"{key} must be true or false"
+            return _("{key} must be true or false", key=key)
     choices = (
         ("decks", DECKS),
         ("starter_wild", STARTER_WILD),
@@ -242,36 +243,49 @@ def _problem(rs: Ruleset) -> str | None:
     )
     for key, allowed in choices:
         if getattr(rs, key) not in allowed:
-            return f"{key} must be one of: {', '.join(allowed)}"
+            return _("{key} must be one of: {items}", key=key, items=", ".join(allowed))
     if not 2 <= rs.min_players <= rs.max_players <= MAX_SEATS:
-        return f"players must be between 2 and {MAX_SEATS}, the minimum not above the maximum"
+        return _(
+            "players must be between 2 and {max_seats}, the minimum not above the maximum",
+            max_seats=MAX_SEATS,
+        )
     if rs.hand_size < 1 or rs.hand_size_two < 1:
-        return "hand size must be at least 1"
+        return _("hand size must be at least 1")
     if rs.partnership and not rs.min_players <= PARTNERSHIP_SEATS <= rs.max_players:
-        return f"a partnership game is for four players; these rules allow {rs.min_players}–{rs.max_players}"
+        return _(
+            "a partnership game is for four players; these rules allow {min_players}–{max_players}",
+            min_players=rs.min_players,
+            max_players=rs.max_players,
+        )
     # Only the player counts a table of these rules can seat (a partnership: exactly four).
     for n in range(rs.min_seats, rs.max_seats + 1):
         if rs.hand_size_for(n) * n + 2 > 52 * rs.decks_for(n):
-            return f"{n} hands of {rs.hand_size_for(n)} cards do not fit in the deck"
+            return _(
+                "{n} hands of {cards} cards do not fit in the deck",
+                n=n,
+                cards=rs.hand_size_for(n),
+            )
     if rs.wild_rank is not None and not (_is_int(rs.wild_rank) and 1 <= rs.wild_rank <= 13):
-        return "wild rank must be a rank from A (1) to K (13), or none"
+        return _("wild rank must be a rank from A (1) to K (13), or none")
     if rs.wild_rank is None and (rs.wild_must_match or rs.wild_answers_draw):
-        return "there is no wild rank"
+        return _("there is no wild rank")
     if rs.draw_limit is not None and not (_is_int(rs.draw_limit) and rs.draw_limit >= 1):
-        return "draw limit must be at least 1 (or none: draw until playable)"
+        return _("draw limit must be at least 1 (or none: draw until playable)")
     if rs.after_draw == "turn-ends" and rs.draw_limit != 1:
-        return "when the turn ends after drawing, the draw limit must be one card"
+        return _("when the turn ends after drawing, the draw limit must be one card")
     if rs.after_draw == "draw-up-to" and rs.draw_limit is None:
-        return "“draw up to N cards, then pass” needs a number of cards as the draw limit"
+        return _("“draw up to N cards, then pass” needs a number of cards as the draw limit")
     if rs.pass_anytime and rs.pass_when_no_draw:
-        return "passing at any time already allows passing when nothing can be drawn: choose one"
+        return _("passing at any time already allows passing when nothing can be drawn: choose one")
     if rs.draw_first:
         if rs.draw_limit != 1:
-            return "when every turn starts with a draw, the draw limit must be one card"
+            return _("when every turn starts with a draw, the draw limit must be one card")
         if rs.after_draw == "turn-ends":
-            return "when every turn starts with a draw, the player must be able to play after drawing"
+            return _(
+                "when every turn starts with a draw, the player must be able to play after drawing",
+            )
         if not rs.draw_with_legal_play:
-            return "when every turn starts with a draw, drawing with a legal play must be allowed"
+            return _("when every turn starts with a draw, drawing with a legal play must be allowed")
     ranks_seen: dict[int, str] = {}
     specials = (
         ("skip", rs.skip_ranks),
@@ -281,46 +295,59 @@ def _problem(rs: Ruleset) -> str | None:
     )
     for label, ranks in specials:
         if len(set(ranks)) != len(ranks):
-            return f"a rank is listed twice as {label}"
+            return _("a rank is listed twice as {label}", label=label)
         for r in ranks:
             if not 1 <= r <= 13:
-                return f"{r} is not a rank (A=1 … K=13)"
+                return _("{rank} is not a rank (A=1 … K=13)", rank=r)
             if r == rs.wild_rank:
-                return f"the wild rank {RANK_CODES[r]} cannot also have a {label} effect"
+                return _(
+                    "the wild rank {rank} cannot also have a {label} effect", rank=RANK_CODES[r], label=label
+                )
             if label == "answer" and r in ranks_seen and ranks_seen[r] == "draw":
-                return f"{RANK_CODES[r]} cannot both need an answer and make the next player draw"
+                return _(
+                    "{rank} cannot both need an answer and make the next player draw", rank=RANK_CODES[r]
+                )
             ranks_seen.setdefault(r, label)
     for r, n in rs.draw_ranks:
         if n < 1:
-            return "a draw card must make the next player draw at least one card"
+            return _("a draw card must make the next player draw at least one card")
         if r in rs.answer_ranks:
-            return f"{RANK_CODES[r]} cannot both need an answer and make the next player draw"
+            return _("{rank} cannot both need an answer and make the next player draw", rank=RANK_CODES[r])
     draw_ranks = dict(rs.draw_ranks)
     for r, cap in rs.draw_caps:
         if r not in draw_ranks:
-            return f"a cap is set for {RANK_CODES[r] if 1 <= r <= 13 else r}, which is not a draw card"
+            return _(
+                "a cap is set for {rank}, which is not a draw card",
+                rank=RANK_CODES[r] if 1 <= r <= 13 else r,
+            )
         if cap < draw_ranks[r]:
-            return f"the cap for {RANK_CODES[r]} is below what one card makes the next player draw"
+            return _(
+                "the cap for {rank} is below what one card makes the next player draw", rank=RANK_CODES[r]
+            )
     if rs.draw_caps and not rs.stacking:
-        return "stacking caps need stacking"
+        return _("stacking caps need stacking")
     if rs.wild_answers_draw and not rs.stacking:
-        return "a wild can only answer a pending draw when draws stack"
+        return _("a wild can only answer a pending draw when draws stack")
     if rs.last_card_penalty < 1:
-        return "the last card penalty must be at least one card"
+        return _("the last card penalty must be at least one card")
     if rs.blocked_after is not None and not (_is_int(rs.blocked_after) and rs.blocked_after >= 1):
-        return "blocked round: the number of passes in a row must be at least 1"
+        return _("blocked round: the number of passes in a row must be at least 1")
     if rs.turn_cap < 1:
-        return "the turn cap must be at least 1"
+        return _("the turn cap must be at least 1")
     if rs.match_end == "passes-target" and rs.scoring == "payment":
-        return "with payment scoring the match ends when a total reaches the target (highest wins)"
+        return _(
+            "with payment scoring the match ends when a total reaches the target (highest wins)",
+        )
     if rs.match_end == "reaches-target" and rs.scoring != "payment":
-        return "a match to reach the target needs payment scoring; with low-wins scoring use passes-target"
+        return _(
+            "a match to reach the target needs payment scoring; with low-wins scoring use passes-target",
+        )
     if rs.match_end in ("passes-target", "reaches-target") and not (
         _is_int(rs.target) and (rs.target or 0) >= 1
     ):
-        return "the match needs a target of at least 1 point"
+        return _("the match needs a target of at least 1 point")
     if rs.match_end == "rounds" and not (_is_int(rs.rounds) and (rs.rounds or 0) >= 1):
-        return "the match needs a number of rounds of at least 1"
+        return _("the match needs a number of rounds of at least 1")
     return None
 
 
@@ -429,21 +456,29 @@ def get_preset(name: str) -> Ruleset:
     """The preset called ``name`` (case-insensitive); raises ``RulesetError`` for unknown names."""
     key = name.strip().lower() if isinstance(name, str) else ""
     if key not in PRESETS:
-        raise RulesetError(f"unknown preset {name!r}; presets: {', '.join(PRESET_NAMES)}")
+        raise RulesetError(
+            _("unknown preset {name!r}; presets: {items}", name=name, items=", ".join(PRESET_NAMES))
+        )
     return PRESETS[key]
 
 
 # --------------------------------------------------------------------------------------------- rules help
 _TITLES = {
-    "classic": "Classic Crazy Eights",
-    "must-play": "Must-play Crazy Eights",
-    "draw-one": "Draw-one Crazy Eights",
-    "uno-lite": "Uno-lite Crazy Eights",
-    "switch": "Switch",
-    "parlett": "Parlett's Crazy Eights",
-    "party": "Party Crazy Eights",
-    "crazier": "Crazier Eights",
+    "classic": N_("Classic Crazy Eights"),
+    "must-play": N_("Must-play Crazy Eights"),
+    "draw-one": N_("Draw-one Crazy Eights"),
+    "uno-lite": N_("Uno-lite Crazy Eights"),
+    "switch": N_("Switch"),
+    "parlett": N_("Parlett's Crazy Eights"),
+    "party": N_("Party Crazy Eights"),
+    "crazier": N_("Crazier Eights"),
 }
+
+
+def preset_title(name: str) -> str:
+    """The preset's title in the current language ("Classic Crazy Eights")."""
+    title = _TITLES.get(name)
+    return _(title) if title else name
 
 
 def _rank_list(ranks: tuple[int, ...]) -> str:
@@ -453,160 +488,232 @@ def _rank_list(ranks: tuple[int, ...]) -> str:
 def match_end_text(rs: Ruleset) -> str:
     """How the match ends (RULESETS.md's ``match end``), in the words the rules help, the board's Match line
     and the scores use: "until a total passes 100; lowest total wins"."""
-    best = "highest" if rs.high_wins else "lowest"
     if rs.match_end == "passes-target":
-        return f"until a total passes {rs.target}; {best} total wins"
+        if rs.high_wins:
+            return _("until a total passes {target}; highest total wins", target=rs.target)
+        return _("until a total passes {target}; lowest total wins", target=rs.target)
     if rs.match_end == "reaches-target":
-        return f"until a total reaches {rs.target}; {best} total wins"
+        if rs.high_wins:
+            return _("until a total reaches {target}; highest total wins", target=rs.target)
+        return _("until a total reaches {target}; lowest total wins", target=rs.target)
     if rs.match_end == "rounds":
         rounds = rs.rounds or 1
-        return f"{rounds} round{'' if rounds == 1 else 's'}; {best} total wins"
-    return f"one round; {best} score wins"
+        if rs.high_wins:
+            return ngettext("{n} round; highest total wins", "{n} rounds; highest total wins", rounds)
+        return ngettext("{n} round; lowest total wins", "{n} rounds; lowest total wins", rounds)
+    return _("one round; highest score wins") if rs.high_wins else _("one round; lowest score wins")
+
+
+_DECKS = {
+    "one": N_("one deck"),
+    "two-above-5": N_("two decks above 5 players"),
+    "two-above-2": N_("two decks above 2 players"),
+}
+_AFTER_DRAW = {
+    "must-play-drawn": N_("; a playable card drawn when you had no play must be played at once."),
+    "may-play-drawn": N_("; then play the drawn card or pass."),
+    "may-play-any": N_("; then play one card or pass."),
+    "draw-up-to": N_(
+        "; after each draw play a card or draw again; pass only at the limit or when nothing can be drawn."
+    ),
+    "turn-ends": N_("; then your turn ends."),
+}
 
 
 def rules_help(ruleset: Ruleset) -> str:
-    """The rules help players read for this ruleset (Markdown, under 1,800 characters)."""
+    """The rules help players read for this ruleset (Markdown, under 1,800 characters), in the current
+    language."""
     rs = ruleset
     default = PRESETS.get(rs.name)
-    title = _TITLES.get(rs.name, rs.name)
+    title = preset_title(rs.name)
     if default is not None and rs != default:
-        title += " (house rules)"
+        title = _("{title} (house rules)", title=title)
     lines = [f"**{title}**"]
     if rs.min_players == rs.max_players:
-        players = f"{rs.min_players} players"
+        players = ngettext("{n} player", "{n} players", rs.min_players)
     else:
-        players = f"{rs.min_players}–{rs.max_players} players"
-    if rs.decks == "one":
-        decks = "one deck"
-    elif rs.decks == "two-above-5":
-        decks = "two decks above 5 players"
-    else:
-        decks = "two decks above 2 players"
+        players = _("{low}–{high} players", low=rs.min_players, high=rs.max_players)
+    decks = _(_DECKS[rs.decks])
     deal = (
-        f"{rs.hand_size} cards each"
+        ngettext("{n} card each", "{n} cards each", rs.hand_size)
         if rs.hand_size == rs.hand_size_two
-        else (f"{rs.hand_size} cards each ({rs.hand_size_two} with two players)")
+        else ngettext(
+            "{n} card each ({two} with two players)",
+            "{n} cards each ({two} with two players)",
+            rs.hand_size,
+            two=rs.hand_size_two,
+        )
     )
     if rs.partnership:
         lines.append(
-            f"• Partnership: 4 players, {'two decks' if rs.decks_for(4) == 2 else 'one deck'}; "
-            f"{rs.hand_size} cards each. Partners sit opposite (seats 1 and 3, 2 and 4). "
-            "Out of cards, your turns are passed over; a side wins when both partners are out. Scores are by "
-            "side, and nobody catches their own partner."
+            _(
+                "• Partnership: 4 players, {decks}; {hand} cards each. Partners sit opposite (seats"
+                " 1 and 3, 2"
+                " and 4). Out of cards, your turns are passed over; a side wins when both partners are out."
+                " Scores are by side, and nobody catches their own partner.",
+                decks=_("two decks") if rs.decks_for(4) == 2 else _("one deck"),
+                hand=rs.hand_size,
+            )
         )
     else:
-        lines.append(f"• {players}, {decks}; {deal}. Empty your hand first.")
+        lines.append(
+            _("• {players}, {decks}; {deal}. Empty your hand first.", players=players, decks=decks, deal=deal)
+        )
     w = rs.wild_rank
     if w is None:
-        match = "• Play a card matching the top card's rank or suit. There are no wild cards."
+        match = _("• Play a card matching the top card's rank or suit. There are no wild cards.")
     else:
         wr = RANK_CODES[w]
-        how = " (it must match too)" if rs.wild_must_match else ", any time"
-        match = (
-            f"• Play a card matching the top card's rank or suit, or a wild **{wr}**{how}; then name a suit."
-        )
-        starter = {
-            "keep": f"A starter {wr} stays: match its suit.",
-            "hearts": f"A starter {wr} means {SUIT_NAMES[2]} are named.",
-            "bury": f"A starter {wr} is buried in the stock and the next card turned.",
-        }[rs.starter_wild]
+        if rs.wild_must_match:
+            match = _(
+                "• Play a card matching the top card's rank or suit, or a wild **{rank}** (it must"
+                " match too);"
+                " then name a suit.",
+                rank=wr,
+            )
+        else:
+            match = _(
+                "• Play a card matching the top card's rank or suit, or a wild **{rank}**, any time;"
+                " then name"
+                " a suit.",
+                rank=wr,
+            )
+        if rs.starter_wild == "keep":
+            starter = _("A starter {rank} stays: match its suit.", rank=wr)
+        elif rs.starter_wild == "hearts":
+            starter = _("A starter {rank} means {suit} are named.", rank=wr, suit=_(SUIT_NAMES[2]))
+        else:
+            starter = _("A starter {rank} is buried in the stock and the next card turned.", rank=wr)
         match += " " + starter
     lines.append(match)
     if rs.draw_first:
-        lines.append("• Every turn starts by drawing a card; then play one matching card or pass.")
+        lines.append(_("• Every turn starts by drawing a card; then play one matching card or pass."))
     else:
         if rs.draw_with_legal_play:
-            draw = "• You may draw instead of playing."
+            draw = _("• You may draw instead of playing.")
         else:
-            draw = "• You must play if you can; draw only when unable."
+            draw = _("• You must play if you can; draw only when unable.")
         if rs.draw_limit is None:
-            draw += " Unable to play: draw until a card can be played"
+            draw += " " + _("Unable to play: draw until a card can be played")
         else:
-            n = rs.draw_limit
-            draw += " Draw one card a turn" if n == 1 else f" Draw at most {n} cards a turn"
-        draw += {
-            "must-play-drawn": "; a playable card drawn when you had no play must be played at once.",
-            "may-play-drawn": "; then play the drawn card or pass.",
-            "may-play-any": "; then play one card or pass.",
-            "draw-up-to": "; after each draw play a card or draw again; pass only at the limit or when "
-            "nothing can be drawn.",
-            "turn-ends": "; then your turn ends.",
-        }[rs.after_draw]
+            draw += " " + ngettext("Draw one card a turn", "Draw at most {n} cards a turn", rs.draw_limit)
+        draw += _(_AFTER_DRAW[rs.after_draw])
         lines.append(draw)
     if rs.pass_anytime:
-        lines.append("• You may pass instead of playing.")
+        lines.append(_("• You may pass instead of playing."))
     if rs.pass_when_no_draw:
-        lines.append("• When nothing can be drawn, you may pass instead of playing.")
+        lines.append(_("• When nothing can be drawn, you may pass instead of playing."))
     if rs.reshuffle:
-        lines.append("• An empty stock is refilled from the discard pile (its top card stays).")
+        lines.append(_("• An empty stock is refilled from the discard pile (its top card stays)."))
     else:
-        lines.append("• No reshuffle: once the stock is empty, nobody draws.")
+        lines.append(_("• No reshuffle: once the stock is empty, nobody draws."))
     effects = []
     if rs.skip_ranks:
-        effects.append(f"{_rank_list(rs.skip_ranks)} skips the next player")
+        effects.append(_("{ranks} skips the next player", ranks=_rank_list(rs.skip_ranks)))
     if rs.reverse_ranks:
-        rev = f"{_rank_list(rs.reverse_ranks)} reverses play"
         if rs.reverse_two_players == "skip":
-            rev += " (a skip with two players)"
+            rev = _("{ranks} reverses play (a skip with two players)", ranks=_rank_list(rs.reverse_ranks))
+        else:
+            rev = _("{ranks} reverses play", ranks=_rank_list(rs.reverse_ranks))
         effects.append(rev)
     caps = dict(rs.draw_caps)
     for r, n in rs.draw_ranks:
-        eff = f"{RANK_CODES[r]} makes the next player draw {n}"
-        if rs.stacking:
-            eff += f" unless they answer with a {RANK_CODES[r]}, which adds {n}"
-            if r in caps:
-                eff += f" (at most {caps[r]})"
+        if not rs.stacking:
+            eff = _(
+                "{rank} makes the next player draw {count} and lose the turn", rank=RANK_CODES[r], count=n
+            )
+        elif r in caps:
+            eff = _(
+                "{rank} makes the next player draw {count} unless they answer with a {rank}, which"
+                " adds {count}"
+                " (at most {cap})",
+                rank=RANK_CODES[r],
+                count=n,
+                cap=caps[r],
+            )
         else:
-            eff += " and lose the turn"
+            eff = _(
+                "{rank} makes the next player draw {count} unless they answer with a {rank}, which"
+                " adds {count}",
+                rank=RANK_CODES[r],
+                count=n,
+            )
         effects.append(eff)
     for r in rs.answer_ranks:
         effects.append(
-            f"after a {RANK_CODES[r]} the next player must answer with a {RANK_CODES[r]} or miss a turn"
+            _("after a {rank} the next player must answer with a {rank} or miss a turn", rank=RANK_CODES[r])
         )
     if effects:
         lines.append("• " + "; ".join(effects) + ".")
     if rs.draw_ranks and rs.stacking:
-        extra = " A wild also answers, and cancels it." if rs.wild_answers_draw else ""
-        must = "" if rs.draw_with_legal_play else " Holding an answer, you must play it."
-        lines.append("• Not answering a draw: draw all owed and your turn ends." + must + extra)
+        line = _("• Not answering a draw: draw all owed and your turn ends.")
+        if not rs.draw_with_legal_play:
+            line += " " + _("Holding an answer, you must play it.")
+        if rs.wild_answers_draw:
+            line += " " + _("A wild also answers, and cancels it.")
+        lines.append(line)
     if rs.same_rank_runs:
         lines.append(
-            "• After a play you may play more cards of the same rank (not after drawing), then pass."
+            _("• After a play you may play more cards of the same rank (not after drawing), then pass.")
         )
     if rs.starter_effect:
-        lines.append("• A special starter card works as if the dealer played it.")
+        lines.append(_("• A special starter card works as if the dealer played it."))
     if rs.last_card:
-        lines.append(
-            f"• Down to one card? Call **last card** before the next player acts, or "
-            f"{'an opponent' if rs.partnership else 'anyone'} may catch you: "
-            f"you draw {rs.last_card_penalty}."
-        )
+        if rs.partnership:
+            text = _(
+                "• Down to one card? Call **last card** before the next player acts, or an opponent may catch"
+                " you: you draw {count}.",
+                count=rs.last_card_penalty,
+            )
+        else:
+            text = _(
+                "• Down to one card? Call **last card** before the next player acts, or anyone may catch you:"
+                " you draw {count}.",
+                count=rs.last_card_penalty,
+            )
+        lines.append(text)
     if rs.empty_draw_ends_round:
-        low = "fewest cards" if rs.scoring == "card-count" else "lowest hand"
-        lines.append(f"• If a card must be drawn and none can be, the round ends: {low} wins.")
-    blocked = (
-        "everyone passes in a row" if rs.blocked_after is None else f"{rs.blocked_after} passes in a row"
-    )
-    lines.append(
-        f"• The round ends when a hand is empty, or is blocked when {blocked} (or after {rs.turn_cap} turns)."
-    )
-    values = (
-        "8 = 50, K/Q/J = 10, A = 1, others face value"
-        if rs.card_values == "volity"
-        else "A = 20, 2/4/J = 15, K/Q = 10, others face value"
-    )
-    if rs.scoring == "penalty":
-        score = f"• Score: the cards left in your hand ({values}); going out scores 0. Low wins."
-    elif rs.scoring == "payment":
-        score = (
-            f"• Score: whoever goes out collects the value of each other hand from its holder ({values}); "
-            "blocked: the lowest hand collects the difference from each player."
+        if rs.scoring == "card-count":
+            lines.append(_("• If a card must be drawn and none can be, the round ends: fewest cards wins."))
+        else:
+            lines.append(_("• If a card must be drawn and none can be, the round ends: lowest hand wins."))
+    if rs.blocked_after is None:
+        lines.append(
+            _(
+                "• The round ends when a hand is empty, or is blocked when everyone passes in a row (or after"
+                " {turns} turns).",
+                turns=rs.turn_cap,
+            )
         )
     else:
-        score = "• Score: 1 point per card left in hand; the winner scores 0. Low wins."
+        lines.append(
+            _(
+                "• The round ends when a hand is empty, or is blocked when {passes} passes in a row (or after"
+                " {turns} turns).",
+                passes=rs.blocked_after,
+                turns=rs.turn_cap,
+            )
+        )
+    values = (
+        _("8 = 50, K/Q/J = 10, A = 1, others face value")
+        if rs.card_values == "volity"
+        else _("A = 20, 2/4/J = 15, K/Q = 10, others face value")
+    )
+    if rs.scoring == "penalty":
+        score = _(
+            "• Score: the cards left in your hand ({values}); going out scores 0. Low wins.", values=values
+        )
+    elif rs.scoring == "payment":
+        score = _(
+            "• Score: whoever goes out collects the value of each other hand from its holder ({values});"
+            " blocked: the lowest hand collects the difference from each player.",
+            values=values,
+        )
+    else:
+        score = _("• Score: 1 point per card left in hand; the winner scores 0. Low wins.")
     lines.append(score)
-    end = f"• Match: {match_end_text(rs)}."
+    end = _("• Match: {match}.", match=match_end_text(rs))
     if rs.next_leader == "most-points":
-        end += " The player with the most points leads the next round."
+        end += " " + _("The player with the most points leads the next round.")
     lines.append(end)
     return "\n".join(lines)

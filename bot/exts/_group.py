@@ -21,13 +21,14 @@ from discord.ext import commands
 
 from bot.delivery import answers
 from bot.delivery.answers import answer_privately
+from bot.i18n import N_, _
 from bot.service import DatabaseFault, ServiceError
 
 log = logging.getLogger(__name__)
 
 GROUP_NAME = "eights"
 GROUP_DESCRIPTION = "Crazy Eights tables: one per channel, hands private, plays public."
-STORE_FAILED = "The bot could not save this, so nothing changed. Try again in a moment."
+STORE_FAILED = N_("The bot could not save this, so nothing changed. Try again in a moment.")
 UNKNOWN_INTERACTION = 10062  # Discord's error code: the interaction's token is no longer valid
 
 
@@ -49,17 +50,17 @@ async def answer_unexpected(interaction: discord.Interaction, error: BaseExcepti
         # An outage: the service logs it once when it starts and once when it ends, not once per click.
         log.debug("database unavailable in %s: %s", where, error)
         with contextlib.suppress(discord.HTTPException):
-            await answer_privately(interaction, STORE_FAILED)
+            await answer_privately(interaction, _(STORE_FAILED))
         return
     ref = error_reference()
-    text = f"Something went wrong (ref {ref})."
+    text = _("Something went wrong (ref {ref}).", ref=ref)
     if isinstance(error, DatabaseFault) and error.damaged:
         # The message names the file and what to do; a traceback would add nothing for the admin.
         log.error("database error in %s (ref %s): %s", where, ref, error)
-        text = f"{STORE_FAILED} (ref {ref})"
+        text = _("{problem} (ref {ref})", problem=_(STORE_FAILED), ref=ref)
     elif isinstance(error, DatabaseFault):
         log.error("database error in %s (ref %s)", where, ref, exc_info=error)
-        text = f"{STORE_FAILED} (ref {ref})"
+        text = _("{problem} (ref {ref})", problem=_(STORE_FAILED), ref=ref)
     else:
         log.error("unexpected error in %s (ref %s)", where, ref, exc_info=error)
     try:
@@ -90,10 +91,10 @@ class EightsGroup(app_commands.Group):
             await answer_privately(interaction, original.message)
             return
         if isinstance(original, app_commands.TransformerError):
-            await answer_privately(interaction, "I couldn't read one of the options.")
+            await answer_privately(interaction, _("I couldn't read one of the options."))
             return
         if isinstance(original, app_commands.CheckFailure):
-            await answer_privately(interaction, "You can't use this command here.")
+            await answer_privately(interaction, _("You can't use this command here."))
             return
         await answer_unexpected(
             interaction, original, f"/{interaction.command.qualified_name if interaction.command else '?'}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.engine import PRESETS, RulesetError, rule_options
 from bot.engine.crazier import PRESETS as CRAZIER_PRESETS
+from bot.i18n import _
 
 
 def preset_names() -> list[str]:
@@ -13,14 +14,14 @@ def preset_names() -> list[str]:
 
 
 def house_option_labels() -> list[tuple[str, str]]:
-    """(key, label) of every house option, in the engine's order."""
-    return [(option.key, option.label) for option in rule_options.OPTIONS]
+    """(key, label) of every house option, in the engine's order (labels in the language in force)."""
+    return [(option.key, _(option.label)) for option in rule_options.OPTIONS]
 
 
 def house_value_suggestions(option: str, typed: str) -> list[tuple[str, str]]:
     """(value, label) to offer for ``option`` whatever the preset, filtered by what was typed; empty for an
     unknown option."""
     try:
-        return rule_options.suggestions(option, typed)
+        return [(value, _(label)) for value, label in rule_options.suggestions(option, typed)]
     except RulesetError:
         return []

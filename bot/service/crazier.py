@@ -28,6 +28,7 @@ from bot.engine.crazier import get_preset as crazier_preset
 from bot.engine.crazier.cpu import choose_action, normal_move
 from bot.engine.crazier.deck import COLOUR_NAMES, is_wild, row_of
 from bot.engine.crazier.game import CrazierRound
+from bot.i18n import N_, _
 from bot.service.errors import ServiceError
 from bot.service.live import Work, is_cpu
 from bot.service.models import (
@@ -80,7 +81,7 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
             and not rnd.is_legal(plain)
             and rnd.is_legal(plain._replace(colour="B"))
         ):
-            raise ServiceError("need_suit", "Name a colour with that 8 (suit option).")
+            raise ServiceError("need_suit", _("Name a colour with that 8 (suit option)."))
         if not is_wild(card):
             colour = None
         return Move.discard(position, card, colour)
@@ -93,7 +94,7 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
     if kind == IntentKind.CHOOSE:
         choice = rnd.choice
         if choice is None or choice["by"] != position:
-            raise ServiceError("no_choice", "Nothing is waiting for your choice now.")
+            raise ServiceError("no_choice", _("Nothing is waiting for your choice now."))
         option = (intent.option or "").strip().lower()
         if choice["kind"] == "look":
             if option not in ("keep", "move"):
@@ -107,7 +108,7 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
             return Move.order(position, parse_card(option))
         return Move.choose_card(position, parse_card(option))
     raise ServiceError(
-        "not_in_game", "This game has no such move: discard, play a card for its effect, or end."
+        "not_in_game", _("This game has no such move: discard, play a card for its effect, or end.")
     )
 
 
@@ -141,7 +142,7 @@ def referee_move(rnd: CrazierRound, seat: int) -> Move | None:
 
 
 def referee_turn(work: Work, seat: int, steps: int) -> None:
-    for _ in range(steps):
+    for _n in range(steps):
         assert work.crazier is not None
         move = referee_move(work.crazier.round, seat)
         if move is None:
@@ -178,21 +179,26 @@ def board(match: CrazierMatch) -> CrazierBoard:
 
 
 def _player_option(seat: int, names: list[str]) -> ChoiceOption:
-    return ChoiceOption(value=str(seat), label=names[seat][:100] if seat < len(names) else f"seat {seat + 1}")
+    return ChoiceOption(
+        value=str(seat), label=names[seat][:100] if seat < len(names) else _("seat {seat}", seat=seat + 1)
+    )
 
 
 def _card_option(rnd: CrazierRound, card: str, names: list[str]) -> ChoiceOption:
     owner = next((s for s, cards in enumerate(rnd.in_play) if card in cards), None)
     whose = names[owner] if owner is not None and owner < len(names) else ""
     label = f"{card_label(card)} — {whose}" if whose else card_label(card)
-    return ChoiceOption(value=card, label=label[:100], description=row_of(card).ability[:100])
+    return ChoiceOption(value=card, label=label[:100], description=_(row_of(card).ability)[:100])
 
 
+# A choice is its chooser's alone (their hand): its words are in the language in force when it is built.
 _PROMPTS = {
-    "order": "Choose which of your beginning-of-turn abilities happens next.",
-    "player": "choose a player to draw a card.",
-    "card": "choose a card in play to destroy.",
-    "look": "the top card of the draw pile is {seen}: keep it on top, or move it to the bottom?",
+    "order": N_("Choose which of your beginning-of-turn abilities happens next."),
+    "player": N_("{source}: choose a player to draw a card."),
+    "card": N_("{source}: choose a card in play to destroy."),
+    "look": N_(
+        "{source}: the top card of the draw pile is {seen}: keep it on top, or move it to the bottom?"
+    ),
 }
 
 
@@ -202,35 +208,33 @@ def pending_choice(rnd: CrazierRound, position: int, names: list[str]) -> Pendin
         return None
     moves = rnd.legal_actions(position)
     kind = ch["kind"]
-    source = row_of(ch["entry"][0]).name if kind != "order" else ""
+    source = _(row_of(ch["entry"][0]).name) if kind != "order" else ""
     if kind == "order":
         options = tuple(
-            ChoiceOption(
-                m.card or "", ability_card(m.card or "").label[:100], row_of(m.card or "").ability[:100]
-            )
+            ChoiceOption(m.card or "", card_label(m.card or "")[:100], _(row_of(m.card or "").ability)[:100])
             for m in moves
         )
-        return PendingChoice(kind, _PROMPTS["order"], options)
+        return PendingChoice(kind, _(_PROMPTS["order"]), options)
     if kind == "player":
         return PendingChoice(
             kind,
-            f"{source}: {_PROMPTS['player']}",
+            _(_PROMPTS["player"], source=source),
             tuple(_player_option(m.target, names) for m in moves if m.target is not None),
         )
     if kind == "card":
         return PendingChoice(
             kind,
-            f"{source}: {_PROMPTS['card']}",
+            _(_PROMPTS["card"], source=source),
             tuple(_card_option(rnd, m.target_card, names) for m in moves if m.target_card is not None),
         )
     seen = ch["entry"][2].get("seen")
-    prompt = f"{source}: " + _PROMPTS["look"].format(seen=card_label(seen) if seen else "unknown")
+    prompt = _(_PROMPTS["look"], source=source, seen=card_label(seen) if seen else _("unknown"))
     return PendingChoice(
         kind,
         prompt,
         (
-            ChoiceOption("keep", "Keep it on top"),
-            ChoiceOption("move", "Move it to the bottom of the draw pile"),
+            ChoiceOption("keep", _("Keep it on top")),
+            ChoiceOption("move", _("Move it to the bottom of the draw pile")),
         ),
     )
 
@@ -302,7 +306,7 @@ def effect_choices(match: CrazierMatch, position: int, current: str) -> list[tup
     typed = current.strip().lower()
     out = []
     for card in cards:
-        label = f"{card_label(card)}: {row_of(card).ability}"[:100]
+        label = f"{card_label(card)}: {_(row_of(card).ability)}"[:100]
         if typed and typed not in label.lower():
             continue
         out.append((card, label))

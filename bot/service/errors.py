@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.i18n import N_, _
+
 
 class ServiceError(Exception):
     """A refused use case. ``message`` is a short plain sentence meant for a private (ephemeral) reply; it
@@ -10,6 +12,9 @@ class ServiceError(Exception):
     ``table_id`` names the table concerned when there is one (e.g. the table already open in the channel)."""
 
     def __init__(self, code: str | int, message: str, *, table_id: int | None = None) -> None:
+        # The shared messages below are catalogue entries: raised in an interaction, they are said in its
+        # player's language (a message already written with ``_()`` is left as it is).
+        message = _(message)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -20,9 +25,9 @@ class ServiceError(Exception):
 
 
 # Messages shared by several use cases, so the UI and tests can compare against one spelling.
-NO_LONGER_POSSIBLE = "That move is no longer possible."
-EXPIRED = "This button has expired."
-NO_TABLE = "There is no open table in this channel. Open one with /eights new."
+NO_LONGER_POSSIBLE = N_("That move is no longer possible.")
+EXPIRED = N_("This button has expired.")
+NO_TABLE = N_("There is no open table in this channel. Open one with /eights new.")
 
 
 class DatabaseFault(Exception):

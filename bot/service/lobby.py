@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.engine import Match, Ruleset, RulesetError, get_preset, rule_options
 from bot.engine.crazier import CrazierMatch, CrazierRules
+from bot.i18n import _
 from bot.service import crazier
 from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
@@ -70,7 +71,7 @@ class LobbyUseCases:
         settings = await self._registry.store.get_guild_settings(guild_id)
         if settings.allowed_channel_ids and channel_id not in settings.allowed_channel_ids:
             where = ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
-            raise ServiceError("wrong_channel", f"Tables can only be opened in {where}.")
+            raise ServiceError("wrong_channel", _("Tables can only be opened in {where}.", where=where))
         existing = await self._registry.table_in_channel(channel_id)
         if existing is not None:
             raise _table_exists(existing)
@@ -87,18 +88,20 @@ class LobbyUseCases:
             try:
                 ruleset = ruleset.replace(target=target)
             except (RulesetError, TypeError, ValueError) as exc:
-                raise ServiceError("bad_option", f"That target can't be used: {exc}") from None
+                raise ServiceError("bad_option", _("That target can't be used: {exc}", exc=exc)) from None
         max_seats = ruleset.max_seats
         seat_count = max_seats if seats is None else seats
         low = max(2, ruleset.min_seats)
         if not low <= seat_count <= max_seats:
-            raise ServiceError("bad_option", f"Seats must be between {low} and {max_seats}.")
+            raise ServiceError(
+                "bad_option", _("Seats must be between {low} and {max_seats}.", low=low, max_seats=max_seats)
+            )
         timeout = settings.default_turn_timeout if turn_timeout is None else float(turn_timeout)
         if not MIN_TURN_TIMEOUT <= timeout <= MAX_TURN_TIMEOUT:
-            raise ServiceError("bad_option", "The turn timeout must be between 15 seconds and 24 hours.")
+            raise ServiceError("bad_option", _("The turn timeout must be between 15 seconds and 24 hours."))
         pause = DEFAULT_NEXT_ROUND_PAUSE if next_round_pause is None else float(next_round_pause)
         if not 0 <= pause <= MAX_NEXT_ROUND_PAUSE:
-            raise ServiceError("bad_option", "The pause between rounds must be between 0 and 60 seconds.")
+            raise ServiceError("bad_option", _("The pause between rounds must be between 0 and 60 seconds."))
         now = self._registry.clock.now()
         host = SeatRecord(position=0, user_id=actor.user_id, display_name=actor.display_name, joined_at=now)
         doc: dict[str, Any] = {
@@ -155,12 +158,12 @@ class LobbyUseCases:
         def change(work: Work) -> None:
             position = position_of(work.seats, actor.user_id)
             if actor.user_id in work.doc["kicked"]:
-                raise ServiceError("kicked", "The host removed you from this table.")
+                raise ServiceError("kicked", _("The host removed you from this table."))
             if work.phase == "lobby":
                 if position is not None:
-                    raise ServiceError("already_seated", "You are already seated at this table.")
+                    raise ServiceError("already_seated", _("You are already seated at this table."))
                 if len(work.seats) >= capacity(work.live):
-                    raise ServiceError("full", "This table is full.")
+                    raise ServiceError("full", _("This table is full."))
                 seat = SeatRecord(
                     position=len(work.seats),
                     user_id=actor.user_id,
@@ -173,10 +176,10 @@ class LobbyUseCases:
                 work.say("joined", seat.position, user_id=actor.user_id, name=actor.display_name)
                 return
             if position is None:
-                raise ServiceError("started", "The game has already started; wait for the next table.")
+                raise ServiceError("started", _("The game has already started; wait for the next table."))
             seat = work.seats[position]
             if not seat.cpu_takeover:
-                raise ServiceError("already_seated", "You are already seated at this table.")
+                raise ServiceError("already_seated", _("You are already seated at this table."))
             work.seats[position] = dataclasses.replace(
                 seat, cpu_takeover=False, cpu_level=None, display_name=actor.display_name, left_at=None
             )
@@ -194,14 +197,14 @@ class LobbyUseCases:
         def change(work: Work) -> None:
             position = position_of(work.seats, actor.user_id)
             if position is None:
-                raise ServiceError("not_seated", "You are not seated at this table.")
+                raise ServiceError("not_seated", _("You are not seated at this table."))
             if work.phase == "lobby":
                 remove_seat(work, position)
                 work.say("left", None, user_id=actor.user_id, name=actor.display_name)
                 after_lobby_departure(work, actor.user_id)
                 return
             if work.seats[position].cpu_takeover:
-                raise ServiceError("taken_over", "A CPU player already has your seat.")
+                raise ServiceError("taken_over", _("A CPU player already has your seat."))
             take_over(work, position, "left")
             pass_host(work, actor.user_id)
 
@@ -214,11 +217,11 @@ class LobbyUseCases:
         def change(work: Work) -> None:
             check_host(work, actor)
             if work.phase != "lobby":
-                raise ServiceError("not_lobby", "CPU players can only be added before the game starts.")
+                raise ServiceError("not_lobby", _("CPU players can only be added before the game starts."))
             if level not in CPU_LEVELS:
-                raise ServiceError("bad_option", "The CPU level must be easy, normal or hard.")
+                raise ServiceError("bad_option", _("The CPU level must be easy, normal or hard."))
             if len(work.seats) >= capacity(work.live):
-                raise ServiceError("full", "This table is full.")
+                raise ServiceError("full", _("This table is full."))
             number = sum(1 for s in work.seats if s.user_id is None) + 1
             seat = SeatRecord(
                 position=len(work.seats),
@@ -242,10 +245,10 @@ class LobbyUseCases:
         def change(work: Work) -> None:
             check_host(work, actor)
             if member_id == actor.user_id:
-                raise ServiceError("kick_self", "You can't kick yourself; use /eights leave.")
+                raise ServiceError("kick_self", _("You can't kick yourself; use /eights leave."))
             position = position_of(work.seats, member_id)
             if position is None:
-                raise ServiceError("not_seated", "That member is not seated at this table.")
+                raise ServiceError("not_seated", _("That member is not seated at this table."))
             name = work.seats[position].display_name
             work.doc["kicked"].append(member_id)
             if work.phase == "lobby":
@@ -269,25 +272,27 @@ class LobbyUseCases:
         def change(work: Work) -> None:
             check_host(work, actor)
             if work.phase != "lobby":
-                raise ServiceError("not_lobby", "The game has already started.")
+                raise ServiceError("not_lobby", _("The game has already started."))
             ruleset = work.live.ruleset
             needed = max(2, ruleset.min_seats)
             if isinstance(ruleset, CrazierRules):
                 if not ruleset.allows_seats(len(work.seats)):
                     raise ServiceError(
                         "too_few",
-                        "A team game needs four or six players (two teams seated alternately)."
+                        _("A team game needs four or six players (two teams seated alternately).")
                         if ruleset.teams
-                        else f"At least {needed} seats are needed to start.",
+                        else _("At least {needed} seats are needed to start.", needed=needed),
                     )
                 _start_crazier(work, ruleset)
                 return
             if ruleset.partnership and len(work.seats) != 4:
                 raise ServiceError(
-                    "too_few", "A partnership game needs exactly four players (two sides of two)."
+                    "too_few", _("A partnership game needs exactly four players (two sides of two).")
                 )
             if len(work.seats) < needed:
-                raise ServiceError("too_few", f"At least {needed} seats are needed to start.")
+                raise ServiceError(
+                    "too_few", _("At least {needed} seats are needed to start.", needed=needed)
+                )
             count = len(work.seats)
             # The dealer is the last seat, so the host (seat 0, left of the dealer) leads the first round.
             work.match = Match.new(ruleset, count, seed=work.doc["seed"], dealer=count - 1)
@@ -319,12 +324,12 @@ def preset_ruleset(name: str, *, teams: bool = False) -> Ruleset | CrazierRules:
     if crazier.is_crazier_preset(name):
         return crazier.rules_for(name, teams=teams)
     if teams:
-        raise ServiceError("bad_option", "Teams are an option of crazier-abilities only.")
+        raise ServiceError("bad_option", _("Teams are an option of crazier-abilities only."))
     try:
         return get_preset(name)
     except (RulesetError, KeyError):
         names = ", ".join(preset_names())
-        raise ServiceError("bad_option", f"Unknown preset. Choose one of: {names}.") from None
+        raise ServiceError("bad_option", _("Unknown preset. Choose one of: {names}.", names=names)) from None
 
 
 def _start_crazier(work: Work, rules: CrazierRules) -> None:
@@ -349,6 +354,6 @@ def _start_crazier(work: Work, rules: CrazierRules) -> None:
 def _table_exists(table_id: int) -> ServiceError:
     return ServiceError(
         "table_exists",
-        "There is already a table open in this channel: join it with /eights join.",
+        _("There is already a table open in this channel: join it with /eights join."),
         table_id=table_id,
     )

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
+from bot.engine import Ruleset, match_end_text, rule_wording
+from bot.i18n import _
+
 Phase = Literal["lobby", "playing", "between_rounds", "finished", "abandoned"]
 CpuLevel = Literal["easy", "normal", "hard"]
 CPU_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -207,6 +210,23 @@ class TableSnapshot:
     partnership: bool = False  # four players in two sides: seats 1 and 3, 2 and 4 (positions 0/2, 1/3)
     side_ranking: tuple[SideLine, ...] = ()  # partnership: the standing by side, best first
     crazier: CrazierBoard | None = None  # crazier-abilities: what its board shows besides the seats
+    #: The table's ruleset (None for crazier-abilities): the house rules and match end are worded from it
+    #: when rendered, in the language of whoever reads them (``house_rules``/``match_end`` are English).
+    ruleset: Ruleset | None = None
+
+    def house_rules_words(self) -> tuple[str, ...]:
+        """What the table's rules change from the preset, in the language in force."""
+        if self.ruleset is not None:
+            return tuple(rule_wording.differences(self.ruleset))
+        return self.house_rules
+
+    def match_end_words(self) -> str:
+        """How the match ends, in the language in force."""
+        if self.ruleset is not None:
+            return match_end_text(self.ruleset)
+        if self.crazier is not None and self.target_score is not None:
+            return _("until a total passes {target}; lowest total wins", target=self.target_score)
+        return self.match_end
 
     @property
     def open(self) -> bool:
@@ -345,10 +365,13 @@ class HandView:
 @dataclass(frozen=True, slots=True)
 class CardDisplay:
     """How a server shows cards (``/eights settings``): the card emojis beside the text, the board picture
-    attached to the board message. Both on unless the server turned them off."""
+    attached to the board message. Both on unless the server turned them off. ``language``: the catalogue
+    its public text (boards, lines, rankings, the lobby) is written in; None follows the server's language in
+    Discord (an interaction's ``guild_locale``)."""
 
     card_emojis: bool = True
     board_picture: bool = True
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

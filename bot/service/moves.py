@@ -18,6 +18,7 @@ from bot.engine import (
     sort_key,
     suit_of,
 )
+from bot.i18n import _
 from bot.service.errors import ServiceError
 from bot.service.live import Work, is_cpu
 from bot.service.models import Intent, IntentKind, TableEvent
@@ -77,7 +78,7 @@ def apply_intent(work: Work, position: int, intent: Intent) -> None:
                 a for a in legal if a.kind == ActionKind.PLAY and a.card == card and a.suit is not None
             ]
             if with_suit:
-                raise ServiceError("need_suit", "Name a suit with that card (suit option).")
+                raise ServiceError("need_suit", _("Name a suit with that card (suit option)."))
         apply(work, exact)
     elif kind == IntentKind.DRAW:
         apply(work, Action.draw(position))
@@ -105,7 +106,7 @@ def auto_draw(work: Work) -> None:
     if not work.live.record.options.get("auto_draw", True):
         return
     drawn: dict[int, int] = {}
-    for _ in range(MAX_STEPS_PER_MOVE):
+    for _n in range(MAX_STEPS_PER_MOVE):
         rnd = work.match.round
         seat = rnd.to_act
         if rnd.over or seat is None or is_cpu(work.seats[seat]):
@@ -145,7 +146,7 @@ def referee_turn(work: Work, seat: int) -> int:
     (a playable drawn card must be played). Returns the number of cards drawn."""
     assert work.match is not None
     drawn = 0
-    for _ in range(MAX_STEPS_PER_MOVE):
+    for _n in range(MAX_STEPS_PER_MOVE):
         rnd = work.match.round
         if rnd.over or rnd.to_act != seat:
             break

@@ -5,6 +5,7 @@ draws that follow are settled there."""
 from __future__ import annotations
 
 from bot.engine import EngineError
+from bot.i18n import _
 from bot.service import crazier
 from bot.service.errors import NO_LONGER_POSSIBLE, ServiceError
 from bot.service.live import Work, game_number, position_of, round_token_at
@@ -47,16 +48,16 @@ class PlayUseCases:
             ):
                 raise ServiceError("stale", NO_LONGER_POSSIBLE)
             if work.phase == "between_rounds":
-                raise ServiceError("no_round", "The round is over; the next one starts soon.")
+                raise ServiceError("no_round", _("The round is over; the next one starts soon."))
             game = work.game
             if work.phase != "playing" or game is None or game.round.over:
-                raise ServiceError("no_round", "The game hasn't started yet.")
+                raise ServiceError("no_round", _("The game hasn't started yet."))
             position = position_of(work.seats, actor.user_id)
             if position is None:
-                raise ServiceError("not_seated", "You are not seated at this table.")
+                raise ServiceError("not_seated", _("You are not seated at this table."))
             if work.seats[position].cpu_takeover:
                 raise ServiceError(
-                    "taken_over", "A CPU player has your seat; use /eights join to take it back."
+                    "taken_over", _("A CPU player has your seat; use /eights join to take it back.")
                 )
             try:
                 if work.crazier is not None:
@@ -67,7 +68,9 @@ class PlayUseCases:
                 # A control offered only legal moves: refused now, the table moved on since it was shown.
                 if work.live.version != seen_version or situation is not None:
                     raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
-                raise ServiceError(exc.code, f"{exc.message} ({exc.code})") from None
+                raise ServiceError(
+                    exc.code, _("{message} ({code})", message=exc.message, code=exc.code)
+                ) from None
             work.doc["timeouts"][position] = 0
             work.doc["last_human_at"] = work.now
 
@@ -87,7 +90,7 @@ class PlayUseCases:
 
         def change(work: Work) -> None:
             if position_of(work.seats, actor.user_id) is None:
-                raise ServiceError("not_seated", "You are not seated at this table.")
+                raise ServiceError("not_seated", _("You are not seated at this table."))
             if work.phase != "between_rounds":
                 raise ServiceError("stale", NO_LONGER_POSSIBLE)
             work.doc["last_human_at"] = work.now

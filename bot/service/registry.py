@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from bot.engine import Match
 from bot.engine.crazier import CrazierMatch
+from bot.i18n import _
 from bot.service.clock import Clock
 from bot.service.crazier import is_crazier_state
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
@@ -133,7 +134,7 @@ class TableRegistry:
 
     def check_open(self) -> None:
         if self.closing:
-            raise ServiceError("closing", "The bot is restarting; try again in a moment.")
+            raise ServiceError("closing", _("The bot is restarting; try again in a moment."))
 
     # --- observers ------------------------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 from bot.engine import Action, Match, Ruleset, card_code, sort_key
 from bot.engine.crazier import DECK, PRESET_NAME, CrazierMatch, CrazierRules, Move
+from bot.i18n import N_, _
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.live import LiveTable
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 GameMatch = TypeVar("GameMatch", Match, CrazierMatch)
 
 RECENT_CHOICES: Final = 25  # Discord's limit on autocomplete choices
-NO_MATCH = "There is no finished match with that number in this server."
+NO_MATCH = N_("There is no finished match with that number in this server.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,24 +327,34 @@ class ReplayService:
             day = time.strftime("%Y-%m-%d", time.gmtime(pruned_at))
             raise ServiceError(
                 "pruned",
-                f"The moves of match #{table_id} were deleted on {day} (this bot keeps move logs for a "
-                "limited time), so it can't be replayed. Its result is still in /eights history.",
+                _(
+                    "The moves of match #{id} were deleted on {day} (this bot keeps move logs "
+                    "for a limited time), so it can't be replayed. Its result is still in /eights "
+                    "history.",
+                    id=table_id,
+                    day=day,
+                ),
             )
         state = await self._store.get_state(table_id)
         seats = await self._store.list_seats(table_id)
         moves = await self._store.moves(table_id)
         final = state.state.get("match") if state is not None else None
         if state is None or not isinstance(final, dict) or "seed" not in state.state:
-            raise ServiceError("no-replay", f"Match #{table_id} can't be replayed: its moves are not kept.")
+            raise ServiceError(
+                "no-replay",
+                _("Match #{id} can't be replayed: its moves are not kept.", id=table_id),
+            )
         game = str(final.get("game", "eights"))
         factory = GAMES.get(game)
         if factory is None:
-            raise ServiceError("no-replay", f"Replays of {game} matches are not available yet.")
+            raise ServiceError("no-replay", _("Replays of {game} matches are not available yet.", game=game))
         try:
             replayer = factory(record, seats, state.state, final)
         except Exception as error:  # a stored match its game cannot read (as _rebuild: never a traceback)
             log.warning("match %s: its stored state cannot be read for a replay: %r", record.id, error)
-            raise ServiceError("no-replay", f"Match #{table_id} can't be replayed from its moves.") from None
+            raise ServiceError(
+                "no-replay", _("Match #{id} can't be replayed from its moves.", id=table_id)
+            ) from None
         return self._rebuild(replayer, record, seats, moves, final, viewer_id, index)
 
     def _rebuild(
@@ -358,7 +369,9 @@ class ReplayService:
     ) -> ReplayStep:
         first = next((i for i, m in enumerate(moves) if m.action.get("kind") == "start"), None)
         if first is None:
-            raise ServiceError("no-replay", f"Match #{record.id} can't be replayed: its moves are not kept.")
+            raise ServiceError(
+                "no-replay", _("Match #{id} can't be replayed: its moves are not kept.", id=record.id)
+            )
         played = list(moves[first:])
         count = len(played)
         index = max(0, min(index, count - 1))
@@ -380,10 +393,12 @@ class ReplayService:
                     shown = (game.board(i, last=i == count - 1), hand)
         except Exception as error:  # an engine error: the log does not match the engine any more
             log.warning("match %s: replaying its move log failed: %r", record.id, error)
-            raise ServiceError("no-replay", f"Match #{record.id} can't be replayed from its moves.") from None
+            raise ServiceError(
+                "no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id)
+            ) from None
         if game.final_state() != final:
             log.warning("match %s: its move log does not rebuild its final state", record.id)
-            raise ServiceError("no-replay", f"Match #{record.id} can't be replayed from its moves.")
+            raise ServiceError("no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id))
         assert shown is not None
         now = rounds[index]
         next_round = next((i for i in range(index + 1, count) if rounds[i] > now), None)

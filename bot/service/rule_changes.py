@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.engine import Ruleset, RulesetError, get_preset, rule_options, rule_wording
 from bot.engine.crazier import CrazierRules
+from bot.i18n import N_, _
 from bot.service.errors import ServiceError
 from bot.service.live import Work
 from bot.service.models import Actor, HouseOption, Outcome
@@ -14,7 +15,7 @@ from bot.service.registry import TableRegistry
 from bot.service.seats import check_host, may_host
 from bot.service.views import house_option_view
 
-NOT_LOBBY = "House rules can only be changed before the first deal."
+NOT_LOBBY = N_("House rules can only be changed before the first deal.")
 
 
 class HouseRuleUseCases:
@@ -34,11 +35,18 @@ class HouseRuleUseCases:
                 chosen = rule_options.option(option)
                 new = rule_options.change(current, chosen.key, value)
             except RulesetError as exc:
-                raise ServiceError("bad_option", f"That house rule can't be used: {exc}.") from None
+                raise ServiceError(
+                    "bad_option", _("That house rule can't be used: {exc}.", exc=exc)
+                ) from None
             seated = len(work.seats)
             if seated > new.max_seats:
                 raise ServiceError(
-                    "bad_option", f"{seated} players are seated; these rules allow at most {new.max_seats}."
+                    "bad_option",
+                    _(
+                        "{seated} players are seated; these rules allow at most {max_seats}.",
+                        seated=seated,
+                        max_seats=new.max_seats,
+                    ),
                 )
             work.ruleset = new
             work.doc["house_rules"] = rule_options.house_rules(new)
@@ -60,7 +68,7 @@ class HouseRuleUseCases:
         live = await self._registry.require(table_id, None)
         if actor is not None:
             if not may_host(live.doc, actor):
-                raise ServiceError("not_host", "Only the host (or a manager) can change the house rules.")
+                raise ServiceError("not_host", _("Only the host (or a manager) can change the house rules."))
             if live.phase != "lobby":
                 raise ServiceError("not_lobby", NOT_LOBBY)
         return [
@@ -73,7 +81,7 @@ class HouseRuleUseCases:
         try:
             return house_option_view(_house_ruleset(live.ruleset), option)
         except RulesetError as exc:
-            raise ServiceError("bad_option", f"{exc}.") from None
+            raise ServiceError("bad_option", _("{exc}.", exc=exc)) from None
 
     def house_values(self, table_id: int | None, option: str, typed: str = "") -> list[tuple[str, str]]:
         """(value, label) to offer for ``option`` at the table (the classic rules without one), filtered by
@@ -91,5 +99,5 @@ class HouseRuleUseCases:
 def _house_ruleset(ruleset: Ruleset | CrazierRules) -> Ruleset:
     """The house options are the standard game's: crazier-abilities has none of them."""
     if not isinstance(ruleset, Ruleset):
-        raise ServiceError("bad_option", "This game has no house rules.")
+        raise ServiceError("bad_option", _("This game has no house rules."))
     return ruleset

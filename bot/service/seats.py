@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from bot.i18n import _
 from bot.service.errors import ServiceError
 from bot.service.live import TAKEOVER_LEVEL, Work
 from bot.service.models import Actor
@@ -18,7 +19,9 @@ def may_host(doc: dict[str, Any], actor: Actor) -> bool:
 
 def check_host(work: Work, actor: Actor) -> None:
     if not may_host(work.doc, actor):
-        raise ServiceError("not_host", "Only the host (or someone who can manage the channel) can do that.")
+        raise ServiceError(
+            "not_host", _("Only the host (or someone who can manage the channel) can do that.")
+        )
 
 
 def remove_seat(work: Work, position: int) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.engine import RulesetError, rule_options
+from bot.i18n import LOCALES, _
 from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
@@ -24,6 +25,8 @@ MIN_TURN_TIMEOUT: Final = 15  # seconds
 MAX_TURN_TIMEOUT: Final = 24 * 60 * 60
 # A longer list of table channels is better expressed through Discord's own channel permissions.
 MAX_ALLOWED_CHANNELS: Final = 25
+#: The /eights settings language value that follows the server's language in Discord again.
+AUTO_LANGUAGE: Final = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,33 +87,44 @@ class ServerService:
         new = settings
         if default_preset is not None:
             if default_preset not in preset_names():
-                raise ServiceError("unknown-preset", f"There is no preset called {default_preset!r}.")
+                raise ServiceError(
+                    "unknown-preset",
+                    _("There is no preset called {default_preset!r}.", default_preset=default_preset),
+                )
             new = replace(new, default_preset=default_preset)
         if turn_timeout is not None:
             if not MIN_TURN_TIMEOUT <= turn_timeout <= MAX_TURN_TIMEOUT:
                 raise ServiceError(
                     "bad-timeout",
-                    f"The turn timeout must be between {MIN_TURN_TIMEOUT} seconds and 24 hours "
-                    f"({MAX_TURN_TIMEOUT} seconds).",
+                    _(
+                        "The turn timeout must be between {min_turn_timeout} seconds and 24 hours "
+                        "({max_turn_timeout} seconds).",
+                        min_turn_timeout=MIN_TURN_TIMEOUT,
+                        max_turn_timeout=MAX_TURN_TIMEOUT,
+                    ),
                 )
             new = replace(new, default_turn_timeout=float(turn_timeout))
         if manager_role is not None and clear_manager_role:
-            raise ServiceError("conflicting-options", "Set a manager role or clear it, not both.")
+            raise ServiceError("conflicting-options", _("Set a manager role or clear it, not both."))
         if allow_channel is not None and allow_channel == disallow_channel:
-            raise ServiceError("conflicting-options", "Allow a channel or disallow it, not both.")
+            raise ServiceError("conflicting-options", _("Allow a channel or disallow it, not both."))
         channels = new.allowed_channel_ids
         if clear_channels:
             channels = ()
         if disallow_channel is not None:
             if disallow_channel not in channels:
                 raise ServiceError(
-                    "not-allowed-channel", "That channel is not on the list of table channels."
+                    "not-allowed-channel", _("That channel is not on the list of table channels.")
                 )
             channels = tuple(c for c in channels if c != disallow_channel)
         if allow_channel is not None and allow_channel not in channels:
             if len(channels) >= MAX_ALLOWED_CHANNELS:
                 raise ServiceError(
-                    "too-many-channels", f"Tables may be limited to at most {MAX_ALLOWED_CHANNELS} channels."
+                    "too-many-channels",
+                    _(
+                        "Tables may be limited to at most {max_allowed_channels} channels.",
+                        max_allowed_channels=MAX_ALLOWED_CHANNELS,
+                    ),
                 )
             channels = (*channels, allow_channel)
         new = replace(new, allowed_channel_ids=channels)
@@ -130,20 +144,37 @@ class ServerService:
             return CardDisplay()
         try:
             data = json.loads(raw)
-            return CardDisplay(bool(data["card_emojis"]), bool(data["board_picture"]))
+            language = data.get("language")
+            return CardDisplay(
+                bool(data["card_emojis"]),
+                bool(data["board_picture"]),
+                language if language in LOCALES else None,
+            )
         except (ValueError, KeyError, TypeError):
             return CardDisplay()  # a damaged value: the defaults, until an admin saves again
 
     async def update_card_display(
-        self, guild_id: int, *, card_emojis: bool | None = None, board_picture: bool | None = None
+        self,
+        guild_id: int,
+        *,
+        card_emojis: bool | None = None,
+        board_picture: bool | None = None,
+        language: str | None = None,
     ) -> CardDisplay:
+        """Change the switches given (None: unchanged). ``language``: a catalogue ("de", "pt_BR"), or
+        ``AUTO_LANGUAGE`` to follow the server's language in Discord again."""
         current = await self.card_display(guild_id)
+        if language is not None and language != AUTO_LANGUAGE and language not in LOCALES:
+            raise ServiceError("unknown-language", _("There is no language called {name!r}.", name=language))
         new = CardDisplay(
             current.card_emojis if card_emojis is None else card_emojis,
             current.board_picture if board_picture is None else board_picture,
+            current.language if language is None else (None if language == AUTO_LANGUAGE else language),
         )
         if new != current:
-            value = {"card_emojis": new.card_emojis, "board_picture": new.board_picture}
+            value: dict[str, object] = {"card_emojis": new.card_emojis, "board_picture": new.board_picture}
+            if new.language is not None:
+                value["language"] = new.language
             await self._store.set_meta(_display_key(guild_id), json.dumps(value, sort_keys=True))
         return new
 
@@ -171,11 +202,11 @@ def _with_default_house_rule(
     if option is None and value is None:
         return replace(settings, default_house_rules=rules)
     if option is None or value is None:
-        raise ServiceError("conflicting-options", "Give a house rule and its value together.")
+        raise ServiceError("conflicting-options", _("Give a house rule and its value together."))
     try:
         ruleset = rule_options.change(
             rule_options.with_house_rules(settings.default_preset, rules), option, value
         )
     except RulesetError as exc:
-        raise ServiceError("bad-house-rule", f"That house rule can't be used: {exc}.") from None
+        raise ServiceError("bad-house-rule", _("That house rule can't be used: {exc}.", exc=exc)) from None
     return replace(settings, default_house_rules=rule_options.house_rules(ruleset))

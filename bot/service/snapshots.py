@@ -25,6 +25,7 @@ from bot.engine import (
     suit_code,
 )
 from bot.engine.crazier import CrazierMatch
+from bot.i18n import N_, _
 from bot.service import crazier
 from bot.service.errors import ServiceError
 from bot.service.live import (
@@ -94,11 +95,11 @@ def hand_view(live: LiveTable, user_id: int) -> HandView:
     """The player's private hand view, with every control that is legal now."""
     position = position_of(live.seats, user_id)
     if position is None:
-        raise ServiceError("not_seated", "You are not seated at this table.")
+        raise ServiceError("not_seated", _("You are not seated at this table."))
     if live.crazier is not None:
         return _crazier_hand_view(live, live.crazier, position, user_id)
     if live.match is None:
-        raise ServiceError("not_started", "The game hasn't started yet.")
+        raise ServiceError("not_started", _("The game hasn't started yet."))
     seat = live.seats[position]
     rnd = live.match.round
     playing = live.phase == "playing" and not rnd.over
@@ -238,7 +239,7 @@ def _build(live: LiveTable) -> TableSnapshot:
     counts = list(rnd.hand_sizes) if rnd is not None else None
     if live.crazier is not None:
         counts = [len(h) for h in live.crazier.round.hands]
-    totals = tuple(game.totals) if game is not None else tuple(0 for _ in live.seats)
+    totals = tuple(game.totals) if game is not None else tuple(0 for _n in live.seats)
     round_scores = tuple(tuple(row) for row in game.round_scores) if game is not None else ()
     acting = set(live.crazier.round.acting) if playing and live.crazier is not None else set()
     last_scores = round_scores[-1] if round_scores else None
@@ -313,8 +314,9 @@ def _build(live: LiveTable) -> TableSnapshot:
         house_rules=tuple(rule_wording.differences(ruleset)) if ruleset is not None else (),
         match_end=match_end_text(ruleset)
         if ruleset is not None
-        else CRAZIER_MATCH_END.format(live.ruleset.target),
+        else CRAZIER_MATCH_END.format(target=live.ruleset.target),
         partnership=ruleset is not None and ruleset.partnership,
+        ruleset=ruleset,
         side_ranking=side_lines(match, live.seats)
         if live.crazier is None
         else crazier_sides(live.crazier, live.seats),
@@ -322,7 +324,8 @@ def _build(live: LiveTable) -> TableSnapshot:
     )
 
 
-CRAZIER_MATCH_END = "until a total passes {}; lowest total wins"
+# English: the board words it from ``target_score`` in the reader's language (``match_end_words``).
+CRAZIER_MATCH_END = N_("until a total passes {target}; lowest total wins")
 
 
 def _crazier_top(live: LiveTable) -> str | None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
+from bot.i18n import _, ngettext
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.views import house_words
@@ -137,6 +139,14 @@ class PastMatch:
     finished_at: float
     rounds_played: int
     house_rules: tuple[str, ...] = ()  # what the match changed from its preset, in words
+    #: The stored house rules the words come from: worded again by ``house_rules_words`` in the language of
+    #: whoever reads them (the history is public: the server's language).
+    stored_house_rules: Mapping[str, Any] | None = None
+
+    def house_rules_words(self) -> tuple[str, ...]:
+        if self.stored_house_rules is None:
+            return self.house_rules
+        return house_words(self.preset, dict(self.stored_house_rules))
 
 
 _Model = TypeVar("_Model", bound="DataclassInstance")
@@ -156,6 +166,7 @@ def _past_match(row: MatchSummary) -> PastMatch:
         row,
         ranking=tuple(_model(Placing, entry) for entry in row.ranking),
         house_rules=house_words(row.preset, row.house_rules),
+        stored_house_rules=row.house_rules,
     )
 
 
@@ -230,7 +241,7 @@ class StandingsService:
         board_sort = _leaderboard_sort(sort)
         if page < 1:
             if not clamp:
-                raise ServiceError("page-out-of-range", "Pages start at 1.")
+                raise ServiceError("page-out-of-range", _("Pages start at 1."))
             page = 1
         if board_sort == "rating":
             return await self._rating_page(guild_id, viewer_id, page, clamp)
@@ -241,15 +252,23 @@ class StandingsService:
             if board_sort == "winrate":
                 raise ServiceError(
                     "no-standings",
-                    f"Nobody here has finished {self._min_matches} matches yet, "
-                    "so there is no win-rate board.",
+                    _(
+                        "Nobody here has finished {min_matches} matches yet, so there is no win-rate board.",
+                        min_matches=self._min_matches,
+                    ),
                 )
-            raise ServiceError("no-standings", "Nobody has finished a match in this server yet.")
+            raise ServiceError("no-standings", _("Nobody has finished a match in this server yet."))
         page_count = math.ceil(player_count / self._page_size)
         if page > page_count:
             if not clamp:
-                pages = "1 page" if page_count == 1 else f"{page_count} pages"
-                raise ServiceError("page-out-of-range", f"The leaderboard has only {pages}.")
+                raise ServiceError(
+                    "page-out-of-range",
+                    ngettext(
+                        "The leaderboard has only {n} page.",
+                        "The leaderboard has only {n} pages.",
+                        page_count,
+                    ),
+                )
             page = page_count
         rows = await self._store.leaderboard(
             guild_id,
@@ -280,13 +299,19 @@ class StandingsService:
         provisional_count = await self._store.rating_board_size(guild_id, ranked=False)
         if ranked + provisional_count == 0:
             raise ServiceError(
-                "no-standings", "Nobody has a rating in this server yet: finish a match first."
+                "no-standings", _("Nobody has a rating in this server yet: finish a match first.")
             )
         page_count = max(1, math.ceil(ranked / self._page_size))
         if page > page_count:
             if not clamp:
-                pages = "1 page" if page_count == 1 else f"{page_count} pages"
-                raise ServiceError("page-out-of-range", f"The rating board has only {pages}.")
+                raise ServiceError(
+                    "page-out-of-range",
+                    ngettext(
+                        "The rating board has only {n} page.",
+                        "The rating board has only {n} pages.",
+                        page_count,
+                    ),
+                )
             page = page_count
         rated = await self._store.rating_board(
             guild_id, offset=(page - 1) * self._page_size, limit=self._page_size
@@ -314,15 +339,16 @@ class StandingsService:
         refusal."""
         stats = await self._store.player_stats(guild_id, user_id)
         if stats is None or stats.matches_played == 0:
-            who = "You haven't" if own else "That member hasn't"
-            raise ServiceError("no-stats", f"{who} finished a match in this server yet.")
+            if own:
+                raise ServiceError("no-stats", _("You haven't finished a match in this server yet."))
+            raise ServiceError("no-stats", _("That member hasn't finished a match in this server yet."))
         rating = await self._store.player_rating(guild_id, user_id, history=RATING_HISTORY)
         return _model(PlayerRecord, stats, rating=None if rating is None else _rating_record(rating))
 
     async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[PastMatch]:
         matches = await self._store.recent_matches(guild_id, limit=limit)
         if not matches:
-            raise ServiceError("no-matches", "No match has finished in this server yet.")
+            raise ServiceError("no-matches", _("No match has finished in this server yet."))
         return [_past_match(match) for match in matches]
 
 
@@ -330,4 +356,4 @@ def _leaderboard_sort(sort: str) -> BoardSort:
     for known in LEADERBOARD_SORTS:
         if sort == known:
             return known
-    raise ServiceError("unknown-sort", "Sort the leaderboard by rating, wins, win rate or points.")
+    raise ServiceError("unknown-sort", _("Sort the leaderboard by rating, wins, win rate or points."))

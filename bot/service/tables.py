@@ -22,6 +22,7 @@ from collections.abc import Callable
 from bot.engine import Ruleset, get_preset, rule_wording, rules_help
 from bot.engine.crazier import CrazierRules
 from bot.engine.crazier import rules_help as crazier_rules_help
+from bot.i18n import _
 from bot.service.catalog import preset_names
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
@@ -273,7 +274,9 @@ class TableService:
                 text = rules_help(live.ruleset)
                 changes = rule_wording.differences(live.ruleset)
                 if changes:
-                    text += "\n**House rules** (changed from the preset): " + "; ".join(changes) + "."
+                    text += "\n" + _(
+                        "**House rules** (changed from the preset): {rules}.", rules="; ".join(changes)
+                    )
                 return text
         return rules_help(get_preset("classic"))
 

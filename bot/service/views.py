@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.engine import Match, Ruleset, RulesetError, rule_options
 from bot.engine import rule_wording as words
+from bot.i18n import _
 from bot.service.models import HouseOption, SideLine
 from bot.store.base import SeatRecord
 
@@ -17,12 +18,13 @@ def house_option_view(ruleset: Ruleset, key: str) -> HouseOption:
     option = rule_options.option(key)
     return HouseOption(
         key=option.key,
-        label=option.label,
-        help=option.help,
+        # In the language in force: the asking player's (the panel is theirs alone).
+        label=_(option.label),
+        help=_(option.help),
         typed=option.typed,
         current=rule_options.current_value(ruleset, option.key),
         described=words.describe(ruleset, option.key),
-        values=tuple(rule_options.allowed_values(option.key, ruleset)),
+        values=tuple((code, _(label)) for code, label in rule_options.allowed_values(option.key, ruleset)),
     )
 
 

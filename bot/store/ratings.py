@@ -236,5 +236,6 @@ def player_rating(row: Sequence[Any], rank: int | None, ranked: int, history: in
         rank=rank,
         ranked_count=ranked,
         change=float(change),
-        history=tuple(skills[len(skills) - history :] if history > 0 else ()),
+        # Not skills[len - history:]: with fewer skills than asked, that start is negative and cuts the list.
+        history=tuple(skills[-history:] if history > 0 else ()),
     )

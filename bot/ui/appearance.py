@@ -7,6 +7,9 @@ event loop, or None when the server has it off or the table has no round on it; 
 has its own picture, ``bot.ui.crazier_picture``). A server's two switches are
 read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
 the settings. Both default to on (``CardDisplay``).
+
+``language(guild_id)`` is the language of the server's public text: the one chosen in its settings, else the
+server's language in Discord as its interactions last said it (``note_guild_locale``), else English.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Hashable
 
 from bot.delivery.emojis import CardEmojis
+from bot.i18n import DEFAULT_LOCALE, from_discord
 from bot.service.models import CardDisplay, TableSnapshot
 from bot.ui.art.board import BoardPicture, BoardRenderer, board_key, has_picture
 from bot.ui.art.crazier_board import crazier_board_key, render_crazier_async
@@ -34,6 +38,7 @@ class Appearance:
         self.pictures = pictures
         self.load_switches = load_switches
         self._switches: dict[int, CardDisplay] = {}
+        self._guild_locales: dict[int, str] = {}
 
     def set_switches(self, guild_id: int, switches: CardDisplay) -> None:
         self._switches[guild_id] = switches
@@ -45,6 +50,22 @@ class Appearance:
             switches = await self.load_switches(guild_id) if self.load_switches else CardDisplay()
             self._switches[guild_id] = switches
         return switches
+
+    def note_guild_locale(self, guild_id: int | None, guild_locale: object) -> None:
+        """Remember the server's language in Discord (an interaction's ``guild_locale``), when we have it."""
+        ours = from_discord(guild_locale)
+        if guild_id is not None and ours is not None:
+            self._guild_locales[guild_id] = ours
+
+    def cached_language(self, guild_id: int) -> str:
+        """The language of the server's public text, from the settings already read."""
+        chosen = self._switches.get(guild_id, CardDisplay()).language
+        return chosen or self._guild_locales.get(guild_id, DEFAULT_LOCALE)
+
+    async def language(self, guild_id: int) -> str:
+        """The language of the server's public text (its settings read the first time)."""
+        await self.load(guild_id)
+        return self.cached_language(guild_id)
 
     def cached_faces(self, guild_id: int) -> CardFaces:
         """``faces`` from the switches already read (the defaults until then), for synchronous callers."""
@@ -69,6 +90,8 @@ class Appearance:
     async def picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
         if self.pictures is None or not (await self.load(snapshot.guild_id)).board_picture:
             return None
+        # Drawn in the renderer's threads in the caller's context: its words and alt text are in the language
+        # in force (the server's, set by the delivery part), which is part of its cache key.
         if snapshot.crazier is not None:
             board = crazier_board_of(snapshot)
             return await render_crazier_async(self.pictures, board) if board is not None else None

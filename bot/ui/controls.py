@@ -24,6 +24,9 @@ import discord
 
 from bot.engine import card_label, card_title, parse_card
 from bot.engine.crazier.deck import DECK as CRAZIER_DECK
+from bot.engine.crazier.deck import card_label as crazier_label
+from bot.engine.crazier.deck import row_of
+from bot.i18n import N_, _, pgettext
 from bot.service.models import HandView, TableSnapshot
 from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
@@ -35,6 +38,8 @@ COG_NAME = "Eights"
 MAX_CUSTOM_ID = 100
 SELECT_OPTIONS = 25
 BUTTONS_PER_ROW = 5
+MAX_BUTTON_LABEL = 80
+MAX_PLACEHOLDER = 150
 MAX_CARD_BUTTONS = 10  # up to two rows of card buttons; more playable cards go into selects
 
 _FIELDS = r"(?P<table>\d+):(?P<token>[\w.-]*):(?P<action>[a-z]+)(?::(?P<arg>\w+))?"
@@ -52,12 +57,21 @@ PLAY, DRAW, PASS, SUIT, LAST, CATCH = "play", "draw", "pass", "suit", "last", "c
 # card, card/t<seat> or card/c<card in play>), answer the choice waiting (a select), end the turn.
 DISCARD, EFFECT, CHOOSE, END_TURN = "disc", "eff", "pick", "endt"
 CRAZIER_ACTIONS = frozenset({DISCARD, EFFECT, CHOOSE, END_TURN})
-COLOURS = (("B", "blue ☾"), ("G", "green ☥"), ("O", "orange ☀"), ("P", "purple 👁"))
+COLOURS = (
+    ("B", N_("blue"), "☾"),
+    ("G", N_("green"), "☥"),
+    ("O", N_("orange"), "☀"),
+    ("P", N_("purple"), "👁"),
+)
 # House rules (lobby, private panel): open the panel, pick an option, pick a value, type a value.
 HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE = "house", "hopt", "hval", "htype"
 HOUSE_ACTIONS = frozenset({HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE})
 SUIT_CODES = ("C", "D", "H", "S")
-SUIT_LABELS = {code: TEXT.suit(code) for code in SUIT_CODES}  # "♣ Clubs": the one wording (bot.ui.faces)
+
+
+def suit_label(code: str) -> str:
+    """ "♣ Clubs" in the current language: the one wording (bot.ui.faces)."""
+    return TEXT.suit(code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +152,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         row: int | None = None,
         emoji: discord.PartialEmoji | None = None,
     ) -> TableButton:
+        # Discord's limit, whatever a translation's length: 80 characters.
+        label = label if len(label) <= MAX_BUTTON_LABEL else label[: MAX_BUTTON_LABEL - 1] + "…"
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=style, custom_id=control.custom_id(), row=row, emoji=emoji
         )
@@ -170,7 +186,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         row: int | None = None,
     ) -> TableSelect:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=control.custom_id(select=True), options=options, placeholder=placeholder, row=row
+            custom_id=control.custom_id(select=True),
+            options=options,
+            placeholder=_clip(placeholder, MAX_PLACEHOLDER),
+            row=row,
         )
         return cls(select, control)
 
@@ -203,21 +222,25 @@ def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
     buttons: list[TableButton] = []
     if snapshot.phase == "lobby":
         buttons = [
-            TableButton.make(Control(table, "", JOIN), "Join", style=green),
-            TableButton.make(Control(table, "", LEAVE), "Leave", style=grey),
-            TableButton.make(Control(table, "", CPU), "Add CPU", style=blue),
-            TableButton.make(Control(table, "", START), "Start", style=green),
-            TableButton.make(Control(table, "", HOUSE), "House rules", style=grey),
+            TableButton.make(Control(table, "", JOIN), pgettext("button", "Join"), style=green),
+            TableButton.make(Control(table, "", LEAVE), pgettext("button", "Leave"), style=grey),
+            TableButton.make(Control(table, "", CPU), pgettext("button", "Add CPU"), style=blue),
+            TableButton.make(Control(table, "", START), pgettext("button", "Start"), style=green),
+            TableButton.make(Control(table, "", HOUSE), pgettext("button", "House rules"), style=grey),
         ]
     elif snapshot.phase == "playing":
-        buttons = [TableButton.make(Control(table, token, HAND), "My hand", style=blue)]
+        buttons = [TableButton.make(Control(table, token, HAND), pgettext("button", "My hand"), style=blue)]
         if any(seat.taken_over for seat in snapshot.seats):
-            buttons.append(TableButton.make(Control(table, "", JOIN), "Take my seat back", style=grey))
-        buttons.append(TableButton.make(Control(table, "", LEAVE), "Leave", style=grey))
+            buttons.append(
+                TableButton.make(
+                    Control(table, "", JOIN), pgettext("button", "Take my seat back"), style=grey
+                )
+            )
+        buttons.append(TableButton.make(Control(table, "", LEAVE), pgettext("button", "Leave"), style=grey))
     elif snapshot.phase == "between_rounds":
         buttons = [
-            TableButton.make(Control(table, token, NEXT), "Next round", style=green),
-            TableButton.make(Control(table, token, HAND), "My hand", style=blue),
+            TableButton.make(Control(table, token, NEXT), pgettext("button", "Next round"), style=green),
+            TableButton.make(Control(table, token, HAND), pgettext("button", "My hand"), style=blue),
         ]
     if not buttons:
         return None
@@ -232,7 +255,7 @@ def _card_option(code: str, *, wild: bool, copies: int, faces: CardFaces) -> dis
     name = card_title(card)
     if copies > 1:
         name += f" (×{copies})"
-    description = "Wild: name a suit after playing it" if wild else None
+    description = _("Wild: name a suit after playing it") if wild else None
     return discord.SelectOption(label=name, value=code, description=description, emoji=faces.card_emoji(code))
 
 
@@ -254,7 +277,7 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
             [
                 TableButton.make(
                     Control(table, token, SUIT, code),
-                    SUIT_LABELS[code],
+                    suit_label(code),
                     style=discord.ButtonStyle.primary,
                     emoji=faces.suit_emoji(code),
                 )
@@ -288,7 +311,9 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
                 ]
                 first, last = card_label(parse_card(chunk[0])), card_label(parse_card(chunk[-1]))
                 placeholder = (
-                    "Play a card" if len(codes) <= SELECT_OPTIONS else f"Play a card ({first} – {last})"
+                    _("Play a card")
+                    if len(codes) <= SELECT_OPTIONS
+                    else _("Play a card ({first} – {last})", first=first, last=last)
                 )
                 rows.append(
                     [
@@ -299,12 +324,16 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
                 )
     actions: list[discord.ui.Item[Any]] = []
     if hand.can_draw and not hand.must_name_suit:
-        actions.append(TableButton.make(Control(table, token, DRAW), "Draw"))
+        actions.append(TableButton.make(Control(table, token, DRAW), pgettext("button", "Draw")))
     if hand.can_pass and not hand.must_name_suit:
-        actions.append(TableButton.make(Control(table, token, PASS), "Pass"))
+        actions.append(TableButton.make(Control(table, token, PASS), pgettext("button", "Pass")))
     if hand.can_call_last:
         actions.append(
-            TableButton.make(Control(table, token, LAST), "Last card!", style=discord.ButtonStyle.danger)
+            TableButton.make(
+                Control(table, token, LAST),
+                pgettext("button", "Last card!"),
+                style=discord.ButtonStyle.danger,
+            )
         )
     for position in hand.catch_targets:
         # Within the label's 80 characters, the isolate (if any) kept whole.
@@ -312,7 +341,7 @@ def hand_view(hand: HandView, faces: CardFaces = TEXT) -> discord.ui.View | None
         actions.append(
             TableButton.make(
                 Control(table, token, CATCH, str(position)),
-                f"Catch {name}",
+                pgettext("button", "Catch {name}", name=name),
                 style=discord.ButtonStyle.danger,
             )
         )
@@ -373,36 +402,45 @@ def _crazier_hand_view(hand: HandView, faces: CardFaces) -> discord.ui.View | No
         discards: list[discord.SelectOption] = []
         effects: list[discord.SelectOption] = []
         for card in c.cards:
-            label, ability = card.card.label, card.card.ability
+            # The card's words in the language in force (the service's view holds the English text).
+            code = card.card.code
+            label, ability, card_name = crazier_label(code), _(row_of(code).ability), _(row_of(code).name)
             emoji = faces.crazier_card_emoji(card.card.code)
             if card.can_discard and card.needs_colour:
                 discards += [
-                    _option(f"{card.card.code}/{code}", f"{label}: name {name}", ability, emoji)
-                    for code, name in COLOURS
+                    _option(
+                        f"{code}/{colour}",
+                        _("{card}: name {colour}", card=label, colour=f"{_(name)} {symbol}"),
+                        ability,
+                        emoji,
+                    )
+                    for colour, name, symbol in COLOURS
                 ]
             elif card.can_discard:
-                discards.append(_option(card.card.code, label, ability, emoji))
+                discards.append(_option(code, label, ability, emoji))
             if not card.can_play:
                 continue
             if card.effect_choice == "player":
                 effects += [
-                    _option(f"{card.card.code}/t{o.value}", f"{card.card.name} → {o.label}", ability, emoji)
+                    _option(f"{code}/t{o.value}", f"{card_name} → {o.label}", ability, emoji)
                     for o in card.effect_options
                 ]
             elif card.effect_choice == "card":
                 effects += [
-                    _option(f"{card.card.code}/c{o.value}", f"{card.card.name} → {o.label}", ability, emoji)
+                    _option(f"{code}/c{o.value}", f"{card_name} → {o.label}", ability, emoji)
                     for o in card.effect_options
                 ]
             else:
-                effects.append(_option(card.card.code, f"{label}", ability, emoji))
-        rows += _selects(Control(table, token, DISCARD), discards, "Discard a card", 1)
-        rows += _selects(Control(table, token, EFFECT), effects, "Play a card for its effect", 2)
+                effects.append(_option(code, f"{label}", ability, emoji))
+        rows += _selects(Control(table, token, DISCARD), discards, _("Discard a card"), 1)
+        rows += _selects(Control(table, token, EFFECT), effects, _("Play a card for its effect"), 2)
         if c.can_end:
             rows.append(
                 [
                     TableButton.make(
-                        Control(table, token, END_TURN), "End turn", style=discord.ButtonStyle.danger
+                        Control(table, token, END_TURN),
+                        pgettext("button", "End turn"),
+                        style=discord.ButtonStyle.danger,
                     )
                 ]
             )

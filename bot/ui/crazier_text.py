@@ -16,6 +16,7 @@ import discord
 
 from bot.engine.crazier import DECK, card_label
 from bot.engine.crazier.deck import COLOUR_NAMES, row_of
+from bot.i18n import N_, _, ngettext
 from bot.service.models import AbilityCard, HandView, Outcome, TableEvent, TableSnapshot
 from bot.ui.crazier_picture import colour_code
 from bot.ui.faces import TEXT, CardFaces
@@ -40,21 +41,26 @@ _CONSEQUENCES = frozenset(
     }
 )
 _REASONS = {
-    "out": "out of cards",
-    "impossible_draw": "no card could be drawn: fewest cards wins",
-    "last_standing": "the last player left",
-    "turn_cap": "the turn limit: fewest cards wins",
+    "out": N_("out of cards"),
+    "impossible_draw": N_("no card could be drawn: fewest cards wins"),
+    "last_standing": N_("the last player left"),
+    "turn_cap": N_("the turn limit: fewest cards wins"),
 }
 
 
 def _name(snapshot: TableSnapshot, seat: object) -> str:
     if not isinstance(seat, int):
-        return "the table"
+        return _("the table")
     return shown_name(snapshot.name_at(seat))
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _cards(count: int) -> str:
+    return ngettext("{n} card", "{n} cards", count)
+
+
+def _name_of(code: str) -> str:
+    """The card's name in the current language ("Death")."""
+    return _(row_of(code).name)
 
 
 def _card(code: object, faces: CardFaces = TEXT) -> str:
@@ -64,12 +70,12 @@ def _card(code: object, faces: CardFaces = TEXT) -> str:
 def _card_name(code: object, faces: CardFaces = TEXT) -> str:
     """A named card by its name alone ("Death"): the name says what it does; its colour does not matter."""
     row = row_of(str(code))
-    return faces.crazier_card(str(code), row.name if row.key is not None else card_label(str(code)))
+    return faces.crazier_card(str(code), _(row.name) if row.key is not None else card_label(str(code)))
 
 
 def _colour(code: str, faces: CardFaces) -> str:
     """A colour by its code ("B"): "blue", with its badge beside it when ``faces`` has emojis."""
-    return faces.crazier_colour(code, COLOUR_NAMES[code]) if code in COLOUR_NAMES else code
+    return faces.crazier_colour(code, _(COLOUR_NAMES[code])) if code in COLOUR_NAMES else code
 
 
 def describe(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str | None:
@@ -77,52 +83,83 @@ def describe(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces = TEXT
     data, kind = event.data, event.kind
     who = _name(snapshot, event.seat)
     if kind == "starter":
-        return f"Starter card: {_card(data['card'], faces)}" + _follow(data.get("follow"), faces)
+        return _("Starter card: {card}", card=_card(data["card"], faces)) + _follow(data.get("follow"), faces)
     if kind == "ability":
-        return row_of(str(data["card"])).name
+        return _name_of(str(data["card"]))
     if kind == "drew":
         count = int(data.get("count", 1))
         if data.get("by") is None:
-            return f"{who} drew {_plural(count, 'card')}"
-        return f"{who} draws {'a card' if count == 1 else f'{count} cards'}"
+            return ngettext("{who} drew {n} card", "{who} drew {n} cards", count, who=who)
+        return ngettext("{who} draws a card", "{who} draws {n} cards", count, who=who)
     if kind == "draw_prevented":
-        return f"{who} draws {_plural(int(data.get('count', 1)), 'card')} fewer (Castle)"
+        return ngettext(
+            "{who} draws {n} card fewer (Castle)",
+            "{who} draws {n} cards fewer (Castle)",
+            int(data.get("count", 1)),
+            who=who,
+        )
     if kind == "reshuffled":
-        return f"the discard pile but its top card was shuffled into a new draw pile ({data.get('count', 0)})"
+        return _(
+            "the discard pile but its top card was shuffled into a new draw pile ({count})",
+            count=data.get("count", 0),
+        )
     if kind == "looked":
-        return f"{who} looks at the top card of the draw pile"
+        return _("{who} looks at the top card of the draw pile", who=who)
     if kind == "moved_to_bottom":
-        return f"{who} puts it on the bottom of the draw pile"
+        return _("{who} puts it on the bottom of the draw pile", who=who)
     if kind == "kept_on_top":
-        return f"{who} leaves it on top"
+        return _("{who} leaves it on top", who=who)
     if kind == "discarded":
         colour = data.get("colour")
-        named = f" and named {_colour(str(colour), faces)}" if colour else ""
-        return f"{who} discarded {_card(data['card'], faces)}{named}"
+        card = _card(data["card"], faces)
+        if colour:
+            return _(
+                "{who} discarded {card} and named {colour}",
+                who=who,
+                card=card,
+                colour=_colour(str(colour), faces),
+            )
+        return _("{who} discarded {card}", who=who, card=card)
     if kind == "played":
-        into = " into play" if data.get("kind") == "asset" else ""
-        return f"{who} played {_card_name(data['card'], faces)}{into}"
+        card = _card_name(data["card"], faces)
+        if data.get("kind") == "asset":
+            return _("{who} played {card} into play", who=who, card=card)
+        return _("{who} played {card}", who=who, card=card)
     if kind == "destroyed":
-        return f"{who}'s {_card_name(data['card'], faces)} is destroyed"
+        return _("{who}'s {card} is destroyed", who=who, card=_card_name(data["card"], faces))
     if kind == "took_control":
         whose = _name(snapshot, data.get("from"))
-        return f"{who} takes control of {whose}'s {_card_name(data['card'], faces)}"
-    if kind == "resurrected":
-        return (
-            f"{_card(data['moved'], faces)} goes to the bottom of the draw pile; the top card is now "
-            f"{_card(data['top'], faces)}" + _follow([data["follow"]] if data.get("follow") else None, faces)
+        return _(
+            "{who} takes control of {whose}'s {card}",
+            who=who,
+            whose=whose,
+            card=_card_name(data["card"], faces),
         )
+    if kind == "resurrected":
+        return _(
+            "{moved} goes to the bottom of the draw pile; the top card is now {top}",
+            moved=_card(data["moved"], faces),
+            top=_card(data["top"], faces),
+        ) + _follow([data["follow"]] if data.get("follow") else None, faces)
     if kind == "no_effect":
-        return "nothing happens"
+        return _("nothing happens")
     if kind == "lost":
-        return f"{who} loses the game"
+        return _("{who} loses the game", who=who)
     if kind == "game_over":
-        winners = " and ".join(_name(snapshot, s) for s in data.get("winners") or []) or "nobody"
+        seats = data.get("winners") or []
+        winners = _(" and ").join(_name(snapshot, s) for s in seats) or _("nobody")
         reason = str(data.get("reason", ""))
-        how = _REASONS.get(reason) or (row_of(reason).name if reason in DECK else reason)
-        return f"Game over: {winners} {'wins' if len(data.get('winners') or []) == 1 else 'win'} ({how})"
+        why = _REASONS.get(reason)
+        how = _(why) if why else (_name_of(reason) if reason in DECK else reason)
+        return ngettext(
+            "Game over: {winners} wins ({how})",
+            "Game over: {winners} win ({how})",
+            len(seats),
+            winners=winners,
+            how=how,
+        )
     if kind == "round_started":
-        return f"Game {data.get('round_number', snapshot.round_number)} dealt"
+        return _("Game {number} dealt", number=data.get("round_number", snapshot.round_number))
     return None
 
 
@@ -131,7 +168,7 @@ def _follow(colours: object, faces: CardFaces = TEXT) -> str:
         colours = [colours]
     if not isinstance(colours, list | tuple) or not colours:
         return ""
-    return " — colour to follow: " + "/".join(_colour(str(c), faces) for c in colours)
+    return " " + _("— colour to follow: {colours}", colours="/".join(_colour(str(c), faces) for c in colours))
 
 
 #: Events of this game that are the service's or the standard game's too, told by ``bot.ui.render``.
@@ -215,12 +252,14 @@ def _top_text(snapshot: TableSnapshot, faces: CardFaces) -> str:
     board = snapshot.crazier
     assert board is not None
     follow = "/".join(_colour(colour_code(name) or name, faces) for name in board.follow)
-    return f"{faces.crazier_card(board.top.code, board.top.label)} — colour to follow: {follow}"
+    top = faces.crazier_card(board.top.code, card_label(board.top.code))
+    return _("{card} — colour to follow: {colours}", card=top, colours=follow)
 
 
 def _in_play_text(cards: tuple[AbilityCard, ...], faces: CardFaces) -> str:
     text = "\n".join(
-        f"• {faces.crazier_card(c.code, f'**{c.name}**')} ({c.code}): {c.ability}" for c in cards
+        f"• {faces.crazier_card(c.code, f'**{_name_of(c.code)}**')} ({c.code}): {_(row_of(c.code).ability)}"
+        for c in cards
     )
     # Too long with the emojis: text only, so that the clip never cuts an emoji's markup.
     return text if len(text) <= MAX_FIELD or not faces.with_emojis else _in_play_text(cards, TEXT)
@@ -231,8 +270,8 @@ def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces
     player's cards in play with what they do."""
     board = snapshot.crazier
     assert board is not None
-    embed.add_field(name="Top card", value=_top_text(snapshot, faces), inline=True)
-    embed.add_field(name="Draw pile", value=_plural(snapshot.stock_size, "card"), inline=True)
+    embed.add_field(name=_("Top card"), value=_top_text(snapshot, faces), inline=True)
+    embed.add_field(name=_("Draw pile"), value=_cards(snapshot.stock_size), inline=True)
     for seat in snapshot.seats:
         cards = board.in_play[seat.position] if seat.position < len(board.in_play) else ()
         alive = board.alive[seat.position] if seat.position < len(board.alive) else True
@@ -240,15 +279,18 @@ def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces
             continue
         name = shown_name(seat.name)[:200]
         if not alive:
-            embed.add_field(name=f"{name}", value="out of this game (lost)", inline=False)
+            embed.add_field(name=f"{name}", value=_("out of this game (lost)"), inline=False)
             continue
         embed.add_field(
-            name=f"In play — {name}", value=_clip(_in_play_text(cards, faces), MAX_FIELD), inline=False
+            name=_("In play — {name}", name=name),
+            value=_clip(_in_play_text(cards, faces), MAX_FIELD),
+            inline=False,
         )
     if board.teams:
         first = " & ".join(shown_name(s.name) for s in snapshot.seats if s.position % 2 == 0)
         second = " & ".join(shown_name(s.name) for s in snapshot.seats if s.position % 2 == 1)
-        embed.add_field(name="Teams", value=_clip(f"{first} — against — {second}", MAX_FIELD), inline=False)
+        teams = _("{first} — against — {second}", first=first, second=second)
+        embed.add_field(name=_("Teams"), value=_clip(teams, MAX_FIELD), inline=False)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -276,33 +318,36 @@ def _hand_content(hand: HandView, note: str | None, *, abilities: bool, faces: C
     assert c is not None
     lines: list[str] = [note] if note else []
     lines.append(
-        f"**Your hand** ({_plural(len(c.cards), 'card')}):" if c.cards else "**Your hand** is empty."
+        ngettext("**Your hand** ({n} card):", "**Your hand** ({n} cards):", len(c.cards))
+        if c.cards
+        else _("**Your hand** is empty.")
     )
     for card in c.cards:
         marks = ("✓" if card.can_discard else "") + ("★" if card.can_play else "")
-        text = f"• {marks + ' ' if marks else ''}{faces.crazier_card(card.card.code, card.card.label)}"
+        shown = faces.crazier_card(card.card.code, card_label(card.card.code))
+        text = f"• {marks + ' ' if marks else ''}{shown}"
         if abilities:
-            text += f" — {card.card.ability}"
+            text += f" — {_(row_of(card.card.code).ability)}"
         lines.append(text)
     board = snapshot.crazier
     if hand.taken_over:
-        lines.append("A CPU player is playing your seat. Use /eights join to take it back.")
+        lines.append(_("A CPU player is playing your seat. Use /eights join to take it back."))
     elif snapshot.phase != "playing":
         lines.append(
-            "The game is over." if snapshot.phase == "between_rounds" else "The game is not running."
+            _("The game is over.") if snapshot.phase == "between_rounds" else _("The game is not running.")
         )
     elif c.choice is not None:
-        lines.append(f"**Your choice:** {c.choice.prompt}")
+        lines.append(_("**Your choice:** {prompt}", prompt=c.choice.prompt))
     elif hand.your_turn and board is not None:
-        lines.append(f"**Your turn.** Top card: {_top_text(snapshot, faces)}.")
-        lines.append(
-            "✓ discard (matching colour or rank, or an 8) · ★ play for its effect · then **End turn**."
-            + (f" Discards left: {c.discards_left}." if c.discards_left > 1 else "")
-        )
+        lines.append(_("**Your turn.** Top card: {top}.", top=_top_text(snapshot, faces)))
+        how = _("✓ discard (matching colour or rank, or an 8) · ★ play for its effect · then **End turn**.")
+        if c.discards_left > 1:
+            how += " " + _("Discards left: {count}.", count=c.discards_left)
+        lines.append(how)
         if hand.deadline:
-            lines.append(f"Turn ends <t:{int(hand.deadline)}:R>.")
+            lines.append(_("Turn ends {when}.", when=f"<t:{int(hand.deadline)}:R>"))
     else:
-        lines.append("Not your turn.")
+        lines.append(_("Not your turn."))
     return "\n".join(lines)
 
 
@@ -314,7 +359,7 @@ def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | 
         if event.kind == "drew_cards":
             drawn.extend(str(code) for code in event.data.get("cards") or [])
         if event.kind == "looked_card" and event.data.get("card"):
-            parts.append(f"The top card of the draw pile is {_card(event.data['card'], faces)}.")
+            parts.append(_("The top card of the draw pile is {card}.", card=_card(event.data["card"], faces)))
     if drawn:
-        parts.insert(0, "You drew " + ", ".join(_card(code, faces) for code in drawn) + ".")
+        parts.insert(0, _("You drew {cards}.", cards=", ".join(_card(code, faces) for code in drawn)))
     return " ".join(parts) or None

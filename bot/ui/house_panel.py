@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.i18n import _
 from bot.service.models import HouseOption
 from bot.ui.controls import (
     HOUSE,
@@ -32,12 +33,17 @@ def _clip(text: str, limit: int) -> str:
 
 
 def panel_content(differences: Sequence[str], preset: str) -> str:
-    lines = [f"**House rules** — {preset}. Pick an option to change it (host, before the first deal)."]
+    lines = [
+        _(
+            "**House rules** — {preset}. Pick an option to change it (host, before the first deal).",
+            preset=preset,
+        )
+    ]
     if differences:
-        lines.append("Changed from the preset:")
+        lines.append(_("Changed from the preset:"))
         lines.extend(f"• {line}" for line in differences)
     else:
-        lines.append("Nothing is changed from the preset yet.")
+        lines.append(_("Nothing is changed from the preset yet."))
     return _clip("\n".join(lines), MAX_CONTENT)
 
 
@@ -50,11 +56,11 @@ def panel_view(table_id: int, options: Sequence[HouseOption]) -> discord.ui.View
             discord.SelectOption(
                 label=_clip(option.label, MAX_LABEL),
                 value=option.key,
-                description=_clip(f"Now: {option.described}", MAX_DESCRIPTION),
+                description=_clip(_("Now: {value}", value=option.described), MAX_DESCRIPTION),
             )
             for option in chunk
         ]
-        placeholder = f"Change a house rule ({chunk[0].label} – {chunk[-1].label})"
+        placeholder = _("Change a house rule ({first} – {last})", first=chunk[0].label, last=chunk[-1].label)
         view.add_item(
             TableSelect.make(
                 Control(table_id, "", HOUSE_OPTION, str(page)),
@@ -67,9 +73,12 @@ def panel_view(table_id: int, options: Sequence[HouseOption]) -> discord.ui.View
 
 
 def option_content(option: HouseOption, note: str | None = None) -> str:
-    lines = [f"**{option.label}** — {option.help}.", f"Now: **{option.current}** ({option.described})."]
+    lines = [
+        f"**{option.label}** — {option.help}.",
+        _("Now: **{value}** ({described}).", value=option.current, described=option.described),
+    ]
     if option.typed:
-        lines.append("Pick a value below, or press **Type a value**.")
+        lines.append(_("Pick a value below, or press **Type a value**."))
     if note:
         lines.insert(0, note)
     return _clip("\n".join(lines), MAX_CONTENT)
@@ -88,7 +97,7 @@ def option_view(table_id: int, option: HouseOption) -> discord.ui.View:
         TableSelect.make(
             Control(table_id, "", HOUSE_VALUE, option.key),
             choices,
-            placeholder=_clip(f"{option.label}: pick a value", 150),
+            placeholder=_clip(_("{option}: pick a value", option=option.label), 150),
             row=0,
         )
     )
@@ -96,12 +105,12 @@ def option_view(table_id: int, option: HouseOption) -> discord.ui.View:
         view.add_item(
             TableButton.make(
                 Control(table_id, "", HOUSE_TYPE, option.key),
-                "Type a value",
+                _("Type a value"),
                 style=discord.ButtonStyle.primary,
                 row=1,
             )
         )
-    view.add_item(TableButton.make(Control(table_id, "", HOUSE), "Back to all rules", row=1))
+    view.add_item(TableButton.make(Control(table_id, "", HOUSE), _("Back to all rules"), row=1))
     return view
 
 
@@ -115,14 +124,16 @@ class HouseValueModal(discord.ui.Modal):
 
     def __init__(self, table_id: int, option: HouseOption) -> None:
         super().__init__(
-            title=_clip(f"House rule: {option.label}", 45),
+            title=_clip(_("House rule: {option}", option=option.label), 45),
             timeout=None,
             custom_id=Control(table_id, "", HOUSE_TYPE, option.key).custom_id(modal=True),
         )
-        examples = ", ".join(code for code, _ in option.values[:4])
+        examples = ", ".join(code for code, _label in option.values[:4])
         self.value: discord.ui.TextInput[HouseValueModal] = discord.ui.TextInput(
             label=_clip(option.label, 45),
-            placeholder=_clip(f"Now {option.current}. For example: {examples}", 100),
+            placeholder=_clip(
+                _("Now {value}. For example: {examples}", value=option.current, examples=examples), 100
+            ),
             default=option.current,
             max_length=100,
             custom_id=MODAL_INPUT,

@@ -17,6 +17,7 @@ from functools import partial
 import discord
 
 from bot.engine import card_label, parse_card
+from bot.i18n import N_, _, ngettext
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
 from bot.ui import crazier_text
 from bot.ui.faces import TEXT, CardFaces
@@ -33,7 +34,7 @@ COLOUR_PLAYING = discord.Colour.green()
 COLOUR_PAUSE = discord.Colour.gold()
 COLOUR_OVER = discord.Colour.dark_grey()
 
-HAND_BUTTON_HINT = "press **My hand** on the board to see your cards"
+HAND_BUTTON_HINT = N_("press **My hand** on the board to see your cards")
 
 
 # --- cards and suits ----------------------------------------------------------------------------------------
@@ -53,23 +54,34 @@ def _clip(text: str, limit: int) -> str:
 
 def seat_name(snapshot: TableSnapshot, position: int | None) -> str:
     if position is None:
-        return "the referee"
+        return _("the referee")
     return shown_name(snapshot.name_at(position))
 
 
 def _seat_tag(seat: SeatView) -> str:
     tags: list[str] = []
     if seat.is_host:
-        tags.append("host")
+        tags.append(_("host"))
     if seat.taken_over:
-        tags.append(f"CPU plays, {seat.cpu_level}" if seat.cpu_level else "CPU plays")
+        tags.append(
+            _("CPU plays, {level}", level=cpu_level(seat.cpu_level)) if seat.cpu_level else _("CPU plays")
+        )
     elif seat.is_cpu:
-        tags.append(f"CPU, {seat.cpu_level}" if seat.cpu_level else "CPU")
+        tags.append(_("CPU, {level}", level=cpu_level(seat.cpu_level)) if seat.cpu_level else _("CPU"))
     return f" ({', '.join(tags)})" if tags else ""
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+#: The CPU levels' names (the service's values are English words).
+CPU_LEVELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+
+
+def cpu_level(level: str) -> str:
+    return _(CPU_LEVELS[level]) if level in CPU_LEVELS else level
+
+
+def cards_count(count: int) -> str:
+    """ "1 card", "3 cards" in the current language."""
+    return ngettext("{n} card", "{n} cards", count)
 
 
 # --- events -------------------------------------------------------------------------------------------------
@@ -83,92 +95,135 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
     who = seat_name(snapshot, event.seat)
     kind = event.kind
     if kind == "played":
-        return f"{who} played {faces.card(data['card'])}"
+        return _("{who} played {card}", who=who, card=faces.card(data["card"]))
     if kind == "suit_named":
-        return f"{who} named {faces.suit(data['suit'])}"
+        return _("{who} named {suit}", who=who, suit=faces.suit(data["suit"]))
     if kind == "starter":
         buried = data.get("buried") or []
-        extra = f" (buried: {faces.cards(buried)})" if buried else ""
-        return f"Starter card: {faces.card(data['card'])}{extra}"
+        if buried:
+            return _(
+                "Starter card: {card} (buried: {buried})",
+                card=faces.card(data["card"]),
+                buried=faces.cards(buried),
+            )
+        return _("Starter card: {card}", card=faces.card(data["card"]))
     if kind == "drew":
-        return f"{who} drew {_plural(int(data.get('count', 1)), 'card')}"
+        return ngettext("{who} drew {n} card", "{who} drew {n} cards", int(data.get("count", 1)), who=who)
     if kind == "passed":
-        return f"{who} could not play and passed" if data.get("forced") else f"{who} passed"
+        if data.get("forced"):
+            return _("{who} could not play and passed", who=who)
+        return _("{who} passed", who=who)
     if kind == "skipped":
-        return f"{who} is skipped"
+        return _("{who} is skipped", who=who)
     if kind == "reversed":
-        return "Direction reversed"
+        return _("Direction reversed")
     if kind == "draw_penalty":
-        return f"{who} takes {_plural(int(data.get('count', 0)), 'card')} owed"
+        return ngettext(
+            "{who} takes {n} card owed", "{who} takes {n} cards owed", int(data.get("count", 0)), who=who
+        )
     if kind == "reshuffled":
-        return f"The discard pile was shuffled into the stock ({_plural(int(data.get('count', 0)), 'card')})"
+        return ngettext(
+            "The discard pile was shuffled into the stock ({n} card)",
+            "The discard pile was shuffled into the stock ({n} cards)",
+            int(data.get("count", 0)),
+        )
     if kind == "last_card_called":
-        return f"{who}: Last card!"
+        return _("{who}: Last card!", who=who)
     if kind == "last_card_caught":
         target = seat_name(snapshot, data.get("target"))
-        return f"{who} caught {target} without a last-card call: {target} draws {int(data.get('count', 0))}"
+        return _(
+            "{who} caught {target} without a last-card call: {target} draws {count}",
+            who=who,
+            target=target,
+            count=int(data.get("count", 0)),
+        )
     if kind == "went_out":
-        return f"{who} is out of cards: their partner plays on"
+        return _("{who} is out of cards: their partner plays on", who=who)
     if kind == "house_rule":
-        return f"House rule: {data.get('text', '')}"
+        return _("House rule: {text}", text=data.get("text", ""))
     if kind == "round_over":
         winners = [seat_name(snapshot, seat) for seat in data.get("winners") or []]
-        how = "blocked, lowest hand wins" if data.get("blocked") else "went out"
-        if not data.get("blocked") and snapshot.phase != "playing" and snapshot.target_card:
+        if not winners:
+            return _("Round over")
+        names = _(" and ").join(winners)
+        if data.get("blocked"):
+            return _("Round over: {names} blocked, lowest hand wins", names=names)
+        if snapshot.phase != "playing" and snapshot.target_card:
             # The card they went out with is still on top of the discard until the next deal.
-            how += f" with {faces.card(snapshot.target_card)}"
-        return f"Round over: {' and '.join(winners) or 'nobody'} {how}" if winners else "Round over"
+            return _(
+                "Round over: {names} went out with {card}",
+                names=names,
+                card=faces.card(snapshot.target_card),
+            )
+        return _("Round over: {names} went out", names=names)
     # Service events.
     name = shown_name(str(data["name"])) if "name" in data else who
     if kind == "opened":
-        return f"{name} opened a table ({data.get('preset', 'classic')})"
+        return _("{name} opened a table ({preset})", name=name, preset=data.get("preset", "classic"))
     if kind == "joined":
-        return f"{name} joined"
+        return _("{name} joined", name=name)
     if kind == "rejoined":
-        return f"{name} took their seat back"
+        return _("{name} took their seat back", name=name)
     if kind == "left":
-        return f"{name} left"
+        return _("{name} left", name=name)
     if kind == "host_changed":
-        return f"{name} is now the host"
+        return _("{name} is now the host", name=name)
     if kind == "cpu_added":
-        return f"{name} (CPU, {data.get('level', 'normal')}) sat down"
+        return _(
+            "{name} (CPU, {level}) sat down", name=name, level=cpu_level(str(data.get("level", "normal")))
+        )
     if kind == "kicked":
-        return f"{name} was removed; a CPU player takes the seat"
+        return _("{name} was removed; a CPU player takes the seat", name=name)
     if kind == "taken_over":
         if data.get("reason") == "kicked":
             return None  # the "kicked" line says it
-        reason = {"timeouts": "after timeouts", "left": "who left", "kicked": "who was removed"}.get(
-            str(data.get("reason", "")), ""
-        )
-        return f"A CPU player now plays for {name} {reason}".rstrip()
+        reason = str(data.get("reason", ""))
+        if reason == "timeouts":
+            return _("A CPU player now plays for {name} after timeouts", name=name)
+        if reason == "left":
+            return _("A CPU player now plays for {name} who left", name=name)
+        return _("A CPU player now plays for {name}", name=name)
     if kind == "started":
-        return "The game has started"
+        return _("The game has started")
     if kind == "round_started":
-        return f"Round {data.get('round_number', snapshot.round_number)} dealt"
+        return _("Round {number} dealt", number=data.get("round_number", snapshot.round_number))
     if kind == "auto_drew":
-        return f"{who} had no card to play and drew {_plural(int(data.get('count', 1)), 'card')}"
+        return ngettext(
+            "{who} had no card to play and drew {n} card",
+            "{who} had no card to play and drew {n} cards",
+            int(data.get("count", 1)),
+            who=who,
+        )
     if kind == "auto_passed":
-        return f"{who} could not play or draw and passed"
+        return _("{who} could not play or draw and passed", who=who)
     if kind == "timed_out":
-        return f"{name} ran out of time"
+        return _("{name} ran out of time", name=name)
     if kind == "round_result":
         scores, totals = list(data.get("scores") or []), list(data.get("totals") or [])
         parts = [
             f"{seat_name(snapshot, position)} {score} ({totals[position] if position < len(totals) else '?'})"
             for position, score in enumerate(scores)
         ]
-        return f"Round {data.get('round_number', snapshot.round_number)} scores (totals): " + ", ".join(parts)
+        return _(
+            "Round {number} scores (totals): {scores}",
+            number=data.get("round_number", snapshot.round_number),
+            scores=", ".join(parts),
+        )
     if kind == "match_over":
-        return "The match is over"
+        return _("The match is over")
     if kind == "closed":
         reason = str(data.get("reason", ""))
-        return {
-            "ended": "The table was ended",
-            "lobby_expired": "The table closed: nobody started it in time",
-            "idle": "The table closed after a long idle time",
-            "empty": "The table closed: everyone left",
-        }.get(reason)
+        closed = CLOSED_REASONS.get(reason)
+        return _(closed) if closed else None
     return None
+
+
+CLOSED_REASONS = {
+    "ended": N_("The table was ended"),
+    "lobby_expired": N_("The table closed: nobody started it in time"),
+    "idle": N_("The table closed after a long idle time"),
+    "empty": N_("The table closed: everyone left"),
+}
 
 
 def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: CardFaces = TEXT) -> list[str]:
@@ -182,7 +237,14 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: Ca
     def tell_draws() -> None:
         nonlocal drawing
         if drawing is not None:
-            lines.append(f"{seat_name(snapshot, drawing[0])} drew {_plural(drawing[1], 'card')}")
+            lines.append(
+                ngettext(
+                    "{who} drew {n} card",
+                    "{who} drew {n} cards",
+                    drawing[1],
+                    who=seat_name(snapshot, drawing[0]),
+                )
+            )
             drawing = None
 
     for event in events:
@@ -208,10 +270,11 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: Ca
 
 
 def _title(snapshot: TableSnapshot) -> str:
-    title = f"Crazy Eights — {snapshot.preset}"
     if snapshot.round_number:
-        title += f" · round {snapshot.round_number}"
-    return title
+        return _(
+            "Crazy Eights — {preset} · round {number}", preset=snapshot.preset, number=snapshot.round_number
+        )
+    return _("Crazy Eights — {preset}", preset=snapshot.preset)
 
 
 def _seat_lines(snapshot: TableSnapshot) -> str:
@@ -220,11 +283,11 @@ def _seat_lines(snapshot: TableSnapshot) -> str:
         marker = "▶ " if seat.to_act and snapshot.phase == "playing" else ""
         parts = [f"`{seat.position + 1}` {marker}**{shown_name(seat.name)}**{_seat_tag(seat)}"]
         if seat.card_count is not None and snapshot.phase in ("playing", "between_rounds"):
-            parts.append(_plural(seat.card_count, "card"))
+            parts.append(cards_count(seat.card_count))
         if snapshot.round_scores:
-            parts.append(f"{seat.total} pts")
+            parts.append(_("{points} pts", points=seat.total))
         lines.append(" — ".join(parts))
-    return "\n".join(lines) or "nobody yet"
+    return "\n".join(lines) or _("nobody yet")
 
 
 def _target_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
@@ -232,7 +295,7 @@ def _target_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
         return "—"
     text = faces.card(snapshot.target_card)
     if snapshot.declared_suit:
-        text += f" — suit named: {faces.suit(snapshot.declared_suit)}"
+        text = _("{card} — suit named: {suit}", card=text, suit=faces.suit(snapshot.declared_suit))
     return text
 
 
@@ -260,18 +323,31 @@ def _score_lines(snapshot: TableSnapshot) -> str:
         round_score = last[seat.position] if seat.position < len(last) else seat.last_round_score
         score = "—" if round_score is None else str(round_score)
         name = shown_name(seat.name)
-        lines.append(f"**{name}**: {score} this round, {seat.total} in total")
+        lines.append(
+            _("**{name}**: {score} this round, {total} in total", name=name, score=score, total=seat.total)
+        )
     return "\n".join(lines)
 
 
 def _ranking_lines(snapshot: TableSnapshot) -> str:
     if snapshot.side_ranking:  # a partnership: places and totals by side
         return "\n".join(
-            f"{line.place}. **{' & '.join(shown_name(n) for n in line.names)}** — {line.total} pts"
+            _(
+                "{place}. **{names}** — {points} pts",
+                place=line.place,
+                names=" & ".join(shown_name(n) for n in line.names),
+                points=line.total,
+            )
             for line in snapshot.side_ranking
         )
     return "\n".join(
-        f"{line.place}. **{shown_name(line.name)}** — {line.total} pts" for line in snapshot.ranking
+        _(
+            "{place}. **{names}** — {points} pts",
+            place=line.place,
+            names=shown_name(line.name),
+            points=line.total,
+        )
+        for line in snapshot.ranking
     )
 
 
@@ -282,19 +358,20 @@ def sides_text(snapshot: TableSnapshot) -> str:
         names = [
             f"`{p + 1}` {shown_name(snapshot.name_at(p))}"
             if any(s.position == p for s in snapshot.seats)
-            else f"`{p + 1}` (free)"
+            else _("`{seat}` (free)", seat=p + 1)
             for p in (first, first + 2)
         ]
         return " & ".join(names)
 
-    return f"{side(0)}  vs  {side(1)}"
+    return _("{side}  vs  {other}", side=side(0), other=side(1))
 
 
 def house_rules_text(snapshot: TableSnapshot) -> str:
     """The preset and what the table changes from it, in words."""
-    if not snapshot.house_rules:
-        return f"{snapshot.preset} as it is (`/eights rules` explains it)"
-    return _clip("\n".join(f"• {line}" for line in snapshot.house_rules), MAX_FIELD)
+    words = snapshot.house_rules_words()
+    if not words:
+        return _("{preset} as it is (`/eights rules` explains it)", preset=snapshot.preset)
+    return _clip("\n".join(f"• {line}" for line in words), MAX_FIELD)
 
 
 def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Embed:
@@ -305,69 +382,81 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
     host = seat_name(snapshot, next((s.position for s in snapshot.seats if s.is_host), None))
     if phase == "lobby":
         embed.colour = COLOUR_LOBBY
-        embed.description = (
-            f"Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and presses"
-            f" **Start** with "
-            + (
-                "exactly 4 seats (two sides of two)."
-                if snapshot.partnership
-                else f"2–{snapshot.max_seats} seats."
+        if snapshot.partnership:
+            embed.description = _(
+                "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                " presses **Start** with exactly 4 seats (two sides of two). Before the start the host may"
+                " change the **House rules**.",
+                host=host,
             )
-            + " Before the start the host may change the **House rules**."
-        )
+        else:
+            embed.description = _(
+                "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                " presses **Start** with 2–{seats} seats. Before the start the host may change the"
+                " **House rules**.",
+                host=host,
+                seats=snapshot.max_seats,
+            )
         if snapshot.deadline and snapshot.deadline_kind == "lobby":
-            embed.description += f"\nThe table closes <t:{int(snapshot.deadline)}:R> unless it starts."
-        embed.add_field(name="House rules", value=house_rules_text(snapshot), inline=False)
+            embed.description += "\n" + _(
+                "The table closes {when} unless it starts.", when=f"<t:{int(snapshot.deadline)}:R>"
+            )
+        embed.add_field(name=_("House rules"), value=house_rules_text(snapshot), inline=False)
     elif phase == "playing":
         embed.colour = COLOUR_PLAYING
         to_act = seat_name(snapshot, snapshot.to_act)
-        embed.description = f"**{to_act}** to move."
+        embed.description = _("**{name}** to move.", name=to_act)
         if snapshot.deadline and snapshot.deadline_kind == "turn":
-            embed.description += f" Turn ends <t:{int(snapshot.deadline)}:R>."
+            embed.description += " " + _("Turn ends {when}.", when=f"<t:{int(snapshot.deadline)}:R>")
         if snapshot.crazier is not None:
             crazier_text.board_fields(embed, snapshot, faces)
         else:
-            embed.add_field(name="Target", value=_target_text(snapshot, faces), inline=True)
+            embed.add_field(name=_("Target"), value=_target_text(snapshot, faces), inline=True)
             embed.add_field(
-                name="Direction",
-                value="seat order ↓" if snapshot.direction >= 0 else "reversed ↑",
+                name=_("Direction"),
+                value=_("seat order ↓") if snapshot.direction >= 0 else _("reversed ↑"),
                 inline=True,
             )
-            embed.add_field(name="Stock", value=_plural(snapshot.stock_size, "card"), inline=True)
+            embed.add_field(name=_("Stock"), value=cards_count(snapshot.stock_size), inline=True)
         if snapshot.pending_draw:
-            embed.add_field(name="Pending draw", value=_plural(snapshot.pending_draw, "card"), inline=True)
+            embed.add_field(name=_("Pending draw"), value=cards_count(snapshot.pending_draw), inline=True)
     elif phase == "between_rounds":
         embed.colour = COLOUR_PAUSE
-        embed.description = f"Round {snapshot.round_number} is over."
+        embed.description = _("Round {number} is over.", number=snapshot.round_number)
         if snapshot.deadline and snapshot.deadline_kind == "pause":
-            embed.description += (
-                f" The next round starts <t:{int(snapshot.deadline)}:R>, or press **Next round**."
+            embed.description += " " + _(
+                "The next round starts {when}, or press **Next round**.",
+                when=f"<t:{int(snapshot.deadline)}:R>",
             )
         embed.add_field(
-            name=f"Round {snapshot.round_number} scores", value=_score_lines(snapshot), inline=False
+            name=_("Round {number} scores", number=snapshot.round_number),
+            value=_clip(_score_lines(snapshot), MAX_FIELD),
+            inline=False,
         )
     elif phase == "finished":
         embed.colour = COLOUR_OVER
-        embed.description = "The match is over."
+        embed.description = _("The match is over.")
         if snapshot.ranking:
             embed.add_field(
-                name="Final ranking", value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False
+                name=_("Final ranking"), value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False
             )
     else:
         embed.colour = COLOUR_OVER
-        embed.description = "This table was closed."
-    embed.add_field(name="Seats", value=_clip(_seat_lines(snapshot), MAX_FIELD), inline=False)
+        embed.description = _("This table was closed.")
+    embed.add_field(name=_("Seats"), value=_clip(_seat_lines(snapshot), MAX_FIELD), inline=False)
     if snapshot.partnership:
-        embed.add_field(name="Partnership", value=sides_text(snapshot), inline=False)
+        embed.add_field(name=_("Partnership"), value=sides_text(snapshot), inline=False)
         if snapshot.side_ranking and phase in ("playing", "between_rounds"):
-            embed.add_field(name="Sides", value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False)
+            embed.add_field(name=_("Sides"), value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False)
     if snapshot.house_rules and phase != "lobby":
-        embed.add_field(name="House rules", value=house_rules_text(snapshot), inline=False)
+        embed.add_field(name=_("House rules"), value=house_rules_text(snapshot), inline=False)
     if snapshot.match_end and phase != "lobby":
-        embed.add_field(name="Match", value=snapshot.match_end, inline=True)
+        embed.add_field(name=_("Match"), value=snapshot.match_end_words(), inline=True)
     if phase in ("playing", "between_rounds"):
-        embed.add_field(name="Last plays", value=_recent_lines(snapshot, faces), inline=False)
-    embed.set_footer(text=f"Table {snapshot.table_id} · /eights hand shows your cards privately")
+        embed.add_field(name=_("Last plays"), value=_recent_lines(snapshot, faces), inline=False)
+    embed.set_footer(
+        text=_("Table {table} · /eights hand shows your cards privately", table=snapshot.table_id)
+    )
     if faces.with_emojis and len(embed) > MAX_EMBED:
         return board_embed(snapshot, TEXT)  # the emojis' markup made it too long: text only
     return embed
@@ -392,7 +481,8 @@ def turn_line(
     if faces.with_emojis and len("\n".join(lines[-MAX_LINES:])) > MAX_CONTENT - 200:
         lines = event_lines(events, snapshot)  # too long with emojis: text only
     if len(lines) > MAX_LINES:
-        lines = [f"… {len(lines) - MAX_LINES + 1} earlier moves", *lines[-(MAX_LINES - 1) :]]
+        earlier = len(lines) - MAX_LINES + 1
+        lines = [ngettext("… {n} earlier move", "… {n} earlier moves", earlier), *lines[-(MAX_LINES - 1) :]]
     if not lines and not announce_turn:
         return None, None
     mention_id: int | None = None
@@ -401,10 +491,13 @@ def turn_line(
         seat = next((s for s in snapshot.seats if s.position == snapshot.to_act), None)
         if seat is not None and seat.user_id is not None and not seat.is_cpu:
             mention_id = seat.user_id
-            tail = "" if hand_is_fresh else f" ({HAND_BUTTON_HINT})"
-            lines.append(f"▶ <@{seat.user_id}>, your turn{tail}.")
+            mention = f"<@{seat.user_id}>"
+            if hand_is_fresh:
+                lines.append(_("▶ {mention}, your turn.", mention=mention))
+            else:
+                lines.append(_("▶ {mention}, your turn ({hint}).", mention=mention, hint=_(HAND_BUTTON_HINT)))
         elif seat is not None:
-            lines.append(f"▶ {seat_name(snapshot, snapshot.to_act)} to move.")
+            lines.append(_("▶ {name} to move.", name=seat_name(snapshot, snapshot.to_act)))
     if not lines:
         return None, None
     return _clip("\n".join(lines), MAX_CONTENT), mention_id
@@ -433,35 +526,45 @@ def _hand_content(hand: HandView, note: str | None, faces: CardFaces) -> str:
     count = len(hand.cards)
     if count:
         shown = " ".join(_hand_card(c.code, c.label, c.playable, faces) for c in hand.cards)
-        lines.append(f"**Your hand** ({_plural(count, 'card')}): {shown}")
+        lines.append(
+            ngettext(
+                "**Your hand** ({n} card): {cards}", "**Your hand** ({n} cards): {cards}", count, cards=shown
+            )
+        )
     else:
-        lines.append("**Your hand** is empty.")
+        lines.append(_("**Your hand** is empty."))
     playable = [c for c in hand.cards if c.playable]
     if hand.taken_over:
-        lines.append("A CPU player is playing your seat. Use /eights join to take it back.")
+        lines.append(_("A CPU player is playing your seat. Use /eights join to take it back."))
     elif snapshot.phase != "playing":
         lines.append(
-            "The round is over." if snapshot.phase == "between_rounds" else "The game is not running."
+            _("The round is over.") if snapshot.phase == "between_rounds" else _("The game is not running.")
         )
     elif hand.must_name_suit:
-        lines.append("Name the suit to follow.")
+        lines.append(_("Name the suit to follow."))
     elif hand.your_turn:
-        lines.append(f"**Your turn.** Target: {_target_text(snapshot, faces)}.")
+        lines.append(_("**Your turn.** Target: {target}.", target=_target_text(snapshot, faces)))
         if snapshot.pending_draw:
-            lines.append(f"You owe {_plural(snapshot.pending_draw, 'card')} unless you can answer.")
+            lines.append(
+                ngettext(
+                    "You owe {n} card unless you can answer.",
+                    "You owe {n} cards unless you can answer.",
+                    snapshot.pending_draw,
+                )
+            )
         if playable:
             seen: list[str] = []
             for card in playable:
-                text = f"{card.label} (wild)" if card.wild else card.label
+                text = _("{card} (wild)", card=card.label) if card.wild else card.label
                 if text not in seen:
                     seen.append(text)
-            lines.append("Playable now: " + ", ".join(seen))
+            lines.append(_("Playable now: {cards}", cards=", ".join(seen)))
         else:
-            lines.append("No card to play: " + ("draw." if hand.can_draw else "pass."))
+            lines.append(_("No card to play: draw.") if hand.can_draw else _("No card to play: pass."))
         if hand.deadline:
-            lines.append(f"Turn ends <t:{int(hand.deadline)}:R>.")
+            lines.append(_("Turn ends {when}.", when=f"<t:{int(hand.deadline)}:R>"))
     else:
-        lines.append("Not your turn.")
+        lines.append(_("Not your turn."))
     return "\n".join(lines)
 
 
@@ -480,13 +583,13 @@ def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | 
     parts: list[str] = []
     played = [e.data["card"] for e in outcome.public_events if e.kind == "played" and e.seat == position]
     if played:
-        parts.append(f"You played {faces.cards(played)}.")
+        parts.append(_("You played {cards}.", cards=faces.cards(played)))
     drawn: list[str] = []
     for event in outcome.private_events.get(user_id, ()):
         if event.kind == "drew_cards":
             drawn.extend(event.data.get("cards") or [])
     if drawn:
-        parts.append(f"You drew {faces.cards(drawn)}.")
+        parts.append(_("You drew {cards}.", cards=faces.cards(drawn)))
     return " ".join(parts) or None
 
 
@@ -496,23 +599,38 @@ def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | 
 def scores_text(snapshot: TableSnapshot) -> str:
     """Private /eights scores: each round's scores and the totals so far."""
     if not snapshot.round_scores:
-        return "No round has been scored yet at this table."
+        return _("No round has been scored yet at this table.")
     names = [shown_name(seat.name) for seat in snapshot.seats]
-    lines = [f"**Scores — {snapshot.preset}**"]
+    lines = [_("**Scores — {preset}**", preset=snapshot.preset)]
     for number, scores in enumerate(snapshot.round_scores, start=1):
         parts = [f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)]
-        lines.append(f"Round {number}: " + ", ".join(parts))
-    lines.append("Totals: " + ", ".join(f"{names[i]} {seat.total}" for i, seat in enumerate(snapshot.seats)))
+        lines.append(_("Round {number}: {scores}", number=number, scores=", ".join(parts)))
+    totals = ", ".join(f"{names[i]} {seat.total}" for i, seat in enumerate(snapshot.seats))
+    lines.append(_("Totals: {totals}", totals=totals))
     if snapshot.match_end:
-        lines.append(f"Match: {snapshot.match_end}.")
+        lines.append(_("Match: {match}.", match=snapshot.match_end_words()))
     return _clip("\n".join(lines), MAX_CONTENT)
 
 
 def final_ranking_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
     """The public message at the end of a match, naming every seat with its total (and the last card
     played, which ended the match)."""
-    rounds = _plural(len(snapshot.round_scores), "round")
-    head = f"**Final ranking** — table {snapshot.table_id}, {snapshot.preset}, {rounds}"
+    count = len(snapshot.round_scores)
     if snapshot.target_card and snapshot.crazier is None:
-        head += f"; the last card: {faces.card(snapshot.target_card)}"
+        head = ngettext(
+            "**Final ranking** — table {table}, {preset}, {n} round; the last card: {card}",
+            "**Final ranking** — table {table}, {preset}, {n} rounds; the last card: {card}",
+            count,
+            table=snapshot.table_id,
+            preset=snapshot.preset,
+            card=faces.card(snapshot.target_card),
+        )
+    else:
+        head = ngettext(
+            "**Final ranking** — table {table}, {preset}, {n} round",
+            "**Final ranking** — table {table}, {preset}, {n} rounds",
+            count,
+            table=snapshot.table_id,
+            preset=snapshot.preset,
+        )
     return _clip(head + "\n" + _ranking_lines(snapshot), MAX_CONTENT)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 import discord
 
 from bot.engine.crazier import card_label as crazier_card_label
+from bot.i18n import N_, _
 from bot.service.replays import RecentMatch, ReplayStep
 from bot.service.standings import PastMatch
 from bot.ui import routing
@@ -26,7 +27,7 @@ from bot.ui.render import board_embed, event_lines
 REPLAYS_COG = "Eights replays"
 FIELD_VALUE_LIMIT = 1024
 SELECT_OPTIONS = 25  # Discord's limit
-NOTHING_PUBLIC = "(nothing public happened)"
+NOTHING_PUBLIC = N_("(nothing public happened)")
 
 
 @runtime_checkable
@@ -57,21 +58,28 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
     """The board as it was after the step, with the step's public lines and the viewer's own hand."""
     embed = board_embed(step.snapshot, faces)
     embed.title = _clip(
-        f"Replay of match #{step.table_id} · round {step.round_number}"
-        f" · step {step.index + 1} of {step.count}",
+        _(
+            "Replay of match #{table} · round {round} · step {step} of {steps}",
+            table=step.table_id,
+            round=step.round_number,
+            step=step.index + 1,
+            steps=step.count,
+        ),
         256,
     )
-    lines = event_lines(step.lines, step.snapshot, faces) or [NOTHING_PUBLIC]
-    embed.insert_field_at(0, name="This step", value=_newest_lines(lines, FIELD_VALUE_LIMIT), inline=False)
+    lines = event_lines(step.lines, step.snapshot, faces) or [_(NOTHING_PUBLIC)]
+    embed.insert_field_at(0, name=_("This step"), value=_newest_lines(lines, FIELD_VALUE_LIMIT), inline=False)
     if step.hand is not None:
-        cards = _hand_text(step, faces) if step.hand else "no cards"
+        cards = _hand_text(step, faces) if step.hand else _("no cards")
         embed.add_field(
-            name=f"Your hand then ({len(step.hand)})", value=_clip(cards, FIELD_VALUE_LIMIT), inline=False
+            name=_("Your hand then ({count})", count=len(step.hand)),
+            value=_clip(cards, FIELD_VALUE_LIMIT),
+            inline=False,
         )
     note = _only_you(step, faces)
     if note:
-        embed.add_field(name="Only you saw then", value=_clip(note, FIELD_VALUE_LIMIT), inline=False)
-    embed.set_footer(text="Only you see this replay: your own hand, and what everyone saw at the time.")
+        embed.add_field(name=_("Only you saw then"), value=_clip(note, FIELD_VALUE_LIMIT), inline=False)
+    embed.set_footer(text=_("Only you see this replay: your own hand, and what everyone saw at the time."))
     return embed
 
 
@@ -99,8 +107,9 @@ def _only_you(step: ReplayStep, faces: CardFaces = TEXT) -> str:
             drawn.extend(str(code) for code in event.data.get("cards") or [])
         elif event.kind == "looked_card" and event.data.get("card"):
             card = _crazier_card(str(event.data["card"]), faces)
-            looked.append(f"The top card of the draw pile was {card}.")
-    lines = ["You drew " + ", ".join(_crazier_card(code, faces) for code in drawn) + "."] if drawn else []
+            looked.append(_("The top card of the draw pile was {card}.", card=card))
+    drew = ", ".join(_crazier_card(code, faces) for code in drawn)
+    lines = [_("You drew {cards}.", cards=drew)] if drawn else []
     return "\n".join(lines + looked)
 
 
@@ -111,17 +120,17 @@ class ReplayButton(
     """One of a replay's controls: shows step ``step`` of match ``table`` in the same message."""
 
     LABELS: ClassVar[dict[str, str]] = {
-        "first": "First",
-        "back": "Back",
-        "next": "Next",
-        "last": "Last",
-        "round": "Next round",
+        "first": N_("First"),
+        "back": N_("Back"),
+        "next": N_("Next"),
+        "last": N_("Last"),
+        "round": N_("Next round"),
     }
 
     def __init__(self, table_id: int, step: int, name: str, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[name],
+                label=_(self.LABELS[name]),
                 style=discord.ButtonStyle.primary if name == "next" else discord.ButtonStyle.secondary,
                 custom_id=f"eights-replay:{table_id}:{step}:{name}",
                 disabled=disabled,
@@ -175,7 +184,7 @@ class ReplaySelect(
         super().__init__(
             discord.ui.Select(
                 custom_id="eights-replay-pick",
-                placeholder="Replay a match…",
+                placeholder=_("Replay a match…"),
                 options=list(options) or [discord.SelectOption(label="-", value="0")],
             )
         )
@@ -194,7 +203,7 @@ class ReplaySelect(
         values = self.item.values  # filled from the interaction by discord.py before the callback
         chosen = str(values[0]) if values else ""
         if not chosen.isdigit():
-            await interaction.response.send_message("Choose a match to replay.", ephemeral=True)
+            await interaction.response.send_message(_("Choose a match to replay."), ephemeral=True)
             return
         found = await routing.handler(interaction, REPLAYS_COG, ReplaySteps)  # type: ignore[type-abstract]
         if found is not None:

@@ -14,9 +14,12 @@ from typing import Any, TypeVar
 import discord
 from discord.ext import commands
 
+from bot.i18n import N_, _
+from bot.ui.locales import use_player_locale
+
 log = logging.getLogger(__name__)
 
-NOT_AVAILABLE = "The game is not available right now."
+NOT_AVAILABLE = N_("The game is not available right now.")
 HandlerT = TypeVar("HandlerT")
 
 
@@ -24,11 +27,15 @@ async def handler(
     interaction: discord.Interaction[Any], cog_name: str, protocol: type[HandlerT]
 ) -> HandlerT | None:
     """The cog named ``cog_name`` if it handles ``protocol`` (a ``runtime_checkable`` Protocol); else None,
-    and the user is told privately that the game is not available."""
+    and the user is told privately that the game is not available.
+
+    Every click reaches its cog through here: from here on, what the click answers is in the clicker's
+    language (``bot.ui.locales``)."""
+    use_player_locale(interaction)
     client = interaction.client
     cog = client.get_cog(cog_name) if isinstance(client, commands.bot.BotBase) else None
     if isinstance(cog, protocol):
         return cog
     log.warning("no %s for a click; is the %s cog loaded?", protocol.__name__, cog_name)
-    await interaction.response.send_message(NOT_AVAILABLE, ephemeral=True)
+    await interaction.response.send_message(_(NOT_AVAILABLE), ephemeral=True)
     return None

@@ -20,6 +20,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
+from bot.i18n import LANGUAGE_NAMES, N_, _, ngettext, pgettext
 from bot.service.models import CardDisplay
 from bot.service.server import ServerSettings
 from bot.service.standings import (
@@ -37,12 +38,13 @@ from bot.ui import routing
 from bot.ui.art.rating import alt_text, rating_chart
 from bot.ui.names import shown_name
 from bot.ui.paging import page_row
+from bot.ui.render import cpu_level
 
 SORT_LABELS: dict[BoardSort, str] = {
-    "rating": "rating",
-    "wins": "wins",
-    "winrate": "win rate",
-    "points": "points",
+    "rating": N_("rating"),
+    "wins": N_("wins"),
+    "winrate": N_("win rate"),
+    "points": N_("points"),
 }
 RATING_PICTURE = "rating.png"
 COLOUR = discord.Colour.dark_green()
@@ -50,11 +52,22 @@ COLOUR = discord.Colour.dark_green()
 # Discord's embed limits.
 FIELD_VALUE_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
+EMBED_LIMIT = 6000
 
 
 def ordinal(n: int) -> str:
+    # English picks the suffix by the number; each form is a message, so a language may write all of them
+    # alike ("{n}."), or as it writes them ("{n}er", "{n}e").
+    if n == 1:
+        return pgettext("ordinal", "1st")
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    if suffix == "st":
+        return pgettext("ordinal", "{n}st", n=n)
+    if suffix == "nd":
+        return pgettext("ordinal", "{n}nd", n=n)
+    if suffix == "rd":
+        return pgettext("ordinal", "{n}rd", n=n)
+    return pgettext("ordinal", "{n}th", n=n)
 
 
 def percent(rate: float) -> str:
@@ -66,14 +79,18 @@ def duration(seconds: float) -> str:
     total = round(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else "", f"{secs} s" if secs else ""]
-    return " ".join(p for p in parts if p) or "0 s"
+    parts = [
+        _("{n} h", n=hours) if hours else "",
+        _("{n} min", n=minutes) if minutes else "",
+        _("{n} s", n=secs) if secs else "",
+    ]
+    return " ".join(p for p in parts if p) or _("{n} s", n=0)
 
 
 def player_name(user_id: int | None, display_name: str) -> str:
     if user_id is not None:
         return f"<@{user_id}>"
-    return shown_name(display_name) or "someone"
+    return shown_name(display_name) or _("someone")
 
 
 def _clip(text: str, limit: int) -> str:
@@ -84,14 +101,29 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _row_figures(row: BoardRow, sort: BoardSort) -> str:
-    played = f"{row.matches_played} played"
+    played = _("{n} played", n=row.matches_played)
     if sort == "winrate":
-        return f"**{percent(row.win_rate)}** · {row.matches_won} of {row.matches_played} won"
+        return _(
+            "**{rate}** · {won} of {played} won",
+            rate=percent(row.win_rate),
+            won=row.matches_won,
+            played=row.matches_played,
+        )
     if sort == "points":
-        points = "point" if row.points == 1 else "points"
-        return f"**{row.points}** {points} · {row.matches_won} won · {played}"
-    wins = "win" if row.matches_won == 1 else "wins"
-    return f"**{row.matches_won}** {wins} · {played} · {percent(row.win_rate)}"
+        return ngettext(
+            "**{n}** point · {won} won · {played}",
+            "**{n}** points · {won} won · {played}",
+            row.points,
+            won=row.matches_won,
+            played=played,
+        )
+    return ngettext(
+        "**{n}** win · {played} · {rate}",
+        "**{n}** wins · {played} · {rate}",
+        row.matches_won,
+        played=played,
+        rate=percent(row.win_rate),
+    )
 
 
 def skill(value: float) -> str:
@@ -107,48 +139,66 @@ def signed(change: float) -> str:
 
 def _rated_name(row: RatedRow) -> str:
     if row.cpu_level is not None:
-        return f"CPU ({row.cpu_level})"
+        return _("CPU ({level})", level=cpu_level(row.cpu_level))
     return player_name(row.user_id, row.display_name)
 
 
 def _rated_figures(row: RatedRow) -> str:
-    matches = "1 match" if row.matches == 1 else f"{row.matches} matches"
+    matches = ngettext("{n} match", "{n} matches", row.matches)
     return f"**{skill(row.skill)}** · {matches}"
 
 
 def _rating_embed(page: LeaderboardPage) -> discord.Embed:
     lines = [f"**{row.rank}.** {_rated_name(row)} — {_rated_figures(row)}" for row in page.rated]
     if not page.rated:
-        lines.append(f"Nobody has {page.rated_to_rank} rated matches yet.")
+        lines.append(_("Nobody has {count} rated matches yet.", count=page.rated_to_rank))
     if page.provisional:
-        lines += ["", f"**Provisional** (fewer than {page.rated_to_rank} rated matches)"]
+        lines += ["", _("**Provisional** (fewer than {count} rated matches)", count=page.rated_to_rank)]
         lines += [f"{_rated_name(row)} — {_rated_figures(row)}" for row in page.provisional]
         more = page.provisional_count - len(page.provisional)
         if more > 0:
-            lines.append(f"… and {more} more")
+            lines.append(_("… and {count} more", count=more))
     lines.append("")
     mine = page.viewer_rating
     if mine is None:
-        lines.append(f"<@{page.viewer_id}> has no rating in this server yet.")
+        lines.append(_("{who} has no rating in this server yet.", who=f"<@{page.viewer_id}>"))
     elif mine.rank is None:
         lines.append(
-            f"<@{page.viewer_id}> — **{skill(mine.skill)}**, provisional: "
-            f"{mine.matches} of {page.rated_to_rank} rated matches"
+            _(
+                "{who} — **{rating}**, provisional: {count} of {needed} rated matches",
+                who=f"<@{page.viewer_id}>",
+                rating=skill(mine.skill),
+                count=mine.matches,
+                needed=page.rated_to_rank,
+            )
         )
     else:
         lines.append(
-            f"<@{page.viewer_id}> is **{ordinal(mine.rank)}** of {mine.ranked_count} — "
-            f"**{skill(mine.skill)}**"
+            _(
+                "{who} is **{place}** of {count} — **{rating}**",
+                who=f"<@{page.viewer_id}>",
+                place=ordinal(mine.rank),
+                count=mine.ranked_count,
+                rating=skill(mine.skill),
+            )
         )
     embed = discord.Embed(
-        title="Crazy Eights leaderboard — by rating",
+        title=_("Crazy Eights leaderboard — by rating"),
         description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
         colour=COLOUR,
     )
-    players = "1 ranked" if page.player_count == 1 else f"{page.player_count} ranked"
     embed.set_footer(
-        text=f"Page {page.page} of {page.page_count} · {players} · "
-        "rating = skill − 3 × uncertainty (OpenSkill), so it grows as results confirm it"
+        text=ngettext(
+            "Page {page} of {pages} · {n} ranked · rating = skill − 3 × uncertainty (OpenSkill), so"
+            " it grows as"
+            " results confirm it",
+            "Page {page} of {pages} · {n} ranked · rating = skill − 3 × uncertainty (OpenSkill), so"
+            " it grows as"
+            " results confirm it",
+            page.player_count,
+            page=page.page,
+            pages=page.page_count,
+        )
     )
     return embed
 
@@ -160,24 +210,46 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
     lines.append("")
     if page.viewer is not None:
         lines.append(
-            f"<@{page.viewer_id}> is **{ordinal(page.viewer.rank)}** of {page.player_count} — "
-            f"{_row_figures(page.viewer, page.sort)}"
+            _(
+                "{who} is **{place}** of {count} — {figures}",
+                who=f"<@{page.viewer_id}>",
+                place=ordinal(page.viewer.rank),
+                count=page.player_count,
+                figures=_row_figures(page.viewer, page.sort),
+            )
         )
     elif page.sort == "winrate":
         lines.append(
-            f"<@{page.viewer_id}> needs {page.min_matches} finished matches to be ranked by win rate."
+            _(
+                "{who} needs {count} finished matches to be ranked by win rate.",
+                who=f"<@{page.viewer_id}>",
+                count=page.min_matches,
+            )
         )
     else:
-        lines.append(f"<@{page.viewer_id}> has not finished a match in this server yet.")
+        lines.append(_("{who} has not finished a match in this server yet.", who=f"<@{page.viewer_id}>"))
     embed = discord.Embed(
-        title=f"Crazy Eights leaderboard — by {SORT_LABELS[page.sort]}",
+        title=_("Crazy Eights leaderboard — by {sort}", sort=_(SORT_LABELS[page.sort])),
         description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
         colour=COLOUR,
     )
-    players = "1 player" if page.player_count == 1 else f"{page.player_count} players"
-    footer = f"Page {page.page} of {page.page_count} · {players}"
     if page.sort == "winrate":
-        footer += f" with at least {page.min_matches} matches"
+        footer = ngettext(
+            "Page {page} of {pages} · {n} player with at least {matches} matches",
+            "Page {page} of {pages} · {n} players with at least {matches} matches",
+            page.player_count,
+            page=page.page,
+            pages=page.page_count,
+            matches=page.min_matches,
+        )
+    else:
+        footer = ngettext(
+            "Page {page} of {pages} · {n} player",
+            "Page {page} of {pages} · {n} players",
+            page.player_count,
+            page=page.page,
+            pages=page.page_count,
+        )
     embed.set_footer(text=footer)
     return embed
 
@@ -261,7 +333,7 @@ def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
     requires; a button with nowhere to go is shown disabled."""
 
     def button(move: str, target: int, disabled: bool) -> LeaderboardPageButton:
-        label = "Previous" if move == "back" else "Next"
+        label = _("Previous") if move == "back" else _("Next")
         return LeaderboardPageButton(
             page.guild_id, page.sort, target, page.viewer_id, label=label, disabled=disabled
         )
@@ -274,35 +346,49 @@ def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
 
 def stats_embed(stats: PlayerRecord) -> discord.Embed:
     embed = discord.Embed(
-        title="Crazy Eights statistics", description=f"<@{stats.user_id}> in this server", colour=COLOUR
+        title=_("Crazy Eights statistics"),
+        description=_("{who} in this server", who=f"<@{stats.user_id}>"),
+        colour=COLOUR,
     )
     win_rate = stats.matches_won / stats.matches_played if stats.matches_played else 0.0
-    embed.add_field(name="Matches", value=f"{stats.matches_played} played · {stats.matches_won} won")
-    embed.add_field(name="Win rate", value=percent(win_rate))
-    embed.add_field(name="Rounds won", value=f"{stats.rounds_won} of {stats.rounds_played}")
+    embed.add_field(
+        name=_("Matches"),
+        value=_("{played} played · {won} won", played=stats.matches_played, won=stats.matches_won),
+    )
+    embed.add_field(name=_("Win rate"), value=percent(win_rate))
+    embed.add_field(
+        name=_("Rounds won"), value=_("{won} of {played}", won=stats.rounds_won, played=stats.rounds_played)
+    )
     average = f"{stats.round_points / stats.rounds_played:.1f}" if stats.rounds_played else "—"
-    embed.add_field(name="Average round score", value=average)
-    embed.add_field(name="Best finish", value=ordinal(stats.best_place) if stats.best_place else "—")
-    embed.add_field(name="Favourite preset", value=stats.favourite_preset or "—")
+    embed.add_field(name=_("Average round score"), value=average)
+    embed.add_field(name=_("Best finish"), value=ordinal(stats.best_place) if stats.best_place else "—")
+    embed.add_field(name=_("Favourite preset"), value=stats.favourite_preset or "—")
     last = f"<t:{int(stats.last_played_at)}:R>" if stats.last_played_at is not None else "—"
-    embed.add_field(name="Last played", value=last)
-    embed.add_field(name="Ranking points", value=str(stats.points))
+    embed.add_field(name=_("Last played"), value=last)
+    embed.add_field(name=_("Ranking points"), value=str(stats.points))
     if stats.rating is not None:
-        embed.add_field(name="Rating", value=rating_line(stats.rating), inline=False)
+        embed.add_field(name=_("Rating"), value=rating_line(stats.rating), inline=False)
         embed.set_image(url=f"attachment://{RATING_PICTURE}")
     return embed
 
 
 def rating_line(rating: RatingRecord) -> str:
-    matches = "1 rated match" if rating.matches == 1 else f"{rating.matches} rated matches"
+    matches = ngettext("{n} rated match", "{n} rated matches", rating.matches)
     place = (
-        f"{ordinal(rating.rank)} of {rating.ranked_count} in this server"
+        _("{place} of {count} in this server", place=ordinal(rating.rank), count=rating.ranked_count)
         if rating.rank is not None
-        else "provisional"
+        else _("provisional")
     )
     return (
-        f"**{skill(rating.skill)}** · {place} · {signed(rating.change)} in the last match · {matches}\n"
-        f"skill {rating.mu:.1f} ± {rating.sigma:.1f}"
+        _(
+            "**{rating}** · {place} · {change} in the last match · {matches}",
+            rating=skill(rating.skill),
+            place=place,
+            change=signed(rating.change),
+            matches=matches,
+        )
+        + "\n"
+        + _("skill {mu} ± {sigma}", mu=f"{rating.mu:.1f}", sigma=f"{rating.sigma:.1f}")
     )
 
 
@@ -322,18 +408,25 @@ def _ranking_line(entry: Placing) -> str:
 
 
 def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
-    embed = discord.Embed(title="Recent Crazy Eights matches", colour=COLOUR)
+    embed = discord.Embed(title=_("Recent Crazy Eights matches"), colour=COLOUR)
     for match in matches[:25]:  # Discord's limit on fields
-        rounds = "1 round" if match.rounds_played == 1 else f"{match.rounds_played} rounds"
+        rounds = ngettext("{n} round", "{n} rounds", match.rounds_played)
         ranking = " · ".join(
             _ranking_line(e) for e in sorted(match.ranking, key=lambda e: (e.place, e.position))
         )
-        value = f"<t:{int(match.finished_at)}:R> in <#{match.channel_id}>\n{ranking}"
-        if match.house_rules:
-            value += "\nHouse rules: " + "; ".join(match.house_rules)
+        value = _(
+            "{when} in {channel}", when=f"<t:{int(match.finished_at)}:R>", channel=f"<#{match.channel_id}>"
+        )
+        value += "\n" + ranking
+        words = match.house_rules_words()
+        if words:
+            value += "\n" + _("House rules: {rules}", rules="; ".join(words))
         embed.add_field(
             name=f"{match.preset} · {rounds}", value=_clip(value, FIELD_VALUE_LIMIT), inline=False
         )
+    # All of an embed's text counts towards Discord's 6,000: the oldest matches give way.
+    while len(embed) > EMBED_LIMIT and len(embed.fields) > 1:
+        embed.remove_field(-1)
     return embed
 
 
@@ -344,46 +437,50 @@ def settings_embed(
     settings: ServerSettings, display: CardDisplay | None = None, *, changed: bool = False
 ) -> discord.Embed:
     embed = discord.Embed(
-        title="Crazy Eights settings" + (" — saved" if changed else ""),
+        title=_("Crazy Eights settings — saved") if changed else _("Crazy Eights settings"),
         colour=COLOUR,
     )
-    embed.add_field(name="Default preset", value=settings.default_preset)
-    embed.add_field(name="Default turn timeout", value=duration(settings.default_turn_timeout))
+    embed.add_field(name=_("Default preset"), value=settings.default_preset)
+    embed.add_field(name=_("Default turn timeout"), value=duration(settings.default_turn_timeout))
     channels = (
         ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
         if settings.allowed_channel_ids
-        else "any channel"
+        else _("any channel")
     )
-    embed.add_field(name="Table channels", value=_clip(channels, FIELD_VALUE_LIMIT), inline=False)
+    embed.add_field(name=_("Table channels"), value=_clip(channels, FIELD_VALUE_LIMIT), inline=False)
     role = (
         f"<@&{settings.manager_role_id}>"
         if settings.manager_role_id is not None
-        else "none (members with Manage Channels manage tables)"
+        else _("none (members with Manage Channels manage tables)")
     )
-    embed.add_field(name="Table manager role", value=role, inline=False)
+    embed.add_field(name=_("Table manager role"), value=role, inline=False)
     rules = settings.default_house_rules
     embed.add_field(
-        name="House rules for new tables",
-        value=_clip("; ".join(rules), FIELD_VALUE_LIMIT) if rules else "none: each preset as it is",
+        name=_("House rules for new tables"),
+        value=_clip("; ".join(rules), FIELD_VALUE_LIMIT) if rules else _("none: each preset as it is"),
         inline=False,
     )
     if display is not None:
-        embed.add_field(name="Card emojis", value="on" if display.card_emojis else "off (text only)")
-        embed.add_field(name="Board picture", value="on" if display.board_picture else "off (text only)")
+        embed.add_field(name=_("Card emojis"), value=_("on") if display.card_emojis else _("off (text only)"))
+        embed.add_field(
+            name=_("Board picture"), value=_("on") if display.board_picture else _("off (text only)")
+        )
+        language = LANGUAGE_NAMES.get(display.language or "", _("the server's language in Discord"))
+        embed.add_field(name=_("Language of the tables"), value=language)
     return embed
 
 
 # --- /eights forget -----------------------------------------------------------------------------------------
 
 
-FORGET_QUESTION = (
+FORGET_QUESTION = N_(
     "Delete your Crazy Eights statistics? This removes your wins, points and history **in every server** "
     "this bot is in, and shows you as a deleted player in past results. It cannot be undone. A match you "
     "are playing right now still counts when it ends."
 )
 
 
-FORGOTTEN = (
+FORGOTTEN = N_(
     "Done: your Crazy Eights statistics are deleted in every server, and past results show you as a deleted "
     "player. Playing again starts new statistics."
 )
@@ -399,7 +496,7 @@ class ForgetButton(
     def __init__(self, user_id: int, confirm: bool) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Delete my statistics" if confirm else "Keep them",
+                label=_("Delete my statistics") if confirm else _("Keep them"),
                 style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
                 custom_id=f"eights-forget:{user_id}:{'yes' if confirm else 'no'}",
             )

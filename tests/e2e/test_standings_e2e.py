@@ -324,6 +324,7 @@ async def test_settings_need_manage_server_and_persist(world: World) -> None:
         "House rules for new tables": "none: each preset as it is",
         "Card emojis": "on",
         "Board picture": "on",
+        "Language of the tables": "the server's language in Discord",
     }
     assert await store.get_guild_settings(world.guild.id) == GuildSettings(
         guild_id=world.guild.id,

@@ -64,6 +64,8 @@ class FakeUser:
     id: int
     name: str
     bot: bool = False
+    #: The language of their Discord client: the ``locale`` of their interactions.
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:
@@ -171,6 +173,8 @@ class FakeGuild:
     roles: dict[int, FakeRole] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    #: The server's language (its community locale): the ``guild_locale`` of interactions there.
+    locale: str = "en-US"
 
     @property
     def everyone(self) -> FakeRole:

@@ -161,3 +161,16 @@ async def test_board_lists_ranked_and_provisional_apart_and_player_rating(store:
     first = provisional_player.change
     assert first == pytest.approx(provisional_player.rating.skill - Rating(25.0, 25.0 / 3).skill)
     assert await store.player_rating(GUILD, 99) is None
+
+
+async def test_a_history_asked_longer_than_the_matches_played_gives_them_all(store: Store) -> None:
+    # 12 matches, 20 asked: all 12 skills, oldest first (a negative slice start once gave the last 8 only).
+    for n in range(12):
+        await finish(store, 10 + n, [(11, None, 1), (12, None, 2)], now=100.0 + n)
+    mine = await store.player_rating(GUILD, 11, history=20)
+    assert mine is not None and mine.matches == 12
+    assert len(mine.history) == 12
+    assert list(mine.history) == sorted(mine.history)  # a player who won every match climbed every time
+    assert mine.history[-1] == pytest.approx(mine.rating.skill)
+    shorter = await store.player_rating(GUILD, 11, history=5)
+    assert shorter is not None and shorter.history == mine.history[-5:]

@@ -12,13 +12,16 @@ import re
 from dataclasses import dataclass
 
 from bot.engine.errors import EngineError
+from bot.i18n import N_, _
 
 Colour = str
 
 COLOURS: tuple[Colour, ...] = ("B", "G", "O", "P")
-COLOUR_NAMES = {"B": "blue", "G": "green", "O": "orange", "P": "purple"}
+COLOUR_NAMES = {"B": N_("blue"), "G": N_("green"), "O": N_("orange"), "P": N_("purple")}
 #: The suit each colour stands for on the faces (seed 001, "Card layout").
-COLOUR_SUITS = {"B": "moon", "G": "ankh", "O": "sun", "P": "eye"}
+COLOUR_SUITS = {"B": N_("moon"), "G": N_("ankh"), "O": N_("sun"), "P": N_("eye")}
+#: The kinds of card, as the rules help names them.
+KIND_NAMES = {"event": N_("event"), "asset": N_("asset")}
 COLOUR_SYMBOLS = {"B": "☾", "G": "☥", "O": "☀", "P": "👁"}
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 WILD_RANK = "8"
@@ -42,76 +45,92 @@ RANK_ROWS: dict[str, RankRow] = {
     for row in (
         RankRow(
             "A",
-            "Ace",
+            N_("Ace"),
             None,
-            "No ability. Two colours: its own and the next one (blue → green → orange → purple → blue).",
+            N_("No ability. Two colours: its own and the next one (blue → green → orange → purple → blue)."),
             None,
         ),
         RankRow(
-            "2", "Forbidden Knowledge", EVENT, "Choose a player: they draw two cards.", "forbidden_knowledge"
+            "2",
+            N_("Forbidden Knowledge"),
+            EVENT,
+            N_("Choose a player: they draw two cards."),
+            "forbidden_knowledge",
         ),
         RankRow(
-            "3", "Potion of Vitality", EVENT, "This turn you may discard up to two more cards.", "potion"
+            "3",
+            N_("Potion of Vitality"),
+            EVENT,
+            N_("This turn you may discard up to two more cards."),
+            "potion",
         ),
         RankRow(
             "4",
-            "Elven Princess",
+            N_("Elven Princess"),
             ASSET,
-            "At the beginning of your turn, look at the top card of the draw "
-            "pile; you may put it on the bottom of the draw pile.",
+            N_(
+                "At the beginning of your turn, look at the top card of the draw "
+                "pile; you may put it on the bottom of the draw pile."
+            ),
             "elven_princess",
         ),
         RankRow(
             "5",
-            "Angel of Hope",
+            N_("Angel of Hope"),
             ASSET,
-            "At the beginning of your turn, a player of your choice draws a card.",
+            N_("At the beginning of your turn, a player of your choice draws a card."),
             "angel_of_hope",
         ),
         RankRow(
             "6",
-            "Castle",
+            N_("Castle"),
             ASSET,
-            "If an opponent would cause you to draw one or more cards, they cause you "
-            "to draw one fewer. Castles add up.",
+            N_(
+                "If an opponent would cause you to draw one or more cards, they cause you "
+                "to draw one fewer. Castles add up."
+            ),
             "castle",
         ),
         RankRow(
             "7",
-            "Resurrection",
+            N_("Resurrection"),
             EVENT,
-            "Put the top card of the discard pile on the bottom of the draw "
-            "pile; the card beneath it becomes the top card.",
+            N_(
+                "Put the top card of the discard pile on the bottom of the draw "
+                "pile; the card beneath it becomes the top card."
+            ),
             "resurrection",
         ),
-        RankRow("8", "Eight", None, "Wild: discard it on anything and name a colour. No effect.", None),
-        RankRow("9", "Death", EVENT, "Destroy a card in play on the table of your choice.", "death"),
+        RankRow(
+            "8", N_("Eight"), None, N_("Wild: discard it on anything and name a colour. No effect."), None
+        ),
+        RankRow("9", N_("Death"), EVENT, N_("Destroy a card in play on the table of your choice."), "death"),
         RankRow(
             "10",
-            "Crown of Kings",
+            N_("Crown of Kings"),
             EVENT,
-            "Take control of a card in play that an opponent controls.",
+            N_("Take control of a card in play that an opponent controls."),
             "crown_of_kings",
         ),
         RankRow(
             "J",
-            "Devious Dragon",
+            N_("Devious Dragon"),
             ASSET,
-            "At the beginning of your turn, destroy a card in play on the table.",
+            N_("At the beginning of your turn, destroy a card in play on the table."),
             "devious_dragon",
         ),
         RankRow(
             "Q",
-            "Mordred",
+            N_("Mordred"),
             ASSET,
-            "At the beginning of your turn, every opponent holding 12 or more cards loses the game.",
+            N_("At the beginning of your turn, every opponent holding 12 or more cards loses the game."),
             "mordred",
         ),
         RankRow(
             "K",
-            "King Arthur",
+            N_("King Arthur"),
             ASSET,
-            "At the beginning of your turn, if you control four or more cards in play, you win the game.",
+            N_("At the beginning of your turn, if you control four or more cards in play, you win the game."),
             "king_arthur",
         ),
     )
@@ -146,10 +165,10 @@ def is_wild(card: str) -> bool:
 
 
 def card_label(card: str) -> str:
-    """``"9B Death (blue ☾)"``: code, name and colours, for lines players read."""
+    """``"9B Death (blue ☾)"``: code, name and colours, for lines players read (in the current language)."""
     row = row_of(card)
-    colours = "/".join(f"{COLOUR_NAMES[c]} {COLOUR_SYMBOLS[c]}" for c in colours_of(card))
-    name = "" if row.key is None else f" {row.name}"
+    colours = "/".join(f"{_(COLOUR_NAMES[c])} {COLOUR_SYMBOLS[c]}" for c in colours_of(card))
+    name = "" if row.key is None else f" {_(row.name)}"
     return f"{card}{name} ({colours})"
 
 
@@ -173,12 +192,19 @@ _RANK_WORDS = {r.lower(): r for r in RANKS} | {
 
 
 def parse_colour(text: object) -> Colour:
-    """A colour from a letter, name, suit name or symbol; ``EngineError(906)`` otherwise."""
+    """A colour from a letter, name, suit name or symbol, in English or the language in force;
+    ``EngineError(906)`` otherwise."""
     if isinstance(text, str):
-        colour = _COLOUR_WORDS.get(text.strip().lower())
+        typed = text.strip().lower()
+        colour = _COLOUR_WORDS.get(typed)
+        if colour is None:  # the player's own words for the colours and their suits
+            colour = next(
+                (c for c in COLOURS if typed in (_(COLOUR_NAMES[c]).lower(), _(COLOUR_SUITS[c]).lower())),
+                None,
+            )
         if colour is not None:
             return colour
-    raise EngineError(906, "Unknown colour: name blue, green, orange or purple.")
+    raise EngineError(906, _("Unknown colour: name blue, green, orange or purple."))
 
 
 def parse_card(text: object) -> str:

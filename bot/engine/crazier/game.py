@@ -33,6 +33,7 @@ from bot.engine.crazier.deck import COLOURS, DECK, colours_of, is_wild, rank_of,
 from bot.engine.crazier.rules import CrazierRules
 from bot.engine.errors import EngineError
 from bot.engine.events import Event, events_for
+from bot.i18n import _
 
 FORMAT_VERSION = 1
 RECENT_EVENTS = 40
@@ -88,7 +89,14 @@ class CrazierRound:
         then the starter, then the draw pile from its top. ``first`` is who starts (random from the seed if
         None). The first turn's automatic steps have run; their events are ``start_events``."""
         if not rules.allows_seats(n):
-            raise EngineError(923, f"This game is for {rules.min_seats}–{rules.max_seats} players.")
+            raise EngineError(
+                923,
+                _(
+                    "This game is for {min_seats}–{max_seats} players.",
+                    min_seats=rules.min_seats,
+                    max_seats=rules.max_seats,
+                ),
+            )
         if first is not None and not 0 <= first < n:
             raise EngineError(923)
         rng = random.Random(seed)
@@ -105,7 +113,7 @@ class CrazierRound:
         g.hands = [[order[i * n + s] for i in range(size)] for s in range(n)]
         g.discard = [order[size * n]]
         g.draw = order[size * n + 1 :][::-1]
-        g.in_play = [[] for _ in range(n)]
+        g.in_play = [[] for _n in range(n)]
         g.follow = None
         g.uncover_top()
         g.alive = [True] * n

@@ -13,6 +13,7 @@ from bot.engine.crazier.game import CrazierRound
 from bot.engine.crazier.rules import CrazierRules
 from bot.engine.errors import EngineError
 from bot.engine.events import Event
+from bot.i18n import _
 
 FORMAT_VERSION = 1
 
@@ -76,7 +77,7 @@ class CrazierMatch:
         if self.over:
             raise EngineError(922)
         if not self.round.over:
-            raise EngineError(924, "The game is not over yet.")
+            raise EngineError(924, _("The game is not over yet."))
         first = self.next_first()
         self.number += 1
         self.round = CrazierRound.new(

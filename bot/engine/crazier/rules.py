@@ -11,8 +11,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.crazier.deck import COLOUR_NAMES, COLOUR_SUITS, RANK_ROWS, RANKS
+from bot.engine.crazier.deck import COLOUR_NAMES, COLOUR_SUITS, KIND_NAMES, RANK_ROWS, RANKS
 from bot.engine.errors import RulesetError
+from bot.i18n import _
 
 PRESET_NAME = "crazier-abilities"
 
@@ -37,7 +38,7 @@ class CrazierRules:
 
     def _problem(self) -> str | None:
         if self.name != PRESET_NAME:
-            return f"unknown preset name {self.name!r}"
+            return _("unknown preset name {name!r}", name=self.name)
         for key in ("min_players", "max_players", "hand_size", "turn_cap", "target"):
             if type(getattr(self, key)) is not int or getattr(self, key) < 1:
                 return f"{key} must be a whole number of at least 1"
@@ -68,7 +69,7 @@ class CrazierRules:
         names = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
-            raise RulesetError(f"unknown option: {', '.join(unknown)}")
+            raise RulesetError(_("unknown option: {items}", items=", ".join(unknown)))
         return dataclasses.replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:
@@ -77,7 +78,7 @@ class CrazierRules:
     @classmethod
     def from_json(cls, data: object) -> CrazierRules:
         if not isinstance(data, dict):
-            raise RulesetError("a ruleset must be a JSON object")
+            raise RulesetError(_("a ruleset must be a JSON object"))
         return cls().replace(**data)
 
 
@@ -87,41 +88,62 @@ PRESETS: dict[str, CrazierRules] = {PRESET_NAME: CrazierRules()}
 def get_preset(name: str, *, teams: bool = False) -> CrazierRules:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key not in PRESETS:
-        raise RulesetError(f"unknown preset {name!r}; this registry holds: {', '.join(PRESETS)}")
+        raise RulesetError(
+            _("unknown preset {name!r}; this registry holds: {items}", name=name, items=", ".join(PRESETS))
+        )
     return PRESETS[key].replace(teams=True) if teams else PRESETS[key]
 
 
 def rules_help(rules: CrazierRules) -> str:
     """The rules, then every card with what it does (Markdown). The choices where the rules sheet is silent
     are said where players meet them."""
-    colours = ", ".join(f"{COLOUR_NAMES[c]} ({COLOUR_SUITS[c]})" for c in COLOUR_NAMES)
+    colours = ", ".join(f"{_(COLOUR_NAMES[c])} ({_(COLOUR_SUITS[c])})" for c in COLOUR_NAMES)
+    title = _("**Crazier Eights with its ability cards**")
     lines = [
-        "**Crazier Eights with its ability cards**" + (" — teams" if rules.teams else ""),
-        f"• 2–6 players, one deck of 52 cards in four colours: {colours}. "
-        "Seven cards each; the next card starts the discard pile. Empty your hand to win.",
-        "• Your turn: first the abilities of your cards in play that say *at the beginning of your turn* "
-        "(you choose the order of yours); then draw a card; then, in either order, **discard** one card "
-        "matching the top card's colour or rank (or an 8, naming a colour), and **play** one card for its "
-        "effect (it need not match). Then end your turn.",
-        "• An empty draw pile is refilled from the discard pile but its top card. If a card must be drawn "
-        "and none can be, the game ends: fewest cards wins (ties share the win).",
-        "• A player who loses leaves: their hand and cards in play go to the bottom of the discard pile, "
-        "and count as their points. The last player left wins.",
-        "• Destroyed cards go to the bottom of the discard pile. A card that needs a choice is playable "
-        "only when a choice exists; you may choose yourself. A looked-at card stays private.",
-        "• Points: the winner 0, every other player one per card in hand. Match: until a total passes "
-        f"{rules.target}; most points plays first next game.",
+        _("{title} — teams", title=title) if rules.teams else title,
+        _(
+            "• 2–6 players, one deck of 52 cards in four colours: {colours}. Seven cards each; the next card"
+            " starts the discard pile. Empty your hand to win.",
+            colours=colours,
+        ),
+        _(
+            "• Your turn: first the abilities of your cards in play that say *at the beginning of your turn* "
+            "(you choose the order of yours); then draw a card; then, in either order, **discard** one card "
+            "matching the top card's colour or rank (or an 8, naming a colour), and **play** one"
+            " card for its "
+            "effect (it need not match). Then end your turn."
+        ),
+        _(
+            "• An empty draw pile is refilled from the discard pile but its top card. If a card must"
+            " be drawn "
+            "and none can be, the game ends: fewest cards wins (ties share the win)."
+        ),
+        _(
+            "• A player who loses leaves: their hand and cards in play go to the bottom of the discard pile, "
+            "and count as their points. The last player left wins."
+        ),
+        _(
+            "• Destroyed cards go to the bottom of the discard pile. A card that needs a choice is playable "
+            "only when a choice exists; you may choose yourself. A looked-at card stays private."
+        ),
+        _(
+            "• Points: the winner 0, every other player one per card in hand. Match: until a total passes "
+            "{target}; most points plays first next game.",
+            target=rules.target,
+        ),
     ]
     if rules.teams:
         lines.append(
-            "• Teams: two teams seated alternately take turns; each member does their own beginning of "
-            "turn and draw (one after the other), then discards and plays in any order; the team's turn "
-            "ends when every member has ended theirs. The first team with a player out of cards wins; "
-            "points are by team."
+            _(
+                "• Teams: two teams seated alternately take turns; each member does their own beginning of "
+                "turn and draw (one after the other), then discards and plays in any order; the team's turn "
+                "ends when every member has ended theirs. The first team with a player out of cards wins; "
+                "points are by team."
+            )
         )
-    lines.append("**The cards** (every colour of a rank is the same card)")
+    lines.append(_("**The cards** (every colour of a rank is the same card)"))
     for rank in RANKS:
         row = RANK_ROWS[rank]
-        kind = f" ({row.kind})" if row.kind else ""
-        lines.append(f"• **{rank} {row.name}**{kind}: {row.ability}")
+        kind = f" ({_(KIND_NAMES[row.kind])})" if row.kind else ""
+        lines.append(f"• **{rank} {_(row.name)}**{kind}: {_(row.ability)}")
     return "\n".join(lines)

@@ -12,12 +12,13 @@ import discord
 from discord import app_commands
 
 from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
+from bot.i18n import N_, _
 from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.replays import ReplayService
 from bot.ui.appearance import Appearance
 from bot.ui.replays import REPLAYS_COG, recent_choice_name, replay_embed, replay_view
 
-NOT_IN_GUILD = "Use this command in a server."
+NOT_IN_GUILD = N_("Use this command in a server.")
 
 
 class ReplaysCog(FeatureCog, name=REPLAYS_COG):
@@ -35,7 +36,7 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
         edited in place."""
         guild_id = interaction.guild_id
         if guild_id is None:
-            await interaction.response.send_message(NOT_IN_GUILD, ephemeral=True)
+            await interaction.response.send_message(_(NOT_IN_GUILD), ephemeral=True)
             return
         try:
             await self._show(interaction, guild_id, table_id, step, new=new)

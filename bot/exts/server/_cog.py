@@ -12,18 +12,27 @@ from discord import app_commands
 
 from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog
+from bot.i18n import LANGUAGE_NAMES, N_, _
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
-from bot.service.server import MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
+from bot.service.server import AUTO_LANGUAGE, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
 from bot.ui.appearance import Appearance
 from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view, settings_embed
 
-NOT_IN_GUILD = "Use this command in a server."
+NOT_IN_GUILD = N_("Use this command in a server.")
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
 
 
 async def _private(interaction: discord.Interaction, message: str) -> None:
     await interaction.response.send_message(message, ephemeral=True)
+
+
+# The languages by their own names (Discord shows a choice's name in the reader's language only when a
+# translation exists; a language's own name needs none), and the default: Discord's server language.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="Discord's server language", value=AUTO_LANGUAGE),
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
+]
 
 
 class ServerCog(FeatureCog, name=SERVER_COG):
@@ -50,8 +59,9 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         clear_house_rules="New tables start from their preset as it is",
         card_emojis="Show the card pictures (emojis) beside the card names",
         board_picture="Attach a picture of the table to the board message",
+        language="The language of the tables' public messages (default: the server's language in Discord)",
     )
-    @app_commands.choices(default_preset=PRESET_CHOICES)
+    @app_commands.choices(default_preset=PRESET_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -67,14 +77,15 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         clear_house_rules: bool = False,
         card_emojis: bool | None = None,
         board_picture: bool | None = None,
+        language: str | None = None,
     ) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         # Checked here, when the command runs, and not only through default permissions: a server can grant
         # the command to anyone in its integration settings, and those overrides must not open the settings.
         if not interaction.permissions.manage_guild:
-            await _private(interaction, "You need the Manage Server permission to use this command.")
+            await _private(interaction, _("You need the Manage Server permission to use this command."))
             return
         changes = (
             default_preset is not None
@@ -89,6 +100,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
             or clear_house_rules
             or card_emojis is not None
             or board_picture is not None
+            or language is not None
         )
         try:
             if not changes:
@@ -108,7 +120,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
                     clear_house_rules=clear_house_rules,
                 )
             display = await self.server.update_card_display(
-                interaction.guild_id, card_emojis=card_emojis, board_picture=board_picture
+                interaction.guild_id, card_emojis=card_emojis, board_picture=board_picture, language=language
             )
         except ServiceError as error:
             await _private(interaction, error.message)
@@ -144,18 +156,18 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         """The answer to /eights forget's question (``bot.ui.standings.ForgetButton``)."""
         if interaction.user.id != user_id:
             await interaction.response.send_message(
-                "Only the member who asked can answer this.", ephemeral=True
+                _("Only the member who asked can answer this."), ephemeral=True
             )
             return
         if not confirm:
-            await interaction.response.edit_message(content="Your statistics are kept.", view=None)
+            await interaction.response.edit_message(content=_("Your statistics are kept."), view=None)
             return
         await self.server.forget(user_id)
-        await interaction.response.edit_message(content=FORGOTTEN, view=None)
+        await interaction.response.edit_message(content=_(FORGOTTEN), view=None)
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
     async def forget(self, interaction: discord.Interaction) -> None:
         # The deletion itself happens when the member confirms (bot.ui.standings.ForgetButton).
         view = forget_view(interaction.user.id)
-        await interaction.response.send_message(FORGET_QUESTION, view=view, ephemeral=True)
+        await interaction.response.send_message(_(FORGET_QUESTION), view=view, ephemeral=True)
         answers.release(view)

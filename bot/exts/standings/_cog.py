@@ -11,8 +11,10 @@ import discord
 from discord import app_commands
 
 from bot.exts._group import EightsGroup, FeatureCog
+from bot.i18n import N_, _, use_locale
 from bot.service.errors import ServiceError
 from bot.service.standings import BoardSort, StandingsService
+from bot.ui.appearance import TEXT_ONLY, Appearance
 from bot.ui.replays import history_view
 from bot.ui.standings import (
     STANDINGS_COG,
@@ -23,7 +25,7 @@ from bot.ui.standings import (
     stats_picture,
 )
 
-NOT_IN_GUILD = "Use this command in a server."
+NOT_IN_GUILD = N_("Use this command in a server.")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -32,11 +34,18 @@ async def _private(interaction: discord.Interaction, message: str) -> None:
 
 
 class StandingsCog(FeatureCog, name=STANDINGS_COG):
-    """This server's leaderboard, a player's statistics, the last matches."""
+    """This server's leaderboard, a player's statistics, the last matches: public messages, in the server's
+    language (``appearance``); a refusal is its asker's alone, in theirs."""
 
-    def __init__(self, group: EightsGroup, standings: StandingsService) -> None:
+    def __init__(
+        self, group: EightsGroup, standings: StandingsService, appearance: Appearance = TEXT_ONLY
+    ) -> None:
         super().__init__(group)
         self.standings = standings
+        self.appearance = appearance
+
+    async def _public(self, guild_id: int) -> str:
+        return await self.appearance.language(guild_id)
 
     async def on_leaderboard_page(
         self, interaction: discord.Interaction[Any], guild_id: int, sort: BoardSort, page: int, viewer_id: int
@@ -45,7 +54,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         edited in place to show the page."""
         if interaction.guild_id != guild_id:
             await interaction.response.send_message(
-                "This leaderboard belongs to another server.", ephemeral=True
+                _("This leaderboard belongs to another server."), ephemeral=True
             )
             return
         try:
@@ -55,7 +64,9 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await interaction.response.send_message(error.message, ephemeral=True)
             return
-        await interaction.response.edit_message(embed=leaderboard_embed(shown), view=leaderboard_view(shown))
+        with use_locale(await self._public(guild_id)):
+            embed, view = leaderboard_embed(shown), leaderboard_view(shown)
+        await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
     @app_commands.describe(
@@ -77,7 +88,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         page: app_commands.Range[int, 1, 1_000_000] = 1,
     ) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         try:
             board = await self.standings.leaderboard(
@@ -86,15 +97,15 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        await interaction.response.send_message(
-            embed=leaderboard_embed(board), view=leaderboard_view(board), allowed_mentions=NO_MENTIONS
-        )
+        with use_locale(await self._public(interaction.guild_id)):
+            embed, view = leaderboard_embed(board), leaderboard_view(board)
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="stats", description="A player's Crazy Eights statistics in this server.")
     @app_commands.describe(member="Whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         user = member or interaction.user
         try:
@@ -104,9 +115,11 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        picture = await stats_picture(stats)  # the rating over the last matches, once there is one
+        with use_locale(await self._public(interaction.guild_id)):
+            picture = await stats_picture(stats)  # the rating over the last matches, once there is one
+            embed = stats_embed(stats)
         await interaction.response.send_message(
-            embed=stats_embed(stats),
+            embed=embed,
             allowed_mentions=NO_MENTIONS,
             files=[] if picture is None else [picture],
         )
@@ -114,15 +127,17 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
     @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
     async def history(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
-            await _private(interaction, NOT_IN_GUILD)
+            await _private(interaction, _(NOT_IN_GUILD))
             return
         try:
             matches = await self.standings.history(interaction.guild_id)
         except ServiceError as error:
             await _private(interaction, error.message)
             return
+        with use_locale(await self._public(interaction.guild_id)):
+            embed, view = history_embed(matches), history_view(matches)  # the Replay select: bot.exts.replays
         await interaction.response.send_message(
-            embed=history_embed(matches),
-            view=history_view(matches),  # the Replay select (bot.exts.replays answers it)
+            embed=embed,
+            view=view,
             allowed_mentions=NO_MENTIONS,
         )

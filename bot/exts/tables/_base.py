@@ -18,6 +18,7 @@ from bot.delivery.answers import answer_privately
 from bot.delivery.hands import HandMessages
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup, FeatureCog
+from bot.i18n import N_, _
 from bot.service import (
     Actor,
     Intent,
@@ -27,7 +28,7 @@ from bot.service import (
     preset_names,
 )
 
-NOT_IN_GUILD = "Tables can only be opened in a server channel."
+NOT_IN_GUILD = N_("Tables can only be opened in a server channel.")
 # The choices of a command option naming a preset.
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
 
@@ -82,7 +83,7 @@ class TableCog(FeatureCog):
 
     async def table_here(self, interaction: discord.Interaction) -> int:
         if interaction.channel_id is None:
-            raise ServiceError("no_table", NOT_IN_GUILD)
+            raise ServiceError("no_table", _(NOT_IN_GUILD))
         return await self.service.require_table(interaction.channel_id)
 
     async def show_hand(
@@ -120,9 +121,9 @@ class TableCog(FeatureCog):
         outcome = await self.service.start(table_id, await self.manager_actor(interaction))
         try:
             if outcome.snapshot.seat_of(interaction.user.id) is not None:
-                await self.show_hand(interaction, table_id, note="The game has started.", outcome=outcome)
+                await self.show_hand(interaction, table_id, note=_("The game has started."), outcome=outcome)
             else:
-                await answer_privately(interaction, "The game has started.")
+                await answer_privately(interaction, _("The game has started."))
         finally:
             # After the host's hand is shown, so that the turn line knows it can be refreshed in place; the
             # line follows up the host's click (exempt from the global limit).

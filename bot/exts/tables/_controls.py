@@ -20,6 +20,7 @@ from bot.exts._group import EightsGroup, answer_unexpected
 from bot.exts.tables._base import TableCog
 from bot.exts.tables._house_rules import HouseCog
 from bot.exts.tables._play import control_intent
+from bot.i18n import N_, _
 from bot.service import EXPIRED, ServiceError, TableService
 from bot.ui.controls import (
     CATCH,
@@ -41,8 +42,9 @@ from bot.ui.controls import (
     Control,
     modal_control,
 )
+from bot.ui.locales import use_player_locale
 
-FINISHED_BUTTON = "This table has finished; this button has expired."
+FINISHED_BUTTON = N_("This table has finished; this button has expired.")
 
 
 class ControlsCog(TableCog, name=COG_NAME):
@@ -73,7 +75,9 @@ class ControlsCog(TableCog, name=COG_NAME):
             await self.on_control(interaction, *found)
 
     async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
-        """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``)."""
+        """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``).
+        Answered in the clicker's language (a form does not come through ``bot.ui.routing``)."""
+        use_player_locale(interaction)
         # Moves and board buttons change a message in place; the rest (forms too) answer with a new private
         # message.
         in_place = control.action not in (HAND, START, NEXT, HOUSE)
@@ -84,9 +88,9 @@ class ControlsCog(TableCog, name=COG_NAME):
             await self._control(interaction, control, values)
         except ServiceError as error:
             if error.code == "expired":
-                message = EXPIRED
+                message = _(EXPIRED)
             elif error.code == "no_table":
-                message = FINISHED_BUTTON
+                message = _(FINISHED_BUTTON)
             else:
                 message = error.message
             await answer_privately(interaction, message)
@@ -108,7 +112,7 @@ class ControlsCog(TableCog, name=COG_NAME):
             if outcome.snapshot.phase == "lobby":
                 await acknowledge(interaction)
             else:
-                await self.show_hand(interaction, table_id, note="You took your seat back.")
+                await self.show_hand(interaction, table_id, note=_("You took your seat back."))
         elif action == LEAVE:
             outcome = await self.service.leave(table_id, self.actor(interaction))
             self.publisher.publish(outcome)
@@ -130,8 +134,8 @@ class ControlsCog(TableCog, name=COG_NAME):
         elif action in (PLAY, DRAW, PASS, SUIT, LAST, CATCH) or action in CRAZIER_ACTIONS:
             intent = control_intent(control, values)
             if intent is None:
-                await answer_privately(interaction, "That control is not valid any more.")
+                await answer_privately(interaction, _("That control is not valid any more."))
                 return
             await self.play_move(interaction, table_id, intent, round_token=token, in_place=True)
         else:
-            await answer_privately(interaction, "That control is not valid any more.")
+            await answer_privately(interaction, _("That control is not valid any more."))

@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.exts.tables._base import TableCog
+from bot.i18n import _
 from bot.service import HouseOption, Outcome, ServiceError
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
 from bot.ui.house_panel import HouseValueModal, option_content, option_view, panel_content, panel_view
@@ -23,8 +24,8 @@ def changed_text(outcome: Outcome) -> str:
     """The private answer to a change: the rule as it now reads."""
     for event in outcome.public_events:
         if event.kind == "house_rule":
-            return f"House rule changed: {event.data.get('text', '')}."
-    return "House rules changed."
+            return _("House rule changed: {text}.", text=event.data.get("text", ""))
+    return _("House rules changed.")
 
 
 class HouseCog(TableCog, name="Eights house rules"):
@@ -46,7 +47,7 @@ class HouseCog(TableCog, name="Eights house rules"):
                 snapshot = await self.service.snapshot(table_id)
                 await answer_privately(
                     interaction,
-                    panel_content(snapshot.house_rules, snapshot.preset),
+                    panel_content(snapshot.house_rules_words(), snapshot.preset),
                     view=panel_view(table_id, options),
                 )
                 return
@@ -67,7 +68,9 @@ class HouseCog(TableCog, name="Eights house rules"):
             o for o in options if not typed or typed in o.label.lower() or typed in o.key.replace("_", " ")
         ]
         return [
-            app_commands.Choice(name=f"{o.label} (now {o.current})"[:100], value=o.key)
+            app_commands.Choice(
+                name=_("{option} (now {value})", option=o.label, value=o.current)[:100], value=o.key
+            )
             for o in found[:MAX_CHOICES]
         ]
 
@@ -107,7 +110,7 @@ class HouseCog(TableCog, name="Eights house rules"):
         if action == HOUSE:
             options = await self.service.house_options(table_id, actor)
             snapshot = await self.service.snapshot(table_id)
-            content = panel_content(snapshot.house_rules, snapshot.preset)
+            content = panel_content(snapshot.house_rules_words(), snapshot.preset)
             view = panel_view(table_id, options)
             if from_private_message(interaction):
                 await update_in_place(interaction, content, view)
@@ -136,7 +139,7 @@ class HouseCog(TableCog, name="Eights house rules"):
             chosen = await self.service.house_option(table_id, control.arg)
             await interaction.response.send_modal(HouseValueModal(table_id, chosen))
         else:
-            await answer_privately(interaction, "That control is not valid any more.")
+            await answer_privately(interaction, _("That control is not valid any more."))
 
 
 def _submitted_form(interaction: discord.Interaction) -> bool:

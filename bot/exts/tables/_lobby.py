@@ -7,14 +7,16 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately, answer_publicly
 from bot.exts.tables._base import NOT_IN_GUILD, PRESET_CHOICES, TableCog
+from bot.i18n import N_, _, ngettext
 from bot.service import ServiceError
 from bot.ui.names import shown_name
+from bot.ui.render import cpu_level
 
 REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("read_message_history", "Read Message History"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("embed_links", N_("Embed Links")),
+    ("read_message_history", N_("Read Message History")),
 )
 
 
@@ -38,17 +40,19 @@ class LobbyCog(TableCog, name="Eights lobby"):
         teams: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await answer_privately(interaction, NOT_IN_GUILD)
+            await answer_privately(interaction, _(NOT_IN_GUILD))
             return
         app_permissions = interaction.app_permissions
         missing = [label for name, label in REQUIRED_PERMISSIONS if not getattr(app_permissions, name)]
         if missing:
             await answer_privately(
                 interaction,
-                "I can't run a table in this channel: I'm missing the permission"
-                + ("s " if len(missing) > 1 else " ")
-                + ", ".join(missing)
-                + ".",
+                ngettext(
+                    "I can't run a table in this channel: I'm missing the permission {permissions}.",
+                    "I can't run a table in this channel: I'm missing the permissions {permissions}.",
+                    len(missing),
+                    permissions=", ".join(_(label) for label in missing),
+                ),
             )
             return
         try:
@@ -70,7 +74,8 @@ class LobbyCog(TableCog, name="Eights lobby"):
                 except ServiceError:
                     board = None
                 if board:
-                    text += f" The table: https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{board}"
+                    link = f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{board}"
+                    text += " " + _("The table: {link}", link=link)
             await answer_privately(interaction, text)
             return
         snapshot = outcome.snapshot
@@ -84,9 +89,9 @@ class LobbyCog(TableCog, name="Eights lobby"):
         outcome = await self.service.join(table_id, self.actor(interaction))
         self.publisher.publish(outcome)
         if outcome.snapshot.phase == "lobby":
-            await answer_privately(interaction, "You're seated. The host starts the game.")
+            await answer_privately(interaction, _("You're seated. The host starts the game."))
         else:
-            await self.show_hand(interaction, table_id, note="You took your seat back.")
+            await self.show_hand(interaction, table_id, note=_("You took your seat back."))
 
     @app_commands.command(
         name="leave", description="Leave this channel's table (a CPU player takes over a game)."
@@ -98,9 +103,9 @@ class LobbyCog(TableCog, name="Eights lobby"):
         playing = outcome.snapshot.phase != "lobby" and outcome.snapshot.open
         await answer_privately(
             interaction,
-            "You left. A CPU player plays your seat; /eights join takes it back."
+            _("You left. A CPU player plays your seat; /eights join takes it back.")
             if playing
-            else "You left the table.",
+            else _("You left the table."),
         )
 
     @app_commands.command(name="cpu", description="Add a CPU player (host).")
@@ -112,7 +117,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
         table_id = await self.table_here(interaction)
         outcome = await self.service.add_cpu(table_id, await self.manager_actor(interaction), level)
         self.publisher.publish(outcome)
-        await answer_privately(interaction, f"A CPU player ({level}) sat down.")
+        await answer_privately(interaction, _("A CPU player ({level}) sat down.", level=cpu_level(level)))
 
     @app_commands.command(name="start", description="Deal the first round (host, at least two seats).")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -124,7 +129,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
         table_id = await self.table_here(interaction)
         outcome = await self.service.end(table_id, await self.manager_actor(interaction))
         self.publisher.publish(outcome)
-        await answer_privately(interaction, "The table is closed.")
+        await answer_privately(interaction, _("The table is closed."))
 
     @app_commands.command(name="kick", description="Remove a player; a CPU player takes the seat (host).")
     @app_commands.describe(member="The player to remove")
@@ -132,4 +137,6 @@ class LobbyCog(TableCog, name="Eights lobby"):
         table_id = await self.table_here(interaction)
         outcome = await self.service.kick(table_id, await self.manager_actor(interaction), member.id)
         self.publisher.publish(outcome)
-        await answer_privately(interaction, f"{shown_name(member.display_name)} was removed from the table.")
+        await answer_privately(
+            interaction, _("{name} was removed from the table.", name=shown_name(member.display_name))
+        )

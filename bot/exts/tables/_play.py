@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately
 from bot.exts.tables._base import TableCog
+from bot.i18n import _
 from bot.service import HandView, Intent, ServiceError, TableSnapshot
 from bot.ui.controls import (
     CATCH,
@@ -26,14 +27,13 @@ from bot.ui.controls import (
     PASS,
     PLAY,
     SUIT,
-    SUIT_LABELS,
+    SUIT_CODES,
     Control,
+    suit_label,
 )
 from bot.ui.names import plain_name
 
 log = logging.getLogger(__name__)
-
-SUITS = tuple((label, code) for code, label in SUIT_LABELS.items())
 
 
 class PlayCog(TableCog, name="Eights play"):
@@ -72,9 +72,9 @@ class PlayCog(TableCog, name="Eights play"):
         if await self._crazier_hand(interaction) is not None:
             typed = current.strip().lower()
             return [
-                app_commands.Choice(name=name, value=code)
-                for code, name in COLOURS
-                if not typed or typed in name.lower() or typed == code.lower()
+                app_commands.Choice(name=f"{_(name)} {symbol}", value=code)
+                for code, name, symbol in COLOURS
+                if not typed or typed in name or typed in _(name).lower() or typed == code.lower()
             ]
         return _suit_choices(current)
 
@@ -119,7 +119,7 @@ class PlayCog(TableCog, name="Eights play"):
             position = _seat_named(await self.service.snapshot(table_id), player)
             if position is None:
                 await answer_privately(
-                    interaction, f"No one called {player.strip()[:40]!r} sits at this table."
+                    interaction, _("No one called {name!r} sits at this table.", name=player.strip()[:40])
                 )
                 return
         await self.play_move(interaction, table_id, Intent.effect(card, target=position, option=target))
@@ -132,7 +132,9 @@ class PlayCog(TableCog, name="Eights play"):
         if hand is not None and hand.crazier is not None and hand.crazier.choice is not None:
             typed = current.strip().lower()
             return [
-                app_commands.Choice(name=plain_name(f"Choose: {o.label}"[:90]), value=o.value)
+                app_commands.Choice(
+                    name=plain_name(_("Choose: {option}", option=o.label)[:90]), value=o.value
+                )
                 for o in hand.crazier.choice.options
                 if typed in o.label.lower()
             ][:25]
@@ -207,7 +209,9 @@ class PlayCog(TableCog, name="Eights play"):
         snapshot = await self.service.snapshot(table_id)
         position = _seat_named(snapshot, player)
         if position is None:
-            await answer_privately(interaction, f"No one called {player.strip()[:40]!r} sits at this table.")
+            await answer_privately(
+                interaction, _("No one called {name!r} sits at this table.", name=player.strip()[:40])
+            )
             return
         await self.play_move(interaction, table_id, Intent.catch(position))
 
@@ -303,6 +307,6 @@ def _suit_choices(current: str) -> list[app_commands.Choice[str]]:
     typed = current.strip().lower()
     return [
         app_commands.Choice(name=name, value=code)
-        for name, code in SUITS
+        for name, code in ((suit_label(code), code) for code in SUIT_CODES)
         if not typed or typed in name.lower() or typed == code.lower()
     ]

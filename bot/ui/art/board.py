@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import functools
 import math
 import threading
@@ -35,6 +36,7 @@ from bot.engine import (
     parse_suit,
     suit_name,
 )
+from bot.i18n import _, current_locale, ngettext, pgettext
 from bot.service.models import TableSnapshot
 from bot.ui.art.cards import (
     FOUR_COLOUR,
@@ -88,8 +90,10 @@ def has_picture(snapshot: TableSnapshot) -> bool:
 
 
 def board_key(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Hashable:
-    """Everything the picture (and its alt text) shows: public fields, nothing else."""
+    """Everything the picture (and its alt text) shows: public fields, nothing else, and the language of its
+    words (the language in force)."""
     return (
+        current_locale(),
         palette.name,
         snapshot.phase,
         snapshot.round_number,
@@ -323,15 +327,30 @@ def draw_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image
         badge_centre = (cx + 104, cy - 22)
         _paste(image, _badge(parse_suit(snapshot.declared_suit), BADGE, palette), badge_centre)
         draw_centered_text(
-            draw, "named", (badge_centre[0], badge_centre[1] + 38), size=15, fill=WHITE, bold=0
+            draw,
+            pgettext("picture", "named"),
+            (badge_centre[0], badge_centre[1] + 38),
+            size=15,
+            fill=WHITE,
+            bold=0,
         )
     if snapshot.pending_draw:
         draw_centered_text(
-            draw, f"+{snapshot.pending_draw} to draw", (cx, cy + 76), size=17, fill=ALERT, bold=0.06
+            draw,
+            pgettext("picture", "+{n} to draw", n=snapshot.pending_draw),
+            (cx, cy + 76),
+            size=17,
+            fill=ALERT,
+            bold=0.06,
         )
     elif snapshot.phase == "between_rounds":
         draw_centered_text(
-            draw, f"round {snapshot.round_number} over", (cx, cy + 76), size=17, fill=GOLD, bold=0.06
+            draw,
+            pgettext("picture", "round {number} over", number=snapshot.round_number),
+            (cx, cy + 76),
+            size=17,
+            fill=GOLD,
+            bold=0.06,
         )
     seats = sorted(snapshot.seats, key=lambda seat: seat.position)
     for seat, centre in zip(seats, _seat_centres(len(seats)), strict=True):
@@ -341,34 +360,40 @@ def draw_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image
 
 
 def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+    return ngettext("{n} card", "{n} cards", count)
 
 
 def alt_text(snapshot: TableSnapshot) -> str:
-    """The picture in words (the attachment's description)."""
-    parts = [f"Crazy Eights table, round {snapshot.round_number}."]
+    """The picture in words (the attachment's description), in the language in force (the server's)."""
+    parts = [_("Crazy Eights table, round {number}.", number=snapshot.round_number)]
     if snapshot.phase == "between_rounds":
-        parts.append("The round is over.")
+        parts.append(_("The round is over."))
     if snapshot.target_card is not None:
         card = parse_card(snapshot.target_card)
-        parts.append(f"Target card: {card_name(card)} ({card_label(card)}).")
+        parts.append(_("Target card: {name} ({label}).", name=card_name(card), label=card_label(card)))
     if snapshot.declared_suit:
-        parts.append(f"Suit named: {suit_name(parse_suit(snapshot.declared_suit))}.")
+        parts.append(_("Suit named: {suit}.", suit=suit_name(parse_suit(snapshot.declared_suit))))
     if snapshot.pending_draw:
-        parts.append(f"Next player draws {_cards(snapshot.pending_draw)} unless they answer.")
+        parts.append(
+            ngettext(
+                "Next player draws {n} card unless they answer.",
+                "Next player draws {n} cards unless they answer.",
+                snapshot.pending_draw,
+            )
+        )
     parts.append(
-        "Play goes in seat order." if snapshot.direction >= 0 else "Play goes in reverse seat order."
+        _("Play goes in seat order.") if snapshot.direction >= 0 else _("Play goes in reverse seat order.")
     )
-    parts.append(f"Stock: {_cards(snapshot.stock_size)}.")
+    parts.append(_("Stock: {cards}.", cards=_cards(snapshot.stock_size)))
     seats = []
     for seat in sorted(snapshot.seats, key=lambda seat: seat.position):
         text = f"{seat.position + 1}. {plain_name(seat.name)}"
         if seat.card_count is not None:
             text += f", {_cards(seat.card_count)}"
         if snapshot.phase == "playing" and snapshot.to_act == seat.position:
-            text += ", to move"
+            text += _(", to move")
         seats.append(text)
-    parts.append("Seats: " + "; ".join(seats) + ".")
+    parts.append(_("Seats: {seats}.", seats="; ".join(seats)))
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
 
@@ -488,7 +513,9 @@ class BoardRenderer:
         picture = self._cached(key)
         if picture is not None:
             return picture
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self.picture, key, draw)
+        # In the caller's context: the picture's words are in the language in force there.
+        run = contextvars.copy_context().run
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run, self.picture, key, draw)
 
     async def render_async(self, snapshot: TableSnapshot) -> BoardPicture | None:
         """``render`` in one of the renderer's threads unless the picture is cached."""
@@ -497,4 +524,5 @@ class BoardRenderer:
         picture = self.cached(snapshot)
         if picture is not None:
             return picture
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self.render, snapshot)
+        run = contextvars.copy_context().run  # the caller's language (see ``picture_async``)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, run, self.render, snapshot)

@@ -21,6 +21,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from bot.engine.crazier.deck import COLOURS, colours_of, rank_of, row_of
+from bot.i18n import N_
 from bot.ui.art.cards import (
     EMOJI_SIZE,
     INK,
@@ -150,7 +151,7 @@ SYMBOLS: dict[str, Callable[[ImageDraw.ImageDraw, float], None]] = {
     "O": _sun,
     "P": _eye,
 }
-SYMBOL_NAMES = {"B": "moon", "G": "ankh", "O": "sun", "P": "eye"}
+SYMBOL_NAMES = {"B": N_("moon"), "G": N_("ankh"), "O": N_("sun"), "P": N_("eye")}
 
 
 def draw_symbol(image: Image.Image, colour: str, box: Box, fill: Colour) -> None:

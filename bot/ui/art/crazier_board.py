@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.crazier.deck import COLOUR_NAMES, colours_of, rank_of, row_of
+from bot.i18n import _, current_locale, ngettext, pgettext
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, draw_centered_text, font, png_bytes
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
@@ -165,9 +166,11 @@ def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float])
 def _turn_text(board: CrazierBoard) -> str:
     if board.game_over:
         winners = [drawable_name(seat.name, seat.position) for seat in board.seats if seat.won]
-        return f"{' & '.join(winners)} won" if winners else "game over"
+        if winners:
+            return pgettext("picture", "{names} won", names=" & ".join(winners))
+        return pgettext("picture", "game over")
     acting = [drawable_name(seat.name, seat.position) for seat in board.seats if seat.to_act]
-    return f"turn: {' & '.join(acting)}" if acting else ""
+    return pgettext("picture", "turn: {names}", names=" & ".join(acting)) if acting else ""
 
 
 def draw_crazier_board(board: CrazierBoard) -> Image.Image:
@@ -186,19 +189,25 @@ def draw_crazier_board(board: CrazierBoard) -> Image.Image:
             outline=FELT_DARK,
             width=3,
         )
-    draw_centered_text(draw, f"draw pile {board.draw_pile}", (92, middle + 60), size=15, fill=WHITE, bold=0)
+    draw_pile = pgettext("picture", "draw pile {count}", count=board.draw_pile)
+    draw_centered_text(draw, draw_pile, (92, middle + 60), size=15, fill=WHITE, bold=0)
     # The top card, large, with the discard pile's size.
     _paste(image, _face(board.top_card, *TOP_CARD, "full"), (250, middle - 6))
     draw_centered_text(
-        draw, f"discard pile {board.discard_pile}", (250, middle + 82), size=13, fill=WHITE, bold=0
+        draw,
+        pgettext("picture", "discard pile {count}", count=board.discard_pile),
+        (250, middle + 82),
+        size=13,
+        fill=WHITE,
+        bold=0,
     )
     # The colour(s) to follow.
     follow = board.follow
     for i, colour in enumerate(follow):
         offset = (i - (len(follow) - 1) / 2) * (BADGE + 6)
         _paste(image, _badge(colour), (380 + offset, middle - 16))
-    label = " or ".join(COLOUR_NAMES[c] for c in follow)
-    draw_centered_text(draw, "follow", (380, middle + 24), size=14, fill=WHITE, bold=0)
+    label = _(" or ").join(_(COLOUR_NAMES[c]) for c in follow)
+    draw_centered_text(draw, pgettext("picture", "follow"), (380, middle + 24), size=14, fill=WHITE, bold=0)
     draw_centered_text(draw, label, (380, middle + 42), size=15, fill=WHITE, bold=0)
     # Whose turn, or who won.
     turn = _turn_text(board)
@@ -208,7 +217,12 @@ def draw_crazier_board(board: CrazierBoard) -> Image.Image:
         text = fit_text(draw, turn, 17, box[2] - box[0] - 20)
         draw.text(((box[0] + box[2]) / 2, middle), text, font=font(17), fill=INK, anchor="mm")
     draw_centered_text(
-        draw, f"Crazier Eights · game {board.game_number}", (620, MARGIN + 24), size=14, fill=WHITE, bold=0
+        draw,
+        pgettext("picture", "Crazier Eights · game {number}", number=board.game_number),
+        (620, MARGIN + 24),
+        size=14,
+        fill=WHITE,
+        bold=0,
     )
     for i, seat in enumerate(seats):
         _draw_row(
@@ -226,11 +240,8 @@ def _draw_row(
         draw.rounded_rectangle(plate, radius=8, fill=GOLD)
     ink = INK if lit else (MUTED if seat.out else WHITE)
     # The team, and the win (in gold), at the plate's right end.
-    team = " ".join(
-        word
-        for word in (f"team {seat.team}" if seat.team is not None else "", "won" if seat.won else "")
-        if word
-    )
+    team_label = pgettext("picture", "team {team}", team=seat.team) if seat.team is not None else ""
+    team = " ".join(word for word in (team_label, pgettext("picture", "won") if seat.won else "") if word)
     team_width = draw.textlength(team, font=font(12)) + 8 if team else 0
     name = fit_text(draw, drawable_name(seat.name, seat.position), 15, plate[2] - plate[0] - 16 - team_width)
     draw.text((plate[0] + 8, y), name, font=font(15), fill=ink, anchor="lm")
@@ -240,7 +251,7 @@ def _draw_row(
         )
     # The hand: a card back and the count, or what became of the player.
     if seat.out:
-        draw.text((HAND_AT, y), "out", font=font(15), fill=MUTED, anchor="lm")
+        draw.text((HAND_AT, y), pgettext("picture", "out"), font=font(15), fill=MUTED, anchor="lm")
     else:
         _paste(image, _back(*HAND_BACK), (HAND_AT + HAND_BACK[0] / 2, y))
         draw.text(
@@ -264,46 +275,58 @@ def _draw_row(
 
 
 def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+    return ngettext("{n} card", "{n} cards", count)
+
+
+def _colour_words(colour: str) -> str:
+    return _("{colour} {symbol}", colour=_(COLOUR_NAMES[colour]), symbol=_(SYMBOL_NAMES[colour]))
 
 
 def card_words(card: str) -> str:
     """A card for a screen reader: "Death, 9, blue moon"; "Ace, A, blue moon and green ankh"."""
     row = row_of(card)
-    colours = " and ".join(f"{COLOUR_NAMES[c]} {SYMBOL_NAMES[c]}" for c in colours_of(card))
-    extra = ", wild" if rank_of(card) == "8" else ""
-    return f"{row.name}, {rank_of(card)}, {colours}{extra}"
+    colours = _(" and ").join(_colour_words(c) for c in colours_of(card))
+    extra = _(", wild") if rank_of(card) == "8" else ""
+    return f"{_(row.name)}, {rank_of(card)}, {colours}{extra}"
 
 
 def crazier_alt_text(board: CrazierBoard) -> str:
-    """The picture in words (the attachment's description)."""
-    parts = [f"Crazier Eights table, game {board.game_number}."]
+    """The picture in words (the attachment's description), in the language in force (the server's)."""
+    parts = [_("Crazier Eights table, game {number}.", number=board.game_number)]
     if board.game_over:
-        parts.append("The game is over.")
-    parts.append(f"Top card: {card_words(board.top_card)}.")
-    parts.append("Colour to follow: " + " or ".join(COLOUR_NAMES[c] for c in board.follow) + ".")
-    parts.append(f"Draw pile: {_cards(board.draw_pile)}. Discard pile: {_cards(board.discard_pile)}.")
+        parts.append(_("The game is over."))
+    parts.append(_("Top card: {card}.", card=card_words(board.top_card)))
+    follow = _(" or ").join(_(COLOUR_NAMES[c]) for c in board.follow)
+    parts.append(_("Colour to follow: {colours}.", colours=follow))
+    parts.append(
+        _(
+            "Draw pile: {draw}. Discard pile: {discard}.",
+            draw=_cards(board.draw_pile),
+            discard=_cards(board.discard_pile),
+        )
+    )
     players = []
     for seat in sorted(board.seats, key=lambda seat: seat.position):
         text = f"{seat.position + 1}. {plain_name(seat.name)}"
         if seat.team is not None:
-            text += f" (team {seat.team})"
-        text += ", out" if seat.out else f", {_cards(seat.hand_size)} in hand"
+            text += " " + _("(team {team})", team=seat.team)
+        text += _(", out") if seat.out else _(", {cards} in hand", cards=_cards(seat.hand_size))
         if seat.won:
-            text += ", won"
+            text += _(", won")
         if seat.to_act and not board.game_over:
-            text += ", to move"
+            text += _(", to move")
         if seat.in_play:
-            named = ", ".join(f"{row_of(card).name} ({card})" for card in seat.in_play)
-            text += f", in play: {named}"
+            named = ", ".join(f"{_(row_of(card).name)} ({card})" for card in seat.in_play)
+            text += _(", in play: {cards}", cards=named)
         players.append(text)
-    parts.append("Players: " + "; ".join(players) + ".")
+    parts.append(_("Players: {players}.", players="; ".join(players)))
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
 
 
-def crazier_board_key(board: CrazierBoard) -> tuple[str, CrazierBoard]:
-    return ("crazier", board)
+def crazier_board_key(board: CrazierBoard) -> tuple[str, str, CrazierBoard]:
+    """The board, and the language of the picture's words (the language in force)."""
+    return ("crazier", current_locale(), board)
 
 
 def render_crazier_board(board: CrazierBoard) -> BoardPicture:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import _
 from bot.ui.art.cards import font, png_bytes
 
 WIDTH, HEIGHT = 480, 160
@@ -69,10 +70,18 @@ def rating_chart(history: Sequence[float]) -> bytes:
 def alt_text(history: Sequence[float]) -> str:
     """The chart in words: how many matches, where the rating went, its range."""
     if not history:
-        return "No rated match yet."
-    matches = "1 rated match" if len(history) == 1 else f"the last {len(history)} rated matches"
-    first, last = history[0], history[-1]
-    text = f"Rating over {matches}: from {first:.1f} to {last:.1f}"
-    if len(history) > 1:
-        text += f", lowest {min(history):.1f}, highest {max(history):.1f}"
+        return _("No rated match yet.")
+    first, last = f"{history[0]:.1f}", f"{history[-1]:.1f}"
+    if len(history) == 1:
+        text = _("Rating over 1 rated match: from {first} to {last}", first=first, last=last)
+    else:
+        low, high = f"{min(history):.1f}", f"{max(history):.1f}"
+        text = _(
+            "Rating over the last {n} rated matches: from {first} to {last}, lowest {low}, highest {high}",
+            n=len(history),
+            first=first,
+            last=last,
+            low=low,
+            high=high,
+        )
     return (text + ".")[:MAX_ALT_TEXT]
