@@ -8,7 +8,8 @@ Prints:
   per table, as the service runs them), each move a full commit_move: log entry with three events, a
   match-sized state, deadline;
 - finished matches recorded per second, each with its rating update (issue 27) and, for comparison, without
-  it (the store as before ratings: ``--rating-matches`` of each, on fresh databases);
+  it (the store as before ratings: ``--rating-matches`` of each, on fresh databases, ``--rating-runs`` times
+  alternated, the best of each), and the process's CPU time per match with and without;
 - the time to record the finished matches, then leaderboard page, size and own-rank times in a guild holding
   all of them (median and 95th percentile over repeated calls), for each sort order, the rating board's
   included.
@@ -181,24 +182,33 @@ async def bench_moves(path: Path, moves: int) -> None:
         await store.close()
 
 
-async def bench_rating_cost(path: Path, matches: int, players: int) -> None:
-    """Match results per second with the rating update, and without it, each on a fresh database."""
-    rates = {}
-    for rated in (False, True, False, True):  # alternated, so that a warming machine favours neither
+async def bench_rating_cost(path: Path, matches: int, players: int, runs: int) -> None:
+    """Match results per second with the rating update, and without it, each on a fresh database; and the
+    process's CPU time per match (every thread's: the event loop's and the database's), which the other
+    work of a shared machine disturbs less than the wall clock. ``runs`` of each, alternated; the best of
+    each is printed (on PostgreSQL a match result's commit waits for the WAL's flush, which a disk shared with
+    other jobs makes vary from one run to the next by more than the rating costs)."""
+    rates: dict[bool, float] = {}
+    cpu: dict[bool, float] = {}
+    for rated in (False, True) * runs:  # alternated, so that a warming machine favours neither
         store = await fresh_store(path)
         try:
             # Without: the store as it was before ratings (what it does on a schema older than 0009). Set
             # here on the private switch: the bot itself always rates.
             store._rates = rated  # type: ignore[attr-defined]
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             await record_matches(store, matches, players)
             rate = matches / (time.perf_counter() - started)
+            spent = (time.process_time() - started_cpu) / matches * 1000
             rates[rated] = max(rates.get(rated, 0.0), rate)
+            cpu[rated] = min(cpu.get(rated, spent), spent)
         finally:
             await store.close()
     print(
         f"match results: {rates[True]:.0f}/s with the rating update, {rates[False]:.0f}/s without "
-        f"({100 * (rates[True] / rates[False] - 1):+.1f}%; best of two runs of {matches} each)"
+        f"({100 * (rates[True] / rates[False] - 1):+.1f}%; best of {runs} runs of {matches} each); "
+        f"CPU per match {cpu[True]:.3f} ms with, {cpu[False]:.3f} ms without "
+        f"({100 * (cpu[True] / cpu[False] - 1):+.1f}%)"
     )
 
 
@@ -327,6 +337,9 @@ async def main() -> None:
         "--rating-matches", type=int, default=3000, help="matches for the rating update's cost (0: skip)"
     )
     parser.add_argument(
+        "--rating-runs", type=int, default=3, help="runs with and without ratings each, alternated"
+    )
+    parser.add_argument(
         "--keep",
         type=Path,
         help="keep (and reuse) the leaderboard database at this path (PostgreSQL: a schema name)",
@@ -353,7 +366,9 @@ async def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             await bench_moves(Path(folder) / "moves.sqlite3", args.moves)
             if args.rating_matches > 0:
-                await bench_rating_cost(Path(folder) / "rated.sqlite3", args.rating_matches, args.players)
+                await bench_rating_cost(
+                    Path(folder) / "rated.sqlite3", args.rating_matches, args.players, args.rating_runs
+                )
             if args.matches > 0:
                 board_db = args.keep or Path(folder) / "board.sqlite3"
                 await bench_leaderboard(board_db, args.matches, args.players, keep=args.keep is not None)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final, Protocol
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from bot.engine import Action, Match, Ruleset, card_code, sort_key
 from bot.engine.crazier import DECK, PRESET_NAME, CrazierMatch, CrazierRules, Move
@@ -34,6 +35,8 @@ from bot.service.snapshots import snapshot
 from bot.store.base import MoveRecord, SeatRecord, Store, TableRecord
 
 log = logging.getLogger(__name__)
+
+GameMatch = TypeVar("GameMatch", Match, CrazierMatch)
 
 RECENT_CHOICES: Final = 25  # Discord's limit on autocomplete choices
 NO_MATCH = N_("There is no finished match with that number in this server.")
@@ -91,11 +94,51 @@ class Replayer(Protocol):
     def hand(self, position: int) -> tuple[str, ...]: ...
 
 
-class _Seats:
-    """The seats as at the deal; takeovers and seats taken back are followed through the public lines."""
+class _Replayer(ABC, Generic[GameMatch]):
+    """What replaying any game's match shares: the seats as at the deal (takeovers and seats taken back
+    followed through the public lines), the match dealt again from the table's seed, each stored step
+    applied ("start_next_round" between rounds, else one of the game's moves), and the board built as the
+    table's own would be. A game says how its match is read, dealt, moved, and put on a table."""
 
-    def __init__(self, seats: Sequence[SeatRecord]) -> None:
+    def __init__(
+        self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
+    ) -> None:
+        self._record = record
+        self._table_doc = doc
         self._seats = [replace(seat, cpu_takeover=False) for seat in seats]
+        self.match: GameMatch | None = None
+
+    # --- what each game says ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def _deal(self) -> GameMatch: ...
+
+    @abstractmethod
+    def _move(self, match: GameMatch, step: dict[str, Any]) -> None: ...
+
+    @abstractmethod
+    def _round_over(self, match: GameMatch) -> bool: ...
+
+    @abstractmethod
+    def _number(self, match: GameMatch) -> int: ...
+
+    @abstractmethod
+    def _live(self, match: GameMatch, doc: dict[str, Any], index: int) -> LiveTable: ...
+
+    @abstractmethod
+    def hand(self, position: int) -> tuple[str, ...]: ...
+
+    # --- the replay ------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.match = self._deal()
+
+    def apply(self, step: dict[str, Any]) -> None:
+        assert self.match is not None
+        if step.get("kind") == "start_next_round":
+            self.match.start_next_round()
+        else:
+            self._move(self.match, step)
 
     def told(self, events: Sequence[TableEvent]) -> None:
         for event in events:
@@ -108,112 +151,101 @@ class _Seats:
             elif event.kind == "rejoined":
                 self._seats[seat] = replace(self._seats[seat], cpu_takeover=False)
 
-    def _doc(self, doc: dict[str, Any], phase: str) -> dict[str, Any]:
-        """The table document a board of the replay is built from: no timer, no recent plays."""
-        return {
+    def final_state(self) -> dict[str, Any] | None:
+        return self.match.to_json() if self.match is not None else None
+
+    def round_number(self) -> int:
+        return self._number(self.match) if self.match is not None else 0
+
+    def board(self, index: int, *, last: bool) -> TableSnapshot:
+        assert self.match is not None
+        phase = "finished" if last else "between_rounds" if self._round_over(self.match) else "playing"
+        # The table document a board of the replay is built from: no timer, no recent plays.
+        doc = {
             "phase": phase,
-            "host_id": doc.get("host_id", 0),
-            "seed": doc["seed"],
+            "host_id": self._table_doc.get("host_id", 0),
+            "seed": self._table_doc["seed"],
             "timeouts": [0] * len(self._seats),
             "recent": [],
             "turn": None,
         }
+        return snapshot(self._live(self.match, doc, index))
 
 
-class _EightsReplayer(_Seats):
+class _EightsReplayer(_Replayer[Match]):
     """Crazy Eights (every preset, house rules, partnership): ``bot.engine.Match``."""
 
     def __init__(
         self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
     ) -> None:
-        super().__init__(seats)
-        self._record = record
-        self._table_doc = doc
+        super().__init__(record, seats, doc, final)
         final_match = Match.from_json(final)
         self._ruleset: Ruleset = final_match.ruleset
         self._seat_count = final_match.num_seats
-        self.match: Match | None = None
 
-    def start(self) -> None:
+    def _deal(self) -> Match:
         # As the lobby deals it: the last seat deals, so seat 0 leads the first round.
         count = self._seat_count
-        self.match = Match.new(self._ruleset, count, seed=int(self._table_doc["seed"]), dealer=count - 1)
+        return Match.new(self._ruleset, count, seed=int(self._table_doc["seed"]), dealer=count - 1)
 
-    def apply(self, step: dict[str, Any]) -> None:
-        assert self.match is not None
-        if step.get("kind") == "start_next_round":
-            self.match.start_next_round()
-        else:
-            self.match.apply(Action.from_json(step))
+    def _move(self, match: Match, step: dict[str, Any]) -> None:
+        match.apply(Action.from_json(step))
 
-    def final_state(self) -> dict[str, Any] | None:
-        return self.match.to_json() if self.match is not None else None
+    def _round_over(self, match: Match) -> bool:
+        return match.round_over
 
-    def round_number(self) -> int:
-        return self.match.round_number if self.match is not None else 0
+    def _number(self, match: Match) -> int:
+        return match.round_number
 
-    def board(self, index: int, *, last: bool) -> TableSnapshot:
-        assert self.match is not None
-        phase = "finished" if last else "between_rounds" if self.match.round_over else "playing"
-        live = LiveTable(
+    def _live(self, match: Match, doc: dict[str, Any], index: int) -> LiveTable:
+        return LiveTable(
             record=self._record,
             seats=list(self._seats),
-            doc=self._doc(self._table_doc, phase),
-            match=self.match,
+            doc=doc,
+            match=match,
             ruleset=self._ruleset,
             version=index,
         )
-        return snapshot(live)
 
     def hand(self, position: int) -> tuple[str, ...]:
         assert self.match is not None
         return tuple(card_code(card) for card in sorted(self.match.round.hand(position), key=sort_key))
 
 
-class _CrazierReplayer(_Seats):
+class _CrazierReplayer(_Replayer[CrazierMatch]):
     """Crazier Eights with its ability cards (teams too): ``bot.engine.crazier.CrazierMatch``."""
 
     def __init__(
         self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
     ) -> None:
-        super().__init__(seats)
-        self._record = record
-        self._table_doc = doc
+        super().__init__(record, seats, doc, final)
         final_match = CrazierMatch.from_json(final)
         self._rules: CrazierRules = final_match.rules
         self._seat_count = final_match.num_seats
-        self.match: CrazierMatch | None = None
 
-    def start(self) -> None:
+    def _deal(self) -> CrazierMatch:
         # As the lobby deals it (bot.service.lobby): who goes first comes from the table's seed.
-        self.match = CrazierMatch.new(self._rules, self._seat_count, seed=int(self._table_doc["seed"]))
+        return CrazierMatch.new(self._rules, self._seat_count, seed=int(self._table_doc["seed"]))
 
-    def apply(self, step: dict[str, Any]) -> None:
-        assert self.match is not None
-        if step.get("kind") == "start_next_round":
-            self.match.start_next_round()
-        else:
-            self.match.apply(Move.from_json(step))
+    def _move(self, match: CrazierMatch, step: dict[str, Any]) -> None:
+        match.apply(Move.from_json(step))
 
-    def final_state(self) -> dict[str, Any] | None:
-        return self.match.to_json() if self.match is not None else None
+    def _round_over(self, match: CrazierMatch) -> bool:
+        return match.round.over
 
-    def round_number(self) -> int:
-        return self.match.number if self.match is not None else 0
+    def _number(self, match: CrazierMatch) -> int:
+        return match.number
 
-    def board(self, index: int, *, last: bool) -> TableSnapshot:
-        assert self.match is not None
-        phase = "finished" if last else "between_rounds" if self.match.round.over else "playing"
-        live = LiveTable(
+    def _live(self, match: CrazierMatch, doc: dict[str, Any], index: int) -> LiveTable:
+        return LiveTable(
             record=self._record,
             seats=list(self._seats),
-            doc=self._doc(self._table_doc, phase),
+            doc=doc,
             match=None,
             ruleset=self._rules,
             version=index,
-            crazier=self.match,
+            crazier=match,
         )
-        return snapshot(live)
 
     def hand(self, position: int) -> tuple[str, ...]:
         assert self.match is not None

@@ -279,25 +279,66 @@ async def record_match(
     )
     if guild_id is None:
         return
-    await conn.executemany(
-        "INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
-        "VALUES ($1, $2, $3, $4, $5, $6)",
-        rows.ranking_rows(table_id, result),
+    # The ranking is recorded by a statement that also reads the seats' ratings for the rater, and the
+    # ratings are written by the statement that counts the presets: a rated result makes no round trip more
+    # than an unrated one. Both statements come after the lock above, so the read sees what an earlier match
+    # of the guild committed.
+    ranking = rows.ranking_rows(table_id, result)
+    sql, args = statements.numbered(
+        _RECORD_RANKING + (_SEATS_RATINGS if rater is not None else "SELECT 1"),
+        {
+            "table": table_id,
+            "positions": [row[1] for row in ranking],
+            "users": [row[2] for row in ranking],
+            "names": [row[3] for row in ranking],
+            "places": [row[4] for row in ranking],
+            "totals": [row[5] for row in ranking],
+            "guild": guild_id,
+            "cpu": ratings.CPU_USER,
+            "person": ratings.PERSON_LEVEL,
+        },
     )
+    found = await conn.fetch(sql, *args)
     await conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
+    # The seats' rows as ``ratings.seats_query`` gives them, for the rater; its one write, if any, is sent in
+    # the preset counts' statement.
+    write = (
+        ratings.planned_write(rater, [(guild_id, now, result.house_rules, *row) for row in found])
+        if rater is not None
+        else None
+    )
     # One statement counts the preset for every player (grouped: a player at two seats counts twice, as one
-    # row a seat would) and reads the seats' ratings for the rater: the rating's read costs no round trip of
-    # its own. Its snapshot is taken after the lock above, so it reads what an earlier match committed.
+    # row a seat would).
     users = [row[1] for row in rows.preset_rows(guild_id, result)]
-    read = ratings.seats_query(table_id) if rater is not None else None
     sql, args = statements.numbered(
         "WITH counted AS (INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) "
         "SELECT :guild, u, :preset, COUNT(*) FROM unnest(CAST(:users AS bigint[])) AS u GROUP BY u "
         "ON CONFLICT (guild_id, user_id, preset) "
-        "DO UPDATE SET matches = player_preset_counts.matches + excluded.matches) "
-        + (read.sql if read is not None else "SELECT 1"),
-        {"guild": guild_id, "preset": result.preset, "users": users, **(read.params if read else {})},
+        "DO UPDATE SET matches = player_preset_counts.matches + excluded.matches)"
+        + (f", rated AS ({write.sql}) " if write is not None else " ")
+        + "SELECT 1",
+        {"guild": guild_id, "preset": result.preset, "users": users, **(write.params if write else {})},
     )
-    found = [tuple(row) for row in await conn.fetch(sql, *args)]
-    if rater is not None:
-        await run_steps(conn, ratings.rate_match(table_id, rater, claimed=True, found=found))
+    await conn.execute(sql, *args)
+
+
+# The match's ranking, from arrays (one statement, whatever the number of seats).
+_RECORD_RANKING = (
+    "WITH ranked AS (INSERT INTO match_rankings (table_id, position, user_id, display_name, place, total) "
+    "SELECT :table, u.position, u.user_id, u.name, u.place, u.total "
+    "FROM unnest(CAST(:positions AS integer[]), CAST(:users AS bigint[]), CAST(:names AS text[]), "
+    "CAST(:places AS integer[]), CAST(:totals AS integer[])) AS u(position, user_id, name, place, total)) "
+)
+
+# The seats' ratings as they are, from the same arrays (the statement's ranking insert is not visible to its
+# own query): ``ratings.seats_query``'s columns from the position on; a CPU seat's key is (0, its level).
+_SEATS_RATINGS = (
+    "SELECT u.position, u.place, u.user_id, u.name, s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
+    "FROM unnest(CAST(:positions AS integer[]), CAST(:users AS bigint[]), CAST(:names AS text[]), "
+    "CAST(:places AS integer[])) AS u(position, user_id, name, place) "
+    "LEFT JOIN seats AS s ON s.table_id = :table AND s.position = u.position "
+    "LEFT JOIN ratings AS g ON g.user_id = COALESCE(u.user_id, :cpu) "
+    "AND g.cpu_level = CASE WHEN u.user_id IS NULL THEN COALESCE(s.cpu_level, :person) ELSE :person END "
+    "AND g.guild_id = :guild "
+    "ORDER BY u.position"
+)

@@ -21,7 +21,7 @@ backend runs them inside its transaction and sends back the rows of a query or t
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot.store.base import RATED_TO_RANK, PlayerRating, Rater, Rating, RatingRow
@@ -43,21 +43,6 @@ BOARD_COLUMNS = "user_id, cpu_level, display_name, mu, sigma, matches"
 PLAYER_COLUMNS = "mu, sigma, skill, matches, last_change, recent"
 
 
-@dataclass(frozen=True, slots=True)
-class _Seat:
-    position: int
-    place: int
-    key: tuple[int, str] | None  # None: a forgotten person, rated as new and not stored
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Held:
-    rating: Rating
-    matches: int
-    recent: list[float]
-
-
 def _statement(sql: str, *, rows: bool = False, **values: Any) -> Statement:
     return Statement(sql, params_of(sql, values), rows)
 
@@ -71,9 +56,10 @@ def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
 
 
 def seats_query(table_id: int) -> Statement:
-    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)).
-    A backend may send it with a statement of its own (PostgreSQL: with the preset counts' upsert, to save a
-    round trip) and hand its rows to ``rate_match``."""
+    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)):
+    the backfill's read, and SQLite's at a match result. PostgreSQL reads the same columns in the statement
+    that records the ranking (``postgres_standings``), to save a round trip, and hands its rows to
+    ``planned_write``."""
     return _statement(
         "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "
         "s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
@@ -110,64 +96,100 @@ def rate_match(
         found = yield seats_query(table_id)
     if not found:
         return 0
+    # This runs in every match result's transaction: plain lists and tuples, no objects per seat (it cost as
+    # much as the statements; bench/store.py).
     guild_id, finished_at, house_rules = found[0][0], float(found[0][1]), found[0][2]
     rules = loads(house_rules) if isinstance(house_rules, str | bytes) else house_rules
     partnership = isinstance(rules, dict) and bool(rules.get("partnership"))
-    seats: dict[int, _Seat] = {}
-    held: dict[tuple[int, str], _Held] = {}
+    initial = rater.initial
+    keys: dict[int, tuple[int, str] | None] = {}  # position -> rating key (None: forgotten, not stored)
+    places: dict[int, int] = {}
+    start: dict[int, tuple[float, float]] = {}  # position -> its rating before the match
+    names: dict[tuple[int, str], str] = {}
+    held: dict[tuple[int, str], tuple[float, float, int, Any]] = {}  # key -> mu, sigma, matches, recent
     for row in found:
         _, _, _, position, place, user_id, name, cpu_level, mu, sigma, matches, recent = row
-        key = _key(user_id, cpu_level)
-        seats[position] = _Seat(position, place, key, name)
-        if key is not None and mu is not None:
-            held[key] = _Held(Rating(float(mu), float(sigma)), int(matches), list(loads(recent)))
-    initial = Rating(*rater.initial)
-    sides = sides_of(sorted(seats), partnership)
-    places = [min(seats[p].place for p in side) for side in sides]
-    before = [[_rating(held, seats[p].key, initial) for p in side] for side in sides]
-    after = rater.rate(before, places)
+        key = (
+            (int(user_id), PERSON_LEVEL)
+            if user_id is not None
+            else (CPU_USER, cpu_level)
+            if cpu_level
+            else None
+        )
+        keys[position] = key
+        places[position] = place
+        start[position] = initial
+        if key is not None:
+            names[key] = name if user_id is not None else str(cpu_level)
+            if mu is not None:
+                held[key] = (float(mu), float(sigma), int(matches), recent)
+                start[position] = (float(mu), float(sigma))
+    if not names:
+        return 0
+    sides = sides_of(sorted(keys), partnership)
+    before = [[start[p] for p in side] for side in sides]
+    after = rater.rate(before, [min(places[p] for p in side) for side in sides])
     # A CPU level that holds several seats of the match takes their mean (each seat is one look at how that
     # level plays; together they count as one match of the level).
-    seen: dict[tuple[int, str], list[Rating]] = {}
-    for side, news in zip(sides, after, strict=True):
-        for position, new in zip(side, news, strict=True):
-            key = seats[position].key
+    news: dict[tuple[int, str], list[tuple[float, float]]] = {}
+    for side, rated in zip(sides, after, strict=True):
+        for position, new in zip(side, rated, strict=True):
+            key = keys[position]
             if key is not None:
-                seen.setdefault(key, []).append(Rating(*new))
-    if not seen:
-        return 0
-    names = {seat.key: seat.name for seat in seats.values() if seat.key is not None}
+                news.setdefault(key, []).append(new)
     values: dict[str, Any] = {"guild": guild_id, "at": finished_at}
-    tuples = []
-    for i, (key, results) in enumerate(seen.items()):
-        new = Rating(sum(r.mu for r in results) / len(results), sum(r.sigma for r in results) / len(results))
+    for i, (key, results) in enumerate(news.items()):
+        if len(results) == 1:
+            mu, sigma = results[0]
+        else:
+            mu, sigma = sum(r[0] for r in results) / len(results), sum(r[1] for r in results) / len(results)
+        skill = mu - 3 * sigma
         old = held.get(key)
-        values.update(
-            {
-                f"user{i}": key[0],
-                f"level{i}": key[1],
-                f"name{i}": names[key] if key[0] != CPU_USER else key[1],
-                f"mu{i}": new.mu,
-                f"sigma{i}": new.sigma,
-                f"skill{i}": new.skill,
-                f"matches{i}": 1 if old is None else old.matches + 1,
-                f"change{i}": new.skill - (initial if old is None else old.rating).skill,
-                f"recent{i}": dumps([*([] if old is None else old.recent)[1 - RECENT :], new.skill]),
-            }
-        )
-        tuples.append(
-            f"(:user{i}, :level{i}, :guild, :name{i}, :mu{i}, :sigma{i}, :skill{i}, :matches{i}, :change{i}, "
-            f":recent{i}, :at)"
-        )
-    yield _statement(
+        if old is None:
+            matches, change, recent = 1, skill - (initial[0] - 3 * initial[1]), [skill]
+        else:
+            matches, change = old[2] + 1, skill - (old[0] - 3 * old[1])
+            recent = [*loads(old[3])[1 - RECENT :], skill]
+        row = (key[0], key[1], names[key], mu, sigma, skill, matches, change, dumps(recent))
+        values.update(zip(_row_names(i), row, strict=True))
+    yield Statement(_upsert(len(news)), values)
+    return len(news)
+
+
+def planned_write(rater: Rater, found: Sequence[Sequence[Any]]) -> Statement | None:
+    """``rate_match``'s one write for a match whose result was just inserted (the guard) and whose seats'
+    rows (``seats_query``'s shape) are ``found``: for a backend that sends it inside a statement of its own
+    (PostgreSQL: with the preset counts, to save a round trip). None: nobody to rate."""
+    steps = rate_match(0, rater, claimed=True, found=found)
+    try:
+        return steps.send(None)
+    except StopIteration:
+        return None
+
+
+_COLUMNS = ("user", "level", "name", "mu", "sigma", "skill", "matches", "change", "recent")
+
+
+@lru_cache(maxsize=16)
+def _row_names(i: int) -> tuple[str, ...]:
+    """The parameter names of the upsert's i-th row."""
+    return tuple(f"{column}{i}" for column in _COLUMNS)
+
+
+@lru_cache(maxsize=16)
+def _upsert(count: int) -> str:
+    """The ratings' upsert for ``count`` rows (its text built once per count)."""
+    tuples = ", ".join(
+        "(:{}, :{}, :guild, :{}, :{}, :{}, :{}, :{}, :{}, :{}, :at)".format(*_row_names(i))
+        for i in range(count)
+    )
+    return (
         "INSERT INTO ratings (user_id, cpu_level, guild_id, display_name, mu, sigma, skill, matches, "
-        f"last_change, recent, rated_at) VALUES {', '.join(tuples)} "
+        f"last_change, recent, rated_at) VALUES {tuples} "
         "ON CONFLICT (user_id, cpu_level, guild_id) DO UPDATE SET display_name = excluded.display_name, "
         "mu = excluded.mu, sigma = excluded.sigma, skill = excluded.skill, matches = excluded.matches, "
-        "last_change = excluded.last_change, recent = excluded.recent, rated_at = excluded.rated_at",
-        **values,
+        "last_change = excluded.last_change, recent = excluded.recent, rated_at = excluded.rated_at"
     )
-    return len(seen)
 
 
 def backfill(rater: Rater) -> Generator[Statement, Any, int]:
@@ -217,17 +239,3 @@ def player_rating(row: Sequence[Any], rank: int | None, ranked: int, history: in
         # Not skills[len - history:]: with fewer skills than asked, that start is negative and cuts the list.
         history=tuple(skills[-history:] if history > 0 else ()),
     )
-
-
-def _key(user_id: int | None, cpu_level: str | None) -> tuple[int, str] | None:
-    if user_id is not None:
-        return (int(user_id), PERSON_LEVEL)
-    if cpu_level:
-        return (CPU_USER, str(cpu_level))
-    return None
-
-
-def _rating(held: dict[tuple[int, str], _Held], key: tuple[int, str] | None, initial: Rating) -> Rating:
-    if key is None or key not in held:
-        return initial
-    return held[key].rating

@@ -6,6 +6,7 @@ and ``postgres.py``; one copy here keeps the two drivers, and the converters, in
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from bot.store.base import LeaderboardSort
@@ -74,6 +75,19 @@ _NAMED = re.compile(r"(?<!:):([a-z_][a-z0-9_]*)\b")
 
 def numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
     """``sql`` with :name parameters turned into $1, $2 … and the values in that order."""
+    text, order = _numbering(sql)
+    return text, [params[name] for name in order]
+
+
+def params_of(sql: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The values of the :name parameters ``sql`` uses."""
+    return {name: values[name] for name in _names(sql)}
+
+
+# Cached per statement text: a match result's statements are parsed once, not on every result (the regex
+# cost as much as the statement it prepared; bench/store.py).
+@lru_cache(maxsize=512)
+def _numbering(sql: str) -> tuple[str, tuple[str, ...]]:
     order: list[str] = []
 
     def place(match: re.Match[str]) -> str:
@@ -82,10 +96,9 @@ def numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
             order.append(name)
         return f"${order.index(name) + 1}"
 
-    text = _NAMED.sub(place, sql)
-    return text, [params[name] for name in order]
+    return _NAMED.sub(place, sql), tuple(order)
 
 
-def params_of(sql: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The values of the :name parameters ``sql`` uses."""
-    return {name: values[name] for name in _NAMED.findall(sql)}
+@lru_cache(maxsize=512)
+def _names(sql: str) -> tuple[str, ...]:
+    return tuple(_NAMED.findall(sql))

@@ -21,6 +21,7 @@ from bot.service.replays import RecentMatch, ReplayStep
 from bot.service.standings import PastMatch
 from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
+from bot.ui.paging import page_row
 from bot.ui.render import board_embed, event_lines
 
 REPLAYS_COG = "Eights replays"
@@ -75,7 +76,7 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
             value=_clip(cards, FIELD_VALUE_LIMIT),
             inline=False,
         )
-    note = _only_you(step)
+    note = _only_you(step, faces)
     if note:
         embed.add_field(name=_("Only you saw then"), value=_clip(note, FIELD_VALUE_LIMIT), inline=False)
     embed.set_footer(text=_("Only you see this replay: your own hand, and what everyone saw at the time."))
@@ -85,11 +86,16 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
 def _hand_text(step: ReplayStep, faces: CardFaces) -> str:
     assert step.hand is not None
     if step.snapshot.crazier is not None:  # crazier-abilities: its cards by code, name and colours
-        return "\n".join(crazier_card_label(code) for code in step.hand)
+        return "\n".join(_crazier_card(code, faces) for code in step.hand)
     return faces.cards(list(step.hand))
 
 
-def _only_you(step: ReplayStep) -> str:
+def _crazier_card(code: str, faces: CardFaces) -> str:
+    """A crazier-abilities card as its table writes it: its emoji (when the server shows them) and label."""
+    return faces.crazier_card(code, crazier_card_label(code))
+
+
+def _only_you(step: ReplayStep, faces: CardFaces = TEXT) -> str:
     """crazier-abilities: what only the viewer's seat learned in this step (the cards it drew, the card its
     Elven Princess looked at), as the table told them privately then."""
     if step.snapshot.crazier is None:
@@ -100,9 +106,9 @@ def _only_you(step: ReplayStep) -> str:
         if event.kind == "drew_cards":
             drawn.extend(str(code) for code in event.data.get("cards") or [])
         elif event.kind == "looked_card" and event.data.get("card"):
-            card = crazier_card_label(str(event.data["card"]))
+            card = _crazier_card(str(event.data["card"]), faces)
             looked.append(_("The top card of the draw pile was {card}.", card=card))
-    drew = ", ".join(crazier_card_label(code) for code in drawn)
+    drew = ", ".join(_crazier_card(code, faces) for code in drawn)
     lines = [_("You drew {cards}.", cards=drew)] if drawn else []
     return "\n".join(lines + looked)
 
@@ -152,21 +158,19 @@ class ReplayButton(
 def replay_view(step: ReplayStep) -> discord.ui.View:
     """First, Back, Next, Last and Next round; one with nowhere to go is disabled. The custom ids differ by
     their name even where two go to the same step, as Discord requires."""
-    view = discord.ui.View(timeout=None)
     last = step.count - 1
-    buttons = (
-        ("first", 0, step.first),
-        ("back", max(0, step.index - 1), step.first),
-        ("next", min(last, step.index + 1), step.last),
-        ("last", last, step.last),
-        (
-            "round",
-            step.next_round_index if step.next_round_index is not None else last,
-            step.next_round_index is None,
-        ),
+
+    def button(move: str, target: int, disabled: bool) -> ReplayButton:
+        # Kept within the replay: these custom ids name their move, so two may share a step.
+        return ReplayButton(step.table_id, max(0, min(last, target)), move, disabled=disabled)
+
+    view = page_row(step.index, 0, last, ("first", "back", "next", "last"), button)
+    following = step.next_round_index
+    view.add_item(
+        ReplayButton(
+            step.table_id, last if following is None else following, "round", disabled=following is None
+        )
     )
-    for name, target, disabled in buttons:
-        view.add_item(ReplayButton(step.table_id, target, name, disabled=disabled))
     return view
 
 

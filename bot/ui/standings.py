@@ -12,6 +12,7 @@ the forget confirmation's to the server cog.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from bot.service.standings import (
 from bot.ui import routing
 from bot.ui.art.rating import alt_text, rating_chart
 from bot.ui.names import shown_name
+from bot.ui.paging import page_row
 from bot.ui.render import cpu_level
 
 SORT_LABELS: dict[BoardSort, str] = {
@@ -329,28 +331,14 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 def leaderboard_view(page: LeaderboardPage) -> discord.ui.View:
     """Previous and Next. Their custom ids differ by construction (page - 1 and page + 1), as Discord
     requires; a button with nowhere to go is shown disabled."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        LeaderboardPageButton(
-            page.guild_id,
-            page.sort,
-            page.page - 1,
-            page.viewer_id,
-            label=_("Previous"),
-            disabled=not page.has_previous,
+
+    def button(move: str, target: int, disabled: bool) -> LeaderboardPageButton:
+        label = _("Previous") if move == "back" else _("Next")
+        return LeaderboardPageButton(
+            page.guild_id, page.sort, target, page.viewer_id, label=label, disabled=disabled
         )
-    )
-    view.add_item(
-        LeaderboardPageButton(
-            page.guild_id,
-            page.sort,
-            page.page + 1,
-            page.viewer_id,
-            label=_("Next"),
-            disabled=not page.has_next,
-        )
-    )
-    return view
+
+    return page_row(page.page, 1, max(1, page.page_count), ("back", "next"), button)
 
 
 # --- statistics and history ---------------------------------------------------------------------------------
@@ -404,15 +392,15 @@ def rating_line(rating: RatingRecord) -> str:
     )
 
 
-def stats_picture(stats: PlayerRecord) -> discord.File | None:
+async def stats_picture(stats: PlayerRecord) -> discord.File | None:
     """The rating over the player's last rated matches (the embed's image), with its alt text; None before
-    the first rated match."""
+    the first rated match. Drawn in a worker thread, as the board pictures are: Pillow holds the thread for
+    milliseconds, which on the event loop would hold up every table of the process."""
     if stats.rating is None or not stats.rating.history:
         return None
     history = stats.rating.history
-    return discord.File(
-        io.BytesIO(rating_chart(history)), filename=RATING_PICTURE, description=alt_text(history)
-    )
+    png = await asyncio.to_thread(rating_chart, history)
+    return discord.File(io.BytesIO(png), filename=RATING_PICTURE, description=alt_text(history))
 
 
 def _ranking_line(entry: Placing) -> str:

@@ -6,10 +6,12 @@ earlier step had shown it. A team game too."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.engine.crazier import CrazierMatch
 from tests.e2e.conftest import CRAZIER_CARD, World, message_text
+from tests.e2e.test_art import board_picture, emojis_ready
 from tests.e2e.test_crazier import PRESET, play_match
 from tests.e2e.test_replays_e2e import disabled, replay, store_of
 from tests.fakediscord import FakeMessage, FakeUser
@@ -122,3 +124,47 @@ async def test_a_crazier_team_game_replays_with_each_members_own_hand(world: Wor
     await step_through(world, world.carol, table_id, log, seat=2)
     message = await replay(world, world.alice, table_id)
     assert "Teams" in message.text()
+
+
+CRAZIER_EMOJI = re.compile(r"<:e8z\d+_((?:10|[2-9AJQK])[BGOP]):\d+>")
+
+
+async def test_a_crazier_replay_shows_each_steps_picture_and_card_emojis(world: World) -> None:
+    """As the standard replays: each step carries the board picture as it was then (described for screen
+    readers), and the cards of the lines and of the viewer's hand carry their emojis; a card emoji counts as
+    showing the card, so none of another player's hand appears that way either."""
+    await emojis_ready(world)
+    log = StateLog()
+    world.service.observe(log)
+    world.service.seed_deals(11)
+    board = await world.run(world.alice, "new", preset=PRESET, target=15)
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "cpu", level="normal")
+    await world.settle()
+    table_id = await world.table_id()
+    await world.run(world.alice, "start")
+    await world.settle()
+    await play_match(world, typed=set())
+    final = await store_of(world).get_state(table_id)
+    assert final is not None
+    truths = [*log.states, final.state["match"]]
+    message = await replay(world, world.bob, table_id)
+    pictures = set()
+    for index, truth in enumerate(truths):
+        match = CrazierMatch.from_json(truth)
+        text = message_text(message)
+        others = {card for seat in (0, 2) for card in match.round.hands[seat]}
+        assert not set(CRAZIER_EMOJI.findall(text)) & others
+        assert not world.fake.emojis.unknown_in(text)
+        own = next(f for f in message.embeds[0]["fields"] if str(f["name"]).startswith("Your hand then"))
+        assert set(CRAZIER_EMOJI.findall(str(own["value"]))) == set(match.round.hands[1])
+        picture = board_picture(world, message)
+        if index < len(truths) - 1:  # the last step shows the final ranking, as a finished table does
+            assert picture is not None and picture["content_type"] == "image/png", index
+            description = str(picture["description"])
+            assert description.startswith(f"Crazier Eights table, game {match.number}."), description
+            assert "Top card:" in description and "bob" in description
+            pictures.add(description)
+            message = await (await world.fake.click(world.bob, message, label="Next")).reply()
+    assert len(pictures) > 3  # each step its own board, not one picture over and over
+    assert re.search(r"<:e8z\d+_\w+:\d+>", message_text(message)) or match.round.over

@@ -1,11 +1,14 @@
 """The rating math against OpenSkill's Plackett–Luce update computed here by hand, from the formulas of Weng
-and Lin (2011), Algorithm 4, with the model's default parameters — not by calling the code under test."""
+and Lin (2011), Algorithm 4, with the model's default parameters — not by calling the code under test — and
+against the ``openskill`` package's own ``PlackettLuce.rate`` (the bot computes the update itself, for speed:
+it must give the package's values)."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from openskill.models import PlackettLuce
 
 from bot.engine.ratings import OPENSKILL
 
@@ -95,3 +98,32 @@ def test_partnership_rates_the_sides_as_teams() -> None:
 
 def test_a_lone_side_learns_nothing() -> None:
     assert OPENSKILL.rate([[(20.0, 3.0)]], [1]) == [[(20.0, 3.0)]]
+
+
+def package(sides: list[list[tuple[float, float]]], places: list[int]) -> list[list[tuple[float, float]]]:
+    """The ``openskill`` package's own update, default model."""
+    model = PlackettLuce()
+    teams = [[model.create_rating([mu, sigma]) for mu, sigma in side] for side in sides]
+    rated = model.rate(teams, ranks=[float(place) for place in places])
+    return [[(member.mu, member.sigma) for member in side] for side in rated]
+
+
+@pytest.mark.parametrize(
+    ("sides", "places"),
+    [
+        pytest.param([[(MU, SIGMA)], [(MU, SIGMA)]], [1, 2], id="two players"),
+        pytest.param([[(31.0, 2.5)], [(18.0, 7.9)]], [2, 1], id="two players, the favourite loses"),
+        pytest.param(
+            [[(30.0, 6.0)], [(25.0, SIGMA)], [(22.0, 4.0)], [(27.0, 7.5)]], [1, 2, 2, 4], id="four, a tie"
+        ),
+        pytest.param(
+            [[(20.0, 3.0)], [(24.0, 5.0)], [(26.0, 1.0)], [(21.0, 8.0)]], [3, 1, 3, 2], id="tie last"
+        ),
+        pytest.param([[(28.0, 5.0), (24.0, 7.0)], [(26.0, 6.0), (25.0, SIGMA)]], [2, 1], id="partnership"),
+        pytest.param([[(28.0, 5.0), (24.0, 7.0)], [(26.0, 6.0), (25.0, SIGMA)]], [1, 1], id="partners tie"),
+    ],
+)
+def test_the_update_is_the_openskill_packages(
+    sides: list[list[tuple[float, float]]], places: list[int]
+) -> None:
+    check(OPENSKILL.rate(sides, places), package(sides, places))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
+import threading
+import time
 
 import discord
 import pytest
@@ -19,6 +22,7 @@ from bot.service.standings import (
     RatedRow,
     RatingRecord,
 )
+from bot.ui import standings as standings_ui
 from bot.ui.art.rating import rating_chart
 from bot.ui.standings import (
     STANDINGS_DYNAMIC_ITEMS,
@@ -387,14 +391,14 @@ def test_rating_board_buttons_keep_the_rating_sort() -> None:
     assert after.custom_id == f"eights-lb:{GUILD}:rating:2:{VIEWER}"
 
 
-def test_stats_show_the_rating_rank_change_and_its_picture() -> None:
+async def test_stats_show_the_rating_rank_change_and_its_picture() -> None:
     record = stats(rating=rating(4))
     embed = stats_embed(record)
     assert fields(embed)["Rating"] == (
         "**1.2** · 4th of 12 in this server · -0.5 in the last match · 7 rated matches\nskill 10.2 ± 3.0"
     )
     assert embed.image.url == "attachment://rating.png"
-    picture = stats_picture(record)
+    picture = await stats_picture(record)
     assert picture is not None and picture.filename == "rating.png"
     assert (
         picture.description
@@ -411,10 +415,39 @@ def test_stats_show_the_rating_rank_change_and_its_picture() -> None:
     )
 
 
-def test_stats_before_any_rated_match_have_no_rating_and_no_picture() -> None:
+async def test_stats_before_any_rated_match_have_no_rating_and_no_picture() -> None:
     record = stats()
     assert "Rating" not in fields(stats_embed(record)) and stats_embed(record).image.url is None
-    assert stats_picture(record) is None
+    assert await stats_picture(record) is None
+
+
+async def test_the_rating_picture_is_drawn_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """/eights stats draws the chart in a worker thread: the loop keeps running while it is drawn."""
+    loop_thread = threading.get_ident()
+    drawn_in: list[int] = []
+
+    def slow_chart(history: tuple[float, ...]) -> bytes:
+        drawn_in.append(threading.get_ident())
+        time.sleep(0.3)  # a slow drawing: on the loop, nothing else would run meanwhile
+        return rating_chart(history)
+
+    monkeypatch.setattr(standings_ui, "rating_chart", slow_chart)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        picture = await stats_picture(stats(rating=rating(4)))
+    finally:
+        ticker.cancel()
+    assert picture is not None and picture.fp.read().startswith(b"\x89PNG")
+    assert drawn_in and drawn_in[0] != loop_thread
+    assert ticks >= 10  # the loop ran other work throughout the 0.3 s drawing
 
 
 def test_the_rating_picture_is_the_same_for_the_same_history_and_differs_with_it() -> None:

@@ -116,7 +116,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
             await _private(interaction, error.message)
             return
         with use_locale(await self._public(interaction.guild_id)):
-            picture = stats_picture(stats)  # the rating over the last matches, once there is one
+            picture = await stats_picture(stats)  # the rating over the last matches, once there is one
             embed = stats_embed(stats)
         await interaction.response.send_message(
             embed=embed,
