@@ -17,9 +17,11 @@ the viewer learned in a move (cards drawn, the card an Elven Princess looked at)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Generic, Protocol, TypeVar
@@ -39,6 +41,9 @@ log = logging.getLogger(__name__)
 GameMatch = TypeVar("GameMatch", Match, CrazierMatch)
 
 RECENT_CHOICES: Final = 25  # Discord's limit on autocomplete choices
+# Replays kept rebuilt (all their steps, for one viewer): paging through a match must not rebuild it at every
+# click (a Crazier Eights match of a few hundred moves takes tens of milliseconds to replay).
+CACHED_REPLAYS: Final = 8
 NO_MATCH = N_("There is no finished match with that number in this server.")
 
 
@@ -283,11 +288,14 @@ def _steps(move: MoveRecord) -> list[dict[str, Any]]:
 
 @store_faults
 class ReplayService:
-    """The replay use cases over one store. Holds no state: each step is rebuilt from the log (a match of a
-    few hundred moves replays in milliseconds)."""
+    """The replay use cases over one store. A match is rebuilt from its log once per viewer, in a worker
+    thread (not on the event loop), and its steps kept for the next clicks (the last ``CACHED_REPLAYS``)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        # Keyed by the match, the viewer's seat and the seats as stored: forgetting a player rewrites the
+        # seats, so a replay built before it is not shown again.
+        self._built: OrderedDict[tuple[int, int | None, tuple[SeatRecord, ...]], _Built] = OrderedDict()
 
     async def recent(self, guild_id: int, typed: str = "") -> list[RecentMatch]:
         """The server's last finished matches, newest first, for autocomplete (filtered by what is typed:
@@ -335,8 +343,22 @@ class ReplayService:
                     day=day,
                 ),
             )
-        state = await self._store.get_state(table_id)
         seats = await self._store.list_seats(table_id)
+        position = next((s.position for s in seats if s.user_id is not None and s.user_id == viewer_id), None)
+        key = (table_id, position, tuple(seats))
+        built = self._built.get(key)
+        if built is None:
+            built = await self._build(record, seats, position)
+            self._built[key] = built
+            while len(self._built) > CACHED_REPLAYS:
+                self._built.popitem(last=False)
+        else:
+            self._built.move_to_end(key)
+        return built.step(index)
+
+    async def _build(self, record: TableRecord, seats: Sequence[SeatRecord], position: int | None) -> _Built:
+        table_id = record.id
+        state = await self._store.get_state(table_id)
         moves = await self._store.moves(table_id)
         final = state.state.get("match") if state is not None else None
         if state is None or not isinstance(final, dict) or "seed" not in state.state:
@@ -355,62 +377,74 @@ class ReplayService:
             raise ServiceError(
                 "no-replay", _("Match #{id} can't be replayed from its moves.", id=table_id)
             ) from None
-        return self._rebuild(replayer, record, seats, moves, final, viewer_id, index)
+        # The whole match is replayed in a worker thread (the context goes along: the language in force).
+        return await asyncio.to_thread(_rebuild, replayer, record, moves, final, position)
 
-    def _rebuild(
-        self,
-        game: Replayer,
-        record: TableRecord,
-        seats: Sequence[SeatRecord],
-        moves: Sequence[MoveRecord],
-        final: dict[str, Any],
-        viewer_id: int,
-        index: int,
-    ) -> ReplayStep:
-        first = next((i for i, m in enumerate(moves) if m.action.get("kind") == "start"), None)
-        if first is None:
-            raise ServiceError(
-                "no-replay", _("Match #{id} can't be replayed: its moves are not kept.", id=record.id)
-            )
-        played = list(moves[first:])
-        count = len(played)
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    """A match replayed for one viewer: each step's move, board, hand and round."""
+
+    table_id: int
+    position: int | None  # the viewer's seat; None: not seated
+    played: tuple[MoveRecord, ...]
+    boards: tuple[TableSnapshot, ...]
+    hands: tuple[tuple[str, ...] | None, ...]
+    rounds: tuple[int, ...]
+
+    def step(self, index: int) -> ReplayStep:
+        count = len(self.played)
         index = max(0, min(index, count - 1))
-        # Every step is applied (the round of each step and the check of the end need them all); the board
-        # and the hand are taken at the one asked for.
-        shown: tuple[TableSnapshot, tuple[str, ...] | None] | None = None
-        rounds: list[int] = []
-        position = next((s.position for s in seats if s.user_id is not None and s.user_id == viewer_id), None)
-        try:
-            for i, move in enumerate(played):
-                if i == 0:
-                    game.start()
-                for step in _steps(move):
-                    game.apply(step)
-                game.told(_public(move))
-                rounds.append(game.round_number())
-                if i == index:
-                    hand = game.hand(position) if position is not None else None
-                    shown = (game.board(i, last=i == count - 1), hand)
-        except Exception as error:  # an engine error: the log does not match the engine any more
-            log.warning("match %s: replaying its move log failed: %r", record.id, error)
-            raise ServiceError(
-                "no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id)
-            ) from None
-        if game.final_state() != final:
-            log.warning("match %s: its move log does not rebuild its final state", record.id)
-            raise ServiceError("no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id))
-        assert shown is not None
-        now = rounds[index]
-        next_round = next((i for i in range(index + 1, count) if rounds[i] > now), None)
+        now = self.rounds[index]
+        next_round = next((i for i in range(index + 1, count) if self.rounds[i] > now), None)
         return ReplayStep(
-            table_id=record.id,
+            table_id=self.table_id,
             index=index,
             count=count,
             round_number=now,
             next_round_index=next_round,
-            lines=_public(played[index]),
-            snapshot=shown[0],
-            hand=shown[1],
-            private=_private(played[index], position),
-            version=played[index].version,
+            lines=_public(self.played[index]),
+            snapshot=self.boards[index],
+            hand=self.hands[index],
+            private=_private(self.played[index], self.position),
+            version=self.played[index].version,
         )
+
+
+def _rebuild(
+    game: Replayer,
+    record: TableRecord,
+    moves: Sequence[MoveRecord],
+    final: dict[str, Any],
+    position: int | None,
+) -> _Built:
+    """Every step of the match, replayed from its log (the end checked against the stored final state)."""
+    first = next((i for i, m in enumerate(moves) if m.action.get("kind") == "start"), None)
+    if first is None:
+        raise ServiceError(
+            "no-replay", _("Match #{id} can't be replayed: its moves are not kept.", id=record.id)
+        )
+    played = tuple(moves[first:])
+    count = len(played)
+    boards: list[TableSnapshot] = []
+    hands: list[tuple[str, ...] | None] = []
+    rounds: list[int] = []
+    try:
+        for i, move in enumerate(played):
+            if i == 0:
+                game.start()
+            for step in _steps(move):
+                game.apply(step)
+            game.told(_public(move))
+            rounds.append(game.round_number())
+            hands.append(game.hand(position) if position is not None else None)
+            boards.append(game.board(i, last=i == count - 1))
+    except Exception as error:  # an engine error: the log does not match the engine any more
+        log.warning("match %s: replaying its move log failed: %r", record.id, error)
+        raise ServiceError(
+            "no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id)
+        ) from None
+    if game.final_state() != final:
+        log.warning("match %s: its move log does not rebuild its final state", record.id)
+        raise ServiceError("no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id))
+    return _Built(record.id, position, played, tuple(boards), tuple(hands), tuple(rounds))

@@ -253,8 +253,9 @@ class World:
         waiting = self.bot is not None and self.bot.budget.waiting > 0
         return self.service.busy() or self.publisher.busy() or waiting or checking
 
-    async def settle(self, timeout: float = 5.0) -> None:
-        """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0)."""
+    async def settle(self, timeout: float = 15.0) -> None:
+        """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0). The timeout is
+        generous: the suite runs in several workers on two cores, and a stuck bot still fails."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         quiet = 0
@@ -264,7 +265,7 @@ class World:
             if loop.time() > end:
                 raise AssertionError("the bot did not settle")
 
-    async def until(self, predicate: Callable[[], Awaitable[bool]], what: str, timeout: float = 5.0) -> None:
+    async def until(self, predicate: Callable[[], Awaitable[bool]], what: str, timeout: float = 15.0) -> None:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while not await predicate():

@@ -11,6 +11,7 @@ import pytest
 from bot.engine import PRESET_NAMES, Match, card_code
 from bot.service import FakeClock, TableService
 from bot.service.replays import ReplayService, ReplayStep
+from bot.service.server import ServerService
 from bot.store import Store
 from bot.store.base import MatchResult, MoveCommit, RankingEntry, SeatRecord
 from tests.service.support import (
@@ -224,3 +225,36 @@ async def test_a_match_without_a_log_or_of_another_game_is_refused_in_words(stor
     )
     error = await refused(replays.step(GUILD, damaged, ALICE.user_id, 0), "no-replay")
     assert f"#{damaged}" in error.message
+
+
+class CountingStore:
+    """The store, counting how often a match's move log is read (each read is a rebuild of the replay)."""
+
+    def __init__(self, inner: Store) -> None:
+        self._inner = inner
+        self.move_reads = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def moves(self, table_id: int) -> Any:
+        self.move_reads += 1
+        return await self._inner.moves(table_id)
+
+
+async def test_paging_through_a_replay_rebuilds_it_once_and_a_forgotten_player_is_not_shown_again(
+    store: Store,
+) -> None:
+    table_id, _ = await play_match(store, ALICE, BOB, cpus=("easy",), target=30)
+    counting = CountingStore(store)
+    replays = ReplayService(counting)  # type: ignore[arg-type]  # the store, counted
+    steps = await all_steps(replays, table_id, ALICE.user_id)
+    assert len(steps) > 10 and counting.move_reads == 1  # one rebuild for every click of one viewer
+    assert (await replays.step(GUILD, table_id, BOB.user_id, 3)).hand is not None
+    assert counting.move_reads == 2  # another viewer sees another hand: rebuilt for them
+    assert any(seat.name == BOB.display_name for seat in steps[0].snapshot.seats)
+    # Bob asks to be forgotten: the replay kept from before must not show his name again.
+    assert await ServerService(store).forget(BOB.user_id) > 0
+    after = await replays.step(GUILD, table_id, ALICE.user_id, 0)
+    assert counting.move_reads == 3
+    assert all(seat.name != BOB.display_name for seat in after.snapshot.seats)
