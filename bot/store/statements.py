@@ -39,6 +39,7 @@ DATA_TABLES = (
     "player_preset_counts",
     "heartbeats",
     "ratings",
+    "move_outbox",
 )
 
 
@@ -89,3 +90,16 @@ def numbered(sql: str, params: dict[str, Any]) -> tuple[str, list[Any]]:
 def params_of(sql: str, values: dict[str, Any]) -> dict[str, Any]:
     """The values of the :name parameters ``sql`` uses."""
     return {name: values[name] for name in _NAMED.findall(sql)}
+
+
+# --- the outbox (what the channel must still be told; migrations/0011_move_outbox.sql) --------------------
+# Positional in commit_move (one more statement in the move's transaction), named elsewhere.
+OUTBOX_INSERT = "INSERT INTO move_outbox (table_id, version, events, created_at) VALUES (?, ?, ?, ?)"
+OUTBOX_SELECT = "SELECT o.table_id, o.version, o.events, o.created_at, o.attempt FROM move_outbox AS o"
+OUTBOX_TOLD = "DELETE FROM move_outbox WHERE table_id = :table AND version <= :version"
+OUTBOX_TOLD_BEFORE = "DELETE FROM move_outbox WHERE table_id = :table AND version < :first"
+OUTBOX_NOTE = (
+    "UPDATE move_outbox SET attempt = :attempt WHERE table_id = :table AND version >= :first "
+    "AND version <= :last"
+)
+OUTBOX_DROP_OLD = "DELETE FROM move_outbox WHERE created_at < :before"
