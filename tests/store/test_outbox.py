@@ -12,7 +12,7 @@ import pytest
 
 from bot.shards import ShardSet
 from bot.store import ConflictError, MoveCommit, SeatRecord, Store
-from tests.store.conftest import HOST, new_table
+from tests.store.conftest import HOST, host_seat, new_table
 
 
 def move(table_id: int, version: int, told: list[dict[str, Any]] | None, now: float = 10.0) -> MoveCommit:
@@ -118,3 +118,17 @@ async def test_old_rows_are_dropped(store: Store) -> None:
     await store.commit_move(move(table, 1, played(2), now=500.0))
     assert await store.drop_untold(100.0) == 1
     assert [row.version for row in await store.untold()] == [2]
+
+
+async def test_forget_user_takes_the_person_out_of_a_closed_tables_untold_moves(store: Store) -> None:
+    table = await new_table(store)
+    joined = [{"kind": "joined", "seat": 1, "data": {"user_id": 555, "name": "Zed"}, "source": "service"}]
+    zed = SeatRecord(position=1, user_id=555, display_name="Zed", joined_at=1.0)
+    await store.commit_move(dataclasses.replace(move(table, 0, joined), seats=[host_seat(), zed]))
+    closing = dataclasses.replace(move(table, 1, played(1)), status="abandoned")
+    await store.commit_move(closing)
+    await store.commit_move(dataclasses.replace(move(table, 2, played(2)), told=None))  # no row
+    assert await store.forget_user(555) >= 1
+    rows = await store.untold()
+    assert rows[0].events[0]["data"] == {"user_id": None, "name": "Deleted player"}
+    assert "Zed" not in repr(rows) and "555" not in repr([row.events for row in rows])
