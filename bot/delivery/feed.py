@@ -68,8 +68,9 @@ class TableFeed:
     hand_task: asyncio.Task[None] | None = None
 
     def told_through(self) -> int:
-        """The latest version whose moves are all told: the version before the first event still queued."""
-        return self.versions[0] - 1 if self.versions else self.seen_version
+        """The latest version whose moves are all told: the version before the oldest event still queued
+        (outcomes may come a little out of order: a move's own answer published after a CPU's next move)."""
+        return min(self.versions) - 1 if self.versions else self.seen_version
 
     def tasks(self) -> list[asyncio.Task[None]]:
         return [task for task in (self.line_task, self.board_task, self.hand_task) if task is not None]

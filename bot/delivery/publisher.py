@@ -36,6 +36,15 @@ The floor the budget sets on how far a board edited through the channel lags: wi
 global rate of ``r`` requests per second, each gets a turn about every ``n / r`` seconds (2.6 s for 100, 8 s
 for 300 at Discord's 50/s, paced at 38). Boards riding an interaction do not wait for it.
 
+Every committed move is told once, even across a crash (issue 26): the store writes each move's public
+events to its outbox in the move's transaction; before a line goes out, its texts, nonces and route are noted
+on the rows it tells (the rows before are told); once it went, the rows are marked told (deleted), the marks
+of all tables written together by one task. A restarted process gets the rows left (``Outcome.resumed``: the
+line that was on its way, then the moves after it) and tells them first: the line on its way in the channel
+with the nonces it had (Discord's ``enforce_nonce`` returns a message it accepted in the last few minutes
+instead of posting it again), or, for a follow-up (no nonce there), only what the channel's history does not
+show after the line before it.
+
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
 penalty draw). When it is older, the public line tells the player to press "My hand".
@@ -692,9 +701,9 @@ class TablePublisher:
         not (``_tell_resumed``): in the channel the nonce answers it, for a follow-up the channel's
         history does."""
         texts = [message.content for message in messages if message.content is not None]
-        if not versions or versions[0] <= 0 or not texts:
+        if not versions or min(versions) <= 0 or not texts:
             return [None] * len(messages)  # not a committed move's news (a test's outcome): nothing to note
-        first, last = versions[0], versions[-1]
+        first, last = min(versions), max(versions)
         nonces: list[str | None] = [
             line_nonce(feed.table_id, first, last, index) for index in range(len(messages))
         ]
