@@ -96,12 +96,18 @@ WITH moved AS (
 ), touched AS (
     UPDATE game_tables SET updated_at = $8, status = COALESCE($9::text, status)
     WHERE id = $3 AND EXISTS (SELECT 1 FROM moved)
-), told AS (
-    INSERT INTO move_outbox (table_id, version, events, created_at)
-    SELECT table_id, version, $10::text, $8 FROM moved WHERE $10::text IS NOT NULL
 )
 SELECT version FROM moved
 """
+# The same, with the move's outbox row (what the channel must be told of it) in the same statement.
+_MOVE_TOLD = _MOVE.replace(
+    "\nSELECT version FROM moved",
+    """, told AS (
+    INSERT INTO move_outbox (table_id, version, events, created_at)
+    SELECT table_id, version, $10, $8 FROM moved
+)
+SELECT version FROM moved""",
+)
 
 _CREATE_TABLE = """
 WITH created AS (
@@ -191,6 +197,7 @@ class PostgresStore(PostgresStandings):
         self._schema = schema
         self._rater = rater or default_rater()
         self._rates = True  # as SqliteStore's: False after migrating to a schema older than the ratings'
+        self._tells = True  # as SqliteStore's: False on a schema older than the outbox's
 
     @classmethod
     async def open(
@@ -262,6 +269,7 @@ class PostgresStore(PostgresStandings):
         async with self._pool.acquire() as conn:
             version = await migration_runner.migrate_postgres(conn, known, {ratings.MIGRATION: backfill})
         self._rates = version >= ratings.MIGRATION
+        self._tells = version >= statements.OUTBOX_MIGRATION
         return version
 
     async def schema_version(self) -> int:
@@ -507,17 +515,21 @@ class PostgresStore(PostgresStandings):
             dumps(list(move.events)),
             now,
             move.status,
-            None if move.told is None else dumps(list(move.told)),
         )
+        # Without an outbox row (a caller that tells nothing, e.g. on a schema older than the outbox's):
+        # the statement without it.
+        statement, args = _MOVE, list(params)
+        if move.told is not None and self._tells:
+            statement, args = _MOVE_TOLD, [*params, dumps(list(move.told))]
         more = seats is not None or round_result is not None or match_result is not None
         async with self._pool.acquire() as conn:
             if not more:
-                version = await conn.fetchval(_MOVE, *params)
+                version = await conn.fetchval(statement, *args)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
                 return int(version)
             async with conn.transaction():
-                version = await conn.fetchval(_MOVE, *params)
+                version = await conn.fetchval(statement, *args)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
                 if seats is not None:
@@ -557,6 +569,8 @@ class PostgresStore(PostgresStandings):
     # --- the outbox ------------------------------------------------------------------------------------
 
     async def untold(self, shards: ShardSet | None = None) -> list[OutboxRow]:
+        if not self._tells:
+            return []
         mine, shard_args = "", []
         if shards is not None and not shards.everything:
             # Only this process's guilds: the tables of other shards are told by their own process.
@@ -571,19 +585,23 @@ class PostgresStore(PostgresStandings):
         return [rows.outbox_row(row) for row in found]
 
     async def note_telling(self, table_id: int, first: int, last: int, attempt: dict[str, Any]) -> None:
+        if not self._tells:
+            return
         values = {"table": table_id, "first": first, "last": last, "attempt": dumps(attempt)}
         async with self._pool.acquire() as conn, conn.transaction():
             for sql in (statements.OUTBOX_TOLD_BEFORE, statements.OUTBOX_NOTE):
                 await conn.execute(*_numbered(sql, values))
 
     async def mark_told(self, told: Mapping[int, int]) -> None:
-        if not told:
+        if not told or not self._tells:
             return
         sql, _ = statements.numbered(statements.OUTBOX_TOLD, {"table": 0, "version": 0})
         async with self._pool.acquire() as conn:
             await conn.executemany(sql, list(told.items()))
 
     async def drop_untold(self, created_before: float) -> int:
+        if not self._tells:
+            return 0
         done = await self._pool.execute(*_numbered(statements.OUTBOX_DROP_OLD, {"before": created_before}))
         return int(done.split()[-1])  # "DELETE n"
 

@@ -93,6 +93,9 @@ def params_of(sql: str, values: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- the outbox (what the channel must still be told; migrations/0011_move_outbox.sql) --------------------
+# The schema version that made the outbox. A store migrated to an older schema (a test making a database as an
+# old bot would have) writes no outbox rows and has none to tell.
+OUTBOX_MIGRATION = 11
 # Positional in commit_move (one more statement in the move's transaction), named elsewhere.
 OUTBOX_INSERT = "INSERT INTO move_outbox (table_id, version, events, created_at) VALUES (?, ?, ?, ?)"
 OUTBOX_SELECT = "SELECT o.table_id, o.version, o.events, o.created_at, o.attempt FROM move_outbox AS o"
