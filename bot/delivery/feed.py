@@ -9,12 +9,13 @@ how a line's events are split into messages. Nothing here sends anything.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
-from bot.service import TableEvent, TableSnapshot
+from bot.service import TableEvent, TableSnapshot, UntoldLine
 from bot.ui import render
 
 # Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
@@ -35,6 +36,10 @@ class TableFeed:
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # set, and replaced, by every outcome
     # lines
     events: list[TableEvent] = field(default_factory=list)  # not told in a line yet
+    versions: list[int] = field(default_factory=list)  # the state version of each of them (the move's)
+    seen_version: int = 0  # the latest version any outcome brought (its moves are told once events are)
+    resumed: UntoldLine | None = None  # a line the previous process was sending (told first)
+    last_line_id: int | None = None  # the last line message sent, from which a restart looks for its line
     line_since: float | None = None  # lanes' clock (monotonic) when the oldest of them arrived
     line_task: asyncio.Task[None] | None = None
     last_line: float = -1e9
@@ -61,6 +66,11 @@ class TableFeed:
     hand_snapshot: TableSnapshot | None = None  # the latest, hands not yet refreshed for it
     private_users: set[int] = field(default_factory=set)  # players who learnt something (their hand changed)
     hand_task: asyncio.Task[None] | None = None
+
+    def told_through(self) -> int:
+        """The latest version whose moves are all told: the version before the oldest event still queued
+        (outcomes may come a little out of order: a move's own answer published after a CPU's next move)."""
+        return min(self.versions) - 1 if self.versions else self.seen_version
 
     def tasks(self) -> list[asyncio.Task[None]]:
         return [task for task in (self.line_task, self.board_task, self.hand_task) if task is not None]
@@ -89,6 +99,24 @@ def told_in_line(events: list[TableEvent], snapshot: TableSnapshot) -> list[Tabl
     if snapshot.phase != "lobby":
         return events
     return [event for event in events if event.kind not in QUIET_IN_LOBBY]
+
+
+def told_with_versions(
+    events: list[TableEvent], versions: list[int], snapshot: TableSnapshot
+) -> tuple[list[TableEvent], list[int]]:
+    """``told_in_line`` for events and their versions side by side."""
+    if snapshot.phase != "lobby":
+        return events, versions
+    kept = [(e, v) for e, v in zip(events, versions, strict=True) if e.kind not in QUIET_IN_LOBBY]
+    return [e for e, _ in kept], [v for _, v in kept]
+
+
+def line_nonce(table_id: int, first: int, last: int, index: int) -> str:
+    """The nonce of a line's ``index``-th message telling the table's moves ``first``..``last``: the same
+    message sent again (a restart that cannot know whether Discord accepted it) gets the same nonce, and
+    Discord's ``enforce_nonce`` returns the first message instead of posting a second. 24 characters (at
+    most 25 are allowed)."""
+    return hashlib.blake2b(f"{table_id}:{first}:{last}:{index}".encode(), digest_size=12).hexdigest()
 
 
 def mentioning(user_id: int | None) -> discord.AllowedMentions:

@@ -36,6 +36,15 @@ The floor the budget sets on how far a board edited through the channel lags: wi
 global rate of ``r`` requests per second, each gets a turn about every ``n / r`` seconds (2.6 s for 100, 8 s
 for 300 at Discord's 50/s, paced at 38). Boards riding an interaction do not wait for it.
 
+Every committed move is told once, even across a crash (issue 26): the store writes each move's public
+events to its outbox in the move's transaction; before a line goes out, its texts, nonces and route are noted
+on the rows it tells (the rows before are told); once it went, the rows are marked told (deleted), the marks
+of all tables written together by one task. A restarted process gets the rows left (``Outcome.resumed``: the
+line that was on its way, then the moves after it) and tells them first: the line on its way in the channel
+with the nonces it had (Discord's ``enforce_nonce`` returns a message it accepted in the last few minutes
+instead of posting it again), or, for a follow-up (no nonce there), only what the channel's history does not
+show after the line before it.
+
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
 penalty draw). When it is older, the public line tells the player to press "My hand".
@@ -50,7 +59,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import aiohttp
@@ -68,15 +80,17 @@ from bot.delivery.feed import (
     cpu_to_act,
     hand_key,
     line_chunks,
+    line_nonce,
     mentioning,
     told_in_line,
+    told_with_versions,
     user_to_act,
 )
 from bot.delivery.hand_session import HAND_EDIT_WINDOW
 from bot.delivery.hands import HandMessages
 from bot.delivery.relay import OutcomeRelay
 from bot.i18n import use_locale
-from bot.service import Outcome, SystemClock, TableEvent, TableService, TableSnapshot
+from bot.service import Outcome, SystemClock, TableEvent, TableService, TableSnapshot, UntoldLine
 from bot.ui import render
 from bot.ui.appearance import TEXT_ONLY, Appearance
 
@@ -87,6 +101,17 @@ ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following 
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
 UNKNOWN_MESSAGE = 10008  # Discord's error code: the message is gone
+
+
+@dataclass(frozen=True, slots=True)
+class LineMessage:
+    """One message of a line: its text (None: nothing to say), the user it mentions, how many of the line's
+    events are told once it is sent, and whether it announces the turn."""
+
+    content: str | None
+    mention: int | None
+    told: int
+    announce: bool
 
 
 class LaneClock(Protocol):
@@ -146,6 +171,10 @@ class TablePublisher:
             service, appearance, self._clock, is_transient=is_transient, retry_delay=retry_delay
         )
         self._watchers: set[asyncio.Task[None]] = set()  # players' answers waited for, hand refreshes retried
+        # Tables' moves told up to a version, not yet marked in the outbox: written together, in one
+        # transaction, by one task at a time (what comes while it writes goes in its next write).
+        self._marks: dict[int, int] = {}
+        self._mark_task: asyncio.Task[None] | None = None
         self._closed = False
         if relay is not None:
             relay.deliver_to(self)  # what happens on its own at the tables comes here from now on
@@ -172,12 +201,18 @@ class TablePublisher:
         table_id = outcome.table_id
         feed = self._feed(table_id)
         now = self._clock.monotonic()
+        if outcome.resumed is not None:
+            feed.resumed = outcome.resumed
+            if feed.line_since is None:
+                feed.line_since = now
         if outcome.public_events:
             feed.events.extend(outcome.public_events)
+            feed.versions.extend([outcome.version] * len(outcome.public_events))
             if feed.line_since is None:
                 feed.line_since = now
             if any(event.kind in TURN_EVENTS for event in outcome.public_events):
                 feed.turns += 1
+        feed.seen_version = max(feed.seen_version, outcome.version)
         seat = outcome.snapshot.seat_of(shown_to) if shown_to is not None else None
         if shown_to is not None and seat is not None:
             self.hands.note_shown(table_id, shown_to, hand_key(outcome.snapshot, seat.position))
@@ -202,8 +237,10 @@ class TablePublisher:
         feed.changed = asyncio.Event()
         if feed.hand_task is None:
             feed.hand_task = asyncio.create_task(self._drain_hands(feed), name=f"eights-hands-{table_id}")
-        if feed.events and feed.line_task is None:
+        if (feed.events or feed.resumed is not None) and feed.line_task is None:
             feed.line_task = asyncio.create_task(self._drain_lines(feed), name=f"eights-lines-{table_id}")
+        elif feed.line_task is None:
+            self._told(feed)  # nothing to tell in the channel: the move is told (its board follows)
         if feed.board_since is not None and feed.board_task is None:
             feed.board_task = asyncio.create_task(self._drain_board(feed), name=f"eights-board-{table_id}")
 
@@ -231,6 +268,7 @@ class TablePublisher:
             bool(self._watchers)
             or bool(self.hands.tasks())
             or any(feed.tasks() for feed in self._feeds.values())
+            or self._mark_task is not None
         )
 
     async def idle(self, timeout: float = 5.0) -> None:
@@ -242,6 +280,7 @@ class TablePublisher:
                 *self._watchers,
                 *self.hands.tasks(),
                 *(task for feed in self._feeds.values() for task in feed.tasks()),
+                *([self._mark_task] if self._mark_task is not None else []),
             ]
             if not tasks:
                 return
@@ -255,6 +294,8 @@ class TablePublisher:
         await self.idle(timeout=2.0)
         self._closed = True
         await self._board.flush()
+        if self._mark_task is None and self._marks:
+            await self._write_marks()
         self.hands.close()
         for task in [*self._watchers, *(task for feed in self._feeds.values() for task in feed.tasks())]:
             task.cancel()
@@ -392,6 +433,11 @@ class TablePublisher:
 
     async def _drain_lines(self, feed: TableFeed) -> None:
         try:
+            while feed.resumed is not None:
+                # What the previous process was sending when it stopped goes first, once.
+                await self._sleep_until(feed.line_retry_at)
+                async with self.budget.turn(self._budget_since(feed.line_since)):
+                    await self._tell_resumed(feed)
             while feed.events:
                 await self._gather(feed)
                 await self._sleep_until(max(feed.last_line + self.min_interval, feed.line_retry_at))
@@ -399,11 +445,14 @@ class TablePublisher:
                 if via is not None:
                     await self._post_line(feed, via)
                 elif not self._line_due(feed):
-                    feed.events, feed.line_since = [], None  # lobby chatter: nothing to post, no turn needed
+                    # Lobby chatter: nothing to post, no turn needed.
+                    feed.events, feed.versions, feed.line_since = [], [], None
                 else:
                     async with self.budget.turn(self._budget_since(feed.line_since)):
                         # A player may have acted while the line waited: their interaction carries it.
                         await self._post_line(feed, self._answered_via(feed))
+                self._told(feed)
+            self._told(feed)
         finally:
             feed.line_task = None
             self._lane_done(feed)
@@ -569,37 +618,39 @@ class TablePublisher:
         """Tell the events gathered so far: as a follow-up of ``via``, or in the channel; in several messages
         when there are more than one message tells (after a wait), so that no play goes untold. On a
         failure the events not told go back in front of the queue, to be told in the next line, and the
-        turn is announced (the person to move mentioned) then if it was not yet."""
+        turn is announced (the person to move mentioned) then if it was not yet. Before anything is sent,
+        the outbox notes what is about to go out (``_note_line``), so that a restart right after Discord
+        accepted it does not tell it again."""
         snapshot = feed.snapshot
         assert snapshot is not None
-        events, since, turns = feed.events, feed.line_since, feed.turns
-        feed.events, feed.line_since = [], None
+        events, versions, since, turns = feed.events, feed.versions, feed.line_since, feed.turns
+        feed.events, feed.versions, feed.line_since = [], [], None
         feed.last_line = self._clock.monotonic()
-        events = told_in_line(events, snapshot)
-        chunks = line_chunks(events, snapshot)
+        events, versions = told_with_versions(events, versions, snapshot)
+        messages = self._line_messages(snapshot, events, feed.announced < turns)
+        nonces = await self._note_line(feed, versions, messages, via)
         told = 0
         try:
-            for index, chunk in enumerate(chunks):
-                announce = index == len(chunks) - 1 and feed.announced < turns
-                content, mention = self._line_for(snapshot, chunk, announce)
-                if content is not None:
-                    await self._send(snapshot, via, content, mentioning(mention))
-                told += len(chunk)
-                if announce:
-                    feed.announced = turns
-            if any(event.kind == "match_over" for event in events) and snapshot.ranking:
-                with use_locale(self.appearance.cached_language(snapshot.guild_id)):
-                    ranking = render.final_ranking_text(
-                        snapshot, self.appearance.cached_faces(snapshot.guild_id)
+            for message, nonce in zip(messages, nonces, strict=True):
+                if message.content is not None:
+                    sent = await self._send(
+                        snapshot, via, message.content, mentioning(message.mention), nonce
                     )
-                await self._send(snapshot, via, ranking, discord.AllowedMentions.none())
+                    feed.last_line_id = sent if sent is not None else feed.last_line_id
+                told = message.told
+                if message.announce:
+                    feed.announced = turns
         except Exception as error:
             if not is_transient(error) and via is None:
                 # 403 and the like would only repeat (and count towards Discord's ban): given up.
                 log.warning("table %s: could not post the turn line: %s", feed.table_id, error)
                 return
             untold = events[told:] or [event for event in events if event.kind == "match_over"]
+            untold_versions = versions[told:] or [
+                version for event, version in zip(events, versions, strict=True) if event.kind == "match_over"
+            ]
             feed.events[:0] = untold
+            feed.versions[:0] = untold_versions
             if untold or feed.announced < turns:
                 feed.line_since = (
                     since if feed.line_since is None or since is None else min(since, feed.line_since)
@@ -649,18 +700,178 @@ class TablePublisher:
                 events, snapshot, hand_is_fresh=fresh, announce_turn=announce, faces=faces
             )
 
+    def _line_messages(
+        self, snapshot: TableSnapshot, events: list[TableEvent], announce_turn: bool
+    ) -> list[LineMessage]:
+        """The messages of a line, each with how many of ``events`` are told once it is sent."""
+        chunks = line_chunks(events, snapshot)
+        messages = []
+        told = 0
+        for index, chunk in enumerate(chunks):
+            announce = index == len(chunks) - 1 and announce_turn
+            content, mention = self._line_for(snapshot, chunk, announce)
+            told += len(chunk)
+            messages.append(LineMessage(content, mention, told, announce))
+        if any(event.kind == "match_over" for event in events) and snapshot.ranking:
+            faces = self.appearance.cached_faces(snapshot.guild_id)
+            with use_locale(self.appearance.cached_language(snapshot.guild_id)):  # public: the server's
+                ranking = render.final_ranking_text(snapshot, faces)
+            messages.append(LineMessage(ranking, None, told, False))
+        return messages
+
+    async def _note_line(
+        self,
+        feed: TableFeed,
+        versions: list[int],
+        messages: list[LineMessage],
+        via: discord.Interaction | None,
+    ) -> list[str | None]:
+        """Note in the outbox what is about to be sent for the moves ``versions`` tell, and return each
+        message's nonce. Noted first, so that a restart can tell a line Discord accepted from one it did
+        not (``_tell_resumed``): in the channel the nonce answers it, for a follow-up the channel's
+        history does."""
+        texts = [message.content for message in messages if message.content is not None]
+        if not versions or min(versions) <= 0 or not texts:
+            return [None] * len(messages)  # not a committed move's news (a test's outcome): nothing to note
+        first, last = min(versions), max(versions)
+        nonces: list[str | None] = [
+            line_nonce(feed.table_id, first, last, index) for index in range(len(messages))
+        ]
+        attempt = {
+            "via": "followup" if via is not None else "channel",
+            "after": feed.last_line_id,
+            "at": time.time(),
+            "lines": [
+                [message.content, message.mention, nonce]
+                for message, nonce in zip(messages, nonces, strict=True)
+                if message.content is not None
+            ],
+        }
+        try:
+            await self.service.note_telling(feed.table_id, first, last, attempt)
+        except Exception as error:
+            # The line matters more than the note: only a crash in the next instant could repeat it.
+            log.warning("table %s: could not note the line before sending it: %s", feed.table_id, error)
+        return nonces
+
+    async def _tell_resumed(self, feed: TableFeed) -> None:
+        """Tell the line the previous process was sending when it stopped, exactly once: in the channel
+        with the nonces it had (Discord returns a message it accepted instead of posting it again); a
+        follow-up, which has no nonce, is looked for in the channel's history after the line before it,
+        and only what is not there is sent."""
+        line, snapshot = feed.resumed, feed.snapshot
+        assert line is not None and snapshot is not None
+        attempt = line.attempt
+        lines = [
+            (str(content), mention if isinstance(mention, int) else None, str(nonce))
+            for content, mention, nonce in attempt.get("lines") or []
+        ]
+        if attempt.get("via") == "followup":
+            try:
+                seen = await self._lines_in_channel(snapshot, attempt)
+            except Exception as error:
+                seen = []
+                log.warning(
+                    "table %s: could not read the channel to find the line being sent at the restart "
+                    "(%s): sending it, it may show twice",
+                    feed.table_id,
+                    error,
+                )
+            missing = []
+            for entry in lines:
+                if entry[0] in seen:
+                    seen.remove(entry[0])
+                else:
+                    missing.append(entry)
+            lines = missing
+        for index, (content, mention, nonce) in enumerate(lines):
+            try:
+                sent = await self._send(snapshot, None, content, mentioning(mention), nonce)
+            except Exception as error:
+                if is_transient(error):
+                    # The rest goes in the channel, with the nonces it had: tried again later.
+                    rest = [[c, m, n] for c, m, n in lines[index:]]
+                    feed.resumed = UntoldLine(
+                        line.first, line.last, {**attempt, "via": "channel", "lines": rest}
+                    )
+                    feed.line_failures += 1
+                    feed.line_retry_at = self._clock.monotonic() + retry_delay(feed.line_failures)
+                    log.warning(
+                        "table %s: could not post the line due since the restart: %s", feed.table_id, error
+                    )
+                    return
+                log.warning(
+                    "table %s: could not post the line due since the restart: %s", feed.table_id, error
+                )
+                break
+            feed.last_line_id = sent if sent is not None else feed.last_line_id
+        feed.resumed = None
+        feed.line_failures = 0
+        self._mark(feed.table_id, line.last)
+
+    async def _lines_in_channel(self, snapshot: TableSnapshot, attempt: Mapping[str, Any]) -> list[str]:
+        """The bot's messages in the table's channel since the line before ``attempt`` (or, without its id,
+        since a minute before the attempt), oldest first: a table's channel has one open table."""
+        after = attempt.get("after")
+        if not isinstance(after, int):
+            at = float(attempt.get("at") or time.time())
+            after = discord.utils.time_snowflake(datetime.fromtimestamp(at - 60.0, UTC))
+        me = self.client.user
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        return [
+            message.content
+            async for message in channel.history(limit=100, after=discord.Object(after), oldest_first=True)
+            if me is not None and message.author.id == me.id
+        ]
+
+    def _told(self, feed: TableFeed) -> None:
+        """The feed's moves are told up to the version before its first event still queued."""
+        self._mark(feed.table_id, feed.told_through())
+
+    def _mark(self, table_id: int, version: int) -> None:
+        """Mark the table's moves told up to ``version`` in the outbox, with the other tables' marks due."""
+        if version <= 0 or (self._closed and self._mark_task is None and not self._marks):
+            return
+        if version > self._marks.get(table_id, 0):
+            self._marks[table_id] = version
+        if self._mark_task is None:
+            self._mark_task = asyncio.create_task(self._write_marks(), name="eights-outbox-marks")
+
+    async def _write_marks(self) -> None:
+        try:
+            while self._marks:
+                marks, self._marks = self._marks, {}
+                try:
+                    await self.service.mark_told(marks)
+                except Exception as error:
+                    # Left to the next note of a line (it tells the rows before it) or to a restart, whose
+                    # notes and nonces keep it from telling a line twice.
+                    log.warning("could not mark %s tables' moves told: %s", len(marks), error)
+                    return
+        finally:
+            self._mark_task = None
+
     async def _send(
         self,
         snapshot: TableSnapshot,
         via: discord.Interaction | None,
         content: str,
         mentions: discord.AllowedMentions,
-    ) -> None:
+        nonce: str | None = None,
+    ) -> int | None:
+        """Send one message of a line; returns its id. In the channel with its ``nonce`` (Discord's
+        ``enforce_nonce``: sent again, the first one is returned)."""
         if via is not None:
-            await via.followup.send(content, allowed_mentions=mentions)
+            # wait=True: an interaction's follow-up always waits for the message; said so, it is returned.
+            sent: Any = await via.followup.send(content, allowed_mentions=mentions, wait=True)
         else:
             channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-            await channel.send(content, allowed_mentions=mentions)
+            if nonce is not None:
+                sent = await channel.send(content, allowed_mentions=mentions, nonce=nonce)
+            else:
+                sent = await channel.send(content, allowed_mentions=mentions)
+        message_id = getattr(sent, "id", None)
+        return message_id if isinstance(message_id, int) else None
 
     async def _refresh_hands(self, snapshot: TableSnapshot, users: set[int], feed: TableFeed) -> None:
         """Refresh the hand messages that may look different after this snapshot."""

@@ -52,6 +52,7 @@ from bot.service.models import (
     TableEvent,
     TableListener,
     TableSnapshot,
+    UntoldLine,
 )
 from bot.service.tables import TableService
 
@@ -83,6 +84,7 @@ __all__ = [
     "TableService",
     "TableSnapshot",
     "Timer",
+    "UntoldLine",
     "house_option_labels",
     "house_value_suggestions",
     "preset_names",

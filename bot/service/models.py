@@ -308,6 +308,17 @@ class CrazierHand:
 
 
 @dataclass(frozen=True, slots=True)
+class UntoldLine:
+    """A line a process was sending when it stopped: it tells the moves of versions ``first``..``last``, and
+    ``attempt`` is the delivery's own note of it (what it sent, how), written before it was sent. Discord
+    may or may not have accepted it: the delivery finds out before telling anything newer."""
+
+    first: int
+    last: int
+    attempt: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """The result of a use case, or of something that happened on its own (pushed to the listener).
 
@@ -318,6 +329,12 @@ class Outcome:
     snapshot: TableSnapshot
     public_events: tuple[TableEvent, ...] = ()
     private_events: Mapping[int, tuple[TableEvent, ...]] = field(default_factory=dict)
+    # The state version of the last committed move it tells (0: none, e.g. a table just opened): once its
+    # public events are told, the store's outbox is marked up to it.
+    version: int = 0
+    # Only in what a restarted process tells of the moves its predecessor committed and did not tell: the
+    # line that was being sent when it stopped, if any (told first, before ``public_events``).
+    resumed: UntoldLine | None = None
 
     @property
     def table_id(self) -> int:

@@ -49,7 +49,10 @@ class OutcomeFeed:
         for user, events in outcome.private_events.items():
             private[user] = private.get(user, ()) + events
         self._pending[table_id] = Outcome(
-            outcome.snapshot, pending.public_events + outcome.public_events, private
+            outcome.snapshot,
+            pending.public_events + outcome.public_events,
+            private,
+            max(pending.version, outcome.version),
         )
 
     def _flusher(self, table_id: int) -> Callable[[], Any]:
@@ -60,7 +63,7 @@ class OutcomeFeed:
             now = self._current(table_id)
             if now is not None:
                 # The board shows the table as it is now, not as it was when the first move was gathered.
-                outcome = Outcome(now, outcome.public_events, outcome.private_events)
+                outcome = Outcome(now, outcome.public_events, outcome.private_events, outcome.version)
             try:
                 await self.listener.on_outcome(outcome)
             except Exception:

@@ -13,10 +13,11 @@ privacy checks) whenever a table's committed state in memory changes.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from bot.engine import Match
 from bot.engine.crazier import CrazierMatch
@@ -25,7 +26,7 @@ from bot.service.clock import Clock
 from bot.service.crazier import is_crazier_state
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
 from bot.service.live import LiveTable, Work, round_token, table_ruleset
-from bot.service.models import Actor, Outcome, TableListener, TableSnapshot
+from bot.service.models import Actor, Outcome, TableEvent, TableListener, TableSnapshot, UntoldLine
 from bot.service.outage import StoreOutage
 from bot.service.outcomes import OutcomeFeed
 from bot.service.settlement import settle, store_deadline
@@ -35,6 +36,7 @@ from bot.store.base import (
     ConflictError,
     DamagedDatabaseError,
     MoveCommit,
+    OutboxRow,
     SeatRecord,
     Store,
     StoreUnavailableError,
@@ -42,6 +44,9 @@ from bot.store.base import (
 )
 
 log = logging.getLogger(__name__)
+
+# Moves not told within a day (their process down that long, their channel gone) are no longer told.
+UNTOLD_TTL = 24 * 3600.0
 
 
 class Scheduler(Protocol):
@@ -184,7 +189,11 @@ class TableRegistry:
         await self.load(table_id)
 
     async def restore_all(self) -> int:
-        count = 0
+        # What the previous process committed and did not tell is read first and handed to the listener
+        # before any restored table's timer can run: the channel hears the old moves before the new ones.
+        await self.store.drop_untold(self.clock.now() - UNTOLD_TTL)
+        untold = await self.store.untold(self.shards)
+        restored: list[LiveTable] = []
         for open_table in await self.store.load_open_tables(self.shards):
             if open_table.table.id in self._tables:
                 continue  # already loaded (restore_all called twice, or a request loaded it first)
@@ -195,10 +204,49 @@ class TableRegistry:
             except Exception:
                 log.exception("table %s: its stored state can't be loaded; left alone", open_table.table.id)
                 continue
+            restored.append(live)
+        if untold:
+            await self._tell_untold(untold, {live.id: live for live in restored})
+        for live in restored:
             self.add(live, restoring=True)
-            count += 1
-        log.info("restored %s open tables", count)
-        return count
+        log.info("restored %s open tables", len(restored))
+        return len(restored)
+
+    async def _tell_untold(self, untold: list[OutboxRow], restored: dict[int, LiveTable]) -> None:
+        """Hand the listener, per table, the moves committed and not told: the line that was on its way
+        (``UntoldLine``) and the public events of the moves after it, with the table as it is now (a table
+        closed by its last move too: its final lines and board are still due)."""
+        listener = self.feed.listener
+        by_table: dict[int, list[OutboxRow]] = {}
+        for row in untold:
+            by_table.setdefault(row.table_id, []).append(row)
+        told = 0
+        for table_id, rows in by_table.items():
+            live = restored.get(table_id) or self._tables.get(table_id) or await self._closed_table(table_id)
+            if live is None or listener is None:
+                continue
+            # note_telling leaves at most one line's rows noted, and they come first.
+            resumed, fresh = _in_doubt(rows)
+            events = tuple(told_event(event) for row in fresh for event in row.events)
+            outcome = Outcome(snapshot(live), events, {}, rows[-1].version, resumed)
+            try:
+                await listener.on_outcome(outcome)
+            except Exception:
+                log.exception("table %s: listener failed", table_id)
+            told += len(rows)
+        log.info("%s committed moves of %s tables were not told yet: telling them", told, len(by_table))
+
+    async def _closed_table(self, table_id: int) -> LiveTable | None:
+        """A table of this process closed by a move not told yet, as committed (not held: it is over)."""
+        record = await self.store.get_table(table_id)
+        state = await self.store.get_state(table_id)
+        if record is None or state is None or not self.shards.owns(record.guild_id):
+            return None
+        try:
+            return live_from(record, await self.store.list_seats(table_id), state.state, state.version)
+        except Exception:
+            log.exception("table %s: its stored state can't be loaded; its last moves go untold", table_id)
+            return None
 
     def add(self, live: LiveTable, *, restoring: bool = False) -> None:
         """Hold a table (just opened, or loaded from the store) and set its timers."""
@@ -310,6 +358,7 @@ class TableRegistry:
                     status=work.status,
                     round_result=work.round_result,
                     match_result=work.match_result,
+                    told=[told_json(event) for event in work.public],
                 )
             )
         except ConflictError:
@@ -341,7 +390,28 @@ class TableRegistry:
             snapshot(live),
             tuple(work.public),
             {user: tuple(events) for user, events in work.private.items()},
+            version,
         )
+
+
+def _in_doubt(rows: list[OutboxRow]) -> tuple[UntoldLine | None, list[OutboxRow]]:
+    """A table's untold rows split into the line that was on its way (note_telling leaves at most one
+    line's rows noted, and they come first) and the moves after it."""
+    noted = rows[0].attempt
+    if noted is None:
+        return None, rows
+    count = sum(1 for _ in itertools.takewhile(lambda row: row.attempt == noted, rows))
+    return UntoldLine(rows[0].version, rows[count - 1].version, noted), rows[count:]
+
+
+def told_json(event: TableEvent) -> dict[str, Any]:
+    """A public event as the outbox keeps it (``told_event`` reads it back)."""
+    return {"kind": event.kind, "seat": event.seat, "data": dict(event.data), "source": event.source}
+
+
+def told_event(stored: dict[str, Any]) -> TableEvent:
+    source: Literal["engine", "service"] = "engine" if stored.get("source") == "engine" else "service"
+    return TableEvent(str(stored["kind"]), stored.get("seat"), dict(stored.get("data") or {}), source)
 
 
 def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any], version: int) -> LiveTable:

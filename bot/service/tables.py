@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from bot.engine import Ruleset, get_preset, rule_wording, rules_help
 from bot.engine.crazier import CrazierRules
@@ -291,6 +292,16 @@ class TableService:
         live = self._registry.get(table_id)
         if live is not None:
             live.record = dataclasses.replace(live.record, board_message_id=message_id)
+
+    async def note_telling(self, table_id: int, first: int, last: int, attempt: dict[str, Any]) -> None:
+        """A line telling the table's moves ``first``..``last`` is about to go out (``attempt``: the
+        delivery's note of it, handed back in ``Outcome.resumed`` after a restart); the moves before it are
+        told."""
+        await self._registry.store.note_telling(table_id, first, last, attempt)
+
+    async def mark_told(self, told: Mapping[int, int]) -> None:
+        """Table id -> version: the channel has been told the table's moves up to that version."""
+        await self._registry.store.mark_told(told)
 
     async def board_picture(self, table_id: int) -> tuple[int, str] | None:
         """What the table's board message shows as its picture, as last recorded (``set_board_picture``):

@@ -12,7 +12,7 @@ apply.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol
@@ -223,6 +223,21 @@ class MoveCommit:
     status: TableStatus | None = None
     round_result: RoundResult | None = None
     match_result: MatchResult | None = None
+    # What the channel must be told of this move (its public events, maybe none): written to the outbox in
+    # the move's transaction, so that a move committed just before the process dies is still told. None:
+    # no outbox row (callers that announce nothing: tests of the store, tools).
+    told: Sequence[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """A committed move the channel has not been told yet (``Store.untold``)."""
+
+    table_id: int
+    version: int  # the state version the move produced
+    events: list[dict[str, Any]]  # its public events, as ``MoveCommit.told`` gave them
+    created_at: float
+    attempt: dict[str, Any] | None  # the delivery's note of a line being sent for it (``note_telling``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,6 +454,27 @@ class Store(Protocol):
         ...
 
     async def moves(self, table_id: int) -> list[MoveRecord]: ...
+
+    # --- the outbox: what the channel must still be told ----------------------------------------------
+
+    async def untold(self, shards: ShardSet | None = None) -> list[OutboxRow]:
+        """Every outbox row (of the guilds on ``shards``), by table then version: the moves committed and
+        not yet told."""
+        ...
+
+    async def note_telling(self, table_id: int, first: int, last: int, attempt: dict[str, Any]) -> None:
+        """A line telling the table's moves ``first``..``last`` is about to be sent: rows before ``first``
+        are told (deleted), and ``attempt`` is noted on the rows it tells, in one transaction."""
+        ...
+
+    async def mark_told(self, told: Mapping[int, int]) -> None:
+        """Table id -> version: the table's moves up to that version are told (their rows deleted), all
+        tables in one transaction."""
+        ...
+
+    async def drop_untold(self, created_before: float) -> int:
+        """Delete outbox rows older than ``created_before`` (news too old to tell); returns how many."""
+        ...
 
     # --- retention of closed tables' move logs ---------------------------------------------------------
 

@@ -94,6 +94,19 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
                     table=table_id,
                     seq=seq,
                 )
+        # A closed table's last moves may not be told yet (the outbox): they are told without the person.
+        untold = yield _statement(
+            "SELECT version, events FROM move_outbox WHERE table_id = :table", rows=True, table=table_id
+        )
+        for version, events in untold:
+            new_events = redacted(events, user_id)
+            if new_events is not None:
+                changed += yield _statement(
+                    "UPDATE move_outbox SET events = :events WHERE table_id = :table AND version = :version",
+                    events=new_events,
+                    table=table_id,
+                    version=version,
+                )
     closed_table = (
         f"EXISTS (SELECT 1 FROM game_tables AS t WHERE t.id = {{}}.table_id AND t.{CLOSED}{t_in_guild})"
     )

@@ -32,7 +32,7 @@ import contextlib
 import functools
 import inspect
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 from urllib.parse import parse_qs, urlsplit
@@ -51,6 +51,7 @@ from bot.store.base import (
     MoveCommit,
     MoveRecord,
     OpenTable,
+    OutboxRow,
     Rater,
     SeatRecord,
     StoreError,
@@ -98,6 +99,15 @@ WITH moved AS (
 )
 SELECT version FROM moved
 """
+# The same, with the move's outbox row (what the channel must be told of it) in the same statement.
+_MOVE_TOLD = _MOVE.replace(
+    "\nSELECT version FROM moved",
+    """, told AS (
+    INSERT INTO move_outbox (table_id, version, events, created_at)
+    SELECT table_id, version, $10, $8 FROM moved
+)
+SELECT version FROM moved""",
+)
 
 _CREATE_TABLE = """
 WITH created AS (
@@ -187,6 +197,7 @@ class PostgresStore(PostgresStandings):
         self._schema = schema
         self._rater = rater or default_rater()
         self._rates = True  # as SqliteStore's: False after migrating to a schema older than the ratings'
+        self._tells = True  # as SqliteStore's: False on a schema older than the outbox's
 
     @classmethod
     async def open(
@@ -258,6 +269,7 @@ class PostgresStore(PostgresStandings):
         async with self._pool.acquire() as conn:
             version = await migration_runner.migrate_postgres(conn, known, {ratings.MIGRATION: backfill})
         self._rates = version >= ratings.MIGRATION
+        self._tells = version >= statements.OUTBOX_MIGRATION
         return version
 
     async def schema_version(self) -> int:
@@ -504,15 +516,20 @@ class PostgresStore(PostgresStandings):
             now,
             move.status,
         )
+        # Without an outbox row (a caller that tells nothing, e.g. on a schema older than the outbox's):
+        # the statement without it.
+        statement, args = _MOVE, list(params)
+        if move.told is not None and self._tells:
+            statement, args = _MOVE_TOLD, [*params, dumps(list(move.told))]
         more = seats is not None or round_result is not None or match_result is not None
         async with self._pool.acquire() as conn:
             if not more:
-                version = await conn.fetchval(_MOVE, *params)
+                version = await conn.fetchval(statement, *args)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
                 return int(version)
             async with conn.transaction():
-                version = await conn.fetchval(_MOVE, *params)
+                version = await conn.fetchval(statement, *args)
                 if version is None:
                     raise await self._conflict(conn, table_id, expected_version)
                 if seats is not None:
@@ -548,6 +565,45 @@ class PostgresStore(PostgresStandings):
             table_id,
         )
         return [rows.move_record(table_id, row) for row in found]
+
+    # --- the outbox ------------------------------------------------------------------------------------
+
+    async def untold(self, shards: ShardSet | None = None) -> list[OutboxRow]:
+        if not self._tells:
+            return []
+        mine, shard_args = "", []
+        if shards is not None and not shards.everything:
+            # Only this process's guilds: the tables of other shards are told by their own process.
+            mine = (
+                " WHERE o.table_id IN (SELECT id FROM game_tables "
+                "WHERE ((guild_id >> 22) % $1) = ANY($2::integer[]))"
+            )
+            shard_args = [shards.count, list(shards.ids or ())]
+        found = await self._pool.fetch(
+            f"{statements.OUTBOX_SELECT}{mine} ORDER BY o.table_id, o.version", *shard_args
+        )
+        return [rows.outbox_row(row) for row in found]
+
+    async def note_telling(self, table_id: int, first: int, last: int, attempt: dict[str, Any]) -> None:
+        if not self._tells:
+            return
+        values = {"table": table_id, "first": first, "last": last, "attempt": dumps(attempt)}
+        async with self._pool.acquire() as conn, conn.transaction():
+            for sql in (statements.OUTBOX_TOLD_BEFORE, statements.OUTBOX_NOTE):
+                await conn.execute(*_numbered(sql, values))
+
+    async def mark_told(self, told: Mapping[int, int]) -> None:
+        if not told or not self._tells:
+            return
+        sql, _ = statements.numbered(statements.OUTBOX_TOLD, {"table": 0, "version": 0})
+        async with self._pool.acquire() as conn:
+            await conn.executemany(sql, list(told.items()))
+
+    async def drop_untold(self, created_before: float) -> int:
+        if not self._tells:
+            return 0
+        done = await self._pool.execute(*_numbered(statements.OUTBOX_DROP_OLD, {"before": created_before}))
+        return int(done.split()[-1])  # "DELETE n"
 
     # --- retention of closed tables' move logs ---------------------------------------------------------
 
@@ -630,6 +686,12 @@ def backup_advice(target: DatabaseTarget, path: str) -> str:
         "(give the password through PGPASSWORD or ~/.pgpass, not on the command line). To restore: stop the "
         f"bot, then pg_restore --clean --if-exists --dbname='{shown}' {path}"
     )
+
+
+def _numbered(sql: str, values: dict[str, Any]) -> list[Any]:
+    """A statement of ``bot.store.statements`` with its arguments, as asyncpg's ``execute`` takes them."""
+    text, args = statements.numbered(sql, statements.params_of(sql, values))
+    return [text, *args]
 
 
 def _coerce(kind: str, value: Any) -> Any:

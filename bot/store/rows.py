@@ -15,6 +15,7 @@ from bot.store.base import (
     LeaderboardRow,
     MatchResult,
     MoveRecord,
+    OutboxRow,
     PlayerStats,
     RankingEntry,
     RoundResult,
@@ -246,3 +247,10 @@ def move_record(table_id: int, row: Sequence[Any]) -> MoveRecord:
     """A row of (seq, version, actor_id, action, events, created_at)."""
     seq, version, actor, action, events, created = row
     return MoveRecord(table_id, seq, version, actor, loads(action), loads(events), created)
+
+
+def outbox_row(row: Sequence[Any]) -> OutboxRow:
+    """A row of (table_id, version, events, created_at, attempt)."""
+    table_id, version, events, created, attempt = row
+    noted = None if attempt is None else loads(attempt)
+    return OutboxRow(int(table_id), int(version), loads(events), float(created), noted)

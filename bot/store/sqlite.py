@@ -31,7 +31,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -55,6 +55,7 @@ from bot.store.base import (
     MoveCommit,
     MoveRecord,
     OpenTable,
+    OutboxRow,
     PlayerRating,
     PlayerStats,
     RankingEntry,
@@ -227,6 +228,7 @@ class SqliteStore:
         # False after migrating to a schema older than the ratings' (a test making a database as an old bot
         # would have): then results are recorded without ratings, which migration 0009 backfills.
         self._rates = True
+        self._tells = True  # likewise: False on a schema older than the outbox's (no rows written or read)
 
     @classmethod
     async def open(
@@ -311,6 +313,7 @@ class SqliteStore:
         }
         version = await self._call(lambda conn: migration_runner.migrate(conn, known, steps))
         self._rates = version >= ratings.MIGRATION
+        self._tells = version >= statements.OUTBOX_MIGRATION
         return version
 
     async def schema_version(self) -> int:
@@ -673,6 +676,9 @@ class SqliteStore:
         seat_rows = None if seats is None else [rows.seat_params(table_id, seat) for seat in seats]
         seat_positions = None if seats is None else dumps([seat.position for seat in seats])
         rater = self._rater if self._rates else None
+        told = None
+        if move.told is not None and self._tells:
+            told = (table_id, expected_version + 1, dumps(list(move.told)), now)
 
         def work(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
@@ -694,6 +700,8 @@ class SqliteStore:
                 "UPDATE game_tables SET updated_at = ?, status = COALESCE(?, status) WHERE id = ?",
                 (now, status, table_id),
             )
+            if told is not None:
+                conn.execute(statements.OUTBOX_INSERT, told)
             if seat_rows is not None:
                 conn.execute(
                     "DELETE FROM seats WHERE table_id = ? "
@@ -717,6 +725,52 @@ class SqliteStore:
                 (table_id,),
             ).fetchall()
             return [rows.move_record(table_id, row) for row in found]
+
+        return await self._call(work)
+
+    # --- the outbox ------------------------------------------------------------------------------------
+
+    async def untold(self, shards: ShardSet | None = None) -> list[OutboxRow]:
+        if not self._tells:
+            return []
+        mine, shard_args = _shard_filter(shards)
+        # Only this process's guilds: the tables of other shards are told by their own process.
+        where = f" WHERE o.table_id IN (SELECT id FROM game_tables WHERE {mine.removeprefix(' AND ')})"
+
+        def work(conn: sqlite3.Connection) -> list[OutboxRow]:
+            found = conn.execute(
+                f"{statements.OUTBOX_SELECT}{where if mine else ''} ORDER BY o.table_id, o.version",
+                shard_args,
+            ).fetchall()
+            return [rows.outbox_row(row) for row in found]
+
+        return await self._call(work)
+
+    async def note_telling(self, table_id: int, first: int, last: int, attempt: dict[str, Any]) -> None:
+        if not self._tells:
+            return
+        noted = dumps(attempt)
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(statements.OUTBOX_TOLD_BEFORE, {"table": table_id, "first": first})
+            conn.execute(
+                statements.OUTBOX_NOTE, {"table": table_id, "first": first, "last": last, "attempt": noted}
+            )
+
+        await self._call(lambda conn: _write(conn, work))
+
+    async def mark_told(self, told: Mapping[int, int]) -> None:
+        if not told or not self._tells:
+            return
+        marks = [{"table": table_id, "version": version} for table_id, version in told.items()]
+        await self._call(lambda conn: _write(conn, lambda c: c.executemany(statements.OUTBOX_TOLD, marks)))
+
+    async def drop_untold(self, created_before: float) -> int:
+        if not self._tells:
+            return 0
+
+        def work(conn: sqlite3.Connection) -> int:
+            return conn.execute(statements.OUTBOX_DROP_OLD, {"before": created_before}).rowcount
 
         return await self._call(work)
 

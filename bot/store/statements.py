@@ -40,6 +40,7 @@ DATA_TABLES = (
     "player_preset_counts",
     "heartbeats",
     "ratings",
+    "move_outbox",
 )
 
 
@@ -102,3 +103,19 @@ def _numbering(sql: str) -> tuple[str, tuple[str, ...]]:
 @lru_cache(maxsize=512)
 def _names(sql: str) -> tuple[str, ...]:
     return tuple(_NAMED.findall(sql))
+
+
+# --- the outbox (what the channel must still be told; migrations/0011_move_outbox.sql) --------------------
+# The schema version that made the outbox. A store migrated to an older schema (a test making a database as an
+# old bot would have) writes no outbox rows and has none to tell.
+OUTBOX_MIGRATION = 11
+# Positional in commit_move (one more statement in the move's transaction), named elsewhere.
+OUTBOX_INSERT = "INSERT INTO move_outbox (table_id, version, events, created_at) VALUES (?, ?, ?, ?)"
+OUTBOX_SELECT = "SELECT o.table_id, o.version, o.events, o.created_at, o.attempt FROM move_outbox AS o"
+OUTBOX_TOLD = "DELETE FROM move_outbox WHERE table_id = :table AND version <= :version"
+OUTBOX_TOLD_BEFORE = "DELETE FROM move_outbox WHERE table_id = :table AND version < :first"
+OUTBOX_NOTE = (
+    "UPDATE move_outbox SET attempt = :attempt WHERE table_id = :table AND version >= :first "
+    "AND version <= :last"
+)
+OUTBOX_DROP_OLD = "DELETE FROM move_outbox WHERE created_at < :before"

@@ -59,6 +59,10 @@ API_PREFIX = "/api/v10"
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_PRESENCES = 1 << 8
 INTENT_GUILD_MESSAGES = 1 << 9
+# Create Message's enforce_nonce: "the message will be deduped for the same sender within a few minutes. If a
+# message was created with the same nonce, no new message will be created and the previous message will be
+# returned instead" (Discord's change log, 2024-02-12). The window is not documented; the fake keeps 5 min.
+NONCE_WINDOW = 300.0
 
 MessageObserver = Callable[[FakeMessage, FakeUser | None], None]
 
@@ -165,6 +169,9 @@ class FakeDiscord:
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
+        # (author id, nonce) -> (loop time, message) of channel messages created with enforce_nonce.
+        self._nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
+        self.nonce_repeats = 0  # creates answered with the earlier message of the same nonce
         self._channel_messages: dict[int, list[FakeMessage]] = {}
         self._ephemeral: dict[int, list[FakeMessage]] = {}
         self._commands: dict[int | None, list[dict[str, Any]]] = {}
@@ -1357,11 +1364,21 @@ class FakeDiscord:
         channel = self._channel(request)
         body, attachments = await self._read_body(request, channel)
         self._check_message(body, creating=True)
+        nonce = body.get("nonce")
+        key = (self.bot_user.id, str(nonce)) if nonce is not None and body.get("enforce_nonce") else None
+        now = asyncio.get_running_loop().time()
+        if key is not None and key in self._nonces:
+            at, earlier = self._nonces[key]
+            if now - at < NONCE_WINDOW:
+                self.nonce_repeats += 1
+                return _json(earlier.payload())
         kind = MESSAGE_REPLY if body.get("message_reference") else MESSAGE_DEFAULT
         message = self._new_bot_message(
             channel, body, attachments=attachments, flags=0, kind=kind, record=None
         )
         self._store_message(message, recipient=None)
+        if key is not None:
+            self._nonces[key] = (now, message)
         return _json(message.payload())
 
     async def _channel_message_get(self, request: web.Request) -> web.Response:

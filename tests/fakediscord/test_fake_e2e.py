@@ -711,3 +711,16 @@ async def test_guilds_channels_and_members_created_while_connected_reach_the_bot
     await fake.wait_for(arrived, what="GUILD_CREATE and CHANNEL_CREATE")
     resp = await fake.invoke(erin, channel, "eights new", preset="quick")
     assert (await resp.reply()).content == "New quick table, 4 seats"
+
+
+async def test_a_message_created_again_with_its_nonce_is_the_first_one(world: World) -> None:
+    """Create Message with ``enforce_nonce`` (discord.py sends it with every nonce): the same sender and
+    nonce within a few minutes get the earlier message back, and no second one is posted."""
+    fake, bot = world.fake, world.bot
+    channel = bot.get_partial_messageable(world.channel.id, guild_id=world.guild.id)
+    first = await channel.send("Ana played 4♥", nonce="e8-table-1-v3")
+    again = await channel.send("Ana played 4♥ (told again)", nonce="e8-table-1-v3")
+    other = await channel.send("Ben played 8♣", nonce="e8-table-1-v4")
+    assert again.id == first.id and other.id != first.id
+    assert [m.content for m in fake.channel_messages(world.channel)] == ["Ana played 4♥", "Ben played 8♣"]
+    assert fake.nonce_repeats == 1

@@ -1,0 +1,159 @@
+"""The publisher and the outbox (issue 26): a line about to go out is noted first (the rows before it are
+told), goes in the channel with a nonce, and the moves it tells are marked told, many tables in one write;
+after a restart the line that was on its way is told once: in the channel again with its nonces (Discord's
+enforce_nonce returns a message it accepted), a follow-up only when the channel's history does not show it;
+the moves after it follow, in order."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from bot.delivery.feed import line_nonce
+from bot.delivery.publisher import TablePublisher
+from bot.service import FakeClock, Outcome, TableEvent, UntoldLine
+from tests.delivery.test_publisher import StubClient, StubService, settle
+from tests.ui.snapshots import snapshot, to_act
+
+
+class OutboxService(StubService):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, Any]] = []
+
+    async def note_telling(self, table_id: int, first: int, last: int, attempt: dict[str, Any]) -> None:
+        self.calls.append(("note", (table_id, first, last, attempt)))
+
+    async def mark_told(self, told: dict[int, int]) -> None:
+        self.calls.append(("mark", dict(told)))
+
+
+class NonceChannel:
+    """The channel as Discord keeps it: a repeated nonce returns the first message; history by author."""
+
+    def __init__(self, calls: list[tuple[str, Any]]) -> None:
+        self.calls = calls
+        self.messages: list[SimpleNamespace] = []
+        self.by_nonce: dict[str, SimpleNamespace] = {}
+        self.next_id = 5000
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> SimpleNamespace:
+        nonce = kwargs.get("nonce")
+        if nonce is not None and nonce in self.by_nonce:
+            return self.by_nonce[nonce]
+        self.next_id += 1
+        message = SimpleNamespace(
+            id=self.next_id, content=content, author=SimpleNamespace(id=1), kwargs=kwargs
+        )
+        self.messages.append(message)
+        if content is not None:
+            self.calls.append(("send", content))
+        if nonce is not None:
+            self.by_nonce[nonce] = message
+        return message
+
+    def history(self, *, limit: int, after: discord.Object, oldest_first: bool) -> Any:
+        async def listing() -> Any:
+            for message in self.messages:
+                if message.id > after.id:
+                    yield message
+
+        return listing()
+
+    def get_partial_message(self, message_id: int) -> Any:
+        async def edit(**kwargs: Any) -> None:
+            return None
+
+        return SimpleNamespace(edit=edit, id=message_id)
+
+
+def build() -> tuple[TablePublisher, NonceChannel, OutboxService]:
+    client = StubClient()
+    service = OutboxService()
+    channel = NonceChannel(service.calls)
+    client.channel = channel  # type: ignore[assignment]
+    client.user = SimpleNamespace(id=1)  # type: ignore[attr-defined]
+    publisher = TablePublisher(client, service, gather_window=0.0, min_interval=0.0, clock=FakeClock())  # type: ignore[arg-type]
+    return publisher, channel, service
+
+
+def played(seat: int, card: str) -> TableEvent:
+    return TableEvent("played", seat, {"card": card}, "engine")
+
+
+async def test_a_line_is_noted_before_it_is_sent_and_marked_told_after() -> None:
+    publisher, channel, service = build()
+    board = to_act(snapshot(), 1)
+    publisher.publish(Outcome(board, (played(0, "KH"),), {}, 4))
+    publisher.publish(Outcome(board, (played(2, "QH"),), {}, 5))
+    publisher.publish(Outcome(board, (), {}, 6))  # nothing public: told with the rest
+    await settle(publisher)
+    kinds = [kind for kind, _ in service.calls]
+    assert kinds.index("note") < kinds.index("send") < kinds.index("mark")
+    notes = [value for kind, value in service.calls if kind == "note"]
+    table, first, last, attempt = notes[0]
+    assert (table, first) == (7, 4) and last in (4, 5) and attempt["via"] == "channel"
+    sent = channel.messages[0]
+    assert attempt["lines"][0] == [sent.content, None, line_nonce(7, first, last, 0)]
+    assert sent.kwargs["nonce"] == line_nonce(7, first, last, 0)
+    told = {}
+    for kind, value in service.calls:
+        if kind == "mark":
+            told.update(value)
+    assert told == {7: 6}
+    assert "K♥" in "".join(m.content for m in channel.messages) and "Q♥" in channel.messages[-1].content
+
+
+async def test_marks_of_many_tables_go_in_one_write() -> None:
+    publisher, _, service = build()
+    for table_id in (7, 8, 9):
+        publisher.publish(Outcome(snapshot(table_id=table_id), (), {}, table_id * 10))
+    await settle(publisher)
+    assert [value for kind, value in service.calls if kind == "mark"] == [{7: 70, 8: 80, 9: 90}]
+
+
+async def test_a_resumed_channel_line_is_sent_again_with_its_nonces_and_not_repeated() -> None:
+    publisher, channel, _ = build()
+    board = to_act(snapshot(), 1)
+    # The previous process sent the line (Discord accepted it) and died before marking it.
+    accepted = await channel.send("alice played K♥", nonce="n-0")
+    resumed = UntoldLine(
+        3,
+        4,
+        {
+            "via": "channel",
+            "after": None,
+            "at": 0.0,
+            "lines": [["alice played K♥", None, "n-0"], ["CPU 1 played Q♥", None, "n-1"]],
+        },
+    )
+    publisher.publish(Outcome(board, (played(1, "JH"),), {}, 5, resumed))
+    await settle(publisher)
+    contents = [m.content for m in channel.messages]
+    assert contents[0] == accepted.content and contents.count("alice played K♥") == 1
+    assert contents[1] == "CPU 1 played Q♥"  # the part Discord had not accepted
+    assert "J♥" in contents[2]  # then the moves after it, in order
+    assert len(contents) == 3
+
+
+async def test_a_resumed_follow_up_is_looked_for_in_the_channel_history() -> None:
+    publisher, channel, service = build()
+    board = to_act(snapshot(), 1)
+    before = await channel.send("bob played 2♠")
+    await channel.send("alice played K♥")  # the follow-up Discord accepted
+    resumed = UntoldLine(
+        3,
+        3,
+        {
+            "via": "followup",
+            "after": before.id,
+            "at": 0.0,
+            "lines": [["alice played K♥", None, "n-0"], ["CPU 1 played Q♥", None, "n-1"]],
+        },
+    )
+    publisher.publish(Outcome(board, (), {}, 3, resumed))
+    await settle(publisher)
+    assert [m.content for m in channel.messages] == ["bob played 2♠", "alice played K♥", "CPU 1 played Q♥"]
+    assert {7: 3} in [value for kind, value in service.calls if kind == "mark"]
