@@ -128,7 +128,9 @@ def set_locale(locale: str | None) -> str:
 
 
 def _fill(text: str, values: dict[str, object]) -> str:
-    return text.format(**values) if values else text
+    # format_map: the values are already a dict of their own (``**values``), format(**values) would copy
+    # them again; a move renders about 30 lookups (bench/i18n.py).
+    return text.format_map(values) if values else text
 
 
 def _(message: str, /, **values: object) -> str:
