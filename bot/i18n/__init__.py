@@ -89,6 +89,14 @@ def translations(locale: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buffer)
 
 
+def preload() -> None:
+    """Read every shipped catalogue now (about 40 ms each), off the event loop at start-up: a typed word is
+    looked up in every language (``read_typed``), and the first one would otherwise read them all on the
+    loop."""
+    for locale in available_locales():
+        translations(locale)
+
+
 def normalise(locale: str | None) -> str:
     """A locale we ship ("pt_BR", "de", or a Discord code such as "pt-BR"), else English."""
     if locale in LOCALES:
@@ -246,6 +254,7 @@ __all__ = [
     "normalise",
     "npgettext",
     "pgettext",
+    "preload",
     "read_typed",
     "set_locale",
     "spellings",

@@ -275,3 +275,15 @@ def test_colours(locale: str, typed: str, colour: str) -> None:
     assert colour in COLOURS
     with use_locale(locale):
         assert parse_colour(typed) == colour
+
+
+def test_preload_reads_every_catalogue_so_no_typed_word_reads_one_on_the_loop() -> None:
+    from bot.i18n import available_locales, preload, translations
+
+    translations.cache_clear()
+    preload()
+    assert translations.cache_info().currsize == len(available_locales()) == len(LOCALES)
+    misses = translations.cache_info().misses
+    with use_locale("en"):
+        assert parse_card("Herz Dame") == parse_card("QH")  # every language consulted
+    assert translations.cache_info().misses == misses
