@@ -287,3 +287,15 @@ def test_preload_reads_every_catalogue_so_no_typed_word_reads_one_on_the_loop() 
     with use_locale("en"):
         assert parse_card("Herz Dame") == parse_card("QH")  # every language consulted
     assert translations.cache_info().misses == misses
+
+
+def test_a_player_named_with_accents_may_be_typed_without() -> None:
+    from bot.exts.tables._play import _seat_named
+    from tests.ui.snapshots import seat, snapshot
+
+    snap = snapshot(seats=(seat(0, "Zoë", 1), seat(1, "José", 2), seat(2, "Jose", 3), seat(3, "Jöse", None)))
+    assert _seat_named(snap, "zoe") == 0
+    assert _seat_named(snap, "@ZOË") == 0
+    assert _seat_named(snap, "José") == 1  # exactly as written first
+    assert _seat_named(snap, "jose") == 2
+    assert _seat_named(snap, "Jóse") is None  # three players it could mean: none guessed
