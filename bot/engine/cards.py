@@ -216,9 +216,14 @@ def _suit_word(word: str) -> Suit | None:
 
 def joining_words() -> frozenset[str]:
     """The words that join a rank and a suit in any language we ship ("of", "de"), as typed."""
+    return _joins_for(current_locale(), tuple(translations(code) for code in LOCALES))
+
+
+@cache
+def _joins_for(locale: str, _catalogues: tuple[gettext.NullTranslations, ...]) -> frozenset[str]:
     # Any language's joining words are dropped ("rei de copas" from an English client), unless one is a card
     # word for the player.
-    own = _vocabulary(current_locale())
+    own = _vocabulary(locale)
     joins = frozenset().union(*(_vocabulary(code).joins for code in LOCALES))
     return joins - own.ranks.keys() - own.suits.keys()
 

@@ -237,6 +237,9 @@ def parse_colour(text: object) -> Colour:
 def parse_card(text: object) -> str:
     """A card from liberal input (``kb``, ``10 green``, ``queen of suns``, ``T-P``); ``EngineError(903)``."""
     if isinstance(text, str):
+        code = text.strip().upper()
+        if code in CARD_COLOURS:  # a code, as the controls send it: the common case, and cheap
+            return code
         joins = joining_words()  # "Dame de lune": the languages' "of"
         words = [w for w in re.split(r"[\s,\-_]+|\bof\b", fold(text)) if w and w not in joins]
         if len(words) == 1:
