@@ -28,6 +28,7 @@ import bot.exts.replays
 import bot.exts.server
 import bot.exts.standings
 import bot.exts.tables
+from bot import i18n
 from bot.config import Config, art_cache_dir
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.emojis import UPLOAD_PACE, CardEmojis
@@ -220,6 +221,7 @@ class EightsBot(commands.AutoShardedBot):
         await self._write_heartbeat()
         self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
 
+        await asyncio.to_thread(i18n.preload)  # the catalogues, read off the loop (see bot.i18n.preload)
         await self.tree.set_translator(CatalogueTranslator())
         await self._build_features(self._store)
         await self.sync_commands(force=self.force_sync)

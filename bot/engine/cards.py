@@ -11,15 +11,26 @@ output is canonical.
 
 from __future__ import annotations
 
-import functools
 import gettext
 import re
-import unicodedata
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.engine.errors import EngineError
-from bot.i18n import N_, _, current_locale, translations
+from bot.i18n import (
+    DEFAULT_LOCALE,
+    LOCALES,
+    N_,
+    _,
+    current_locale,
+    fold,
+    listed_words,
+    pgettext,
+    read_typed,
+    spellings,
+    translations,
+    use_locale,
+)
 
 if TYPE_CHECKING:
     from bot.engine.rules import Ruleset
@@ -126,71 +137,128 @@ def is_card(value: object) -> bool:
     return type(value) is int and MIN_CARD <= value <= MAX_CARD
 
 
-def _fold(text: str) -> str:
-    """Lowercase without accents ("Cœur" -> "coeur", "Ás" -> "as"): typed names need not be exact."""
-    text = text.lower().replace("œ", "oe").replace("æ", "ae").replace("ß", "ss")
-    # Suit symbols are kept whole (they decompose to nothing that matters, but keep them as typed).
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+# The spellings players type besides the names shown, listed by each catalogue (plurals, forms without
+# accents or hyphens...). English's are in the code's tables above.
+# TRANSLATORS: what a player may type for this suit besides its name, comma-separated (plural and singular,
+# other spellings); accents may always be left out, and umlauts written "ae", "oe", "ue".
+_SUIT_SPELLINGS = (
+    lambda: pgettext("typed words for a suit", "Clubs, Club"),
+    lambda: pgettext("typed words for a suit", "Diamonds, Diamond"),
+    lambda: pgettext("typed words for a suit", "Hearts, Heart"),
+    lambda: pgettext("typed words for a suit", "Spades, Spade"),
+)
+# TRANSLATORS: what a player may type for this rank besides its name, comma-separated.
+_RANK_SPELLINGS = {
+    ACE: lambda: pgettext("typed words for a rank", "Ace, Aces"),
+    JACK: lambda: pgettext("typed words for a rank", "Jack, Jacks, Knave"),
+    QUEEN: lambda: pgettext("typed words for a rank", "Queen, Queens"),
+    KING: lambda: pgettext("typed words for a rank", "King, Kings"),
+}
 
 
 def _clean(text: str) -> str:
     # Emoji suits often carry a variation selector; dots and stray punctuation carry no meaning.
-    return _fold(text.replace("\ufe0f", "").replace(".", " ").strip())
+    return fold(text.replace("\ufe0f", "").replace(".", " "))
 
 
-def _vocabulary(locale: str) -> tuple[dict[str, int], dict[str, Suit], frozenset[str]]:
-    """The rank words, suit words and joining words ("of", "de") a player of ``locale`` may type, with
-    English's: the language's own come from its catalogue (its rank and suit names, and the words of its
-    "{rank} of {suit}")."""
-    return _words_of(translations(locale))
+class _Words(NamedTuple):
+    ranks: dict[str, int]
+    suits: dict[str, Suit]
+    joins: frozenset[str]
+
+
+def _vocabulary(locale: str) -> _Words:
+    """The rank words, suit words and joining words ("of", "de") of one language: English's codes, symbols
+    and names, or the language's own from its catalogue (its rank and suit names, the words of its
+    "{rank} of {suit}", and the spellings it lists)."""
+    return _words_of(translations(locale), locale)
 
 
 @cache
-def _words_of(words: gettext.NullTranslations) -> tuple[dict[str, int], dict[str, Suit], frozenset[str]]:
-    ranks, suits, joins = dict(_RANK_WORDS), dict(_SUIT_WORDS), {"of"}
-    for rank in range(1, 14):
-        name = _fold(words.gettext(RANK_NAMES[rank]))
-        ranks.setdefault(name, rank)
-    for suit in SUITS:
-        name = _fold(words.gettext(SUIT_NAMES[suit]))
-        suits.setdefault(name, suit)
-        # "Cœurs" / "coeur", "Picas" / "pica": the name with and without a plural ending.
-        for ending in ("es", "s"):
-            if name.endswith(ending) and len(name) > len(ending) + 2:
-                suits.setdefault(name[: -len(ending)], suit)
-                break
-        else:
-            suits.setdefault(name + "s", suit)
-    pattern = _fold(words.gettext("{rank} of {suit}"))
-    between = pattern.replace("{rank}", " ").replace("{suit}", " ")
+def _words_of(_catalogue: gettext.NullTranslations, locale: str) -> _Words:
+    if locale == DEFAULT_LOCALE:
+        ranks, suits, joins = dict(_RANK_WORDS), dict(_SUIT_WORDS), {"of"}
+    else:
+        ranks, suits, joins = {}, {}, set()
+    with use_locale(locale):
+        for rank in range(1, 14):
+            for word in spellings(_(RANK_NAMES[rank])):
+                ranks.setdefault(word, rank)
+        for suit in SUITS:
+            for name in spellings(_(SUIT_NAMES[suit])):
+                suits.setdefault(name, suit)
+                # "Cœurs" / "coeur", "Picas" / "pica": the name with and without a plural ending.
+                for ending in ("es", "s"):
+                    if name.endswith(ending) and len(name) > len(ending) + 2:
+                        suits.setdefault(name[: -len(ending)], suit)
+                        break
+                else:
+                    suits.setdefault(name + "s", suit)
+        pattern = _("{rank} of {suit}")
+    for suit, listed in zip(SUITS, _SUIT_SPELLINGS, strict=True):
+        for word in listed_words(locale, listed):
+            suits.setdefault(word, suit)
+    for rank, listed in _RANK_SPELLINGS.items():
+        for word in listed_words(locale, listed):
+            ranks.setdefault(word, rank)
+    between = fold(pattern.replace("{rank}", " ").replace("{suit}", " "))
     joins.update(w for w in _SPLIT.split(between) if w)
-    return ranks, suits, frozenset(joins)
+    return _Words(ranks, suits, frozenset(joins))
+
+
+def _rank_word(word: str) -> int | None:
+    return read_typed(word, lambda locale: _vocabulary(locale).ranks)
+
+
+def _suit_word(word: str) -> Suit | None:
+    return read_typed(word, lambda locale: _vocabulary(locale).suits)
+
+
+def joining_words() -> frozenset[str]:
+    """The words that join a rank and a suit in any language we ship ("of", "de"), as typed."""
+    return _joins_for(current_locale(), tuple(translations(code) for code in LOCALES))
+
+
+@cache
+def _joins_for(locale: str, _catalogues: tuple[gettext.NullTranslations, ...]) -> frozenset[str]:
+    # Any language's joining words are dropped ("rei de copas" from an English client), unless one is a card
+    # word for the player.
+    own = _vocabulary(locale)
+    joins = frozenset().union(*(_vocabulary(code).joins for code in LOCALES))
+    return joins - own.ranks.keys() - own.suits.keys()
 
 
 def parse_suit(text: str) -> Suit:
-    """A suit from "h", "H", "hearts", "♥" …; raises ``EngineError`` 906 otherwise."""
+    """A suit from "h", "H", "hearts", "♥", "Herz", "cœurs" …; raises ``EngineError`` 906 otherwise."""
     if not isinstance(text, str):
         raise EngineError(906)
-    suit = _vocabulary(current_locale())[1].get(_clean(text))
+    suit = _suit_word(_clean(text))
     if suit is None:
         raise EngineError(906)
     return suit
 
 
-@functools.lru_cache(maxsize=1024)  # the same few codes are read again for every board and line drawn
-def _parse_card(text: str, locale: str) -> Card | None:
-    """``parse_card`` for a player of ``locale`` (part of the cache's key: "as" is an ace in French)."""
+def parse_rank(text: str) -> int | None:
+    """A rank (1–13) from a code ("K", "10", "T") or a rank's name in the player's language or English
+    ("king", "König", "roi"); None otherwise."""
+    return _rank_word(_clean(text)) if isinstance(text, str) else None
+
+
+def _parse_card(text: str) -> Card | None:
+    card = _BY_CODE.get(text.strip().upper())
+    if card is not None:  # a code, as buttons and selects send it: the common case, and cheap
+        return card
     t = _clean(text)
     if not t:
         return None
-    rank_words, suit_words, joins = _vocabulary(locale)
+    joins = joining_words()
     words = [w for w in _SPLIT.split(t) if w and w not in joins]
     if len(words) == 2:
-        rank = rank_words.get(words[0])
-        suit = suit_words.get(words[1])
+        rank = _rank_word(words[0])
+        suit = _suit_word(words[1])
         if rank is None or suit is None:  # "♥ K" / "hearts king" / "Herz Dame"
-            rank = rank_words.get(words[1])
-            suit = suit_words.get(words[0])
+            rank = _rank_word(words[1])
+            suit = _suit_word(words[0])
         if rank is None or suit is None:
             return None
         return rank * 4 + suit
@@ -211,7 +279,7 @@ def _parse_card(text: str, locale: str) -> Card | None:
 
 def parse_card(text: str) -> Card:
     """A card from "KH", "kh", "TS", "10♠", "K♥", "king of hearts" …; raises ``EngineError`` 903 otherwise."""
-    card = _parse_card(text, current_locale()) if isinstance(text, str) else None
+    card = _parse_card(text) if isinstance(text, str) else None
     if card is None:
         raise EngineError(903)
     return card

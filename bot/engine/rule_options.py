@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.cards import RANK_CODES
+from bot.engine.cards import RANK_CODES, parse_rank
 from bot.engine.errors import RulesetError
 from bot.engine.rules import (
     AFTER_DRAW,
@@ -30,13 +30,45 @@ from bot.engine.rules import (
     Ruleset,
     get_preset,
 )
-from bot.i18n import N_, _
+from bot.i18n import N_, _, fold, listed_words, pgettext, read_typed, use_locale
 
 CHOICE, NUMBER, RANKS, RANK_NUMBERS = "choice", "number", "ranks", "rank-numbers"
 ON_OFF = (("on", N_("on")), ("off", N_("off")))
-_TRUE = {"on", "yes", "true", "1", "y"}
-_FALSE = {"off", "no", "false", "0", "n"}
-_NONE = {"none", "no limit", "-", ""}
+
+
+# What a player may type for on, off and none: listed by each catalogue (the player's language is read
+# first, then English; see ``bot.i18n.read_typed``).
+def _on_words() -> str:
+    # TRANSLATORS: the words a player may type to turn a house rule on, comma-separated (any case; accents
+    # may be left out when typed). Never a word of the "off" list.
+    return pgettext("typed words meaning on", "on, yes, true, y, 1")
+
+
+def _off_words() -> str:
+    # TRANSLATORS: the words a player may type to turn a house rule off, comma-separated. Never a word of
+    # the "on" list.
+    return pgettext("typed words meaning off", "off, no, false, n, 0")
+
+
+def _none_words() -> str:
+    # TRANSLATORS: the words a player may type for "no number" (no draw limit, no target), comma-separated.
+    return pgettext("typed words meaning none", "none, no limit, -")
+
+
+def _switch_words(locale: str) -> dict[str, bool]:
+    on, off = listed_words(locale, _on_words), listed_words(locale, _off_words)
+    # A word a catalogue lists both ways means neither.
+    return {w: True for w in on - off} | {w: False for w in off - on}
+
+
+def _none_vocabulary(locale: str) -> dict[str, bool]:
+    return dict.fromkeys(listed_words(locale, _none_words), True)
+
+
+def _is_none(text: str) -> bool:
+    return not text.strip() or bool(read_typed(text, _none_vocabulary))
+
+
 #: Most suggestions a Discord autocomplete or select menu shows.
 MAX_SUGGESTIONS = 25
 
@@ -298,9 +330,16 @@ _FIELDS = {f.name for f in dataclasses.fields(Ruleset)} - {"name"}
 assert set(_BY_KEY) == _FIELDS, "every ruleset option is a house rule"
 
 
+def _options_by_label(locale: str) -> dict[str, Option]:
+    with use_locale(locale):
+        return {fold(_(o.label)): o for o in OPTIONS}
+
+
 def option(name: str) -> Option:
     """The option called ``name`` (its key or label, any case); ``RulesetError`` if there is none."""
     found = _BY_NAME.get(_norm(name)) if isinstance(name, str) else None
+    if found is None and isinstance(name, str):  # its label in the player's language
+        found = read_typed(name.replace("_", " "), _options_by_label)
     if found is None:
         raise RulesetError(_("unknown house rule {name!r}", name=name))
     return found
@@ -308,14 +347,11 @@ def option(name: str) -> Option:
 
 # --------------------------------------------------------------------------------------------- values
 def _rank(text: str) -> int:
-    t = text.strip().upper()
-    if t == "T":
-        t = "10"
-    names = {"ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K"}
-    t = names.get(t, t)
-    if t in RANK_CODES[1:]:
-        return RANK_CODES.index(t)
-    raise RulesetError(_("{text!r} is not a rank (A, 2–10, J, Q, K)", text=text.strip()))
+    # A code, or a rank's name in the player's language or English ("K", "king", "König", "roi").
+    rank = parse_rank(text)
+    if rank is None:
+        raise RulesetError(_("{text!r} is not a rank (A, 2–10, J, Q, K)", text=text.strip()))
+    return rank
 
 
 def _words(text: str) -> list[str]:
@@ -364,35 +400,33 @@ def parse_value(key: str, text: Any) -> Any:
     if not isinstance(text, str):
         return text
     t = text.strip()
-    low = t.lower()
     if o.kind == CHOICE:
         if o.choices == ON_OFF:
-            if low in _TRUE:
-                return True
-            if low in _FALSE:
-                return False
-            raise RulesetError(_("{label}: say on or off", label=_(o.label)))
+            switch = read_typed(t, _switch_words)
+            if switch is None:
+                raise RulesetError(_("{label}: say on or off", label=_(o.label)))
+            return switch
         if key == "wild_rank":
-            return None if low in _NONE else _rank(t)
-        for code, label in o.choices:
-            if low in (code, label.lower()):
-                return code
+            return None if _is_none(t) else _rank(t)
+        code = read_typed(t, lambda locale: _choice_words(o, locale))
+        if code is not None:
+            return code
         raise RulesetError(
             _(
                 "{label}: choose one of {items}",
                 label=_(o.label),
-                items=", ".join((c for c, _label in o.choices)),
+                items="; ".join(_(label) for _code, label in o.choices),
             )
         )
     if o.kind == NUMBER:
-        if low in _NONE:
+        if _is_none(t):
             if o.none_means is None:
                 raise RulesetError(
                     _("{label} needs a number from {low} to {high}", label=_(o.label), low=o.low, high=o.high)
                 )
             return None
         return _whole(o, t)
-    if low in _NONE:
+    if _is_none(t):
         return ()
     if o.kind == RANKS:
         ranks = tuple(_rank(w) for w in _words(t))
@@ -410,6 +444,13 @@ def parse_value(key: str, text: Any) -> Any:
     return tuple(pairs)
 
 
+def _choice_words(o: Option, locale: str) -> dict[str, str]:
+    """A choice's values by their codes and by their labels in ``locale``."""
+    with use_locale(locale):
+        words = {fold(_(label)): code for code, label in o.choices}
+    return words | {fold(code): code for code, _label in o.choices}
+
+
 def allowed_values(key: str, ruleset: Ruleset | None = None) -> list[tuple[str, str]]:
     """(value code, label) to offer for ``key``, at most ``MAX_SUGGESTIONS``: every choice, or for a typed
     value the current one first, then common values (other values are typed: ``parse_value`` reads them)."""
@@ -422,21 +463,22 @@ def allowed_values(key: str, ruleset: Ruleset | None = None) -> list[tuple[str, 
         if all(code != c for c, _ in out):
             out.append((code, label))
 
+    none = pgettext("house rule value", "none")
     if ruleset is not None:
         current = value_code(key, getattr(ruleset, key))
-        add(current, f"{current} (now)")
+        add(current, _("{value} (now)", value=none if current == "none" else current))
     if o.kind == NUMBER:
         if o.none_means is not None:
-            add("none", f"none: {o.none_means}")
+            add("none", _("{none}: {meaning}", none=none, meaning=_(o.none_means)))
         numbers = o.common or tuple(range(o.low, o.high + 1))
         for n in numbers:
             add(str(n), str(n))
     elif o.kind == RANKS:
-        add("none", "none")
+        add("none", none)
         for r in range(1, 14):
             add(RANK_CODES[r], RANK_CODES[r])
     else:
-        add("none", "none")
+        add("none", none)
         examples = ("2:2", "2:2 4:4", "J:5") if key == "draw_ranks" else ("2:8", "2:8 4:16")
         for code in examples:
             add(code, code)
@@ -447,11 +489,13 @@ def suggestions(key: str, typed: str, ruleset: Ruleset | None = None) -> list[tu
     """``allowed_values`` that start with (or contain) what was typed; a typed value that reads well is
     offered first, so a number or a list of ranks not in the list can still be picked."""
     values = allowed_values(key, ruleset)
-    t = typed.strip().lower()
+    t = fold(typed)
     if not t:
         return values
-    hits = [v for v in values if v[0].lower().startswith(t) or v[1].lower().startswith(t)]
-    hits += [v for v in values if v not in hits and (t in v[0].lower() or t in v[1].lower())]
+    # Labels as the player reads them (a choice's are translated where shown), accents optional.
+    words = [(fold(code), fold(_(label))) for code, label in values]
+    hits = [v for v, (c, w) in zip(values, words, strict=True) if c.startswith(t) or w.startswith(t)]
+    hits += [v for v, (c, w) in zip(values, words, strict=True) if v not in hits and (t in c or t in w)]
     try:
         code = value_code(key, parse_value(key, typed))
     except RulesetError:

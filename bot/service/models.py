@@ -243,7 +243,7 @@ class TableSnapshot:
         for seat in self.seats:
             if seat.position == position:
                 return seat.name
-        return f"seat {position + 1}"
+        return _("seat {seat}", seat=position + 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import _
+from bot.i18n import _, pgettext
 from bot.service.models import HouseOption
 from bot.ui.controls import (
     HOUSE,
@@ -72,10 +72,18 @@ def panel_view(table_id: int, options: Sequence[HouseOption]) -> discord.ui.View
     return view
 
 
+def shown_value(option: HouseOption) -> str:
+    """The option's current value as the player reads it: a choice by its label ("an", "zwei Decks …"), no
+    number by the language's word for none, else the value typed ("3", "J 4", "2:2")."""
+    if not option.typed:
+        return next((label for code, label in option.values if code == option.current), option.current)
+    return pgettext("house rule value", "none") if option.current == "none" else option.current
+
+
 def option_content(option: HouseOption, note: str | None = None) -> str:
     lines = [
         f"**{option.label}** — {option.help}.",
-        _("Now: **{value}** ({described}).", value=option.current, described=option.described),
+        _("Now: **{value}** ({described}).", value=shown_value(option), described=option.described),
     ]
     if option.typed:
         lines.append(_("Pick a value below, or press **Type a value**."))
@@ -132,9 +140,9 @@ class HouseValueModal(discord.ui.Modal):
         self.value: discord.ui.TextInput[HouseValueModal] = discord.ui.TextInput(
             label=_clip(option.label, 45),
             placeholder=_clip(
-                _("Now {value}. For example: {examples}", value=option.current, examples=examples), 100
+                _("Now {value}. For example: {examples}", value=shown_value(option), examples=examples), 100
             ),
-            default=option.current,
+            default=shown_value(option),  # read back in the player's language (rule_options.parse_value)
             max_length=100,
             custom_id=MODAL_INPUT,
         )

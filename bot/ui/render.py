@@ -11,12 +11,14 @@ beside the text. Whatever would pass one of Discord's length limits with emojis 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 import discord
 
-from bot.engine import card_label, parse_card
+from bot.engine import card_label, parse_card, rule_options, rule_wording
+from bot.engine.errors import RulesetError
 from bot.i18n import N_, _, ngettext
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
 from bot.ui import crazier_text
@@ -140,7 +142,7 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
     if kind == "went_out":
         return _("{who} is out of cards: their partner plays on", who=who)
     if kind == "house_rule":
-        return _("House rule: {text}", text=data.get("text", ""))
+        return _("House rule: {text}", text=_house_rule_text(data, snapshot))
     if kind == "round_over":
         winners = [seat_name(snapshot, seat) for seat in data.get("winners") or []]
         if not winners:
@@ -224,6 +226,20 @@ CLOSED_REASONS = {
     "idle": N_("The table closed after a long idle time"),
     "empty": N_("The table closed: everyone left"),
 }
+
+
+def _house_rule_text(data: Mapping[str, Any], snapshot: TableSnapshot) -> str:
+    """A changed house rule in words, in the language in force: worded again from the option and its new
+    value (the event's ``text`` is in the language of whoever changed it, not the table's)."""
+    said = str(data.get("text", ""))
+    if snapshot.ruleset is None or "option" not in data or "value" not in data:
+        return said
+    try:
+        key = rule_options.option(str(data["option"])).key
+        ruleset = rule_options.change(snapshot.ruleset, key, data["value"])
+    except RulesetError:
+        return said
+    return rule_wording.describe(ruleset, key)
 
 
 def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: CardFaces = TEXT) -> list[str]:

@@ -172,7 +172,9 @@ class World:
             gateway_url=self.fake.gateway_url,
             cpu_delay=0.0,
             public_interval=0.0,  # every line at once: the tests wait for what they check, not for spacing
-            **self.config_changes,
+            # The card art drawn once per test process (the session's folder), not by every test's bot:
+            # drawing it takes seconds of CPU, and a round dealt meanwhile waits that long for its picture.
+            **({"art_cache": self.tmp_path.parent / "card-art"} | self.config_changes),
         )
 
     async def start(self) -> EightsBot:

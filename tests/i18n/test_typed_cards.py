@@ -82,9 +82,12 @@ def test_a_suit_typed_in_the_players_language(words: None) -> None:
         assert parse_suit("cœurs") == parse_suit("hearts")
 
 
-def test_another_languages_words_are_not_read(words: None) -> None:
-    # A German player's "Herz" is German: in a French player's hand it is no card.
-    with use_locale("fr"), pytest.raises(EngineError):
-        parse_card("Herz Dame")
-    with use_locale("en"), pytest.raises(EngineError):
-        parse_card("dame de cœur")
+def test_another_languages_words_come_after_ones_own_and_english(words: None) -> None:
+    # A German player whose Discord is in French: "Herz Dame" is read, German agreeing on both words; a
+    # word no language knows is still no card.
+    with use_locale("fr"):
+        assert parse_card("Herz Dame") == parse_card("QH")
+        with pytest.raises(EngineError):
+            parse_card("Herz Kaiser")
+    with use_locale("en"):
+        assert parse_card("dame de cœur") == parse_card("QH")

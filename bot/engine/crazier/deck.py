@@ -8,11 +8,13 @@ a row here and at most one function there.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
+from bot.engine.cards import RANK_CODES, joining_words, parse_rank
 from bot.engine.errors import EngineError
-from bot.i18n import N_, _
+from bot.i18n import DEFAULT_LOCALE, N_, _, fold, read_typed, spellings, translations, use_locale
 
 Colour = str
 
@@ -191,17 +193,42 @@ _RANK_WORDS = {r.lower(): r for r in RANKS} | {
 }
 
 
+def _colour_words(locale: str) -> dict[str, Colour]:
+    """The colours by their words in one language: English's letters, names, suit names and symbols, or the
+    language's own colour and suit names (singular and plural, accents and umlauts optional)."""
+    return _colour_words_of(translations(locale), locale)
+
+
+@functools.cache
+def _colour_words_of(_catalogue: object, locale: str) -> dict[str, Colour]:
+    if locale == DEFAULT_LOCALE:
+        return _COLOUR_WORDS
+    words: dict[str, Colour] = {}
+    with use_locale(locale):
+        for c in COLOURS:
+            for name in spellings(_(COLOUR_NAMES[c])) | spellings(_(COLOUR_SUITS[c])):
+                words.setdefault(name, c)
+                words.setdefault(name.removesuffix("s") if name.endswith("s") else name + "s", c)
+    return words
+
+
+def _colour_word(word: str) -> Colour | None:
+    return read_typed(word, _colour_words)
+
+
+def _rank_word(word: str) -> str | None:
+    rank = _RANK_WORDS.get(word)
+    if rank is None:  # a rank's name in the player's language ("Dame", "roi")
+        number = parse_rank(word)
+        rank = RANK_CODES[number] if number is not None else None
+    return rank
+
+
 def parse_colour(text: object) -> Colour:
-    """A colour from a letter, name, suit name or symbol, in English or the language in force;
-    ``EngineError(906)`` otherwise."""
+    """A colour from a letter, name, suit name or symbol, in English or the language in force (then any other
+    language we ship); ``EngineError(906)`` otherwise."""
     if isinstance(text, str):
-        typed = text.strip().lower()
-        colour = _COLOUR_WORDS.get(typed)
-        if colour is None:  # the player's own words for the colours and their suits
-            colour = next(
-                (c for c in COLOURS if typed in (_(COLOUR_NAMES[c]).lower(), _(COLOUR_SUITS[c]).lower())),
-                None,
-            )
+        colour = _colour_word(text)
         if colour is not None:
             return colour
     raise EngineError(906, _("Unknown colour: name blue, green, orange or purple."))
@@ -210,7 +237,11 @@ def parse_colour(text: object) -> Colour:
 def parse_card(text: object) -> str:
     """A card from liberal input (``kb``, ``10 green``, ``queen of suns``, ``T-P``); ``EngineError(903)``."""
     if isinstance(text, str):
-        words = [w for w in re.split(r"[\s,\-_]+|\bof\b", text.strip().lower()) if w]
+        code = text.strip().upper()
+        if code in CARD_COLOURS:  # a code, as the controls send it: the common case, and cheap
+            return code
+        joins = joining_words()  # "Dame de lune": the languages' "of"
+        words = [w for w in re.split(r"[\s,\-_]+|\bof\b", fold(text)) if w and w not in joins]
         if len(words) == 1:
             w = words[0]
             for cut in (len(w) - 1,):
@@ -219,7 +250,7 @@ def parse_card(text: object) -> str:
                     return rank + colour
         if len(words) == 2:
             for a, b in (words, words[::-1]):
-                rank, colour = _RANK_WORDS.get(a), _COLOUR_WORDS.get(b)
+                rank, colour = _rank_word(a), _colour_word(b)
                 if rank and colour:
                     return rank + colour
     raise EngineError(903)

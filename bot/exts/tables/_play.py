@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately
 from bot.exts.tables._base import TableCog
-from bot.i18n import _
+from bot.i18n import _, fold
 from bot.service import HandView, Intent, ServiceError, TableSnapshot
 from bot.ui.controls import (
     CATCH,
@@ -297,10 +297,13 @@ def _seat_named(snapshot: TableSnapshot, text: str) -> int | None:
     if number != typed and number.isdigit():
         position = int(number)
         return position if any(seat.position == position for seat in snapshot.seats) else None
+    # Names compared as typed words are: any case, accents optional ("zoe" for Zoë, "Jose" for José).
     for seat in snapshot.seats:
         if seat.name.lower() == typed:
             return seat.position
-    return None
+    folded = fold(typed)
+    found = [seat.position for seat in snapshot.seats if fold(seat.name) == folded]
+    return found[0] if len(found) == 1 else None
 
 
 def _suit_choices(current: str) -> list[app_commands.Choice[str]]:
