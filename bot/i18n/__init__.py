@@ -36,6 +36,7 @@ from typing import TypeVar
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 
 LOCALES_DIR = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "messages"
@@ -238,6 +239,19 @@ def read_typed(typed: str, vocabulary: Callable[[str], Mapping[str, T]]) -> T | 
     return meanings.pop() if len(meanings) == 1 else None
 
 
+def decimal(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals, written as the current language writes numbers ("12.3", "12,3");
+    never "-0.0"."""
+    rounded = round(value, digits) or 0.0  # -0.0 is 0.0
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    return str(format_decimal(rounded, format=pattern, locale=_current.get()))
+
+
+def percent(rate: float) -> str:
+    """A rate (0–1) as a whole percentage, as the current language writes it ("45%", "45 %")."""
+    return str(format_percent(round(rate, 2), locale=_current.get()))
+
+
 __all__ = [
     "DEFAULT_LOCALE",
     "LANGUAGE_NAMES",
@@ -246,6 +260,7 @@ __all__ = [
     "_",
     "available_locales",
     "current_locale",
+    "decimal",
     "fold",
     "from_discord",
     "in_locale",
@@ -253,6 +268,7 @@ __all__ = [
     "ngettext",
     "normalise",
     "npgettext",
+    "percent",
     "pgettext",
     "preload",
     "read_typed",

@@ -20,6 +20,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
+from bot import i18n
 from bot.i18n import LANGUAGE_NAMES, N_, _, ngettext, pgettext
 from bot.service.models import CardDisplay
 from bot.service.server import ServerSettings
@@ -71,7 +72,7 @@ def ordinal(n: int) -> str:
 
 
 def percent(rate: float) -> str:
-    return f"{round(rate * 100)}%"
+    return i18n.percent(rate)
 
 
 def duration(seconds: float) -> str:
@@ -127,14 +128,13 @@ def _row_figures(row: BoardRow, sort: BoardSort) -> str:
 
 
 def skill(value: float) -> str:
-    """A displayed rating, one decimal; never "-0.0"."""
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
+    """A displayed rating, one decimal, as the language writes numbers; never "-0.0"."""
+    return i18n.decimal(value)
 
 
 def signed(change: float) -> str:
     text = skill(change)
-    return text if text.startswith("-") or text == "0.0" else f"+{text}"
+    return f"+{text}" if round(change, 1) > 0 else text
 
 
 def _rated_name(row: RatedRow) -> str:
@@ -359,7 +359,7 @@ def stats_embed(stats: PlayerRecord) -> discord.Embed:
     embed.add_field(
         name=_("Rounds won"), value=_("{won} of {played}", won=stats.rounds_won, played=stats.rounds_played)
     )
-    average = f"{stats.round_points / stats.rounds_played:.1f}" if stats.rounds_played else "—"
+    average = i18n.decimal(stats.round_points / stats.rounds_played) if stats.rounds_played else "—"
     embed.add_field(name=_("Average round score"), value=average)
     embed.add_field(name=_("Best finish"), value=ordinal(stats.best_place) if stats.best_place else "—")
     embed.add_field(name=_("Favourite preset"), value=stats.favourite_preset or "—")
@@ -388,7 +388,7 @@ def rating_line(rating: RatingRecord) -> str:
             matches=matches,
         )
         + "\n"
-        + _("skill {mu} ± {sigma}", mu=f"{rating.mu:.1f}", sigma=f"{rating.sigma:.1f}")
+        + _("skill {mu} ± {sigma}", mu=i18n.decimal(rating.mu), sigma=i18n.decimal(rating.sigma))
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import _
+from bot.i18n import _, decimal
 from bot.ui.art.cards import font, png_bytes
 
 WIDTH, HEIGHT = 480, 160
@@ -57,7 +57,7 @@ def rating_chart(history: Sequence[float]) -> bytes:
         draw.line([at((dash, zero)), at((dash + 6, zero))], fill=GRID, width=SCALE)
     text = font(12 * SCALE)
     for value, label_y in ((high, MARGIN_Y), (low, HEIGHT - MARGIN_Y)):
-        draw.text(at((MARGIN_LEFT - 8, label_y)), f"{value:.1f}", font=text, fill=TEXT, anchor="rm")
+        draw.text(at((MARGIN_LEFT - 8, label_y)), decimal(value), font=text, fill=TEXT, anchor="rm")
     if len(points) > 1:
         draw.line([at(p) for p in points], fill=LINE, width=3 * SCALE, joint="curve")
     for point, radius, colour in [(p, 3, LINE) for p in points[:-1]] + [(points[-1], 5, LAST)]:
@@ -71,11 +71,11 @@ def alt_text(history: Sequence[float]) -> str:
     """The chart in words: how many matches, where the rating went, its range."""
     if not history:
         return _("No rated match yet.")
-    first, last = f"{history[0]:.1f}", f"{history[-1]:.1f}"
+    first, last = decimal(history[0]), decimal(history[-1])
     if len(history) == 1:
         text = _("Rating over 1 rated match: from {first} to {last}", first=first, last=last)
     else:
-        low, high = f"{min(history):.1f}", f"{max(history):.1f}"
+        low, high = decimal(min(history)), decimal(max(history))
         text = _(
             "Rating over the last {n} rated matches: from {first} to {last}, lowest {low}, highest {high}",
             n=len(history),
