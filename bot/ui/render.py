@@ -19,7 +19,7 @@ import discord
 
 from bot.engine import card_label, parse_card, rule_options, rule_wording
 from bot.engine.errors import RulesetError
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
 from bot.ui import crazier_text
 from bot.ui.faces import TEXT, CardFaces
@@ -285,12 +285,19 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: Ca
 # --- the board ----------------------------------------------------------------------------------------------
 
 
+def preset_name(preset: str) -> str:
+    """A preset as the reader's Discord names it among /eights new's choices ("clásico", "klassisch")."""
+    return pgettext("slash choice", preset)
+
+
 def _title(snapshot: TableSnapshot) -> str:
     if snapshot.round_number:
         return _(
-            "Crazy Eights — {preset} · round {number}", preset=snapshot.preset, number=snapshot.round_number
+            "Crazy Eights — {preset} · round {number}",
+            preset=preset_name(snapshot.preset),
+            number=snapshot.round_number,
         )
-    return _("Crazy Eights — {preset}", preset=snapshot.preset)
+    return _("Crazy Eights — {preset}", preset=preset_name(snapshot.preset))
 
 
 def _seat_lines(snapshot: TableSnapshot) -> str:
@@ -386,7 +393,7 @@ def house_rules_text(snapshot: TableSnapshot) -> str:
     """The preset and what the table changes from it, in words."""
     words = snapshot.house_rules_words()
     if not words:
-        return _("{preset} as it is (`/eights rules` explains it)", preset=snapshot.preset)
+        return _("{preset} as it is (`/eights rules` explains it)", preset=preset_name(snapshot.preset))
     return _clip("\n".join(f"• {line}" for line in words), MAX_FIELD)
 
 
@@ -617,7 +624,7 @@ def scores_text(snapshot: TableSnapshot) -> str:
     if not snapshot.round_scores:
         return _("No round has been scored yet at this table.")
     names = [shown_name(seat.name) for seat in snapshot.seats]
-    lines = [_("**Scores — {preset}**", preset=snapshot.preset)]
+    lines = [_("**Scores — {preset}**", preset=preset_name(snapshot.preset))]
     for number, scores in enumerate(snapshot.round_scores, start=1):
         parts = [f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)]
         lines.append(_("Round {number}: {scores}", number=number, scores=", ".join(parts)))
@@ -638,7 +645,7 @@ def final_ranking_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
             "**Final ranking** — table {table}, {preset}, {n} rounds; the last card: {card}",
             count,
             table=snapshot.table_id,
-            preset=snapshot.preset,
+            preset=preset_name(snapshot.preset),
             card=faces.card(snapshot.target_card),
         )
     else:
@@ -647,6 +654,6 @@ def final_ranking_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
             "**Final ranking** — table {table}, {preset}, {n} rounds",
             count,
             table=snapshot.table_id,
-            preset=snapshot.preset,
+            preset=preset_name(snapshot.preset),
         )
     return _clip(head + "\n" + _ranking_lines(snapshot), MAX_CONTENT)
