@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 
 RESTARTING_MESSAGE = "The bot is restarting, try again in a moment."
 HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
+HEARTBEAT_RETRY = 2.0  # seconds between beats while the database fails
 CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
 COMMAND_TREE_HASH_KEY = "command_tree_hash"
@@ -327,27 +328,33 @@ class EightsBot(commands.AutoShardedBot):
     # --- heartbeat ---------------------------------------------------------------------------------------
 
     async def _write_heartbeat(self) -> None:
+        outage = self._parts[0].store_outage() if self._parts is not None else None
         try:
             await self.store.write_heartbeat(
                 time.time(), self.owned_shards.key, pid=os.getpid(), host=socket.gethostname()
             )
         except StoreError as error:
-            # The database is away (the service logs the outage too): one line when beats start failing, not
-            # a traceback every 15 s; `health` reports the stale beat meanwhile.
-            if not self._heartbeat_failing:
+            # The database is away: the service's outage says so in one line (whichever write fails first)
+            # and one when it is back, not a line per beat; `health` reports it meanwhile.
+            if outage is not None:
+                outage.noticed(error)
+            elif not self._heartbeat_failing:
                 log.warning("could not write the heartbeat: %s", error)
             self._heartbeat_failing = True
         except Exception:
             log.exception("could not write the heartbeat")
             self._heartbeat_failing = True
         else:
-            if self._heartbeat_failing:
+            if outage is not None:
+                outage.succeeded()  # a write went through: the database is back, moves or not
+            elif self._heartbeat_failing:
                 log.info("the heartbeat is written again")
             self._heartbeat_failing = False
 
     async def _heartbeat_loop(self) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT_INTERVAL)
+            # Failing: beat again soon, so that the beat (and `health`) is fresh within moments of the return.
+            await asyncio.sleep(HEARTBEAT_RETRY if self._heartbeat_failing else HEARTBEAT_INTERVAL)
             await self._write_heartbeat()
 
     # --- shutdown ----------------------------------------------------------------------------------------

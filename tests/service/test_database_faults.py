@@ -10,12 +10,8 @@ when the fault starts and one when it ends, no traceback; the failed commits are
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -26,7 +22,14 @@ from bot.service import FakeClock
 from bot.service.errors import DatabaseFault
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.store import Store, open_store
-from tests.service.db_faults import FileSizeLimit, OwnPostgres, SqliteLockHolder, TcpProxy
+from tests.service.db_faults import (
+    FileSizeLimit,
+    OwnPostgres,
+    SqliteLockHolder,
+    TcpProxy,
+    own_postgres_server,
+    postgres_binaries,
+)
 from tests.service.support import ALICE, CPU_DELAY, Recorder, make_service, open_with, take_turn
 
 TIMEOUT = 30.0
@@ -43,22 +46,12 @@ async def sqlite_file(tmp_path: Path) -> AsyncIterator[tuple[Store, Path]]:
 
 @pytest.fixture
 async def own_postgres() -> AsyncIterator[OwnPostgres]:
-    # A folder of its own under /tmp: pytest's tmp_path is private to root; the server may run as postgres.
-    folder = Path(tempfile.mkdtemp(prefix="eights-pg-"))
     try:
-        try:
-            server = OwnPostgres(folder)
-        except FileNotFoundError as missing:
-            pytest.skip(str(missing))
-        await asyncio.to_thread(server.init)
-        await asyncio.to_thread(server.start)
-        try:
-            yield server
-        finally:
-            with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by a failed test
-                await asyncio.to_thread(server.stop, "immediate")
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        postgres_binaries()
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    async with own_postgres_server() as server:
+        yield server
 
 
 @pytest.fixture
