@@ -136,7 +136,7 @@ async def _run(config: Config, token: str) -> int:
         await _migrate(config)
         from bot.client import EightsBot
 
-        bot = EightsBot(config, tune_gc=True)
+        bot = EightsBot(config, tune_gc=True, claim=claim)
         return await _serve(bot, token)
     finally:
         await claim.release()
@@ -191,6 +191,9 @@ async def _serve(bot: EightsBot, token: str) -> int:
         finally:
             # Whatever ended the bot (an error at start-up, a gateway failure): close the store and session.
             await bot.close()
+        if bot.fatal is not None:
+            log.error("stopped: %s", bot.fatal)
+            return 1
         return 0
     finally:
         for handled in installed:

@@ -41,7 +41,7 @@ from bot.service.replays import ReplayService
 from bot.service.server import ServerService
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
-from bot.store import open_store
+from bot.store import ShardClaim, open_store
 from bot.store.base import Store, StoreError
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CLAIM_LOST = "this process lost its shard claim (the database connection holding it); claiming it again"
 RESTARTING_MESSAGE = "The bot is restarting, try again in a moment."
 HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
 HEARTBEAT_RETRY = 2.0  # seconds between beats while the database fails
@@ -116,10 +117,13 @@ class EightsBot(commands.AutoShardedBot):
         restore_tables: bool = True,
         tune_gc: bool = False,
         emoji_pace: float = UPLOAD_PACE,
+        claim: ShardClaim | None = None,
         **options: Any,
     ) -> None:
         """``options`` go to discord.py's client as they are (tests pass ``guild_ready_timeout``).
-        ``tune_gc``: the bot owns its process (``python -m bot run``); see ``tune_garbage_collector``."""
+        ``tune_gc``: the bot owns its process (``python -m bot run``); see ``tune_garbage_collector``.
+        ``claim``: this process's shard claim (``run`` takes it first): play pauses while it is lost, and
+        the bot stops when another process took the shards meanwhile."""
         # Every REST request passes through the global budget (bot.delivery.budget), which reports to the
         # metrics; both exist before the client, whose HTTP session takes the budget's trace hooks.
         self.metrics = BotMetrics()
@@ -150,6 +154,9 @@ class EightsBot(commands.AutoShardedBot):
         self.tune_gc = tune_gc
         self.restore_tables = restore_tables
         self.closers: list[Callable[[], Awaitable[None]]] = []
+        self.claim = claim
+        self.fatal: str | None = None  # why the bot stopped by itself (`run` then exits 1)
+        self._fatal_task: asyncio.Task[None] | None = None
         # The card art: the emojis are made sure of after start-up (text until then), the board picture is
         # drawn on demand; both in the palette the configuration names.
         palette = PALETTES[config.card_colours]
@@ -258,6 +265,10 @@ class EightsBot(commands.AutoShardedBot):
         standings = StandingsService(store)
         server = ServerService(store)
         self._parts = (service, publisher)
+        if self.claim is not None:
+            self.claim.watch(
+                on_lost=lambda: service.pause(CLAIM_LOST), on_back=service.resume, on_taken=self._shards_taken
+            )
         # Each server's card emojis / board picture switches, read from its settings when first needed.
         self.appearance.load_switches = server.card_display
         self.metrics.watch_publisher(publisher.backlog, publisher.behind)
@@ -287,6 +298,12 @@ class EightsBot(commands.AutoShardedBot):
                         await task
 
                 self.closers.append(stop_checking)
+
+    def _shards_taken(self, reason: str) -> None:
+        """Another process holds this one's shards now (taken while the claim was lost): it plays them, so
+        this one stops (play stays paused until it has)."""
+        self.fatal = reason
+        self._fatal_task = asyncio.create_task(self.close(), name="eights-shards-taken")
 
     def _sync_target(self) -> discord.Object | None:
         return discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None

@@ -85,6 +85,9 @@ class TableRegistry:
         self.feed = OutcomeFeed(clock, batch_window, self.current_snapshot, listener)
         self.scheduler: Scheduler = _NoTimers()
         self.outage = StoreOutage(clock, on_failed_commit)
+        # Why no move may be committed now (this process lost its shard claim), or None: such a commit is
+        # refused as during an outage, and the timed moves are retried until play resumes.
+        self.paused: str | None = None
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
         self._observers: list[TableObserver] = []
@@ -175,6 +178,13 @@ class TableRegistry:
         live = live_from(record, seats, state.state, state.version)
         self.add(live, restoring=True)
         return live
+
+    def resume(self) -> None:
+        """Play may go on again: commits are allowed, and every table's timers are set at once (a timeout
+        or CPU turn that fell due meanwhile happens now, not at its next retry)."""
+        self.paused = None
+        for live in list(self._tables.values()):
+            self.scheduler.schedule(live)
 
     async def reload(self, table_id: int) -> None:
         live = self._tables.get(table_id)
@@ -294,6 +304,10 @@ class TableRegistry:
         deadline = store_deadline(work)
         game = work.game
         state = {**doc, "match": game.to_json() if game is not None else None}
+        if self.paused is not None:
+            refused = StoreUnavailableError(self.paused)
+            self.outage.commit_failed(refused)
+            raise refused
         try:
             version = await self.store.commit_move(
                 MoveCommit(

@@ -17,21 +17,26 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
+from bot.client import EightsBot
 from bot.exts._group import STORE_FAILED
 from bot.service import lobby
 from bot.service.scheduler import STORE_RETRY_MAX
+from bot.shards import ShardSet
+from bot.store import ShardClaim, ShardsClaimedError, claim_shards
 from bot.store.base import MoveRecord
 from bot.store.sqlite import SqliteStore
 from tests.e2e.conftest import PrivacyObserver, World
 from tests.e2e.test_bad_input import start_two
 from tests.e2e.test_lobby import public_state
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import FakeDiscord, FakeMessage, fast_bot_options, running_bot
 from tests.service.db_faults import (
     FileSizeLimit,
     OwnPostgres,
@@ -104,23 +109,23 @@ def failed_commits(world: World) -> float:
     return float(world.bot.metrics.failed_commits._value.get())
 
 
-def short_turns(world: World) -> None:
-    """Tables opened from now on give TURN seconds a turn (below what /eights new accepts, to keep the test
-    short); everything else goes the commands' way."""
+def short_turns(world: World, turn: float) -> None:
+    """Tables opened from now on give ``turn`` seconds a turn (below what /eights new accepts, to keep the
+    test short); everything else goes the commands' way."""
     service = world.service
     open_table = service.open_table
 
     async def opened(*args: Any, **kwargs: Any) -> Any:
-        kwargs["turn_timeout"] = TURN
+        kwargs["turn_timeout"] = turn
         return await open_table(*args, **kwargs)
 
     service.open_table = opened  # type: ignore[method-assign]
 
 
-async def alice_against_a_cpu(world: World) -> FakeMessage:
+async def alice_against_a_cpu(world: World, turn: float = TURN) -> FakeMessage:
     """Alice and an easy CPU, Alice to lead with Draw on her hand; her hand message."""
     world.service.seed_deals(1)
-    short_turns(world)
+    short_turns(world, turn)
     board = await world.run(world.alice, "new", target=1000)  # no match ends after one round
     await (await world.fake.click(world.alice, board, label="Add CPU")).callback()
     await world.settle()
@@ -227,12 +232,28 @@ async def survives_an_outage(world: World, fault: Fault, caplog: pytest.LogCaptu
     assert len(await store.moves(table_id)) > count
 
 
+class ClaimedWorld(World):
+    """A world whose bot holds its shard claim, as `python -m bot run` starts it."""
+
+    claim: ShardClaim | None = None
+
+    async def start(self) -> EightsBot:
+        bot = EightsBot(self.config(), claim=self.claim, **fast_bot_options())
+        stack = AsyncExitStack()
+        await stack.enter_async_context(running_bot(self.fake, bot, set_endpoints=False))
+        self.bot, self._stack = bot, stack
+        self.observer.bot = bot
+        return bot
+
+
 @contextlib.asynccontextmanager
-async def world_on(fake: FakeDiscord, tmp_path: Path, url: str, **config: Any) -> AsyncIterator[World]:
+async def world_on(
+    fake: FakeDiscord, tmp_path: Path, url: str, claim: ShardClaim | None = None
+) -> AsyncIterator[World]:
     observer = PrivacyObserver()
     fake.add_message_observer(observer)
-    world = World(fake, tmp_path, observer, url)
-    world.config_changes.update(config)
+    world = ClaimedWorld(fake, tmp_path, observer, url)
+    world.claim = claim
     await world.start()
     try:
         yield world
@@ -300,3 +321,179 @@ async def test_postgresql_stopped_and_started_under_the_bot(
 
     async with world_on(fake, tmp_path, own_postgres.url) as world:
         await survives_an_outage(world, Fault(stop, start), caplog)
+
+
+async def click_draw_or_play(world: World, hand: FakeMessage) -> FakeMessage:
+    """Alice's first offered move on ``hand``; the bot's private answer."""
+    control = next(b for b in hand.buttons if ":play:" in b["custom_id"] or b["label"] == "Draw")
+    click = await world.fake.click(world.alice, hand, control["custom_id"])
+    kind = await click.callback(timeout=30.0)
+    return await (click.followup(0, timeout=30.0) if kind == 6 else click.reply(timeout=30.0))
+
+
+async def test_postgresql_restarted_mid_game_and_the_shard_claim_taken_again(
+    fake: FakeDiscord, tmp_path: Path, own_postgres: OwnPostgres, caplog: pytest.LogCaptureFixture
+) -> None:
+    # pg_ctl restart -m fast under the running bot, while Alice clicks: her click is refused (nothing
+    # changed) or goes through, never half; the pool and the shard claim come back by themselves.
+    claim = await claim_shards(own_postgres.url, ShardSet(), watch_interval=2.0)
+    try:
+        async with world_on(fake, tmp_path, own_postgres.url, claim) as world:
+            assert world.bot is not None
+            store = world.bot.store
+            hand = await alice_against_a_cpu(world, turn=60.0)
+            table_id = await world.table_id()
+            await world.settle()
+            caplog.clear()
+            caplog.set_level(logging.INFO)
+            before = len(await store.moves(table_id))
+
+            restart = asyncio.create_task(asyncio.to_thread(own_postgres.restart))
+            await asyncio.sleep(0.2)  # pg_ctl is stopping the server
+            answer = await click_draw_or_play(world, hand)
+            await restart
+            assert answer.ephemeral and len(answer.content) < 200, answer.content
+            refused = answer.content == STORE_FAILED
+            await world.until(_held(claim), "the shard claim taken again", timeout=15.0)
+            with pytest.raises(ShardsClaimedError):  # held for real: another process is refused
+                await (await claim_shards(own_postgres.url, ShardSet(), retry_for=0.0)).release()
+
+            # Play goes on without a restart: Alice's next moves are taken (her refused click again).
+            for _ in range(3):
+                user = await world.human_to_act()
+                assert user is world.alice
+                count = len(await store.moves(table_id))
+                await world.play_by_buttons(world.alice)
+                await world.settle()
+                assert len(await store.moves(table_id)) > count
+            moves = await store.moves(table_id)
+            assert_each_move_once(moves)
+            assert len(moves) >= before + (3 if refused else 4)
+            code, out = await health(world)
+            assert code == 0 and out.startswith("healthy"), out
+            lines = [r.getMessage() for r in caplog.records]
+            assert sum("shard claim was lost" in m for m in lines) == 1, lines
+            assert sum(m.startswith("the shards are claimed again") for m in lines) == 1, lines
+            warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+            assert sum(m.startswith("the database is unavailable") for m in warnings) == 1, warnings
+            assert sum(m.startswith("the database is back") for m in warnings) == 1, warnings
+            assert not [r for r in caplog.records if r.exc_info], "no traceback for a database fault"
+    finally:
+        await claim.release()
+
+
+def _held(claim: ShardClaim) -> Callable[[], Awaitable[bool]]:
+    async def held() -> bool:
+        return claim.held
+
+    return held
+
+
+async def test_a_bot_whose_shards_were_taken_while_its_claim_was_lost_stops_playing(
+    fake: FakeDiscord, tmp_path: Path, pg_url: str
+) -> None:
+    # The bot reaches the server through a proxy that is cut: its claim's connection is gone, so another
+    # process (straight to the server) can claim the shards. Once the proxy is back the bot's store works,
+    # but it must not play: Alice's click is refused, nothing is stored, and the bot stops by itself.
+    proxy = TcpProxy(pg_url)
+    await proxy.start()
+    other: ShardClaim | None = None
+    try:
+        claim = await claim_shards(proxy.url, ShardSet(), reclaim_for=2.0, watch_interval=1.0)
+        try:
+            async with world_on(fake, tmp_path, proxy.url, claim) as world:
+                assert world.bot is not None
+                bot = world.bot
+                hand = await alice_against_a_cpu(world, turn=60.0)
+                table_id = await world.table_id()
+                await world.settle()
+                before = await bot.store.moves(table_id)
+
+                await proxy.cut()
+                await world.until(_lost(claim), "the claim noticed lost", timeout=5.0)
+                other = await claim_shards(pg_url, ShardSet(), retry_for=10.0)  # the server let it go
+                await proxy.restore()
+                answer = await click_draw_or_play(world, hand)
+                assert answer.ephemeral and answer.content == STORE_FAILED, answer.content
+
+                async def stopped() -> bool:
+                    return bot.fatal is not None and bot.is_closed()
+
+                await world.until(stopped, "the bot stopping", timeout=15.0)
+                assert "another process already runs" in (bot.fatal or "")
+        finally:
+            await claim.release()
+        # Stored meanwhile: nothing (read on a connection of the test's own).
+        conn = await asyncpg.connect(pg_url)
+        try:
+            stored = await conn.fetchval("SELECT count(*) FROM moves WHERE table_id = $1", table_id)
+        finally:
+            await conn.close()
+        assert stored == len(before)
+    finally:
+        if other is not None:
+            await other.release()
+        await proxy.close()
+
+
+def _lost(claim: ShardClaim) -> Callable[[], Awaitable[bool]]:
+    async def lost() -> bool:
+        return not claim.held
+
+    return lost
+
+
+async def test_postgresql_connections_terminated_in_the_middle_of_moves(
+    fake: FakeDiscord, tmp_path: Path, pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # pg_terminate_backend on every connection of the bot (its pool and its shard claim) at the moment
+    # Alice clicks, again and again: each click is refused (nothing changed) or taken once; the CPU's turns
+    # in between are retried; the bot goes on by itself.
+    database = pg_url.rsplit("/", 1)[1].split("?")[0]
+    claim = await claim_shards(pg_url, ShardSet(), watch_interval=2.0)
+    admin = await asyncpg.connect(pg_url)
+
+    async def terminate() -> int:
+        return int(
+            await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = $1 AND application_name LIKE 'crazy-eights%' AND pid <> pg_backend_pid()",
+                database,
+            )
+        )
+
+    try:
+        async with world_on(fake, tmp_path, pg_url, claim) as world:
+            assert world.bot is not None
+            store = world.bot.store
+            await alice_against_a_cpu(world, turn=60.0)
+            table_id = await world.table_id()
+            failed_before = failed_commits(world)
+            refused = taken = 0
+            for _ in range(6):
+                user = await world.human_to_act()
+                if user is None:
+                    break
+                hand = await world.hand_message(world.alice)
+                count = len(await store.moves(table_id))
+                answer, killed = await asyncio.gather(click_draw_or_play(world, hand), terminate())
+                assert killed >= 1
+                assert answer.ephemeral and len(answer.content) < 200, answer.content
+                await world.settle()
+                await world.until(_held(claim), "the shard claim taken again", timeout=10.0)
+                if answer.content == STORE_FAILED:
+                    refused += 1
+                    assert len(await store.moves(table_id)) == count
+                else:
+                    taken += 1
+                    assert len(await store.moves(table_id)) > count
+            assert refused + taken == 6
+            moves = await store.moves(table_id)
+            assert_each_move_once(moves)
+            assert failed_commits(world) - failed_before >= refused
+            code, out = await health(world)
+            assert code == 0 and out.startswith("healthy"), out
+            assert not [r for r in caplog.records if r.exc_info], "no traceback for a database fault"
+    finally:
+        await admin.close()
+        await claim.release()
