@@ -1,20 +1,26 @@
 """The database failing under a running bot, end to end through the fake Discord (issue 26), each fault on
 its backend: the SQLite file held by another process past the busy timeout, SQLite writes failing as on a
-full disk, the PostgreSQL server stopped and started again and restarted (a server of the test's own),
-cut off behind a TCP proxy for a while, and every connection of the bot terminated in the middle of moves.
+full disk, the PostgreSQL server stopped and started again (a server of the test's own), cut off behind a
+TCP proxy for a while, restarted with `pg_ctl restart -m fast` mid-click, and every connection of the bot
+terminated at the moment of each click.
 
-What each checks: a person's click during the fault gets the short private "could not save" line and
-changes nothing (channel, hand, move log); the turn timeout that falls due during the fault happens once the
-database is back, then the CPU's turn, each once and in order; the bot recovers by itself within seconds; no
-public line is lost or repeated; ``python -m bot health`` fails during the outage and passes after; the
-failed commits are counted in the metrics; one log line when the outage starts and one when it ends, no
-traceback. The outages last OUTAGE seconds (the issue says 30 s; a few seconds show the same behaviour and
-keep the tests short)."""
+What each outage checks: a person's click during it gets the short private "could not save" line and
+changes nothing (channel, hand, move log); the turn timeout that falls due during it happens once the
+database is back, then the CPU's turn, each once and in order; a CPU turn falling due during a second outage
+happens once it is back; the bot recovers by itself within seconds; every card played after it is in the
+channel exactly once; ``python -m bot health`` fails during the outage and passes after; the failed commits
+are counted in the metrics; one log line when the outage starts and one when it ends, no traceback. The
+outages last OUTAGE seconds (the issue says 30 s; 6 s shows the same behaviour and keeps each test near 15 s).
+
+The shard claim on PostgreSQL (bot/store/claims.py): lost with its connection (a restart), it is taken
+again by itself and play resumes; when another process took the shards meanwhile, the bot refuses every
+move and stops."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -26,6 +32,7 @@ import asyncpg
 import pytest
 
 from bot.client import EightsBot
+from bot.config import Config
 from bot.engine import card_label, parse_card
 from bot.exts._group import STORE_FAILED
 from bot.service import lobby
@@ -50,6 +57,7 @@ from tests.test_cli import bot as run_cli
 
 OUTAGE = 6.0  # seconds the database is away (a parameter: the issue's 30 s works the same, only slower)
 TURN = 4.0  # seconds of a turn: Alice's turn times out during the outage (and not again before the checks)
+CPU_DELAY = 2.0  # seconds a CPU waits: the second outage starts before the CPU's move
 RECOVERY = STORE_RETRY_MAX + 6.0  # seconds allowed, after the database's return, for the due moves
 
 
@@ -230,19 +238,39 @@ async def survives_an_outage(world: World, fault: Fault, caplog: pytest.LogCaptu
     assert sum(m.startswith("the database is back") for m in warnings) == 1, warnings
     assert not [r for r in caplog.records if r.exc_info], "no traceback for a database fault"
 
-    # And a person's move works again at once.
-    decision = await world.human_to_act()
-    assert decision is world.alice
+    # A person's move works again at once; and a CPU's turn that falls due during a second, shorter
+    # outage (it waits CPU_DELAY after her move) happens once the database is back.
+    assert await world.human_to_act() is world.alice
     count = len(await store.moves(table_id))
+    caplog.clear()
     await world.play_by_buttons(world.alice)
-    await world.settle()
-    assert len(await store.moves(table_id)) > count
+    await fault.on()
+    try:
+        await asyncio.sleep(CPU_DELAY + 1.5)
+        snap = await world.snapshot()
+        assert snap.phase == "playing" and snap.to_act == 1, snap  # the CPU's move: tried, not done
+    finally:
+        await fault.off()
+
+    async def cpu_moved() -> bool:
+        return len(await store.moves(table_id)) >= count + 2
+
+    await world.until(cpu_moved, "the CPU's move after the second outage", timeout=RECOVERY)
+    moves = await store.moves(table_id)
+    assert_each_move_once(moves)
+    assert moves[count].actor_id == world.alice.id and moves[count + 1].actor_id is None
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert sum(m.startswith("the database is unavailable") for m in warnings) == 1, warnings
+    assert sum(m.startswith("the database is back") for m in warnings) == 1, warnings
 
 
 class ClaimedWorld(World):
     """A world whose bot holds its shard claim, as `python -m bot run` starts it."""
 
     claim: ShardClaim | None = None
+
+    def config(self) -> Config:
+        return dataclasses.replace(super().config(), cpu_delay=CPU_DELAY)
 
     async def start(self) -> EightsBot:
         bot = EightsBot(self.config(), claim=self.claim, **fast_bot_options())
