@@ -285,3 +285,36 @@ async def test_a_damaged_sqlite_file_is_logged_once_not_at_every_retry(
     assert not [r for r in caplog.records if r.exc_info]
     assert service.store_outage().failed_commits >= 10
     await service.close()
+
+
+async def test_a_paused_service_commits_nothing_and_plays_the_due_moves_when_resumed(
+    sqlite_file: tuple[Store, Path],
+) -> None:
+    # A process that lost its shard claim pauses (bot/client.py wires the claim to pause and resume): a
+    # person's move is refused as in an outage, her timeout is tried and not done; resumed, the due
+    # timeout happens at once (not at the next retry), then the CPU's turn.
+    store, _ = sqlite_file
+    clock, recorder = FakeClock(), Recorder()
+    service = make_service(store, clock, recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    before = await service.snapshot(table_id)
+    stored = len(await store.moves(table_id))
+
+    service.pause("this process lost its shard claim")
+    with pytest.raises(DatabaseFault) as refused:
+        await take_turn(service, table_id, ALICE)
+    assert refused.value.unavailable and "shard claim" in str(refused.value)
+    await clock.advance(TIMEOUT + 30.0)
+    assert recorder.outcomes == [] and await service.snapshot(table_id) == before
+    assert len(await store.moves(table_id)) == stored
+
+    service.resume()
+    await clock.advance(0.1)  # at once, not at the next retry (up to STORE_RETRY_MAX later)
+    kinds = [event.kind for outcome in recorder.outcomes for event in outcome.public_events]
+    assert kinds.count("timed_out") == 1, kinds
+    await clock.advance(CPU_DELAY + 0.1)
+    moves = await store.moves(table_id)
+    assert len(moves) >= stored + 2  # the timeout, then the CPU's move
+    assert [move.version for move in moves] == list(range(1, len(moves) + 1))
+    assert service.store_outage().failed_commits >= 2
+    await service.close()
