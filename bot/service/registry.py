@@ -36,6 +36,7 @@ from bot.store.base import (
     MoveCommit,
     SeatRecord,
     Store,
+    StoreError,
     StoreUnavailableError,
     TableRecord,
 )
@@ -293,6 +294,16 @@ class TableRegistry:
                 return
         self.feed.push(outcome)
 
+    async def _stored_anyway(self, live: LiveTable) -> bool:
+        """Whether a commit whose connection broke reached the database all the same (the server committed
+        it, its answer was lost): the stored version is then the next one, and this process alone moves
+        this table. Told as done, not as "nothing changed". False when the database cannot say."""
+        try:
+            stored = await self.store.get_state(live.id)
+        except StoreError:
+            return False
+        return stored is not None and stored.version == live.version + 1
+
     def work(self, live: LiveTable) -> Work:
         return Work.of(live, self.clock.now())
 
@@ -330,10 +341,11 @@ class TableRegistry:
             await self.reload(live.id)
             raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
         except (StoreUnavailableError, DamagedDatabaseError) as error:
-            # Nothing was swapped in: the table stays as committed. (Had the commit reached the database
-            # before the connection broke, the next move finds the version moved on and reloads.)
-            self.outage.commit_failed(error)
-            raise
+            if not (isinstance(error, StoreUnavailableError) and await self._stored_anyway(live)):
+                # Nothing was swapped in: the table stays as committed.
+                self.outage.commit_failed(error)
+                raise
+            version = live.version + 1
         self.outage.succeeded()
         live.doc = doc
         live.seats = work.seats

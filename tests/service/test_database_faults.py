@@ -21,7 +21,7 @@ import pytest
 from bot.service import FakeClock
 from bot.service.errors import DatabaseFault
 from bot.service.scheduler import STORE_RETRY_MAX
-from bot.store import Store, open_store
+from bot.store import Store, StoreUnavailableError, open_store
 from tests.service.db_faults import (
     FileSizeLimit,
     OwnPostgres,
@@ -317,4 +317,53 @@ async def test_a_paused_service_commits_nothing_and_plays_the_due_moves_when_res
     assert len(moves) >= stored + 2  # the timeout, then the CPU's move
     assert [move.version for move in moves] == list(range(1, len(moves) + 1))
     assert service.store_outage().failed_commits >= 2
+    await service.close()
+
+
+class _AnswerLost:
+    """The store, but the connection breaks right after a commit: the server committed, the bot hears
+    only the broken connection (pg_terminate_backend in that instant, a network cut)."""
+
+    def __init__(self, store: Store, *, committed: bool) -> None:
+        self._store = store
+        self._committed = committed
+        self.armed = False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def commit_move(self, commit: object) -> int:
+        if self.armed:
+            self.armed = False
+            if self._committed:
+                await self._store.commit_move(commit)  # type: ignore[arg-type]
+            raise StoreUnavailableError("connection was closed in the middle of operation")
+        return await self._store.commit_move(commit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("committed", [True, False])
+async def test_a_commit_whose_answer_was_lost_is_told_as_done_only_when_stored(
+    sqlite_file: tuple[Store, Path], committed: bool
+) -> None:
+    store, _ = sqlite_file
+    lossy = _AnswerLost(store, committed=committed)
+    clock, recorder = FakeClock(), Recorder()
+    service = make_service(lossy, clock, recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    before = await service.snapshot(table_id)
+    stored = len(await store.moves(table_id))
+    lossy.armed = True
+    if committed:
+        await take_turn(service, table_id, ALICE)  # stored: her move is done, and told
+        assert await service.snapshot(table_id) != before
+        assert service.store_outage().failed_commits == 0
+        assert len(await store.moves(table_id)) == stored + 1
+        state = await store.get_state(table_id)
+        assert state is not None and state.version == (await store.moves(table_id))[-1].version
+    else:
+        with pytest.raises(DatabaseFault):
+            await take_turn(service, table_id, ALICE)
+        assert await service.snapshot(table_id) == before
+        assert len(await store.moves(table_id)) == stored
+        assert service.store_outage().failed_commits == 1
     await service.close()
