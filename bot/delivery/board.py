@@ -25,6 +25,7 @@ from bot.delivery.answers import release
 from bot.delivery.carrier import BoardCarrier
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
 from bot.service import TableSnapshot
+from bot.service.errors import DatabaseFault
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardPicture
@@ -88,7 +89,7 @@ class BoardMessages:
         try:
             await records.set_board_picture(table_id, message_id, digest)
         except Exception as error:  # only costs an upload of the same picture after a restart
-            log.warning("table %s: could not record the board picture: %s", table_id, error)
+            _failed(table_id, "could not record the board picture", error)
 
     async def _recall(self, table_id: int, board_id: int) -> Any:
         """What the board message ``board_id`` shows as its picture, as recorded (by this process or an
@@ -99,7 +100,7 @@ class BoardMessages:
         try:
             recorded = await records.board_picture(table_id)
         except Exception as error:
-            log.warning("table %s: could not read the board picture's record: %s", table_id, error)
+            _failed(table_id, "could not read the board picture's record", error)
             return UNKNOWN
         if recorded is None or recorded[0] != board_id:
             return UNKNOWN
@@ -275,3 +276,10 @@ class BoardMessages:
         if picture_changed:
             await self._record(snapshot.table_id, board_id, picture_key or "")
         feed.board_picture_key = picture_key
+
+
+def _failed(table_id: int, what: str, error: Exception) -> None:
+    """A warning, except while the database is away: the service's outage says that once, not a line for
+    every board shown meanwhile."""
+    level = logging.DEBUG if isinstance(error, DatabaseFault) and error.unavailable else logging.WARNING
+    log.log(level, "table %s: %s: %s", table_id, what, error)

@@ -158,6 +158,16 @@ def assert_each_move_once(moves: list[MoveRecord]) -> None:
     assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
 
 
+def assert_one_line_each_way(caplog: pytest.LogCaptureFixture) -> None:
+    """The outage's two warnings and nothing else at WARNING or above (no line per attempt, no heartbeat
+    line, no traceback)."""
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 2, warnings
+    assert warnings[0].startswith("the database is unavailable ("), warnings
+    assert warnings[1].startswith("the database is back after "), warnings
+    assert not [r for r in caplog.records if r.exc_info], "no traceback for a database fault"
+
+
 @dataclass
 class Fault:
     on: Callable[[], Awaitable[None]]
@@ -233,10 +243,7 @@ async def survives_an_outage(world: World, fault: Fault, caplog: pytest.LogCaptu
     code, out = await health(world)
     assert code == 0 and out.startswith("healthy"), out
     assert failed_commits(world) - failed_before >= 2  # her click and the timeout, at least
-    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert sum(m.startswith("the database is unavailable") for m in warnings) == 1, warnings
-    assert sum(m.startswith("the database is back") for m in warnings) == 1, warnings
-    assert not [r for r in caplog.records if r.exc_info], "no traceback for a database fault"
+    assert_one_line_each_way(caplog)
 
     # A person's move works again at once; and a CPU's turn that falls due during a second, shorter
     # outage (it waits CPU_DELAY after her move) happens once the database is back.
@@ -259,9 +266,7 @@ async def survives_an_outage(world: World, fault: Fault, caplog: pytest.LogCaptu
     moves = await store.moves(table_id)
     assert_each_move_once(moves)
     assert moves[count].actor_id == world.alice.id and moves[count + 1].actor_id is None
-    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert sum(m.startswith("the database is unavailable") for m in warnings) == 1, warnings
-    assert sum(m.startswith("the database is back") for m in warnings) == 1, warnings
+    assert_one_line_each_way(caplog)
 
 
 class ClaimedWorld(World):
