@@ -323,11 +323,10 @@ class _PostgresClaim:
                 await asyncio.wait_for(self._lost.wait(), self.watch_interval)
             if not self._lost.is_set():
                 try:
-                    await self._conn.fetchval("SELECT 1")
+                    await self._conn.fetchval("SELECT 1", timeout=CONNECT_TIMEOUT)
                     continue
                 except Exception:
                     pass
-            self._lost.clear()
             self.held = False
             # INFO: the service's outage line (a warning) says it once, with this as its reason.
             log.info(
@@ -335,7 +334,10 @@ class _PostgresClaim:
                 "shards are claimed again"
             )
             self._on_lost()
-            self._conn.terminate()
+            lost = self._conn
+            lost.remove_termination_listener(self._terminated)  # its end is this one, not another loss
+            lost.terminate()
+            self._lost.clear()
             if not await self._claim_again():
                 return
 
