@@ -10,7 +10,7 @@ database is back, then the CPU's turn, each once and in order; a CPU turn fallin
 happens once it is back; the bot recovers by itself within seconds; every card played after it is in the
 channel exactly once; ``python -m bot health`` fails during the outage and passes after; the failed commits
 are counted in the metrics; one log line when the outage starts and one when it ends, no traceback. The
-outages last OUTAGE seconds (the issue says 30 s; 6 s shows the same behaviour and keeps each test near 15 s).
+outages last OUTAGE seconds (the issue says 30 s; 7 s shows the same behaviour and keeps each test near 16 s).
 
 The shard claim on PostgreSQL (bot/store/claims.py): lost with its connection (a restart), it is taken
 again by itself and play resumes; when another process took the shards meanwhile, the bot refuses every
@@ -22,6 +22,8 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
@@ -55,8 +57,9 @@ from tests.service.db_faults import (
 )
 from tests.test_cli import bot as run_cli
 
-OUTAGE = 6.0  # seconds the database is away (a parameter: the issue's 30 s works the same, only slower)
-TURN = 4.0  # seconds of a turn: Alice's turn times out during the outage (and not again before the checks)
+# Seconds the database is away: EIGHTS_TEST_OUTAGE=30 runs the issue's 30 s (the same checks, only slower).
+OUTAGE = float(os.environ.get("EIGHTS_TEST_OUTAGE", "7"))
+TURN = 5.0  # seconds of a turn: Alice's turn times out during the outage (and not again before the checks)
 CPU_DELAY = 2.0  # seconds a CPU waits: the second outage starts before the CPU's move
 RECOVERY = STORE_RETRY_MAX + 6.0  # seconds allowed, after the database's return, for the due moves
 
@@ -236,8 +239,9 @@ async def survives_an_outage(world: World, fault: Fault, caplog: pytest.LogCaptu
         for event in move.events:
             if event["kind"] == "played":
                 who = "alice" if event["seat"] == 0 else "CPU 1"
-                line = f"{who} played {card_label(parse_card(event['data']['card']))}"
-                assert told.count(line) == 1, (line, new)
+                label = card_label(parse_card(event["data"]["card"]))
+                line = re.compile(rf"{who} played (?:<:\w+:\d+> )?{re.escape(label)}")  # its emoji, once up
+                assert len(line.findall(told)) == 1, (line.pattern, new)
 
     # Health, metrics and the log.
     code, out = await health(world)
