@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from bot.client import EightsBot
 
 PROG = "python -m bot"
+HEALTH_PROBE_KEY = "health_probe_at"  # written by each `health`: the database must accept writes
 HEALTH_MAX_AGE = 60.0  # seconds; the bot writes its heartbeat every 20 s
 SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, inside Docker's default 10 s grace period
 
@@ -135,7 +136,7 @@ async def _run(config: Config, token: str) -> int:
         await _migrate(config)
         from bot.client import EightsBot
 
-        bot = EightsBot(config, tune_gc=True)
+        bot = EightsBot(config, tune_gc=True, claim=claim)
         return await _serve(bot, token)
     finally:
         await claim.release()
@@ -190,6 +191,9 @@ async def _serve(bot: EightsBot, token: str) -> int:
         finally:
             # Whatever ended the bot (an error at start-up, a gateway failure): close the store and session.
             await bot.close()
+        if bot.fatal is not None:
+            log.error("stopped: %s", bot.fatal)
+            return 1
         return 0
     finally:
         for handled in installed:
@@ -269,20 +273,30 @@ def cmd_health(args: argparse.Namespace) -> int:
     # Each process has its own heartbeat, named by its shards: this checks the process these settings run.
     shards = ShardSet(config.shard_count, config.shard_ids)
 
-    async def read() -> Heartbeat | None:
+    async def read() -> tuple[Heartbeat | None, StoreError | None]:
         store = await _open(config)
         try:
-            return await store.heartbeat(shards.key)
+            beat = await store.heartbeat(shards.key)
+            # A database that can be read but not written (a full disk, a file locked by another process,
+            # a read-only failover) stops every move: the bot is not healthy then, whatever its last beat.
+            try:
+                await store.set_meta(HEALTH_PROBE_KEY, f"{time.time():.0f}")
+            except StoreError as error:
+                return beat, error
+            return beat, None
         finally:
             await store.close()
 
     try:
-        beat = asyncio.run(read())
+        beat, unwritable = asyncio.run(read())
     except DamagedDatabaseError as error:
         print(f"unhealthy: {error}")
         return 1
     except Exception as error:  # a locked or unmigrated file: unhealthy, not a crash
         print(f"unhealthy: cannot read the heartbeat ({_scrub(config, f'{type(error).__name__}: {error}')})")
+        return 1
+    if unwritable is not None:
+        print(f"unhealthy: the database does not accept writes ({_scrub(config, str(unwritable))})")
         return 1
     who = "" if shards.everything else f" ({shards.describe()})"
     if beat is None:
@@ -571,9 +585,9 @@ def build_parser() -> argparse.ArgumentParser:
         "health",
         cmd_health,
         "exit 0 if the running bot is alive",
-        "Exit 0 when the running bot wrote its heartbeat in the last 60 seconds, else 1 (for Docker's "
-        "HEALTHCHECK); 1 at once after a clean stop. With SHARD_COUNT and SHARD_IDS, the heartbeat of the "
-        "process running those shards.",
+        "Exit 0 when the running bot wrote its heartbeat in the last 60 seconds and the database accepts a "
+        "write, else 1 (for Docker's HEALTHCHECK); 1 at once after a clean stop. With SHARD_COUNT and "
+        "SHARD_IDS, the heartbeat of the process running those shards.",
     )
     health.add_argument(
         "--max-age", type=float, default=HEALTH_MAX_AGE, metavar="SECONDS", help="default: %(default)g"

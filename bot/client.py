@@ -45,7 +45,7 @@ from bot.service.replays import ReplayService
 from bot.service.server import ServerService
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
-from bot.store import open_store
+from bot.store import ShardClaim, open_store
 from bot.store.base import Store, StoreError
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
@@ -58,8 +58,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CLAIM_LOST = "this process lost its shard claim (the database connection holding it); claiming it again"
 RESTARTING_MESSAGE = N_("The bot is restarting, try again in a moment.")
 HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
+HEARTBEAT_RETRY = 2.0  # seconds between beats while the database fails
 CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
 COMMAND_TREE_HASH_KEY = "command_tree_hash"
@@ -120,10 +122,13 @@ class EightsBot(commands.AutoShardedBot):
         restore_tables: bool = True,
         tune_gc: bool = False,
         emoji_pace: float = UPLOAD_PACE,
+        claim: ShardClaim | None = None,
         **options: Any,
     ) -> None:
         """``options`` go to discord.py's client as they are (tests pass ``guild_ready_timeout``).
-        ``tune_gc``: the bot owns its process (``python -m bot run``); see ``tune_garbage_collector``."""
+        ``tune_gc``: the bot owns its process (``python -m bot run``); see ``tune_garbage_collector``.
+        ``claim``: this process's shard claim (``run`` takes it first): play pauses while it is lost, and
+        the bot stops when another process took the shards meanwhile."""
         # Every REST request passes through the global budget (bot.delivery.budget), which reports to the
         # metrics; both exist before the client, whose HTTP session takes the budget's trace hooks.
         self.metrics = BotMetrics()
@@ -157,6 +162,9 @@ class EightsBot(commands.AutoShardedBot):
         self.tune_gc = tune_gc
         self.restore_tables = restore_tables
         self.closers: list[Callable[[], Awaitable[None]]] = []
+        self.claim = claim
+        self.fatal: str | None = None  # why the bot stopped by itself (`run` then exits 1)
+        self._fatal_task: asyncio.Task[None] | None = None
         # The card art: the emojis are made sure of after start-up (text until then), the board picture is
         # drawn on demand; both in the palette the configuration names.
         palette = PALETTES[config.card_colours]
@@ -267,6 +275,10 @@ class EightsBot(commands.AutoShardedBot):
         standings = StandingsService(store)
         server = ServerService(store)
         self._parts = (service, publisher)
+        if self.claim is not None:
+            self.claim.watch(
+                on_lost=lambda: service.pause(CLAIM_LOST), on_back=service.resume, on_taken=self._shards_taken
+            )
         # Each server's card emojis / board picture switches, read from its settings when first needed.
         self.appearance.load_switches = server.card_display
         self.metrics.watch_publisher(publisher.backlog, publisher.behind)
@@ -296,6 +308,12 @@ class EightsBot(commands.AutoShardedBot):
                         await task
 
                 self.closers.append(stop_checking)
+
+    def _shards_taken(self, reason: str) -> None:
+        """Another process holds this one's shards now (taken while the claim was lost): it plays them, so
+        this one stops (play stays paused until it has)."""
+        self.fatal = reason
+        self._fatal_task = asyncio.create_task(self.close(), name="eights-shards-taken")
 
     def _sync_target(self) -> discord.Object | None:
         return discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None
@@ -342,27 +360,33 @@ class EightsBot(commands.AutoShardedBot):
     # --- heartbeat ---------------------------------------------------------------------------------------
 
     async def _write_heartbeat(self) -> None:
+        outage = self._parts[0].store_outage() if self._parts is not None else None
         try:
             await self.store.write_heartbeat(
                 time.time(), self.owned_shards.key, pid=os.getpid(), host=socket.gethostname()
             )
         except StoreError as error:
-            # The database is away (the service logs the outage too): one line when beats start failing, not
-            # a traceback every 15 s; `health` reports the stale beat meanwhile.
-            if not self._heartbeat_failing:
+            # The database is away: the service's outage says so in one line (whichever write fails first)
+            # and one when it is back, not a line per beat; `health` reports it meanwhile.
+            if outage is not None:
+                outage.noticed(error)
+            elif not self._heartbeat_failing:
                 log.warning("could not write the heartbeat: %s", error)
             self._heartbeat_failing = True
         except Exception:
             log.exception("could not write the heartbeat")
             self._heartbeat_failing = True
         else:
-            if self._heartbeat_failing:
+            if outage is not None:
+                outage.succeeded()  # a write went through: the database is back, moves or not
+            elif self._heartbeat_failing:
                 log.info("the heartbeat is written again")
             self._heartbeat_failing = False
 
     async def _heartbeat_loop(self) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT_INTERVAL)
+            # Failing: beat again soon, so that the beat (and `health`) is fresh within moments of the return.
+            await asyncio.sleep(HEARTBEAT_RETRY if self._heartbeat_failing else HEARTBEAT_INTERVAL)
             await self._write_heartbeat()
 
     # --- shutdown ----------------------------------------------------------------------------------------

@@ -361,3 +361,40 @@ async def test_a_heartbeat_failing_while_the_database_is_away_logs_one_line_not_
         ),
         (logging.INFO, "the heartbeat is written again", None),
     ]
+
+
+class _Claim:
+    """A shard claim the test loses and hands to another process (bot.store.claims.ShardClaim)."""
+
+    def __init__(self) -> None:
+        self.held = True
+        self.lost: Callable[[], None] | None = None
+        self.back: Callable[[], None] | None = None
+        self.taken: Callable[[str], None] | None = None
+
+    def watch(
+        self, on_lost: Callable[[], None], on_back: Callable[[], None], on_taken: Callable[[str], None]
+    ) -> None:
+        self.lost, self.back, self.taken = on_lost, on_back, on_taken
+
+    async def release(self) -> None:
+        return None
+
+
+async def test_run_pauses_play_while_its_claim_is_lost_and_exits_1_when_the_shards_were_taken(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    claim = _Claim()
+    client = EightsBot(make_config(fake, tmp_path), claim=claim, **fast_bot_options())
+    serving = asyncio.create_task(_serve(client, fake.token))
+    await asyncio.wait_for(ready(client, serving), 10)
+    assert claim.lost is not None and claim.back is not None and claim.taken is not None
+    registry = client.service._registry
+    claim.lost()
+    assert registry.paused is not None and "shard claim" in registry.paused
+    claim.back()
+    assert registry.paused is None
+    claim.lost()
+    claim.taken("another process already runs every shard on this database")
+    assert await asyncio.wait_for(serving, 10) == 1
+    assert client.is_closed() and client.fatal is not None

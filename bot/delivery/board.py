@@ -28,6 +28,7 @@ from bot.delivery.carrier import BoardCarrier
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
 from bot.i18n import current_locale, use_locale
 from bot.service import TableSnapshot
+from bot.service.errors import DatabaseFault
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardPicture
@@ -104,7 +105,7 @@ class BoardMessages:
         try:
             await records.set_board_picture(table_id, message_id, digest)
         except Exception as error:  # only costs an upload of the same picture after a restart
-            log.warning("table %s: could not record the board picture: %s", table_id, error)
+            _failed(table_id, "could not record the board picture", error)
 
     async def _shown(self, table_id: int, message_id: int, digest: str) -> None:
         """The board message ``message_id`` shows the picture ``digest`` now (recorded at ``flush``)."""
@@ -132,7 +133,7 @@ class BoardMessages:
         try:
             recorded = await records.board_picture(table_id)
         except Exception as error:
-            log.warning("table %s: could not read the board picture's record: %s", table_id, error)
+            _failed(table_id, "could not read the board picture's record", error)
             return UNKNOWN
         if recorded is None or recorded[0] != board_id:
             return UNKNOWN
@@ -329,3 +330,10 @@ class BoardMessages:
         if picture_changed:
             await self._shown(snapshot.table_id, board_id, picture_key or "")
         feed.board_picture_key = picture_key
+
+
+def _failed(table_id: int, what: str, error: Exception) -> None:
+    """A warning, except while the database is away: the service's outage says that once, not a line for
+    every board shown meanwhile."""
+    level = logging.DEBUG if isinstance(error, DatabaseFault) and error.unavailable else logging.WARNING
+    log.log(level, "table %s: %s: %s", table_id, what, error)

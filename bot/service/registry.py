@@ -39,6 +39,7 @@ from bot.store.base import (
     OutboxRow,
     SeatRecord,
     Store,
+    StoreError,
     StoreUnavailableError,
     TableRecord,
 )
@@ -91,6 +92,9 @@ class TableRegistry:
         self.feed = OutcomeFeed(clock, batch_window, self.current_snapshot, listener)
         self.scheduler: Scheduler = _NoTimers()
         self.outage = StoreOutage(clock, on_failed_commit)
+        # Why no move may be committed now (this process lost its shard claim), or None: such a commit is
+        # refused as during an outage, and the timed moves are retried until play resumes.
+        self.paused: str | None = None
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
         self._observers: list[TableObserver] = []
@@ -181,6 +185,13 @@ class TableRegistry:
         live = live_from(record, seats, state.state, state.version)
         self.add(live, restoring=True)
         return live
+
+    def resume(self) -> None:
+        """Play may go on again: commits are allowed, and every table's timers are set at once (a timeout
+        or CPU turn that fell due meanwhile happens now, not at its next retry)."""
+        self.paused = None
+        for live in list(self._tables.values()):
+            self.scheduler.schedule(live)
 
     async def reload(self, table_id: int) -> None:
         live = self._tables.get(table_id)
@@ -332,6 +343,16 @@ class TableRegistry:
                 return
         self.feed.push(outcome)
 
+    async def _stored_anyway(self, live: LiveTable) -> bool:
+        """Whether a commit whose connection broke reached the database all the same (the server committed
+        it, its answer was lost): the stored version is then the next one, and this process alone moves
+        this table. Told as done, not as "nothing changed". False when the database cannot say."""
+        try:
+            stored = await self.store.get_state(live.id)
+        except StoreError:
+            return False
+        return stored is not None and stored.version == live.version + 1
+
     def work(self, live: LiveTable) -> Work:
         return Work.of(live, self.clock.now())
 
@@ -343,6 +364,10 @@ class TableRegistry:
         deadline = store_deadline(work)
         game = work.game
         state = {**doc, "match": game.to_json() if game is not None else None}
+        if self.paused is not None:
+            refused = StoreUnavailableError(self.paused)
+            self.outage.commit_failed(refused)
+            raise refused
         try:
             version = await self.store.commit_move(
                 MoveCommit(
@@ -366,10 +391,11 @@ class TableRegistry:
             await self.reload(live.id)
             raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
         except (StoreUnavailableError, DamagedDatabaseError) as error:
-            # Nothing was swapped in: the table stays as committed. (Had the commit reached the database
-            # before the connection broke, the next move finds the version moved on and reloads.)
-            self.outage.commit_failed(error)
-            raise
+            if not (isinstance(error, StoreUnavailableError) and await self._stored_anyway(live)):
+                # Nothing was swapped in: the table stays as committed.
+                self.outage.commit_failed(error)
+                raise
+            version = live.version + 1
         self.outage.succeeded()
         live.doc = doc
         live.seats = work.seats

@@ -108,7 +108,7 @@ class TableScheduler:
             if live is not None and not self._registry.closing:
                 self.schedule(live, restoring=True)
 
-        self._clock.call_later(RETRY_DELAY, retry)
+        self._retry_timer(table_id, RETRY_DELAY, retry)
 
     def _retry_soon(self, table_id: int) -> None:
         """Set the table's timers again shortly: a deadline that passed meanwhile fires at once (no restore
@@ -122,7 +122,16 @@ class TableScheduler:
             if live is not None and not self._registry.closing:
                 self.schedule(live)
 
-        self._clock.call_later(delay, retry)
+        self._retry_timer(table_id, delay, retry)
+
+    def _retry_timer(self, table_id: int, delay: float, retry: Callable[[], Any]) -> None:
+        """Among the table's timers: a commit that sets them again meanwhile (a person's move, play
+        resumed) cancels the retry, which would otherwise set them again later and push back a CPU's move
+        already waiting its delay."""
+        timer = self._clock.call_later(delay, retry)
+        live = self._registry.get(table_id)
+        if live is not None:
+            live.timers.append(timer)
 
     def _cpu_has_move(self, live: LiveTable) -> bool:
         if live.crazier is not None:

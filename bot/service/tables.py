@@ -196,6 +196,15 @@ class TableService:
             await self._retention.close()
         await self._registry.close()
 
+    def pause(self, reason: str) -> None:
+        """No move is committed until ``resume``: each is refused as during a database outage (the person
+        is told nothing changed; timed moves are retried). For a process that lost its shard claim."""
+        self._registry.paused = reason
+
+    def resume(self) -> None:
+        """Commit moves again; every table's due timers run at once."""
+        self._registry.resume()
+
     def move_log_retention(self) -> MoveLogRetention | None:
         """The pruning task of closed matches' move logs, when MOVE_LOG_RETENTION_DAYS is set."""
         return self._retention

@@ -8,7 +8,10 @@ never a row with a timestamp: a bot restarted at once after a SIGKILL finds its 
   (``eights.sqlite3.lock``); the kernel releases them when the process dies, however it dies.
 - PostgreSQL: session advisory locks held on a dedicated connection; the server releases them when the
   connection closes (the process's socket is closed by its kernel when it dies). TCP keepalives make the
-  server notice a client machine that vanished without closing it.
+  server notice a client machine that vanished without closing it. That connection can be lost under a
+  living process (a server restart, a failover, the network): the claim is then not held, and the process
+  is told (``watch``) so that it stops playing; the claim is taken again as soon as the server answers,
+  and play resumes. If another process took the shards meanwhile, this one is told to stop.
 
 What is locked, the same on both: "every shard" (shared by each process that runs some shards, exclusive for
 one that runs them all); the SHARD_COUNT in use (shared, and any other count held by someone else is a
@@ -25,8 +28,9 @@ import os
 import socket
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.shards import ShardSet
 from bot.store.base import StoreError
@@ -47,6 +51,10 @@ CONNECT_TIMEOUT = 10.0  # seconds
 # claim refused in that moment is tried again for this long before the refusal is final.
 PG_RETRY_FOR = 3.0  # seconds
 PG_WATCH_INTERVAL = 30.0  # seconds between checks that the claim's connection is still there
+PG_RECLAIM_EVERY = 1.0  # seconds between attempts to claim again after the connection was lost
+# How long a refusal to claim again is not final: the server may not have noticed yet that the lost
+# connection is gone (its keepalives: about a minute), and that connection still holds the locks.
+PG_RECLAIM_FOR = 90.0  # seconds
 
 
 class ShardsClaimedError(StoreError):
@@ -54,6 +62,18 @@ class ShardsClaimedError(StoreError):
 
 
 class ShardClaim(Protocol):
+    @property
+    def held(self) -> bool:
+        """Whether this process holds its shards now (False while a lost claim is being taken again)."""
+        ...
+
+    def watch(
+        self, on_lost: Callable[[], None], on_back: Callable[[], None], on_taken: Callable[[str], None]
+    ) -> None:
+        """Be told when the claim is lost (stop playing), when it is held again (play on), and when another
+        process holds the shards now (``on_taken`` with the reason: this process must stop)."""
+        ...
+
     async def release(self) -> None: ...
 
 
@@ -79,20 +99,41 @@ def _conflict_detail(shards: ShardSet, failed: str, taken: list[int]) -> str:
     return f"shard{'s' if len(taken) > 1 else ''} {', '.join(map(str, taken))} of {shards.count}"
 
 
-async def claim_shards(database_url: str, shards: ShardSet, *, retry_for: float = PG_RETRY_FOR) -> ShardClaim:
+async def claim_shards(
+    database_url: str,
+    shards: ShardSet,
+    *,
+    retry_for: float = PG_RETRY_FOR,
+    reclaim_for: float = PG_RECLAIM_FOR,
+    watch_interval: float = PG_WATCH_INTERVAL,
+) -> ShardClaim:
     """Claim ``shards`` of the database for this process until ``release()`` (or the process's end).
     Raises ShardsClaimedError naming the database and the shards when another process holds any of them,
-    StoreError when the claim cannot be made at all. ``retry_for``: see PG_RETRY_FOR."""
+    StoreError when the claim cannot be made at all. ``retry_for``, ``reclaim_for``, ``watch_interval``:
+    see PG_RETRY_FOR, PG_RECLAIM_FOR and PG_WATCH_INTERVAL."""
     target = parse_database_url(database_url)
     if target.backend == "postgresql":
-        return await _PostgresClaim.take(target, shards, retry_for)
+        claim = await _PostgresClaim.take(target, shards, retry_for)
+        claim.reclaim_for, claim.watch_interval = reclaim_for, watch_interval
+        return claim
     assert target.path is not None
     if target.is_memory or fcntl is None:
         return _NoClaim()  # a database no other process can open, or no fcntl locks
     return await asyncio.to_thread(_FileClaim.take, Path(target.path), shards)
 
 
-class _NoClaim:
+class _HeldForGood:
+    """A claim the process cannot lose while it lives (a file lock, or none)."""
+
+    held = True
+
+    def watch(
+        self, on_lost: Callable[[], None], on_back: Callable[[], None], on_taken: Callable[[str], None]
+    ) -> None:
+        return None
+
+
+class _NoClaim(_HeldForGood):
     async def release(self) -> None:
         return None
 
@@ -127,7 +168,7 @@ def _setlk(fd: int, kind: int, start: int, length: int) -> bool:
     return True
 
 
-class _FileClaim:
+class _FileClaim(_HeldForGood):
     """The lock file exists only while some process claims shards (or after a kill, until the next start):
     whoever leaves last, holding no lock that anyone else shares, deletes it. A process that opened the file
     just before it was deleted notices (the path no longer names the file it locked) and opens it again."""
@@ -219,8 +260,25 @@ class _PostgresClaim:
         self._target = target
         self._shards = shards
         self._conn = conn
-        self._held = True
+        self.held = True
+        self.reclaim_for = PG_RECLAIM_FOR
+        self.watch_interval = PG_WATCH_INTERVAL
+        self._on_lost: Callable[[], None] = _nothing
+        self._on_back: Callable[[], None] = _nothing
+        self._on_taken: Callable[[str], None] = _nothing
+        self._lost = asyncio.Event()  # set by asyncpg the moment the claim's connection goes
+        self._releasing = False
+        conn.add_termination_listener(self._terminated)
         self._watch: asyncio.Task[None] | None = asyncio.create_task(self._watch_loop(), name="shard-claim")
+
+    def watch(
+        self, on_lost: Callable[[], None], on_back: Callable[[], None], on_taken: Callable[[str], None]
+    ) -> None:
+        self._on_lost, self._on_back, self._on_taken = on_lost, on_back, on_taken
+
+    def _terminated(self, conn: Any) -> None:
+        if not self._releasing and conn is self._conn:
+            self._lost.set()
 
     @staticmethod
     async def _connect(target: DatabaseTarget, shards: ShardSet) -> asyncpg.Connection:
@@ -258,40 +316,77 @@ class _PostgresClaim:
             raise
 
     async def _watch_loop(self) -> None:
-        """Keep the claim's connection in use, and claim again when the server lost it (a server restart):
-        what else can be done is to say so loudly; the bot keeps serving its players."""
+        """Notice a lost connection (at once through asyncpg, or at the next check for one that died
+        silently), then claim again."""
         while True:
-            await asyncio.sleep(PG_WATCH_INTERVAL)
-            if self._held:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._lost.wait(), self.watch_interval)
+            if not self._lost.is_set():
                 try:
-                    await self._conn.fetchval("SELECT 1")
+                    await self._conn.fetchval("SELECT 1", timeout=CONNECT_TIMEOUT)
                     continue
                 except Exception:
-                    log.warning("the connection holding this process's shard claim was lost; claiming again")
-                    self._held = False
-                    await _pg_close(self._conn)
+                    pass
+            self.held = False
+            # INFO: the service's outage line (a warning) says it once, with this as its reason.
+            log.info(
+                "the connection holding this process's shard claim was lost: play is paused until the "
+                "shards are claimed again"
+            )
+            self._on_lost()
+            lost = self._conn
+            lost.remove_termination_listener(self._terminated)  # its end is this one, not another loss
+            lost.terminate()
+            self._lost.clear()
+            if not await self._claim_again():
+                return
+
+    async def _claim_again(self) -> bool:
+        """Claim again, trying every PG_RECLAIM_EVERY while the server does not answer; a refusal is final
+        after ``reclaim_for``. True when held again; False when another process holds the shards."""
+        loop = asyncio.get_running_loop()
+        refused_since: float | None = None
+        while True:
             try:
-                self._conn = await self._connect(self._target, self._shards)
-                failed = await _pg_lock(self._conn, self._shards)
-            except Exception as error:
-                log.error("could not claim the shards again: %s", self._target.scrub(str(error)))
+                conn = await self._connect(self._target, self._shards)
+            except StoreError:
+                await asyncio.sleep(PG_RECLAIM_EVERY)
+                continue
+            try:
+                failed = await _pg_lock(conn, self._shards)
+            except Exception:  # lost again at once (the server still starting)
+                conn.terminate()
+                await asyncio.sleep(PG_RECLAIM_EVERY)
                 continue
             if failed is None:
-                self._held = True
-                log.info("shard claim taken again")
-            else:
-                await _pg_close(self._conn)
-                log.error(
-                    "%s", _refusal(self._target.shown, self._shards, _conflict_detail(self._shards, *failed))
-                )
+                self._conn = conn
+                conn.add_termination_listener(self._terminated)
+                self.held = True
+                log.info("the shards are claimed again: play resumes")
+                self._on_back()
+                return True
+            await _pg_close(conn)
+            now = loop.time()
+            refused_since = now if refused_since is None else refused_since
+            if now - refused_since >= self.reclaim_for:
+                refusal = _refusal(self._target.shown, self._shards, _conflict_detail(self._shards, *failed))
+                log.error("%s", refusal)
+                self._on_taken(str(refusal))
+                return False
+            await asyncio.sleep(PG_RECLAIM_EVERY)
 
     async def release(self) -> None:
+        self._releasing = True
         if self._watch is not None:
             self._watch.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watch
             self._watch = None
         await _pg_close(self._conn)
+
+
+def _nothing(*args: Any) -> None:
+    return None
 
 
 async def _pg_close(conn: asyncpg.Connection) -> None:

@@ -7,12 +7,15 @@ server itself is never touched."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import resource
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -126,16 +129,21 @@ class TcpProxy:
         await self.cut()
 
 
+def postgres_binaries() -> Path:
+    """The newest PostgreSQL server's bin folder; FileNotFoundError when there is none."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+    if not found:
+        raise FileNotFoundError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
+    return found[-1].parent
+
+
 class OwnPostgres:
     """A PostgreSQL server of the test's own (initdb on a temporary folder, a free port), to stop, start
     and restart under a running bot; the shared test server is never touched. As root, the server runs as
     the ``postgres`` user (PostgreSQL refuses root)."""
 
     def __init__(self, folder: Path) -> None:
-        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
-        if not found:
-            raise FileNotFoundError("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
-        self._bin = found[-1].parent
+        self._bin = postgres_binaries()
         self._folder = folder
         self._data = folder / "data"
         self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -165,3 +173,21 @@ class OwnPostgres:
 
     def restart(self) -> None:
         self._ctl("restart", "-m", "fast", "-l", str(self._folder / "log"))
+
+
+@contextlib.asynccontextmanager
+async def own_postgres_server() -> AsyncIterator[OwnPostgres]:
+    """A started ``OwnPostgres`` in a folder of its own under /tmp (pytest's tmp_path is private to root; the
+    server may run as postgres), stopped and removed at the end. FileNotFoundError without the binaries."""
+    folder = Path(tempfile.mkdtemp(prefix="eights-pg-"))
+    try:
+        server = OwnPostgres(folder)
+        await asyncio.to_thread(server.init)
+        await asyncio.to_thread(server.start)
+        try:
+            yield server
+        finally:
+            with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by a failed test
+                await asyncio.to_thread(server.stop, "immediate")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

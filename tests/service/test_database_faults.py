@@ -10,12 +10,8 @@ when the fault starts and one when it ends, no traceback; the failed commits are
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -25,8 +21,15 @@ import pytest
 from bot.service import FakeClock
 from bot.service.errors import DatabaseFault
 from bot.service.scheduler import STORE_RETRY_MAX
-from bot.store import Store, open_store
-from tests.service.db_faults import FileSizeLimit, OwnPostgres, SqliteLockHolder, TcpProxy
+from bot.store import Store, StoreUnavailableError, open_store
+from tests.service.db_faults import (
+    FileSizeLimit,
+    OwnPostgres,
+    SqliteLockHolder,
+    TcpProxy,
+    own_postgres_server,
+    postgres_binaries,
+)
 from tests.service.support import ALICE, CPU_DELAY, Recorder, make_service, open_with, take_turn
 
 TIMEOUT = 30.0
@@ -43,22 +46,12 @@ async def sqlite_file(tmp_path: Path) -> AsyncIterator[tuple[Store, Path]]:
 
 @pytest.fixture
 async def own_postgres() -> AsyncIterator[OwnPostgres]:
-    # A folder of its own under /tmp: pytest's tmp_path is private to root; the server may run as postgres.
-    folder = Path(tempfile.mkdtemp(prefix="eights-pg-"))
     try:
-        try:
-            server = OwnPostgres(folder)
-        except FileNotFoundError as missing:
-            pytest.skip(str(missing))
-        await asyncio.to_thread(server.init)
-        await asyncio.to_thread(server.start)
-        try:
-            yield server
-        finally:
-            with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by a failed test
-                await asyncio.to_thread(server.stop, "immediate")
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        postgres_binaries()
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    async with own_postgres_server() as server:
+        yield server
 
 
 @pytest.fixture
@@ -291,4 +284,86 @@ async def test_a_damaged_sqlite_file_is_logged_once_not_at_every_retry(
     assert len(warnings) == 1 and "is not an SQLite database or is damaged" in warnings[0].getMessage()
     assert not [r for r in caplog.records if r.exc_info]
     assert service.store_outage().failed_commits >= 10
+    await service.close()
+
+
+async def test_a_paused_service_commits_nothing_and_plays_the_due_moves_when_resumed(
+    sqlite_file: tuple[Store, Path],
+) -> None:
+    # A process that lost its shard claim pauses (bot/client.py wires the claim to pause and resume): a
+    # person's move is refused as in an outage, her timeout is tried and not done; resumed, the due
+    # timeout happens at once (not at the next retry), then the CPU's turn.
+    store, _ = sqlite_file
+    clock, recorder = FakeClock(), Recorder()
+    service = make_service(store, clock, recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    before = await service.snapshot(table_id)
+    stored = len(await store.moves(table_id))
+
+    service.pause("this process lost its shard claim")
+    with pytest.raises(DatabaseFault) as refused:
+        await take_turn(service, table_id, ALICE)
+    assert refused.value.unavailable and "shard claim" in str(refused.value)
+    await clock.advance(TIMEOUT + 30.0)
+    assert recorder.outcomes == [] and await service.snapshot(table_id) == before
+    assert len(await store.moves(table_id)) == stored
+
+    service.resume()
+    await clock.advance(0.1)  # at once, not at the next retry (up to STORE_RETRY_MAX later)
+    kinds = [event.kind for outcome in recorder.outcomes for event in outcome.public_events]
+    assert kinds.count("timed_out") == 1, kinds
+    await clock.advance(CPU_DELAY + 0.1)
+    moves = await store.moves(table_id)
+    assert len(moves) >= stored + 2  # the timeout, then the CPU's move
+    assert [move.version for move in moves] == list(range(1, len(moves) + 1))
+    assert service.store_outage().failed_commits >= 2
+    await service.close()
+
+
+class _AnswerLost:
+    """The store, but the connection breaks right after a commit: the server committed, the bot hears
+    only the broken connection (pg_terminate_backend in that instant, a network cut)."""
+
+    def __init__(self, store: Store, *, committed: bool) -> None:
+        self._store = store
+        self._committed = committed
+        self.armed = False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def commit_move(self, commit: object) -> int:
+        if self.armed:
+            self.armed = False
+            if self._committed:
+                await self._store.commit_move(commit)  # type: ignore[arg-type]
+            raise StoreUnavailableError("connection was closed in the middle of operation")
+        return await self._store.commit_move(commit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("committed", [True, False])
+async def test_a_commit_whose_answer_was_lost_is_told_as_done_only_when_stored(
+    sqlite_file: tuple[Store, Path], committed: bool
+) -> None:
+    store, _ = sqlite_file
+    lossy = _AnswerLost(store, committed=committed)
+    clock, recorder = FakeClock(), Recorder()
+    service = make_service(lossy, clock, recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    before = await service.snapshot(table_id)
+    stored = len(await store.moves(table_id))
+    lossy.armed = True
+    if committed:
+        await take_turn(service, table_id, ALICE)  # stored: her move is done, and told
+        assert await service.snapshot(table_id) != before
+        assert service.store_outage().failed_commits == 0
+        assert len(await store.moves(table_id)) == stored + 1
+        state = await store.get_state(table_id)
+        assert state is not None and state.version == (await store.moves(table_id))[-1].version
+    else:
+        with pytest.raises(DatabaseFault):
+            await take_turn(service, table_id, ALICE)
+        assert await service.snapshot(table_id) == before
+        assert len(await store.moves(table_id)) == stored
+        assert service.store_outage().failed_commits == 1
     await service.close()

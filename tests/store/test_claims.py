@@ -57,3 +57,38 @@ async def test_an_in_memory_database_needs_no_claim() -> None:
     second = await claim_shards("sqlite:///:memory:", ShardSet(None, None))
     await first.release()
     await second.release()
+
+
+async def test_a_postgresql_claim_whose_connection_died_silently_is_taken_again_once(pg_url: str) -> None:
+    # The claim's connection stops answering without closing (a machine gone, a network black hole): the
+    # periodic check notices, the process is told once that the claim is lost and once that it is back,
+    # and the shards are held again for real.
+    import asyncio
+
+    claim = await claim_shards(pg_url, ShardSet(), watch_interval=0.2)
+    told: list[str] = []
+    claim.watch(lambda: told.append("lost"), lambda: told.append("back"), told.append)
+
+    class Silent:
+        """The claim's connection, answering nothing from now on."""
+
+        def __init__(self, conn: object) -> None:
+            self._conn = conn
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self._conn, name)
+
+        async def fetchval(self, *args: object, **kwargs: object) -> object:
+            raise TimeoutError
+
+    claim._conn = Silent(claim._conn)  # type: ignore[attr-defined]
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if told == ["lost", "back"]:
+                break
+        await asyncio.sleep(1.0)  # and nothing more: the old connection's end is not another loss
+        assert told == ["lost", "back"] and claim.held
+        await refused(pg_url, ShardSet())
+    finally:
+        await claim.release()
