@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import random
 import statistics
 import sys
@@ -37,6 +38,7 @@ from PIL import Image
 from bot.engine.cards import STANDARD_DECK, card_code
 from bot.engine.crazier.deck import COLOURS, DECK, row_of
 from bot.service.models import SeatView, TableSnapshot
+from bot.ui.art import png_bands
 from bot.ui.art.board import (
     PNG_LEVEL,
     BoardPicture,
@@ -101,6 +103,28 @@ def random_board(rng: random.Random, table_id: int) -> TableSnapshot:
         recent=(),
         ranking=(),
         board_message_id=None,
+    )
+
+
+def next_board(rng: random.Random, board: TableSnapshot) -> TableSnapshot:
+    """The board after a move at that table: the mover's count changes, the turn passes, a new target
+    card, the stock may shrink; the rest (names, other seats, direction) stays as it was."""
+    seats = list(board.seats)
+    mover = board.to_act if board.to_act is not None else 0
+    seat = seats[mover]
+    count = max(1, (seat.card_count or 5) + rng.choice((-1, -1, 1)))
+    seats[mover] = dataclasses.replace(seat, card_count=count, to_act=False)
+    following = (mover + 1) % len(seats)
+    seats[following] = dataclasses.replace(seats[following], to_act=True)
+    target = card_code(rng.choice(STANDARD_DECK))
+    return dataclasses.replace(
+        board,
+        seats=tuple(seats),
+        to_act=following,
+        target_card=target,
+        declared_suit=rng.choice("CDHS") if target.startswith("8") else None,
+        pending_draw=0,
+        stock_size=max(0, board.stock_size - rng.choice((0, 0, 1))),
     )
 
 
@@ -263,24 +287,58 @@ def main() -> None:
         board_times: list[float] = []
         board_cpu: list[float] = []
         board_sizes: list[int] = []
+        png_bands.forget()  # every band compressed (a board drawn again would find all of its bands)
         for board in boards:
             picture = timed(lambda board=board: render_board(board), board_times, board_cpu)
             assert isinstance(picture, BoardPicture)
             board_sizes.append(len(picture.png))
         report(what, board_times, board_cpu)
     print(f"{'':<38} PNG p50 {statistics.median(board_sizes):,.0f} bytes, max {max(board_sizes):,} bytes")
+    # What the bot meets: each table's board again after a move (tables in turn, as their moves come), so
+    # the bands a move left alone come from the PNG's band cache.
+    tables = boards[:50]
+    game_boards = []
+    for _ in range(8):
+        tables = [next_board(rng, board) for board in tables]
+        game_boards.extend(tables)
+    next_times: list[float] = []
+    next_cpu: list[float] = []
+    next_sizes: list[int] = []
+    for board in game_boards:
+        picture = timed(lambda board=board: render_board(board), next_times, next_cpu)
+        assert isinstance(picture, BoardPicture)
+        next_sizes.append(len(picture.png))
+    report("board picture, the next after a move", next_times, next_cpu)
+    print(f"{'':<38} PNG p50 {statistics.median(next_sizes):,.0f} bytes")
+    game_images = [compose_board(board) for board in game_boards]
+    for name, encode in (
+        ("bands, after a move (the bot's)", png_bands.palette_png),
+        ("Pillow, zlib level 1 (round 1)", lambda image: png_bytes(image, optimize=False, level=1)),
+    ):
+        png_bands.forget()
+        for image in game_images[:50]:  # each table's first board: its bands met once
+            encode(image)
+        encode_times: list[float] = []
+        encode_cpu: list[float] = []
+        sizes = []
+        for image in game_images[50:]:
+            png = timed(lambda image=image, encode=encode: encode(image), encode_times, encode_cpu)
+            assert isinstance(png, bytes)
+            sizes.append(len(png))
+        report(f"  of which PNG, {name}", encode_times, encode_cpu)
+        print(f"{'':<38} PNG p50 {statistics.median(sizes):,.0f} bytes")
     compose_times: list[float] = []
     compose_cpu: list[float] = []
     images = [timed(lambda board=board: compose_board(board), compose_times, compose_cpu) for board in boards]
     report("  of which composing (palette pixels)", compose_times, compose_cpu)
     for level, strategy, name in (
-        (PNG_LEVEL, None, "the bot's (zlib level 1)"),
+        (PNG_LEVEL, None, "Pillow, zlib level 1"),
         (1, zlib.Z_RLE, "zlib level 1, Z_RLE"),
         (3, None, "zlib level 3"),
         (6, None, "zlib level 6"),
     ):
-        encode_times: list[float] = []
-        encode_cpu: list[float] = []
+        encode_times = []
+        encode_cpu = []
         sizes = []
         for image in images:
             assert isinstance(image, Image.Image)

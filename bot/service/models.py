@@ -6,13 +6,23 @@ codes (``"KH"``, ``"10S"``) and suits as codes (``"C" "D" "H" "S"``); the UI tur
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 from bot.engine import Ruleset, match_end_text, rule_wording
-from bot.i18n import _
+from bot.i18n import _, current_locale
+
+
+@functools.lru_cache(maxsize=1024)
+def house_rules_words(ruleset: Ruleset, language: str) -> tuple[str, ...]:
+    """What ``ruleset`` changes from its preset, in words, in ``language`` (the language in force, passed
+    so that it is part of the key): worded once per ruleset and language, not at every board and snapshot
+    (a board edit asked for it at every move)."""
+    return tuple(rule_wording.differences(ruleset))
+
 
 Phase = Literal["lobby", "playing", "between_rounds", "finished", "abandoned"]
 CpuLevel = Literal["easy", "normal", "hard"]
@@ -217,7 +227,7 @@ class TableSnapshot:
     def house_rules_words(self) -> tuple[str, ...]:
         """What the table's rules change from the preset, in the language in force."""
         if self.ruleset is not None:
-            return tuple(rule_wording.differences(self.ruleset))
+            return house_rules_words(self.ruleset, current_locale())
         return self.house_rules
 
     def match_end_words(self) -> str:

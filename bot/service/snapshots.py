@@ -20,12 +20,11 @@ from bot.engine import (
     match_end_text,
     parse_card,
     rank_of,
-    rule_wording,
     sort_key,
     suit_code,
 )
 from bot.engine.crazier import CrazierMatch
-from bot.i18n import N_, _
+from bot.i18n import N_, _, current_locale
 from bot.service import crazier
 from bot.service.errors import ServiceError
 from bot.service.live import (
@@ -47,6 +46,7 @@ from bot.service.models import (
     SideLine,
     TableEvent,
     TableSnapshot,
+    house_rules_words,
 )
 from bot.service.situation import situation_token
 from bot.service.views import side_lines
@@ -311,7 +311,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         ranking=tuple(ranking_lines(game, live.seats)) if game is not None else (),
         board_message_id=live.record.board_message_id,
         has_last_card=ruleset is not None and ruleset.has_last_card,
-        house_rules=tuple(rule_wording.differences(ruleset)) if ruleset is not None else (),
+        house_rules=house_rules_words(ruleset, current_locale()) if ruleset is not None else (),
         match_end=match_end_text(ruleset)
         if ruleset is not None
         else CRAZIER_MATCH_END.format(target=live.ruleset.target),

@@ -38,6 +38,7 @@ from bot.engine import (
 )
 from bot.i18n import _, current_locale, ngettext, pgettext
 from bot.service.models import TableSnapshot
+from bot.ui.art import png_bands
 from bot.ui.art.cards import (
     FOUR_COLOUR,
     INK,
@@ -48,7 +49,6 @@ from bot.ui.art.cards import (
     card_image,
     draw_centered_text,
     font,
-    png_bytes,
     suit_badge,
 )
 from bot.ui.names import plain_name
@@ -579,15 +579,16 @@ def compose_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Im
 
 # zlib's effort: level 1 takes about half the time of level 6 for 15% more bytes (31 kB against 27), and
 # level 3 or run-length matching only (Z_RLE) gain nothing on it here (bench/art.py).
-PNG_LEVEL = 1
+PNG_LEVEL = png_bands.LEVEL
 
 
 def render_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> BoardPicture:
     """Draw now (no cache)."""
     # A palette of 255 colours, fixed per card palette: the picture is flat colours and text, and the PNG
-    # is four times smaller and five times faster to encode than in full colour.
+    # is four times smaller and five times faster to encode than in full colour. Written band by band, the
+    # bands a move left alone served compressed from a cache (``png_bands``): about half the PNG's time.
     return BoardPicture(
-        png=png_bytes(compose_board(snapshot, palette), optimize=False, level=PNG_LEVEL),
+        png=png_bands.palette_png(compose_board(snapshot, palette)),
         alt_text=alt_text(snapshot),
         key=board_key(snapshot, palette),
     )

@@ -1,0 +1,108 @@
+"""PNG writing for the board pictures, band by band: most of a board is the same from one move to the next.
+
+A palette picture's rows are cut in bands of ``BAND_ROWS``; each band's rows (filter byte 0, as Pillow writes
+a palette PNG) are deflated on their own (a full flush, so the pieces join into one valid stream) and kept,
+keyed by the band's pixels, in a small cache shared by every board: a band that did not change (the felt
+above the seats, a seat that did not move, the same band at another table) is not compressed again. The
+zlib stream's Adler-32 is combined from the bands' (``adler32_combine``, as zlib's own), so an unchanged
+band costs a hash of its pixels and a copy.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+
+from PIL import Image
+
+BAND_ROWS = 15  # 30 bands on an 800 × 450 board: about 12 kB of pixels each
+LEVEL = 1  # zlib's effort (see bot.ui.art.board.PNG_LEVEL)
+CACHE_BANDS = 8192  # about 1 kB of deflate each: ~8 MB
+_ADLER_BASE = 65521
+_FINAL_BLOCK = b"\x03\x00"  # an empty final block (fixed Huffman): ends the joined stream
+
+# hash of a band's pixels (Python's 64-bit hash: a false match needs two different bands with one hash among
+# the few thousand kept) -> (deflate bytes, Adler-32 of the filtered rows, their length)
+_bands: OrderedDict[tuple[int, int], tuple[bytes, int, int]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def forget() -> None:
+    """Drop the kept bands (benchmarks, tests)."""
+    with _lock:
+        _bands.clear()
+
+
+def adler32_combine(adler1: int, adler2: int, length2: int) -> int:
+    """The Adler-32 of two pieces joined, from theirs (zlib's ``adler32_combine``)."""
+    rem = length2 % _ADLER_BASE
+    sum1 = adler1 & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 += (adler2 & 0xFFFF) + _ADLER_BASE - 1
+    sum2 += (adler1 >> 16) + (adler2 >> 16) + _ADLER_BASE - rem
+    if sum1 >= _ADLER_BASE:
+        sum1 -= _ADLER_BASE
+    if sum1 >= _ADLER_BASE:
+        sum1 -= _ADLER_BASE
+    if sum2 >= _ADLER_BASE << 1:
+        sum2 -= _ADLER_BASE << 1
+    if sum2 >= _ADLER_BASE:
+        sum2 -= _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _band(pixels: bytes, width: int) -> tuple[bytes, int, int]:
+    """A band's rows with their filter bytes, deflated alone (byte-aligned at its end) and checksummed."""
+    rows = bytearray()
+    for start in range(0, len(pixels), width):
+        rows += b"\0"
+        rows += pixels[start : start + width]
+    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    data = deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH)
+    return data, zlib.adler32(rows), len(rows)
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """``image`` (mode "P", 8 bits) as a PNG: the same pixels as Pillow writes, with no varying chunks."""
+    if image.mode != "P":
+        raise ValueError("palette pictures only")
+    width, height = image.size
+    pixels = image.tobytes()
+    band_bytes = width * BAND_ROWS
+    pieces = [b"\x78\x01"]  # zlib header: deflate, 32 kB window, fastest
+    adler = 1
+    for start in range(0, len(pixels), band_bytes):
+        band = pixels[start : start + band_bytes]
+        key = (hash(band), len(band))
+        with _lock:
+            found = _bands.get(key)
+            if found is not None:
+                _bands.move_to_end(key)
+        if found is None:
+            found = _band(band, width)
+            with _lock:
+                _bands[key] = found
+                while len(_bands) > CACHE_BANDS:
+                    _bands.popitem(last=False)
+        data, band_adler, length = found
+        pieces.append(data)
+        adler = adler32_combine(adler, band_adler, length)
+    pieces.append(_FINAL_BLOCK)
+    pieces.append(struct.pack(">I", adler))
+    palette = image.getpalette() or []
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(palette)),
+            _chunk(b"IDAT", b"".join(pieces)),
+            _chunk(b"IEND", b""),
+        )
+    )
