@@ -105,7 +105,7 @@ class BoardMessages:
         try:
             await records.set_board_picture(table_id, message_id, digest)
         except Exception as error:  # only costs an upload of the same picture after a restart
-            _failed(table_id, "could not record the board picture", error)
+            _log_failed(table_id, "could not record the board picture", error)
 
     async def _shown(self, table_id: int, message_id: int, digest: str) -> None:
         """The board message ``message_id`` shows the picture ``digest`` now (recorded at ``flush``)."""
@@ -133,7 +133,7 @@ class BoardMessages:
         try:
             recorded = await records.board_picture(table_id)
         except Exception as error:
-            _failed(table_id, "could not read the board picture's record", error)
+            _log_failed(table_id, "could not read the board picture's record", error)
             return UNKNOWN
         if recorded is None or recorded[0] != board_id:
             return UNKNOWN
@@ -332,7 +332,7 @@ class BoardMessages:
         feed.board_picture_key = picture_key
 
 
-def _failed(table_id: int, what: str, error: Exception) -> None:
+def _log_failed(table_id: int, what: str, error: Exception) -> None:
     """A warning, except while the database is away: the service's outage says that once, not a line for
     every board shown meanwhile."""
     level = logging.DEBUG if isinstance(error, DatabaseFault) and error.unavailable else logging.WARNING

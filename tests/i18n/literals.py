@@ -24,6 +24,7 @@ NOT_SHOWN_CALLS = frozenset(
         "exception",
         "critical",
         "log",  # logging
+        "_log_failed",  # bot/delivery/board.py: a warning, or DEBUG while the database is away
         "ValueError",
         "TypeError",
         "RuntimeError",
