@@ -270,7 +270,7 @@ async def pg_statements(store: Store, matches: int, players: int, label: str, se
 
     def log(record: Any) -> None:
         # COMMIT waits for the WAL's flush to disk, which other jobs on a shared disk make vary: kept apart.
-        (commits if record.query.strip().upper() == "COMMIT" else sent).append(float(record.elapsed))
+        (commits if record.query.strip().upper().startswith("COMMIT") else sent).append(float(record.elapsed))
 
     # Every connection of the pool logs (acquired all at once, so each is a different one).
     pool = store._pool  # type: ignore[attr-defined]
