@@ -10,6 +10,9 @@ Prints:
 - finished matches recorded per second, each with its rating update (issue 27) and, for comparison, without
   it (the store as before ratings: ``--rating-matches`` of each, on fresh databases, ``--rating-runs`` times
   alternated, the best of each), and the process's CPU time per match with and without;
+- measures of the same that a loaded machine does not disturb, with and without the rating update: on SQLite
+  the WAL frames (pages written) per match and which tables and indexes they went to; on PostgreSQL the
+  statements per match and their time as the bot's connection saw it (``--page-matches`` matches each);
 - the time to record the finished matches, then leaderboard page, size and own-rank times in a guild holding
   all of them (median and 95th percentile over repeated calls), for each sort order, the rating board's
   included.
@@ -30,6 +33,7 @@ import json
 import random
 import secrets
 import statistics
+import struct
 import sys
 import tempfile
 import time
@@ -212,9 +216,85 @@ async def bench_rating_cost(path: Path, matches: int, players: int, runs: int) -
     )
 
 
-async def record_matches(store: Store, matches: int, players: int) -> None:
-    rng = random.Random(2)
-    now = 1_700_000_000.0
+async def bench_rating_pages(path: Path, warm: int, matches: int, players: int) -> None:
+    """What one match result writes, with and without the rating update, measured without a clock: after
+    ``warm`` matches, ``matches`` more are recorded. SQLite: the WAL's frames (one per page written by a
+    commit), attributed to the table or index that owns each page (``dbstat``); each match is two
+    transactions, its table's creation and its final move with the result. PostgreSQL: the statements sent
+    per match (round trips) and the time they took as the connection saw it (local socket: mostly the
+    server's work)."""
+    for rated in (False, True):
+        store = await fresh_store(path)
+        try:
+            store._rates = rated  # type: ignore[attr-defined]
+            await record_matches(store, warm, players)
+            label = "with the rating update" if rated else "without"
+            if POSTGRES_URL:
+                await pg_statements(store, matches, players, label, seed=warm)
+            else:
+                await sqlite_frames(store, path, matches, players, label, seed=warm)
+        finally:
+            await store.close()
+
+
+async def sqlite_frames(store: Store, path: Path, matches: int, players: int, label: str, seed: int) -> None:
+    assert isinstance(store, SqliteStore)
+    await store.run_in_connection(lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+    await store.run_in_connection(lambda conn: conn.execute("PRAGMA wal_autocheckpoint = 0"))
+    await record_matches(store, matches, players, seed=seed)
+    wal = Path(f"{path}-wal").read_bytes()
+    page_size = struct.unpack(">I", wal[8:12])[0]
+    # The WAL's 32-byte header, then frames: a 24-byte header (the page number first) and the page.
+    pages = [struct.unpack(">I", wal[at : at + 4])[0] for at in range(32, len(wal) - 23, 24 + page_size)]
+    owners = dict(
+        await store.run_in_connection(lambda conn: conn.execute("SELECT pageno, name FROM dbstat").fetchall())
+    )
+    counts: dict[str, int] = {}
+    for page in pages:
+        owner = owners.get(page, "(free)")
+        counts[owner] = counts.get(owner, 0) + 1
+    top = sorted(counts.items(), key=lambda item: -item[1])[:8]
+    rating = sum(count for name, count in counts.items() if name.startswith("ratings"))
+    print(
+        f"WAL frames per match {label}: {len(pages) / matches:.1f}, ratings' {rating / matches:.2f} "
+        f"(most: {', '.join(f'{name} {count / matches:.2f}' for name, count in top)})"
+    )
+
+
+async def pg_statements(store: Store, matches: int, players: int, label: str, seed: int) -> None:
+    from bot.store.postgres import PostgresStore
+
+    assert isinstance(store, PostgresStore)
+    sent: list[float] = []
+    commits: list[float] = []
+
+    def log(record: Any) -> None:
+        # COMMIT waits for the WAL's flush to disk, which other jobs on a shared disk make vary: kept apart.
+        (commits if record.query.strip().upper().startswith("COMMIT") else sent).append(float(record.elapsed))
+
+    # Every connection of the pool logs (acquired all at once, so each is a different one).
+    pool = store._pool  # type: ignore[attr-defined]
+    held = [await pool.acquire() for _ in range(pool.get_size())]
+    for conn in held:
+        conn.add_query_logger(log)
+    for conn in held:
+        await pool.release(conn)
+    await record_matches(store, matches, players, seed=seed)
+    held = [await pool.acquire() for _ in range(pool.get_size())]
+    for conn in held:
+        conn.remove_query_logger(log)
+    for conn in held:
+        await pool.release(conn)
+    print(
+        f"statements per match {label}: {(len(sent) + len(commits)) / matches:.1f} (table creation and final "
+        f"move), {sum(sent) / matches * 1000:.2f} ms in them besides COMMIT, "
+        f"median {statistics.median(sent) * 1000:.3f} ms; COMMIT {sum(commits) / matches * 1000:.2f} ms"
+    )
+
+
+async def record_matches(store: Store, matches: int, players: int, *, seed: int = 0) -> None:
+    rng = random.Random(2 + seed)
+    now = 1_700_000_000.0 + seed
     for match in range(matches):
         seated = rng.sample(range(1, players + 1), rng.choice((2, 3, 4)))
         now += 1.0
@@ -340,6 +420,12 @@ async def main() -> None:
         "--rating-runs", type=int, default=3, help="runs with and without ratings each, alternated"
     )
     parser.add_argument(
+        "--page-matches",
+        type=int,
+        default=300,
+        help="matches (after --rating-matches) whose WAL frames or statements are counted (0: skip)",
+    )
+    parser.add_argument(
         "--keep",
         type=Path,
         help="keep (and reuse) the leaderboard database at this path (PostgreSQL: a schema name)",
@@ -365,7 +451,11 @@ async def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             await bench_moves(Path(folder) / "moves.sqlite3", args.moves)
-            if args.rating_matches > 0:
+            if args.page_matches > 0:
+                await bench_rating_pages(
+                    Path(folder) / "pages.sqlite3", args.rating_matches, args.page_matches, args.players
+                )
+            if args.rating_matches > 0 and args.rating_runs > 0:
                 await bench_rating_cost(
                     Path(folder) / "rated.sqlite3", args.rating_matches, args.players, args.rating_runs
                 )

@@ -332,13 +332,19 @@ _RECORD_RANKING = (
 
 # The seats' ratings as they are, from the same arrays (the statement's ranking insert is not visible to its
 # own query): ``ratings.seats_query``'s columns from the position on; a CPU seat's key is (0, its level).
+# Each seat's rating is looked up by its key (a LATERAL subquery with LIMIT 1, which the planner cannot turn
+# into a join): asyncpg prepares the statement once per connection and after five runs the server keeps a
+# generic plan, which, planned as a join while the ratings table was small, read the guild's ratings whole
+# at every result (auto_explain in bench/store.py's flow: 1.9 ms of the statement's time, growing with the
+# guild).
 _SEATS_RATINGS = (
     "SELECT u.position, u.place, u.user_id, u.name, s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
     "FROM unnest(CAST(:positions AS integer[]), CAST(:users AS bigint[]), CAST(:names AS text[]), "
     "CAST(:places AS integer[])) AS u(position, user_id, name, place) "
     "LEFT JOIN seats AS s ON s.table_id = :table AND s.position = u.position "
-    "LEFT JOIN ratings AS g ON g.user_id = COALESCE(u.user_id, :cpu) "
-    "AND g.cpu_level = CASE WHEN u.user_id IS NULL THEN COALESCE(s.cpu_level, :person) ELSE :person END "
-    "AND g.guild_id = :guild "
+    "LEFT JOIN LATERAL (SELECT mu, sigma, matches, recent FROM ratings "
+    "WHERE user_id = COALESCE(u.user_id, :cpu) "
+    "AND cpu_level = CASE WHEN u.user_id IS NULL THEN COALESCE(s.cpu_level, :person) ELSE :person END "
+    "AND guild_id = :guild LIMIT 1) AS g ON TRUE "
     "ORDER BY u.position"
 )

@@ -134,6 +134,22 @@ async def test_a_repeated_result_rates_nothing_twice(store: Store) -> None:
     assert rating is not None and rating.matches == 1 and len(rating.history) == 1
 
 
+async def test_provisional_list_is_in_skill_order_and_pages(store: Store) -> None:
+    # Its index holds only who is provisional (migration 0012): the order comes from sorting when read.
+    await finish(store, 1, [(21, None, 1), (22, None, 2), (23, None, 3), (None, "hard", 4)], now=1.0)
+    await finish(store, 2, [(21, None, 1), (24, None, 2)], now=2.0)
+    listed = await store.rating_board(GUILD, ranked=False, limit=10)
+    skills = [row.rating.skill for row in listed]
+    assert len(listed) == 5 and skills == sorted(skills, reverse=True) and len(set(skills)) > 1
+    assert [row.rank for row in listed] == [1, 2, 3, 4, 5]
+    assert listed[0].user_id == 21 and any(row.cpu_level == "hard" for row in listed)
+    page = await store.rating_board(GUILD, ranked=False, offset=2, limit=2)
+    assert [(row.rank, row.user_id, row.cpu_level) for row in page] == [
+        (row.rank, row.user_id, row.cpu_level) for row in listed[2:4]
+    ]
+    assert await store.rating_board_size(GUILD, ranked=False) == 5
+
+
 async def test_board_lists_ranked_and_provisional_apart_and_player_rating(store: Store) -> None:
     # 11 beats 12 five times (both ranked); 13 plays once.
     for n in range(RATED_TO_RANK):
