@@ -439,7 +439,7 @@ def _parts(snapshot: TableSnapshot, palette: Palette) -> list[Part]:
             shown = min(seat.card_count, FAN_MAX)
             where = (x - FAN_ANCHOR[0], y - FAN_ANCHOR[1])
             parts.append((functools.partial(_flat_fan, shown), ("fan", shown), where))
-        where = (x - PLATE_ORIGIN[0], y + PLATE_ORIGIN[1])
+        where = (x - PLATE_ORIGIN[0], y - PLATE_ORIGIN[1])
         parts.append((functools.partial(_plate, to_act), ("plate", to_act), where))
         name = drawable_name(seat.name, seat.position)
         where = (x - PLATE_WIDTH // 2 + 8, y + 25 - LABEL_BOX[1] // 2)

@@ -210,3 +210,20 @@ def test_every_board_is_mapped_to_one_palette_chosen_once() -> None:
     errors = [abs(a - b) for a, b in zip(drawn, shown, strict=True)]
     assert sum(errors) / len(errors) < 2
     assert sum(1 for error in errors if error > 24) < len(errors) / 1000
+
+
+def test_each_seat_name_and_count_sit_on_their_plate() -> None:
+    # A plate spans 12–38 px below its seat's centre, the name and count at +25 (a sprite placed 16 px too
+    # high once left the names hanging below their plates).
+    snap = snapshot()
+    picture = board.compose_board(snap).convert("RGB")
+    centres = board._seat_centres(len(snap.seats))
+
+    def near(pixel: tuple[int, ...], colour: tuple[int, int, int]) -> bool:
+        return sum(abs(a - b) for a, b in zip(pixel, colour, strict=False)) < 40
+
+    for seat_view, (x, y) in zip(sorted(snap.seats, key=lambda s: s.position), centres, strict=True):
+        plate = board.GOLD if snap.to_act == seat_view.position else board.PLATE
+        for dy in (14, 25, 36):  # the plate's top, its middle (left of the name), its bottom
+            assert near(picture.getpixel((x - 74, y + dy)), plate), (seat_view.name, dy)
+        assert not near(picture.getpixel((x - 74, y + 6)), plate), seat_view.name  # above the plate: the felt
