@@ -828,13 +828,15 @@ def trace_outcomes(bot: EightsBot, path: str) -> None:
     publisher.publish = publish
     send = publisher._send  # when the bot sends each public line, to tell a line in flight from a late one
 
-    async def traced_send(snapshot: Any, via: Any, content: str, mentions: Any) -> None:
+    async def traced_send(
+        snapshot: Any, via: Any, content: str, mentions: Any, nonce: Any = None
+    ) -> int | None:
         began = time.thread_time()
         record = {"t": time.monotonic(), "channel": snapshot.channel_id, "sent": content}
         out.write(json.dumps(record) + "\n")
         out.flush()
         TRACE_CPU[0] += time.thread_time() - began
-        await send(snapshot, via, content, mentions)
+        return await send(snapshot, via, content, mentions, nonce)
 
     publisher._send = traced_send  # type: ignore[method-assign]
 

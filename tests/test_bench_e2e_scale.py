@@ -73,3 +73,26 @@ def test_every_play_must_be_in_a_line_after_it_or_on_a_later_board() -> None:
     assert verdict.plays == 4
     # The second 7♣ is on the board at 3.5 (after it): shown; K♠ was only in a line before it was played.
     assert verdict.plays_lost == 1
+
+
+def test_the_scale_scenario_runs_and_reports_without_a_failed_line() -> None:
+    # A few seconds of the real thing (bot process, fake Discord, people), so that the bench cannot rot
+    # unnoticed: once its trace of the publisher's sends fell behind a changed signature, and every line
+    # failed.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / "e2e.py"
+    done = subprocess.run(
+        [
+            *(sys.executable, str(bench), "--scenario", "scale", "--active", "3", "--open-tables", "3"),
+            *("--duration", "6", "--catch-up", "20", "--pace", "300-600"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 0 and "Traceback" not in out and "could not post" not in out, out
+    assert "ms per committed move" in out and "LOST 0" in out, out
