@@ -26,9 +26,9 @@ import discord
 from bot.delivery.answers import release
 from bot.delivery.carrier import BoardCarrier
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
+from bot.delivery.store_failures import level_of
 from bot.i18n import current_locale, use_locale
 from bot.service import TableSnapshot
-from bot.service.errors import DatabaseFault
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardPicture
@@ -335,5 +335,4 @@ class BoardMessages:
 def _log_failed(table_id: int, what: str, error: Exception) -> None:
     """A warning, except while the database is away: the service's outage says that once, not a line for
     every board shown meanwhile."""
-    level = logging.DEBUG if isinstance(error, DatabaseFault) and error.unavailable else logging.WARNING
-    log.log(level, "table %s: %s: %s", table_id, what, error)
+    log.log(level_of(error), "table %s: %s: %s", table_id, what, error)

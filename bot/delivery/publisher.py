@@ -89,6 +89,7 @@ from bot.delivery.feed import (
 from bot.delivery.hand_session import HAND_EDIT_WINDOW
 from bot.delivery.hands import HandMessages
 from bot.delivery.relay import OutcomeRelay
+from bot.delivery.store_failures import level_of
 from bot.i18n import use_locale
 from bot.service import Outcome, SystemClock, TableEvent, TableService, TableSnapshot, UntoldLine
 from bot.ui import render
@@ -751,7 +752,12 @@ class TablePublisher:
             await self.service.note_telling(feed.table_id, first, last, attempt)
         except Exception as error:
             # The line matters more than the note: only a crash in the next instant could repeat it.
-            log.warning("table %s: could not note the line before sending it: %s", feed.table_id, error)
+            log.log(
+                level_of(error),
+                "table %s: could not note the line before sending it: %s",
+                feed.table_id,
+                error,
+            )
         return nonces
 
     async def _tell_resumed(self, feed: TableFeed) -> None:
@@ -846,7 +852,7 @@ class TablePublisher:
                 except Exception as error:
                     # Left to the next note of a line (it tells the rows before it) or to a restart, whose
                     # notes and nonces keep it from telling a line twice.
-                    log.warning("could not mark %s tables' moves told: %s", len(marks), error)
+                    log.log(level_of(error), "could not mark %s tables' moves told: %s", len(marks), error)
                     return
         finally:
             self._mark_task = None
