@@ -99,7 +99,9 @@ async def test_every_play_is_shown_once_and_in_order_though_the_bot_is_killed(tm
                 await died()
                 await start()
             armed["kill_at"] = None
-            assert (armed["kills"] or 0) >= 2, armed
+            # At least one kill in the instant after Discord took a line (more when the match lasts: under
+            # load each line folds more moves, and the match may end after the first); a random kill follows.
+            assert (armed["kills"] or 0) >= 1, armed
             if not await finished():
                 # And once at a random moment (a line on its way, or a move between commit and line).
                 await asyncio.sleep(random.uniform(0.3, 1.0))
