@@ -55,6 +55,8 @@ class LiveTable:
     # The snapshot of (version, record) last built: a move's answer, its hand refreshes and its board all
     # show the same committed state.
     snapshot_of: tuple[int, TableRecord, TableSnapshot] | None = None
+    # The last commit's connection broke and the database could not say whether it stored the move.
+    unconfirmed: bool = False
 
     @property
     def id(self) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
@@ -48,6 +49,9 @@ log = logging.getLogger(__name__)
 
 # Moves not told within a day (their process down that long, their channel gone) are no longer told.
 UNTOLD_TTL = 24 * 3600.0
+# A commit whose connection broke: how long to keep asking whether the server stored it. With the server
+# up (its connections terminated, a cut) the pool's next connection answers at once; an outage never does.
+IN_DOUBT_WAIT = 3.0
 
 
 class Scheduler(Protocol):
@@ -307,6 +311,8 @@ class TableRegistry:
                 raise ServiceError(
                     "expired" if round_token_ else "no_table", EXPIRED if round_token_ else NO_TABLE
                 )
+            if not await self._settle_unconfirmed(live):
+                raise ServiceError("stale", NO_LONGER_POSSIBLE)
             if round_token_ is not None and round_token_ != round_token(live.id, live.game):
                 raise ServiceError("expired", EXPIRED)
             work = self.work(live)
@@ -332,6 +338,8 @@ class TableRegistry:
         async with live.lock:
             if self.closing or self._tables.get(table_id) is not live or live.version != version:
                 return
+            if not await self._settle_unconfirmed(live):
+                return
             work = prepared if prepared is not None else self.work(live)
             work.now = self.clock.now()
             change(work)
@@ -343,15 +351,56 @@ class TableRegistry:
                 return
         self.feed.push(outcome)
 
-    async def _stored_anyway(self, live: LiveTable) -> bool:
+    async def _stored_anyway(self, live: LiveTable) -> bool | None:
         """Whether a commit whose connection broke reached the database all the same (the server committed
         it, its answer was lost): the stored version is then the next one, and this process alone moves
-        this table. Told as done, not as "nothing changed". False when the database cannot say."""
+        this table. Told as done, not as "nothing changed". Asked again for a few seconds (the first
+        connections the pool hands out may be as dead as the one that broke); None when the database
+        could not say."""
+        give_up = time.monotonic() + IN_DOUBT_WAIT
+        pause = 0.05
+        while True:
+            try:
+                async with asyncio.timeout(max(0.1, give_up - time.monotonic())):
+                    stored = await self.store.get_state(live.id)
+            except (StoreError, TimeoutError):
+                if time.monotonic() + pause >= give_up:
+                    return None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.5)
+                continue
+            return stored is not None and stored.version == live.version + 1
+
+    async def _settle_unconfirmed(self, live: LiveTable) -> bool:
+        """A table whose last commit could not be confirmed either way (``live.unconfirmed``) is checked
+        against the database before anything else moves it. True when the move was not stored (the table
+        is as held); False when it was: the table is loaded again as stored, and that move's public lines
+        are told now (from the outbox, written in the move's transaction), so the caller's request is stale.
+        A database still away raises StoreUnavailableError, as a commit would."""
+        if not live.unconfirmed:
+            return True
         try:
             stored = await self.store.get_state(live.id)
-        except StoreError:
-            return False
-        return stored is not None and stored.version == live.version + 1
+        except StoreError as error:
+            unavailable = (
+                error if isinstance(error, StoreUnavailableError) else StoreUnavailableError(str(error))
+            )
+            self.outage.commit_failed(unavailable)
+            raise unavailable from error
+        if stored is None or stored.version == live.version:
+            live.unconfirmed = False
+            return True
+        log.warning("table %s: a move whose commit could not be confirmed was stored; reloading", live.id)
+        untold = [
+            row
+            for row in await self.store.untold(self.shards)
+            if row.table_id == live.id and row.version > live.version
+        ]
+        self.drop(live)
+        reloaded = await self.load(live.id)
+        if untold:
+            await self._tell_untold(untold, {reloaded.id: reloaded} if reloaded is not None else {})
+        return False
 
     def work(self, live: LiveTable) -> Work:
         return Work.of(live, self.clock.now())
@@ -391,8 +440,11 @@ class TableRegistry:
             await self.reload(live.id)
             raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
         except (StoreUnavailableError, DamagedDatabaseError) as error:
-            if not (isinstance(error, StoreUnavailableError) and await self._stored_anyway(live)):
-                # Nothing was swapped in: the table stays as committed.
+            stored = await self._stored_anyway(live) if isinstance(error, StoreUnavailableError) else False
+            if not stored:
+                # Nothing was swapped in: the table stays as committed. Unconfirmed either way, it is
+                # checked before its next move (``_settle_unconfirmed``).
+                live.unconfirmed = stored is None
                 self.outage.commit_failed(error)
                 raise
             version = live.version + 1

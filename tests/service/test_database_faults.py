@@ -18,8 +18,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.service import FakeClock
-from bot.service.errors import DatabaseFault
+from bot.service import FakeClock, Intent, registry
+from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.store import Store, StoreUnavailableError, open_store
 from tests.service.db_faults import (
@@ -328,6 +328,15 @@ class _AnswerLost:
         self._store = store
         self._committed = committed
         self.armed = False
+        self.blind = 0  # how many reads of a table's state fail next (dead pooled connections)
+        self.reads = 0
+
+    async def get_state(self, table_id: int) -> object:
+        self.reads += 1
+        if self.blind > 0:
+            self.blind -= 1
+            raise StoreUnavailableError("connection was closed in the middle of operation")
+        return await self._store.get_state(table_id)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._store, name)
@@ -366,4 +375,79 @@ async def test_a_commit_whose_answer_was_lost_is_told_as_done_only_when_stored(
         assert await service.snapshot(table_id) == before
         assert len(await store.moves(table_id)) == stored
         assert service.store_outage().failed_commits == 1
+    await service.close()
+
+
+async def test_a_lost_answer_is_asked_about_again_while_the_first_reads_fail(
+    sqlite_file: tuple[Store, Path],
+) -> None:
+    # pg_terminate_backend takes every pooled connection: the first reads after the broken commit fail too.
+    store, _ = sqlite_file
+    lossy = _AnswerLost(store, committed=True)
+    service = make_service(lossy, FakeClock(), Recorder())
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    stored = len(await store.moves(table_id))
+    lossy.armed, lossy.blind, lossy.reads = True, 3, 0
+    await take_turn(service, table_id, ALICE)  # stored: told as done, not "nothing changed"
+    assert lossy.reads == 4
+    assert len(await store.moves(table_id)) == stored + 1
+    assert service.store_outage().failed_commits == 0
+    await service.close()
+
+
+async def test_an_unconfirmed_move_that_was_stored_is_found_and_told_before_the_table_moves_on(
+    sqlite_file: tuple[Store, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The database answers nothing for longer than the bot asks: Alice hears "could not save"; her move
+    # stood all the same. Before anything else moves the table, the bot finds it stored, holds the table
+    # as stored and tells the channel the move (from the outbox), once.
+    monkeypatch.setattr(registry, "IN_DOUBT_WAIT", 0.2)
+    store, _ = sqlite_file
+    lossy = _AnswerLost(store, committed=True)
+    recorder = Recorder()
+    service = make_service(lossy, FakeClock(), recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    stored = len(await store.moves(table_id))
+    lossy.armed, lossy.blind = True, 10**6
+    with pytest.raises(DatabaseFault):
+        await take_turn(service, table_id, ALICE)
+    assert len(await store.moves(table_id)) == stored + 1  # it stood
+    told_before = len(recorder.outcomes)
+    with pytest.raises(DatabaseFault):  # still away: refused again, nothing moves
+        await take_turn(service, table_id, ALICE)
+    assert len(await store.moves(table_id)) == stored + 1
+    lossy.blind = 0
+    with pytest.raises(ServiceError) as refused:  # back: her button is stale, the table moved on
+        await service.act(table_id, ALICE, Intent.draw(), None)
+    assert refused.value.code == "stale"
+    last = (await store.moves(table_id))[-1]
+    assert len(await store.moves(table_id)) == stored + 1
+    told = recorder.outcomes[told_before:]
+    assert [outcome.version for outcome in told] == [last.version]
+    assert told[0].public_events, "the stored move's public lines are told"
+    fresh = make_service(store, FakeClock(), Recorder())  # the table as stored, read by another process
+    assert await service.snapshot(table_id) == await fresh.snapshot(table_id)
+    await fresh.close()
+    await service.close()
+
+
+async def test_an_unconfirmed_move_that_was_not_stored_leaves_the_table_as_it_was(
+    sqlite_file: tuple[Store, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(registry, "IN_DOUBT_WAIT", 0.2)
+    store, _ = sqlite_file
+    lossy = _AnswerLost(store, committed=False)
+    service = make_service(lossy, FakeClock(), Recorder())
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    before = await service.snapshot(table_id)
+    stored = len(await store.moves(table_id))
+    lossy.armed, lossy.blind = True, 10**6
+    with pytest.raises(DatabaseFault):
+        await take_turn(service, table_id, ALICE)
+    lossy.blind = 0
+    assert await service.snapshot(table_id) == before
+    outcome = await take_turn(service, table_id, ALICE)  # nothing was stored: her move is taken now, once
+    assert outcome.public_events
+    assert len(await store.moves(table_id)) == stored + 1
+    assert await service.snapshot(table_id) != before
     await service.close()
