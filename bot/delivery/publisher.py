@@ -68,7 +68,7 @@ from typing import Any, Protocol
 import aiohttp
 import discord
 
-from bot.delivery import answers
+from bot.delivery import answers, webhook_calls
 from bot.delivery.board import BoardMessages
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER, BoardCarrier
@@ -868,14 +868,14 @@ class TablePublisher:
         """Send one message of a line; returns its id. In the channel with its ``nonce`` (Discord's
         ``enforce_nonce``: sent again, the first one is returned)."""
         if via is not None:
-            # wait=True: an interaction's follow-up always waits for the message; said so, it is returned.
-            sent: Any = await via.followup.send(content, allowed_mentions=mentions, wait=True)
+            # Only its id is kept: no message object is built from the answer.
+            return await webhook_calls.send_followup(via, content, allowed_mentions=mentions)
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        sent: Any
+        if nonce is not None:
+            sent = await channel.send(content, allowed_mentions=mentions, nonce=nonce)
         else:
-            channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-            if nonce is not None:
-                sent = await channel.send(content, allowed_mentions=mentions, nonce=nonce)
-            else:
-                sent = await channel.send(content, allowed_mentions=mentions)
+            sent = await channel.send(content, allowed_mentions=mentions)
         message_id = getattr(sent, "id", None)
         return message_id if isinstance(message_id, int) else None
 
