@@ -24,6 +24,7 @@ class Seen:
     followup_ids: list[int] = field(default_factory=list)
     taps: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    responded: list[object] = field(default_factory=list)
     posted: dict[str, int] = field(default_factory=dict)
 
 
@@ -36,6 +37,23 @@ class TapView(discord.ui.View):
     async def tap(self, interaction: discord.Interaction, button: discord.ui.Button[TapView]) -> None:
         self.seen.taps.append(interaction.user.name)
         await interaction.response.defer()
+
+
+class CountView(discord.ui.View):
+    """A private message whose button replaces it in place (as a hand's card buttons do)."""
+
+    def __init__(self, seen: Seen, count: int) -> None:
+        super().__init__(timeout=None)
+        self.seen = seen
+        self.count = count
+
+    @discord.ui.button(label="Next", custom_id="webhook-calls:next")
+    async def next(self, interaction: discord.Interaction, button: discord.ui.Button[CountView]) -> None:
+        count = self.count + 1
+        await webhook_calls.update_clicked(
+            interaction, content=f"count {count}", view=CountView(self.seen, count)
+        )
+        self.seen.responded.append(interaction.response.type)
 
 
 def make_bot(seen: Seen) -> commands.Bot:
@@ -55,6 +73,10 @@ def make_bot(seen: Seen) -> commands.Bot:
             await webhook_calls.edit_followup(interaction, line_id, content=f"line {i}")
         # Last, a view: discord.py's dispatch must find it for the message it was sent to.
         await webhook_calls.edit_original(interaction, content="board with a button", view=TapView(seen))
+
+    @bot.tree.command(name="count", description="A private message updated in place by its button")
+    async def count(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("count 0", view=CountView(seen, 0), ephemeral=True)
 
     @bot.tree.command(name="foreign", description="Edits another interaction's follow-up")
     async def foreign(interaction: discord.Interaction) -> None:
@@ -117,3 +139,18 @@ async def test_edits_and_a_followup_go_through_the_token_without_message_objects
     assert seen.refused == ["line"] and line.content == f"line {EDITS}"
     assert len(other.record.errors) == 1 and len(fake.take_violations()) == 1
     other.record.errors.clear()
+
+
+async def test_a_click_answered_in_place_without_message_objects(world: World) -> None:
+    """The click's answer replaces the message it was on; discord.py sees the response as done (a second
+    answer would be refused) and routes the next click to the new view."""
+    fake, seen = world.fake, world.seen
+    resp = await fake.invoke(world.alice, world.channel, "count")
+    message = await resp.reply()
+    assert message.ephemeral
+    for expected in (1, 2):
+        click = await fake.click(world.alice, message, label="Next")
+        await click.reply()
+        assert message.content == f"count {expected}"
+    await fake.wait_for(lambda: len(seen.responded) == 2, what="the second answer's return", timeout=10)
+    assert seen.responded == [discord.InteractionResponseType.message_update] * 2
