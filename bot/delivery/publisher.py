@@ -102,6 +102,10 @@ ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following 
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
 UNKNOWN_MESSAGE = 10008  # Discord's error code: the message is gone
+# Seconds the outbox's "told" marks gather before they are written: one write for every table's lines of that
+# time (a busy process wrote one per line). A mark only spares a restart the check of a line already sent,
+# whose note and nonce keep it from being told twice.
+MARK_GATHER = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -846,6 +850,8 @@ class TablePublisher:
     async def _write_marks(self) -> None:
         try:
             while self._marks:
+                if not self._closed:
+                    await self._clock.sleep(MARK_GATHER)
                 marks, self._marks = self._marks, {}
                 try:
                     await self.service.mark_told(marks)
