@@ -180,6 +180,10 @@ class TablePublisher:
         # transaction, by one task at a time (what comes while it writes goes in its next write).
         self._marks: dict[int, int] = {}
         self._mark_task: asyncio.Task[None] | None = None
+        # While the marks gather (``MARK_GATHER``) nothing is being shown: ``busy`` does not count them. Set
+        # at ``close``: what is gathered is written at once.
+        self._marks_gathering = False
+        self._marks_due = asyncio.Event()
         self._closed = False
         if relay is not None:
             relay.deliver_to(self)  # what happens on its own at the tables comes here from now on
@@ -273,7 +277,7 @@ class TablePublisher:
             bool(self._watchers)
             or bool(self.hands.tasks())
             or any(feed.tasks() for feed in self._feeds.values())
-            or self._mark_task is not None
+            or (self._mark_task is not None and not self._marks_gathering)
         )
 
     async def idle(self, timeout: float = 5.0) -> None:
@@ -296,6 +300,7 @@ class TablePublisher:
 
     async def close(self) -> None:
         """Show what is queued (briefly), then stop."""
+        self._marks_due.set()
         await self.idle(timeout=2.0)
         self._closed = True
         await self._board.flush()
@@ -850,8 +855,11 @@ class TablePublisher:
     async def _write_marks(self) -> None:
         try:
             while self._marks:
-                if not self._closed:
-                    await self._clock.sleep(MARK_GATHER)
+                self._marks_gathering = True
+                try:
+                    await self._clock.wait(self._marks_due, MARK_GATHER)
+                finally:
+                    self._marks_gathering = False
                 marks, self._marks = self._marks, {}
                 try:
                     await self.service.mark_told(marks)
