@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot.delivery import webhook_calls
 from bot.i18n import _
 
 log = logging.getLogger(__name__)
@@ -195,7 +196,8 @@ async def update_in_place(
         if interaction.response.is_done():
             await interaction.edit_original_response(content=content, view=view)
         else:
-            await interaction.response.edit_message(content=content, view=view)
+            # No message object is built from the callback's answer: nothing here reads it.
+            await webhook_calls.update_clicked(interaction, content=content, view=view)
         _mark_answered(interaction, state)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.delivery import webhook_calls
 from bot.delivery.hand_session import HAND_EDIT_WINDOW
 
 # Past this age the board is posted again from a newer interaction of the table when one is at hand, so the
@@ -42,10 +43,11 @@ class BoardCarrier:
         return now - self.since >= REPOST_AFTER
 
     async def edit(self, **fields: Any) -> None:
+        # No message object is built from the answer: the board's edits need none.
         if self.original:
-            await self.interaction.edit_original_response(**fields)
+            await webhook_calls.edit_original(self.interaction, **fields)
         else:
-            await self.interaction.followup.edit_message(self.message_id, **fields)
+            await webhook_calls.edit_followup(self.interaction, self.message_id, **fields)
 
     async def delete(self) -> None:
         if self.original:

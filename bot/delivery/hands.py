@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.delivery import webhook_calls
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.delivery.feed import hand_key
 from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
@@ -187,7 +188,7 @@ class HandMessages:
         if not session.fresh(self._clock.monotonic()) or session.rendered == (content, view_signature(view)):
             return
         try:
-            await session.interaction.edit_original_response(content=content, view=view)
+            await webhook_calls.edit_original(session.interaction, content=content, view=view)
         except discord.HTTPException as error:
             log.debug("table %s: previous hand message not updated: %s", table_id, error)
 
@@ -238,7 +239,7 @@ class HandMessages:
             if rendered == session.rendered:
                 return
             try:
-                await session.interaction.edit_original_response(content=content, view=view)
+                await webhook_calls.edit_original(session.interaction, content=content, view=view)
             except Exception as error:
                 if self._is_transient(error) and attempt < HAND_ATTEMPTS and not self._closed:
                     log.info("table %s: hand refresh failed (%s); trying again", table_id, error)

@@ -68,7 +68,7 @@ from typing import Any, Protocol
 import aiohttp
 import discord
 
-from bot.delivery import answers
+from bot.delivery import answers, webhook_calls
 from bot.delivery.board import BoardMessages
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER, BoardCarrier
@@ -102,6 +102,10 @@ ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following 
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
 UNKNOWN_MESSAGE = 10008  # Discord's error code: the message is gone
+# Seconds the outbox's "told" marks gather before they are written: one write for every table's lines of that
+# time (a busy process wrote one per line). A mark only spares a restart the check of a line already sent,
+# whose note and nonce keep it from being told twice.
+MARK_GATHER = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +180,10 @@ class TablePublisher:
         # transaction, by one task at a time (what comes while it writes goes in its next write).
         self._marks: dict[int, int] = {}
         self._mark_task: asyncio.Task[None] | None = None
+        # While the marks gather (``MARK_GATHER``) nothing is being shown: ``busy`` does not count them. Set
+        # at ``close``: what is gathered is written at once.
+        self._marks_gathering = False
+        self._marks_due = asyncio.Event()
         self._closed = False
         if relay is not None:
             relay.deliver_to(self)  # what happens on its own at the tables comes here from now on
@@ -269,7 +277,7 @@ class TablePublisher:
             bool(self._watchers)
             or bool(self.hands.tasks())
             or any(feed.tasks() for feed in self._feeds.values())
-            or self._mark_task is not None
+            or (self._mark_task is not None and not self._marks_gathering)
         )
 
     async def idle(self, timeout: float = 5.0) -> None:
@@ -292,6 +300,7 @@ class TablePublisher:
 
     async def close(self) -> None:
         """Show what is queued (briefly), then stop."""
+        self._marks_due.set()
         await self.idle(timeout=2.0)
         self._closed = True
         await self._board.flush()
@@ -846,6 +855,11 @@ class TablePublisher:
     async def _write_marks(self) -> None:
         try:
             while self._marks:
+                self._marks_gathering = True
+                try:
+                    await self._clock.wait(self._marks_due, MARK_GATHER)
+                finally:
+                    self._marks_gathering = False
                 marks, self._marks = self._marks, {}
                 try:
                     await self.service.mark_told(marks)
@@ -868,14 +882,14 @@ class TablePublisher:
         """Send one message of a line; returns its id. In the channel with its ``nonce`` (Discord's
         ``enforce_nonce``: sent again, the first one is returned)."""
         if via is not None:
-            # wait=True: an interaction's follow-up always waits for the message; said so, it is returned.
-            sent: Any = await via.followup.send(content, allowed_mentions=mentions, wait=True)
+            # Only its id is kept: no message object is built from the answer.
+            return await webhook_calls.send_followup(via, content, allowed_mentions=mentions)
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        sent: Any
+        if nonce is not None:
+            sent = await channel.send(content, allowed_mentions=mentions, nonce=nonce)
         else:
-            channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-            if nonce is not None:
-                sent = await channel.send(content, allowed_mentions=mentions, nonce=nonce)
-            else:
-                sent = await channel.send(content, allowed_mentions=mentions)
+            sent = await channel.send(content, allowed_mentions=mentions)
         message_id = getattr(sent, "id", None)
         return message_id if isinstance(message_id, int) else None
 

@@ -12,9 +12,9 @@ from typing import Any
 import discord
 
 from bot.delivery.feed import line_nonce
-from bot.delivery.publisher import TablePublisher
+from bot.delivery.publisher import MARK_GATHER, TablePublisher
 from bot.service import FakeClock, Outcome, TableEvent, UntoldLine
-from tests.delivery.test_publisher import StubClient, StubService, settle
+from tests.delivery.test_publisher import StubClient, StubService, advance, settle
 from tests.ui.snapshots import snapshot, to_act
 
 
@@ -69,6 +69,13 @@ class NonceChannel:
         return SimpleNamespace(edit=edit, id=message_id)
 
 
+async def marks_written(publisher: TablePublisher) -> None:
+    """Everything shown, then the told marks' gathering time over: the marks are written."""
+    await settle(publisher)
+    await advance(publisher, MARK_GATHER)
+    assert not publisher.busy()
+
+
 def build() -> tuple[TablePublisher, NonceChannel, OutboxService]:
     client = StubClient()
     service = OutboxService()
@@ -89,7 +96,7 @@ async def test_a_line_is_noted_before_it_is_sent_and_marked_told_after() -> None
     publisher.publish(Outcome(board, (played(0, "KH"),), {}, 4))
     publisher.publish(Outcome(board, (played(2, "QH"),), {}, 5))
     publisher.publish(Outcome(board, (), {}, 6))  # nothing public: told with the rest
-    await settle(publisher)
+    await marks_written(publisher)
     kinds = [kind for kind, _ in service.calls]
     assert kinds.index("note") < kinds.index("send") < kinds.index("mark")
     notes = [value for kind, value in service.calls if kind == "note"]
@@ -110,7 +117,7 @@ async def test_marks_of_many_tables_go_in_one_write() -> None:
     publisher, _, service = build()
     for table_id in (7, 8, 9):
         publisher.publish(Outcome(snapshot(table_id=table_id), (), {}, table_id * 10))
-    await settle(publisher)
+    await marks_written(publisher)
     assert [value for kind, value in service.calls if kind == "mark"] == [{7: 70, 8: 80, 9: 90}]
 
 
@@ -154,6 +161,19 @@ async def test_a_resumed_follow_up_is_looked_for_in_the_channel_history() -> Non
         },
     )
     publisher.publish(Outcome(board, (), {}, 3, resumed))
-    await settle(publisher)
+    await marks_written(publisher)
     assert [m.content for m in channel.messages] == ["bob played 2♠", "alice played K♥", "CPU 1 played Q♥"]
     assert {7: 3} in [value for kind, value in service.calls if kind == "mark"]
+
+
+async def test_marks_gather_without_keeping_the_publisher_busy_and_are_written_at_close() -> None:
+    publisher, _, service = build()
+    publisher.publish(Outcome(snapshot(table_id=7), (), {}, 70))
+    await settle(publisher)
+    await advance(publisher, MARK_GATHER / 2)
+    publisher.publish(Outcome(snapshot(table_id=8), (), {}, 80))
+    await settle(publisher)
+    # Everything is shown: the marks only gather (one write for both tables, none yet).
+    assert not publisher.busy() and [kind for kind, _ in service.calls if kind == "mark"] == []
+    await publisher.close()  # at once, the clock not moved on
+    assert [value for kind, value in service.calls if kind == "mark"] == [{7: 70, 8: 80}]

@@ -1,0 +1,148 @@
+"""Interaction-webhook calls that do not build a ``discord.Message`` from Discord's answer.
+
+discord.py's ``Interaction.edit_original_response``, ``Webhook.edit_message``, ``Webhook.send(wait=True)`` and
+``InteractionResponse.edit_message`` (whose callback asks for the resulting message) turn every answer into a
+full message object (its author, embeds, components, attachments, a state of its own): about 5% of the event
+loop's time under load, for objects the bot drops at once. The calls here take the same route through
+discord.py's webhook adapter (``async_context``: its per-token rate-limit buckets, 429 retries and errors,
+``discord.NotFound`` and the like, are unchanged) and return only what the bot uses: nothing, or the new
+message's id. A view is stored for dispatch as discord.py would store it. An object that is not a
+``discord.Interaction`` (the unit tests' stand-ins) is called through its own methods instead.
+
+This is the one place that reaches into discord.py's webhook internals; ``tests/delivery/test_webhook_calls``
+fails if they change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+
+def _http(interaction: discord.Interaction) -> Any:
+    return interaction._state.http
+
+
+def _store_view(interaction: discord.Interaction, view: Any, message_id: int | None) -> None:
+    # As discord.py does after these calls: a view with live components is routed to this message.
+    if view and not view.is_finished() and view.is_dispatchable():
+        interaction._state.store_view(view, message_id)
+
+
+async def edit_original(interaction: discord.Interaction, **fields: Any) -> None:
+    """``interaction.edit_original_response(**fields)`` without the message object."""
+    if not isinstance(interaction, discord.Interaction):
+        await interaction.edit_original_response(**fields)
+        return
+    http = _http(interaction)
+    view = fields.get("view", MISSING)
+    with handle_message_parameters(
+        previous_allowed_mentions=interaction._state.allowed_mentions, **fields
+    ) as params:
+        data = await async_context.get().edit_original_interaction_response(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
+    _store_view(interaction, view, int(data["id"]) if view else None)
+
+
+async def edit_followup(interaction: discord.Interaction, message_id: int, **fields: Any) -> None:
+    """``interaction.followup.edit_message(message_id, **fields)`` without the message object."""
+    if not isinstance(interaction, discord.Interaction):
+        await interaction.followup.edit_message(message_id, **fields)
+        return
+    http = _http(interaction)
+    view = fields.get("view", MISSING)
+    with handle_message_parameters(
+        previous_allowed_mentions=interaction._state.allowed_mentions, **fields
+    ) as params:
+        await async_context.get().edit_webhook_message(
+            interaction.application_id,
+            interaction.token,
+            message_id,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            with_components=bool(view),
+        )
+    _store_view(interaction, view, message_id)
+
+
+async def send_followup(
+    interaction: discord.Interaction, content: str, *, allowed_mentions: discord.AllowedMentions
+) -> int | None:
+    """``interaction.followup.send(content, allowed_mentions=..., wait=True).id``: a public text follow-up;
+    returns its message id."""
+    if not isinstance(interaction, discord.Interaction):
+        sent = await interaction.followup.send(content, allowed_mentions=allowed_mentions, wait=True)
+        message_id = getattr(sent, "id", None)
+        return message_id if isinstance(message_id, int) else None
+    http = _http(interaction)
+    with handle_message_parameters(
+        content=content,
+        allowed_mentions=allowed_mentions,
+        previous_allowed_mentions=interaction._state.allowed_mentions,
+    ) as params:
+        data = await async_context.get().execute_webhook(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            wait=True,
+        )
+    return int(data["id"]) if data is not None else None
+
+
+async def update_clicked(
+    interaction: discord.Interaction, *, content: str, view: discord.ui.View | None
+) -> None:
+    """``interaction.response.edit_message(content=..., view=...)``: the click's answer replaces the message
+    the button was on, without the message object. The response is marked done, as discord.py marks it."""
+    response = interaction.response if isinstance(interaction, discord.Interaction) else None
+    if response is None or interaction.type is not discord.InteractionType.component:
+        await interaction.response.edit_message(content=content, view=view)
+        return
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    message_id = interaction.message.id if interaction.message is not None else None
+    if message_id is not None:
+        state.prevent_view_updates_for(message_id)
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value,
+        content=content,
+        view=view,
+        previous_allowed_mentions=state.allowed_mentions,
+    )
+    http = state.http
+    data = await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        params=params,
+    )
+    response._response_type = discord.InteractionResponseType.message_update
+    if message_id is None:
+        resource: dict[str, Any] = dict((data or {}).get("resource") or {})
+        found = (resource.get("message") or {}).get("id")
+        message_id = int(found) if found is not None else None
+    _store_view(interaction, view, message_id)
