@@ -137,47 +137,30 @@ class PostgresStandings:
     async def rating_board(
         self, guild_id: int, *, ranked: bool = True, offset: int = 0, limit: int = 10
     ) -> list[RatingRow]:
-        found = await self._pool.fetch(
-            f"SELECT {ratings.BOARD_COLUMNS} FROM ratings WHERE guild_id = $1 AND {ratings.listed(ranked)} "
-            f"ORDER BY {ratings.ORDER_BY} LIMIT $2 OFFSET $3",
-            guild_id,
-            max(0, limit),
-            max(0, offset),
+        sql, args = statements.numbered(
+            ratings.board_query(ranked), ratings.board_params(guild_id, offset, limit)
         )
+        found = await self._pool.fetch(sql, *args)
         return [ratings.board_row(max(0, offset) + i + 1, tuple(row)) for i, row in enumerate(found)]
 
     async def rating_board_size(self, guild_id: int, *, ranked: bool = True) -> int:
-        return int(
-            await self._pool.fetchval(
-                f"SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(ranked)}", guild_id
-            )
-        )
+        sql, args = statements.numbered(ratings.board_size_query(ranked), {"guild": guild_id})
+        return int(await self._pool.fetchval(sql, *args))
 
     async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            mine = await conn.fetchrow(
-                f"SELECT {ratings.PLAYER_COLUMNS} FROM ratings "
-                "WHERE user_id = $1 AND cpu_level = '' AND guild_id = $2",
-                user_id,
-                guild_id,
-            )
+            sql, args = statements.numbered(ratings.PLAYER_QUERY, {"guild": guild_id, "user": user_id})
+            mine = await conn.fetchrow(sql, *args)
             if mine is None:
                 return None
-            ranked = await conn.fetchval(
-                f"SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)}", guild_id
-            )
+            sql, args = statements.numbered(ratings.board_size_query(True), {"guild": guild_id})
+            ranked = await conn.fetchval(sql, *args)
             rank = None
             if mine[3] >= RATED_TO_RANK:
-                # Ratings ahead in ORDER BY skill DESC, user_id, cpu_level: two range counts on the index.
-                ahead = await conn.fetchval(
-                    f"SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)} "
-                    "AND skill > $2) + (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
-                    f"AND {ratings.listed(True)} AND skill = $2 AND user_id < $3)",
-                    guild_id,
-                    mine[2],
-                    user_id,
+                sql, args = statements.numbered(
+                    ratings.AHEAD_QUERY, {"guild": guild_id, "skill": mine[2], "user": user_id}
                 )
-                rank = int(ahead) + 1
+                rank = int(await conn.fetchval(sql, *args)) + 1
         return ratings.player_rating(tuple(mine), rank, int(ranked), history)
 
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
@@ -252,7 +235,13 @@ async def run_steps(conn: asyncpg.Connection, steps: Generator[Statement, Any, T
 
 
 async def record_match(
-    conn: asyncpg.Connection, table_id: int, result: MatchResult, now: float, rater: Rater | None
+    conn: asyncpg.Connection,
+    table_id: int,
+    result: MatchResult,
+    now: float,
+    rater: Rater | None,
+    *,
+    folded: bool = True,
 ) -> None:
     """The match's result, its ranking, the players' statistics and ratings — or nothing if already
     recorded."""
@@ -285,7 +274,8 @@ async def record_match(
     # of the guild committed.
     ranking = rows.ranking_rows(table_id, result)
     sql, args = statements.numbered(
-        _RECORD_RANKING + (_SEATS_RATINGS if rater is not None else "SELECT 1"),
+        _RECORD_RANKING
+        + ((_SEATS_RATINGS if folded else _SEATS_RATINGS_BEFORE_0013) if rater is not None else "SELECT 1"),
         {
             "table": table_id,
             "positions": [row[1] for row in ranking],
@@ -300,13 +290,18 @@ async def record_match(
     )
     found = await conn.fetch(sql, *args)
     await conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
-    # The seats' rows as ``ratings.seats_query`` gives them, for the rater; its one write, if any, is sent in
-    # the preset counts' statement.
-    write = (
-        ratings.planned_write(rater, [(guild_id, now, result.house_rules, *row) for row in found])
+    # The seats' rows as ``ratings.seats_query`` gives them, for the rater; its writes (people's, CPU
+    # levels'), if any, are sent in the preset counts' statement.
+    writes = (
+        ratings.planned_writes(
+            rater, [(guild_id, now, result.house_rules, *row) for row in found], folded=folded
+        )
         if rater is not None
-        else None
+        else []
     )
+    written: dict[str, Any] = {}
+    for write in writes:
+        written.update(write.params)
     # One statement counts the preset for every player (grouped: a player at two seats counts twice, as one
     # row a seat would).
     users = [row[1] for row in rows.preset_rows(guild_id, result)]
@@ -315,9 +310,9 @@ async def record_match(
         "SELECT :guild, u, :preset, COUNT(*) FROM unnest(CAST(:users AS bigint[])) AS u GROUP BY u "
         "ON CONFLICT (guild_id, user_id, preset) "
         "DO UPDATE SET matches = player_preset_counts.matches + excluded.matches)"
-        + (f", rated AS ({write.sql}) " if write is not None else " ")
-        + "SELECT 1",
-        {"guild": guild_id, "preset": result.preset, "users": users, **(write.params if write else {})},
+        + "".join(f", rated{i} AS ({write.sql})" for i, write in enumerate(writes))
+        + " SELECT 1",
+        {**written, "guild": guild_id, "preset": result.preset, "users": users},
     )
     await conn.execute(sql, *args)
 
@@ -338,6 +333,22 @@ _RECORD_RANKING = (
 # at every result (auto_explain in bench/store.py's flow: 1.9 ms of the statement's time, growing with the
 # guild).
 _SEATS_RATINGS = (
+    "SELECT u.position, u.place, u.user_id, u.name, s.cpu_level, COALESCE(p.mu, g.mu), "
+    "COALESCE(p.sigma, g.sigma), COALESCE(p.matches, g.matches), COALESCE(p.recent, g.recent) "
+    "FROM unnest(CAST(:positions AS integer[]), CAST(:users AS bigint[]), CAST(:names AS text[]), "
+    "CAST(:places AS integer[])) AS u(position, user_id, name, place) "
+    "LEFT JOIN seats AS s ON s.table_id = :table AND s.position = u.position "
+    # A person's rating is in their statistics row (migration 0013; a CPU level's in ratings).
+    "LEFT JOIN LATERAL (SELECT mu, sigma, rated_matches AS matches, recent FROM player_stats "
+    "WHERE guild_id = :guild AND user_id = u.user_id LIMIT 1) AS p ON TRUE "
+    "LEFT JOIN LATERAL (SELECT mu, sigma, matches, recent FROM ratings "
+    "WHERE u.user_id IS NULL AND user_id = :cpu AND cpu_level = s.cpu_level "
+    "AND guild_id = :guild LIMIT 1) AS g ON TRUE "
+    "ORDER BY u.position"
+)
+
+# The same on a schema older than 0013 (every rating in ratings), for a store migrated only that far.
+_SEATS_RATINGS_BEFORE_0013 = (
     "SELECT u.position, u.place, u.user_id, u.name, s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
     "FROM unnest(CAST(:positions AS integer[]), CAST(:users AS bigint[]), CAST(:names AS text[]), "
     "CAST(:places AS integer[])) AS u(position, user_id, name, place) "

@@ -31,6 +31,10 @@ from bot.store.statements import params_of
 
 # The migration whose data step is ``backfill``.
 MIGRATION = 9
+# The migration that moved people's ratings into player_stats (``folded``: a schema from this one on). The
+# ratings table keeps the CPU levels'. ``backfill`` runs on 0009's schema, before the move, so it writes them
+# all to the ratings table, which 0013 then carries over.
+FOLDED_MIGRATION = 13
 RECENT = 20  # skills kept per rating
 
 # The people and CPU levels of a rating share one key: (user_id, cpu_level), with 0 and '' for "not one".
@@ -39,8 +43,6 @@ PERSON_LEVEL = ""
 
 # The rating leaderboard's order: migration 0009's indexes term for term (the key makes it total).
 ORDER_BY = "skill DESC, user_id, cpu_level"
-BOARD_COLUMNS = "user_id, cpu_level, display_name, mu, sigma, matches"
-PLAYER_COLUMNS = "mu, sigma, skill, matches, last_change, recent"
 
 
 def _statement(sql: str, *, rows: bool = False, **values: Any) -> Statement:
@@ -55,11 +57,26 @@ def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
     return [side for side in sides if side]
 
 
-def seats_query(table_id: int) -> Statement:
+def seats_query(table_id: int, folded: bool = False) -> Statement:
     """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)):
     the backfill's read, and SQLite's at a match result. PostgreSQL reads the same columns in the statement
     that records the ranking (``postgres_standings``), to save a round trip, and hands its rows to
-    ``planned_write``."""
+    ``planned_write``. ``folded``: a person's rating is in their player_stats row (NULL: not rated yet)."""
+    if folded:
+        return _statement(
+            "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, "
+            "r.display_name, s.cpu_level, COALESCE(p.mu, g.mu), COALESCE(p.sigma, g.sigma), "
+            "COALESCE(p.rated_matches, g.matches), COALESCE(p.recent, g.recent) "
+            "FROM match_results AS m JOIN match_rankings AS r ON r.table_id = m.table_id "
+            "LEFT JOIN seats AS s ON s.table_id = r.table_id AND s.position = r.position "
+            "LEFT JOIN player_stats AS p ON p.guild_id = m.guild_id AND p.user_id = r.user_id "
+            "LEFT JOIN ratings AS g ON r.user_id IS NULL AND g.user_id = :cpu AND g.cpu_level = s.cpu_level "
+            "AND g.guild_id = m.guild_id "
+            "WHERE m.table_id = :table ORDER BY r.position",
+            rows=True,
+            table=table_id,
+            cpu=CPU_USER,
+        )
     return _statement(
         "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "
         "s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
@@ -77,12 +94,19 @@ def seats_query(table_id: int) -> Statement:
 
 
 def rate_match(
-    table_id: int, rater: Rater, *, claimed: bool = False, found: Sequence[Sequence[Any]] | None = None
+    table_id: int,
+    rater: Rater,
+    *,
+    claimed: bool = False,
+    found: Sequence[Sequence[Any]] | None = None,
+    folded: bool = False,
 ) -> Generator[Statement, Any, int]:
     """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written.
     ``claimed``: the caller's transaction has just inserted the result with its flag set (the insert was the
     guard), so the flag is not flipped here. ``found``: the rows of ``seats_query``, read already in this
-    transaction after the result was recorded (and, on PostgreSQL, after its lock was taken)."""
+    transaction after the result was recorded (and, on PostgreSQL, after its lock was taken). ``folded``: the
+    schema keeps people's ratings in player_stats (migration 0013), whose rows this transaction has written
+    already (the statistics' upsert), and the CPU levels' in ratings."""
     if not claimed:
         flipped = yield _statement(
             "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
@@ -93,12 +117,34 @@ def rate_match(
         if flipped != 1:
             return 0
     if found is None:
-        found = yield seats_query(table_id)
+        found = yield seats_query(table_id, folded)
     if not found:
         return 0
-    # This runs in every match result's transaction: plain lists and tuples, no objects per seat (it cost as
-    # much as the statements; bench/store.py).
-    guild_id, finished_at, house_rules = found[0][0], float(found[0][1]), found[0][2]
+    new = new_ratings(rater, found)
+    if not new:
+        return 0
+    values: dict[str, Any] = {"guild": found[0][0], "at": float(found[0][1])}
+    people: list[int] = []  # the rows that go to player_stats (folded), by index
+    levels: list[int] = []  # and to ratings
+    for i, row in enumerate(new):
+        values.update(zip(_row_names(i), row, strict=True))
+        (people if folded and row[0] != CPU_USER else levels).append(i)
+    # sqlite3 ignores the values a statement does not name; PostgreSQL's ``numbered`` takes only its own.
+    if people:
+        yield Statement(_upsert_people(tuple(people)), values)
+    if levels:
+        yield Statement(_upsert(tuple(levels)), values)
+    return len(new)
+
+
+def new_ratings(rater: Rater, found: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
+    """The ratings a match makes from its seats' rows (``seats_query``'s shape): one row per rating key,
+    (user_id, cpu_level, name, mu, sigma, skill, matches, change, recent as JSON); none when nobody is rated.
+    This runs in every match result's transaction: plain lists and tuples, no objects per seat (it cost as
+    much as the statements; bench/store.py)."""
+    if not found:
+        return []
+    house_rules = found[0][2]
     rules = loads(house_rules) if isinstance(house_rules, str | bytes) else house_rules
     partnership = isinstance(rules, dict) and bool(rules.get("partnership"))
     initial = rater.initial
@@ -125,7 +171,7 @@ def rate_match(
                 held[key] = (float(mu), float(sigma), int(matches), recent)
                 start[position] = (float(mu), float(sigma))
     if not names:
-        return 0
+        return []
     sides = sides_of(sorted(keys), partnership)
     before = [[start[p] for p in side] for side in sides]
     after = rater.rate(before, [min(places[p] for p in side) for side in sides])
@@ -137,8 +183,8 @@ def rate_match(
             key = keys[position]
             if key is not None:
                 news.setdefault(key, []).append(new)
-    values: dict[str, Any] = {"guild": guild_id, "at": finished_at}
-    for i, (key, results) in enumerate(news.items()):
+    written = []
+    for key, results in news.items():
         if len(results) == 1:
             mu, sigma = results[0]
         else:
@@ -150,21 +196,34 @@ def rate_match(
         else:
             matches, change = old[2] + 1, skill - (old[0] - 3 * old[1])
             recent = [*loads(old[3])[1 - RECENT :], skill]
-        row = (key[0], key[1], names[key], mu, sigma, skill, matches, change, dumps(recent))
-        values.update(zip(_row_names(i), row, strict=True))
-    yield Statement(_upsert(len(news)), values)
-    return len(news)
+        written.append((key[0], key[1], names[key], mu, sigma, skill, matches, change, dumps(recent)))
+    return written
 
 
-def planned_write(rater: Rater, found: Sequence[Sequence[Any]]) -> Statement | None:
-    """``rate_match``'s one write for a match whose result was just inserted (the guard) and whose seats'
-    rows (``seats_query``'s shape) are ``found``: for a backend that sends it inside a statement of its own
-    (PostgreSQL: with the preset counts, to save a round trip). None: nobody to rate."""
-    steps = rate_match(0, rater, claimed=True, found=found)
+def levels_write(guild_id: int, at: float, new: Sequence[tuple[Any, ...]]) -> Statement | None:
+    """The CPU levels' rows of ``new_ratings`` written to ratings (None: no CPU level was rated), for a
+    backend that writes the people's rows itself (SQLite: in the statistics' upsert)."""
+    values: dict[str, Any] = {"guild": guild_id, "at": at}
+    levels = []
+    for i, row in enumerate(new):
+        if row[0] == CPU_USER:
+            values.update(zip(_row_names(i), row, strict=True))
+            levels.append(i)
+    return Statement(_upsert(tuple(levels)), values) if levels else None
+
+
+def planned_writes(rater: Rater, found: Sequence[Sequence[Any]], *, folded: bool) -> list[Statement]:
+    """``rate_match``'s writes (none, one or two) for a match whose result was just inserted (the guard) and
+    whose seats' rows (``seats_query``'s shape) are ``found``: for a backend that sends them inside a
+    statement of its own (PostgreSQL: with the preset counts, to save a round trip). The writes take no
+    answer, so they are gathered without running them."""
+    steps = rate_match(0, rater, claimed=True, found=found, folded=folded)
+    writes: list[Statement] = []
     try:
-        return steps.send(None)
+        while True:
+            writes.append(steps.send(None))
     except StopIteration:
-        return None
+        return writes
 
 
 _COLUMNS = ("user", "level", "name", "mu", "sigma", "skill", "matches", "change", "recent")
@@ -176,12 +235,11 @@ def _row_names(i: int) -> tuple[str, ...]:
     return tuple(f"{column}{i}" for column in _COLUMNS)
 
 
-@lru_cache(maxsize=16)
-def _upsert(count: int) -> str:
-    """The ratings' upsert for ``count`` rows (its text built once per count)."""
+@lru_cache(maxsize=64)
+def _upsert(rows: tuple[int, ...]) -> str:
+    """The ratings' upsert of the rows numbered ``rows`` (its text built once per shape)."""
     tuples = ", ".join(
-        "(:{}, :{}, :guild, :{}, :{}, :{}, :{}, :{}, :{}, :{}, :at)".format(*_row_names(i))
-        for i in range(count)
+        "(:{}, :{}, :guild, :{}, :{}, :{}, :{}, :{}, :{}, :{}, :at)".format(*_row_names(i)) for i in rows
     )
     return (
         "INSERT INTO ratings (user_id, cpu_level, guild_id, display_name, mu, sigma, skill, matches, "
@@ -189,6 +247,26 @@ def _upsert(count: int) -> str:
         "ON CONFLICT (user_id, cpu_level, guild_id) DO UPDATE SET display_name = excluded.display_name, "
         "mu = excluded.mu, sigma = excluded.sigma, skill = excluded.skill, matches = excluded.matches, "
         "last_change = excluded.last_change, recent = excluded.recent, rated_at = excluded.rated_at"
+    )
+
+
+@lru_cache(maxsize=64)
+def _upsert_people(rows: tuple[int, ...]) -> str:
+    """People's ratings written into their player_stats rows, which the match's statistics upsert has just
+    written: written as an upsert (the insert's row is never used: 1 match and the name are only there to
+    satisfy the table's constraints) so that one statement takes every row in both dialects."""
+    tuples = ", ".join(
+        "(:guild, :{}, :{}, 1, :{}, :{}, :{}, :{}, :{}, :{}, :at)".format(
+            *_row_names(i)[:1], *_row_names(i)[2:]
+        )
+        for i in rows
+    )
+    return (
+        "INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, mu, sigma, skill, "
+        f"rated_matches, last_change, recent, rated_at) VALUES {tuples} "
+        "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+        "skill = excluded.skill, rated_matches = excluded.rated_matches, last_change = excluded.last_change, "
+        "recent = excluded.recent, rated_at = excluded.rated_at"
     )
 
 
@@ -212,9 +290,62 @@ def listed(ranked: bool) -> str:
     return f"matches >= {RATED_TO_RANK}" if ranked else f"matches < {RATED_TO_RANK}"
 
 
+def listed_people(ranked: bool) -> str:
+    """``listed`` for the people's ratings in player_stats (rated_matches 0: not rated), as PostgreSQL's
+    partial indexes on player_stats state it (migrations/postgres/0013)."""
+    return (
+        f"rated_matches >= {RATED_TO_RANK}" if ranked else f"rated_matches BETWEEN 1 AND {RATED_TO_RANK - 1}"
+    )
+
+
+# The rating board's statements (:name parameters, both dialects): the people's ratings (player_stats) and the
+# CPU levels' (ratings) as one list, in ORDER_BY (a CPU level's user_id is 0, a person's cpu_level ''). Each
+# list gives its first :upto (offset + limit) in that order, then the two are merged: PostgreSQL reads each
+# in its ordered index (a plain UNION ALL under ORDER BY it sorts whole); SQLite sorts the guild's people,
+# read by player_stats' primary key (no ordered index there: migrations/0013).
+def board_query(ranked: bool) -> str:
+    return (
+        "SELECT * FROM (SELECT user_id, '' AS cpu_level, display_name, mu, sigma, rated_matches AS matches, "
+        f"skill FROM player_stats WHERE guild_id = :guild AND {listed_people(ranked)} "
+        "ORDER BY skill DESC, user_id LIMIT :upto) AS people "
+        "UNION ALL SELECT * FROM (SELECT user_id, cpu_level, display_name, mu, sigma, matches, skill "
+        f"FROM ratings WHERE guild_id = :guild AND {listed(ranked)} "
+        f"ORDER BY {ORDER_BY} LIMIT :upto) AS levels "
+        f"ORDER BY {ORDER_BY} LIMIT :limit OFFSET :offset"
+    )
+
+
+def board_params(guild_id: int, offset: int, limit: int) -> dict[str, int]:
+    offset, limit = max(0, offset), max(0, limit)
+    return {"guild": guild_id, "offset": offset, "limit": limit, "upto": offset + limit}
+
+
+def board_size_query(ranked: bool) -> str:
+    return (
+        f"SELECT (SELECT COUNT(*) FROM player_stats WHERE guild_id = :guild AND {listed_people(ranked)}) "
+        f"+ (SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND {listed(ranked)})"
+    )
+
+
+# A person's rating (NULL columns until their first rated match: rated_matches 0 is not a rating).
+PLAYER_QUERY = (
+    "SELECT mu, sigma, skill, rated_matches, last_change, recent FROM player_stats "
+    "WHERE guild_id = :guild AND user_id = :user AND rated_matches >= 1"
+)
+# The ranked ratings ahead of a person's in ORDER_BY: those of a higher skill, and of the same skill a person
+# of a smaller id or any CPU level (user_id 0). Range counts, each on its list's rows.
+AHEAD_QUERY = (
+    f"SELECT (SELECT COUNT(*) FROM player_stats WHERE guild_id = :guild AND {listed_people(True)} "
+    "AND skill > :skill) "
+    f"+ (SELECT COUNT(*) FROM player_stats WHERE guild_id = :guild AND {listed_people(True)} "
+    "AND skill = :skill AND user_id < :user) "
+    f"+ (SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND {listed(True)} AND skill >= :skill)"
+)
+
+
 def board_row(rank: int, row: Sequence[Any]) -> RatingRow:
-    """A row of ``SELECT {BOARD_COLUMNS}`` at ``rank``."""
-    user_id, cpu_level, name, mu, sigma, matches = row
+    """A row of ``board_query`` at ``rank``."""
+    user_id, cpu_level, name, mu, sigma, matches = row[:6]
     person = int(user_id) != CPU_USER
     return RatingRow(
         rank=rank,
@@ -227,7 +358,7 @@ def board_row(rank: int, row: Sequence[Any]) -> RatingRow:
 
 
 def player_rating(row: Sequence[Any], rank: int | None, ranked: int, history: int) -> PlayerRating:
-    """A row of ``SELECT {PLAYER_COLUMNS}``, with the rating's rank and the number of ranked ratings."""
+    """A row of ``PLAYER_QUERY``, with the rating's rank and the number of ranked ratings."""
     mu, sigma, _, matches, change, recent = row
     skills = [float(value) for value in loads(recent)]
     return PlayerRating(
