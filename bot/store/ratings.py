@@ -138,66 +138,94 @@ def rate_match(
 
 
 def new_ratings(rater: Rater, found: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
-    """The ratings a match makes from its seats' rows (``seats_query``'s shape): one row per rating key,
-    (user_id, cpu_level, name, mu, sigma, skill, matches, change, recent as JSON); none when nobody is rated.
-    This runs in every match result's transaction: plain lists and tuples, no objects per seat (it cost as
-    much as the statements; bench/store.py)."""
+    """The ratings a match makes from its seats' rows (``seats_query``'s shape, in position order): one row
+    per rating key, (user_id, cpu_level, name, mu, sigma, skill, matches, change, recent as JSON); none when
+    nobody is rated. This runs in every match result's transaction: plain tuples and lists, no objects per
+    seat, no dict per seat (each cost as much as a statement; bench/store.py)."""
     if not found:
         return []
     house_rules = found[0][2]
-    rules = loads(house_rules) if isinstance(house_rules, str | bytes) else house_rules
+    if isinstance(house_rules, str | bytes):
+        # Most matches are played without house rules: no JSON to parse for them.
+        rules = loads(house_rules) if b"partnership" in _as_bytes(house_rules) else None
+    else:
+        rules = house_rules
     partnership = isinstance(rules, dict) and bool(rules.get("partnership"))
     initial = rater.initial
-    keys: dict[int, tuple[int, str] | None] = {}  # position -> rating key (None: forgotten, not stored)
-    places: dict[int, int] = {}
-    start: dict[int, tuple[float, float]] = {}  # position -> its rating before the match
-    names: dict[tuple[int, str], str] = {}
-    held: dict[tuple[int, str], tuple[float, float, int, Any]] = {}  # key -> mu, sigma, matches, recent
-    for row in found:
-        _, _, _, position, place, user_id, name, cpu_level, mu, sigma, matches, recent = row
-        key = (
-            (int(user_id), PERSON_LEVEL)
-            if user_id is not None
-            else (CPU_USER, cpu_level)
-            if cpu_level
-            else None
-        )
-        keys[position] = key
-        places[position] = place
-        start[position] = initial
-        if key is not None:
-            names[key] = name if user_id is not None else str(cpu_level)
-            if mu is not None:
-                held[key] = (float(mu), float(sigma), int(matches), recent)
-                start[position] = (float(mu), float(sigma))
-    if not names:
+    # Per seat: (position, rating key or None when forgotten (it takes part, and is not stored), name, place,
+    # rating before the match, (matches, recent) of a held rating or None).
+    seats: list[tuple[Any, ...]] = []
+    rated = False
+    for _, _, _, position, place, user_id, name, cpu_level, mu, sigma, matches, recent in found:
+        if user_id is not None:
+            key: tuple[int, str] | None = (int(user_id), PERSON_LEVEL)
+        elif cpu_level:
+            key, name = (CPU_USER, cpu_level), str(cpu_level)
+        else:
+            key = None
+        rated = rated or key is not None
+        if mu is None:
+            seats.append((position, key, name, place, initial, None))
+        else:
+            seats.append((position, key, name, place, (float(mu), float(sigma)), (int(matches), recent)))
+    if not rated:
         return []
-    sides = sides_of(sorted(keys), partnership)
-    before = [[start[p] for p in side] for side in sides]
-    after = rater.rate(before, [min(places[p] for p in side) for side in sides])
+    if partnership:
+        sides = [[seat for seat in seats if seat[0] % 2 == parity] for parity in (0, 1)]
+        sides = [side for side in sides if side]
+    else:
+        sides = [[seat] for seat in seats]
+    after = rater.rate(
+        [[seat[4] for seat in side] for side in sides], [min(seat[3] for seat in side) for side in sides]
+    )
     # A CPU level that holds several seats of the match takes their mean (each seat is one look at how that
     # level plays; together they count as one match of the level).
-    news: dict[tuple[int, str], list[tuple[float, float]]] = {}
-    for side, rated in zip(sides, after, strict=True):
-        for position, new in zip(side, rated, strict=True):
-            key = keys[position]
+    news: dict[tuple[int, str], list[Any]] = {}  # key -> [its first seat, its new ratings …]
+    for side, side_after in zip(sides, after, strict=True):
+        for seat, new in zip(side, side_after, strict=True):
+            key = seat[1]
             if key is not None:
-                news.setdefault(key, []).append(new)
+                held = news.get(key)
+                if held is None:
+                    news[key] = [seat, new]
+                else:
+                    held.append(new)
+    first_skill = initial[0] - 3 * initial[1]
     written = []
-    for key, results in news.items():
+    for key, (seat, *results) in news.items():
         if len(results) == 1:
             mu, sigma = results[0]
         else:
             mu, sigma = sum(r[0] for r in results) / len(results), sum(r[1] for r in results) / len(results)
         skill = mu - 3 * sigma
-        old = held.get(key)
+        old = seat[5]
         if old is None:
-            matches, change, recent = 1, skill - (initial[0] - 3 * initial[1]), [skill]
+            written.append(
+                (key[0], key[1], seat[2], mu, sigma, skill, 1, skill - first_skill, dumps([skill]))
+            )
         else:
-            matches, change = old[2] + 1, skill - (old[0] - 3 * old[1])
-            recent = [*loads(old[3])[1 - RECENT :], skill]
-        written.append((key[0], key[1], names[key], mu, sigma, skill, matches, change, dumps(recent)))
+            before = seat[4]
+            recent = dumps([*loads(old[1])[1 - RECENT :], skill])
+            change = skill - (before[0] - 3 * before[1])
+            written.append((key[0], key[1], seat[2], mu, sigma, skill, old[0] + 1, change, recent))
     return written
+
+
+def _pushed(recent: str, skill: float) -> str:
+    """The JSON list of skills ``recent`` (numbers only, as this module writes it) with ``skill`` added last
+    and the last ``RECENT`` kept, edited as text: parsing and writing the list cost as much as the rating's
+    math (bench/store.py). A float's repr is a JSON number."""
+    body = recent.strip()[1:-1].strip()
+    if not body:
+        return f"[{skill!r}]"
+    cut = 0
+    for _ in range(body.count(",") + 1 - (RECENT - 1)):  # the oldest, beyond RECENT - 1 kept
+        cut = body.index(",", cut) + 1
+    return f"[{body[cut:]},{skill!r}]"
+
+
+def _as_bytes(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode()
 
 
 def levels_write(guild_id: int, at: float, new: Sequence[tuple[Any, ...]]) -> Statement | None:
