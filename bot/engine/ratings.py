@@ -49,7 +49,7 @@ class OpenSkill:
         if len(sides) < 2:
             return [[(mu, sigma) for mu, sigma in side] for side in sides]  # nobody to compare with
         if all(len(side) == 1 for side in sides):
-            return [[pair] for pair in self._rate_alone([side[0] for side in sides], places)]
+            return [[pair] for pair in self.rate_alone([side[0] for side in sides], places)]
         tau_squared = self._tau_squared
         # Each member's variance after the drift; a side's skill is its members' sum. (Plain loops: this runs
         # in every match result's transaction.)
@@ -94,10 +94,14 @@ class OpenSkill:
             )
         return result
 
-    def _rate_alone(self, ratings: Sequence[Pair], places: Sequence[int]) -> list[Pair]:
-        """``rate`` for sides of one member each (every free-for-all match): the same arithmetic without the
-        sides' lists and sums, which cost most of its time for a seat each (bench/store.py's instructions
-        per match)."""
+    def rate_alone(self, ratings: Sequence[Pair], places: Sequence[int]) -> list[Pair]:
+        """``rate`` for sides of one member each (every free-for-all match), one rating a side: the same
+        arithmetic without the sides' lists and sums, which cost most of its time for a seat each
+        (bench/store.py's instructions per match)."""
+        if len(ratings) != len(places):
+            raise ValueError("one place per side")
+        if len(ratings) < 2:
+            return list(ratings)  # nobody to compare with
         tau_squared = self._tau_squared
         variances = [sigma * sigma + tau_squared for _, sigma in ratings]
         c = math.sqrt(sum(variances) + self._beta_squared * len(ratings))

@@ -138,10 +138,7 @@ def rate_match(
 
 
 def new_ratings(rater: Rater, found: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
-    """The ratings a match makes from its seats' rows (``seats_query``'s shape, in position order): one row
-    per rating key, (user_id, cpu_level, name, mu, sigma, skill, matches, change, recent as JSON); none when
-    nobody is rated. This runs in every match result's transaction: plain tuples and lists, no objects per
-    seat, no dict per seat (each cost as much as a statement; bench/store.py)."""
+    """``rate_seats`` for the rows of ``seats_query`` (in position order)."""
     if not found:
         return []
     house_rules = found[0][2]
@@ -151,12 +148,21 @@ def new_ratings(rater: Rater, found: Sequence[Sequence[Any]]) -> list[tuple[Any,
     else:
         rules = house_rules
     partnership = isinstance(rules, dict) and bool(rules.get("partnership"))
+    return rate_seats(rater, [row[3:] for row in found], partnership)
+
+
+def rate_seats(rater: Rater, seats: Sequence[Sequence[Any]], partnership: bool) -> list[tuple[Any, ...]]:
+    """The ratings a match makes: ``seats`` in position order, each (position, place, user_id, name,
+    cpu_level, mu, sigma, matches, recent) with the rating it holds (mu None: none yet). One row per rating
+    key, (user_id, cpu_level, name, mu, sigma, skill, matches, change, recent as JSON); none when nobody is
+    rated. This runs in every match result's transaction: plain tuples and lists, no object or dict per
+    seat (each cost as much as a statement; bench/store.py's instructions per match)."""
     initial = rater.initial
-    # Per seat: (position, rating key or None when forgotten (it takes part, and is not stored), name, place,
-    # rating before the match, (matches, recent) of a held rating or None).
-    seats: list[tuple[Any, ...]] = []
+    entries: list[tuple[Any, ...]] = []  # per seat: rating key (None: forgotten, not stored), name, held
+    befores: list[tuple[float, float]] = []  # per seat: its rating before the match
+    places: list[int] = []
     rated = False
-    for _, _, _, position, place, user_id, name, cpu_level, mu, sigma, matches, recent in found:
+    for _, place, user_id, name, cpu_level, mu, sigma, matches, recent in seats:
         if user_id is not None:
             key: tuple[int, str] | None = (int(user_id), PERSON_LEVEL)
         elif cpu_level:
@@ -164,64 +170,75 @@ def new_ratings(rater: Rater, found: Sequence[Sequence[Any]]) -> list[tuple[Any,
         else:
             key = None
         rated = rated or key is not None
+        places.append(place)
         if mu is None:
-            seats.append((position, key, name, place, initial, None))
+            befores.append(initial)
+            entries.append((key, name, None))
         else:
-            seats.append((position, key, name, place, (float(mu), float(sigma)), (int(matches), recent)))
+            before = (float(mu), float(sigma))
+            befores.append(before)
+            entries.append((key, name, (int(matches), recent, before)))
     if not rated:
         return []
     if partnership:
-        sides = [[seat for seat in seats if seat[0] % 2 == parity] for parity in (0, 1)]
+        # Partners sit opposite: the sides are the even and the odd positions, rated as teams.
+        sides = [[i for i, seat in enumerate(seats) if seat[0] % 2 == parity] for parity in (0, 1)]
         sides = [side for side in sides if side]
+        rated_sides = rater.rate(
+            [[befores[i] for i in side] for side in sides], [min(places[i] for i in side) for side in sides]
+        )
+        after: list[tuple[float, float]] = list(befores)
+        for side, side_after in zip(sides, rated_sides, strict=True):
+            for i, new in zip(side, side_after, strict=True):
+                after[i] = new
     else:
-        sides = [[seat] for seat in seats]
-    after = rater.rate(
-        [[seat[4] for seat in side] for side in sides], [min(seat[3] for seat in side) for side in sides]
-    )
+        after = rater.rate_alone(befores, places)
     # A CPU level that holds several seats of the match takes their mean (each seat is one look at how that
     # level plays; together they count as one match of the level).
-    news: dict[tuple[int, str], list[Any]] = {}  # key -> [its first seat, its new ratings …]
-    for side, side_after in zip(sides, after, strict=True):
-        for seat, new in zip(side, side_after, strict=True):
-            key = seat[1]
-            if key is not None:
-                held = news.get(key)
-                if held is None:
-                    news[key] = [seat, new]
-                else:
-                    held.append(new)
+    pending: list[list[Any]] = []  # key, name, held, sum of mu, sum of sigma, seats
+    index: dict[tuple[int, str], int] = {}
+    for (key, name, held), (mu, sigma) in zip(entries, after, strict=True):
+        if key is None:
+            continue
+        at = index.get(key)
+        if at is None:
+            index[key] = len(pending)
+            pending.append([key, name, held, mu, sigma, 1])
+        else:
+            sums = pending[at]
+            sums[3] += mu
+            sums[4] += sigma
+            sums[5] += 1
     first_skill = initial[0] - 3 * initial[1]
     written = []
-    for key, (seat, *results) in news.items():
-        if len(results) == 1:
-            mu, sigma = results[0]
-        else:
-            mu, sigma = sum(r[0] for r in results) / len(results), sum(r[1] for r in results) / len(results)
+    for key, name, held, mu, sigma, count in pending:
+        if count > 1:
+            mu, sigma = mu / count, sigma / count
         skill = mu - 3 * sigma
-        old = seat[5]
-        if old is None:
+        if held is None:
             written.append(
-                (key[0], key[1], seat[2], mu, sigma, skill, 1, skill - first_skill, dumps([skill]))
+                (key[0], key[1], name, mu, sigma, skill, 1, skill - first_skill, f"[{dumps(skill)}]")
             )
         else:
-            before = seat[4]
-            recent = dumps([*loads(old[1])[1 - RECENT :], skill])
+            matches, recent, before = held
             change = skill - (before[0] - 3 * before[1])
-            written.append((key[0], key[1], seat[2], mu, sigma, skill, old[0] + 1, change, recent))
+            written.append(
+                (key[0], key[1], name, mu, sigma, skill, matches + 1, change, _pushed(recent, skill))
+            )
     return written
 
 
 def _pushed(recent: str, skill: float) -> str:
     """The JSON list of skills ``recent`` (numbers only, as this module writes it) with ``skill`` added last
     and the last ``RECENT`` kept, edited as text: parsing and writing the list cost as much as the rating's
-    math (bench/store.py). A float's repr is a JSON number."""
+    math (bench/store.py). The number is written as the JSON writer writes it."""
     body = recent.strip()[1:-1].strip()
     if not body:
-        return f"[{skill!r}]"
+        return f"[{dumps(skill)}]"
     cut = 0
     for _ in range(body.count(",") + 1 - (RECENT - 1)):  # the oldest, beyond RECENT - 1 kept
         cut = body.index(",", cut) + 1
-    return f"[{body[cut:]},{skill!r}]"
+    return f"[{body[cut:]},{dumps(skill)}]"
 
 
 def _as_bytes(text: str | bytes) -> bytes:

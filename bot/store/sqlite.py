@@ -32,6 +32,7 @@ import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -1089,6 +1090,59 @@ def _record_round(conn: sqlite3.Connection, table_id: int, result: RoundResult) 
     )
 
 
+def _rate(
+    conn: sqlite3.Connection, table_id: int, guild_id: int, result: MatchResult, rater: Rater
+) -> list[tuple[Any, ...]]:
+    """The match's new ratings (``ratings.rate_seats``' rows), from the seats' ratings as they are: read
+    before the statistics' upsert, which then writes the people's new ones in the same rows. The seats come
+    from the result (``ratings.seats_query``'s joins cost as much as the rating's math; bench/store.py):
+    only the people's ratings are read, and a CPU seat's level and rating when the match had one."""
+    ranking = sorted(result.ranking, key=_position)
+    people = {entry.user_id for entry in ranking if entry.user_id is not None}
+    held: dict[Any, tuple[Any, ...]] = {}
+    if people:
+        for user_id, *rating in conn.execute(_people_ratings(len(people)), (guild_id, *people)):
+            held[user_id] = tuple(rating)
+    levels: dict[int, str] = {}
+    if any(entry.user_id is None for entry in ranking):
+        levels = dict(
+            conn.execute(
+                "SELECT position, cpu_level FROM seats WHERE table_id = ? AND cpu_level IS NOT NULL",
+                (table_id,),
+            ).fetchall()
+        )
+        for level, *rating in conn.execute(
+            "SELECT cpu_level, mu, sigma, matches, recent FROM ratings WHERE user_id = ? AND guild_id = ? "
+            "AND cpu_level IN (SELECT value FROM json_each(?))",
+            (ratings.CPU_USER, guild_id, dumps(sorted(set(levels.values())))),
+        ):
+            held[level] = tuple(rating)
+    seats = []
+    for entry in ranking:
+        user_id = entry.user_id
+        level = None if user_id is not None else levels.get(entry.position)
+        rating = held.get(user_id if user_id is not None else level, _NOT_RATED)
+        seats.append((entry.position, entry.place, user_id, entry.display_name, level, *rating))
+    return ratings.rate_seats(rater, seats, bool(result.house_rules.get("partnership")))
+
+
+_NOT_RATED = (None, None, None, None)  # mu, sigma, matches, recent
+
+
+def _position(entry: RankingEntry) -> int:
+    return entry.position
+
+
+@lru_cache(maxsize=16)
+def _people_ratings(count: int) -> str:
+    """The ratings held by ``count`` people of a guild (their player_stats rows: mu NULL when not rated)."""
+    marks = ", ".join("?" * count)
+    return (
+        "SELECT user_id, mu, sigma, rated_matches, recent FROM player_stats "
+        f"WHERE guild_id = ? AND user_id IN ({marks})"
+    )
+
+
 def _record_match(
     conn: sqlite3.Connection,
     table_id: int,
@@ -1127,10 +1181,7 @@ def _record_match(
     )
     stats = rows.stats_rows(guild_id, result, now)
     if rater is not None and folded:
-        # The seats' ratings as they are (read before the statistics' upsert, which then writes the new
-        # ones in the same rows); the CPU levels' go to ratings.
-        seats = ratings.seats_query(table_id, folded)
-        new = ratings.new_ratings(rater, conn.execute(seats.sql, seats.params).fetchall())
+        new = _rate(conn, table_id, guild_id, result, rater)
         people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
         # Every person of the ranking is rated; a row without a rating would keep the one it has.
         with_rating: list[tuple[Any, ...]] = []
