@@ -106,13 +106,16 @@ class OpenSkill:
         variances = [sigma * sigma + tau_squared for _, sigma in ratings]
         c = math.sqrt(sum(variances) + self._beta_squared * len(ratings))
         strength = [math.exp(mu / c) for mu, _ in ratings]
+        # Indexes, not zip(strict=True): its keyword costs more than the loop's body (bench/store.py).
+        seats = range(len(places))
         behind: list[float] = []
         shared: list[int] = []
         for place_q in places:
             total, ties = 0.0, 0
-            for place_i, strength_i in zip(places, strength, strict=True):
+            for i in seats:
+                place_i = places[i]
                 if place_i >= place_q:
-                    total += strength_i
+                    total += strength[i]
                     if place_i == place_q:
                         ties += 1
             behind.append(total)

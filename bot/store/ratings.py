@@ -197,9 +197,10 @@ def rate_seats(rater: Rater, seats: Sequence[Sequence[Any]], partnership: bool) 
     # level plays; together they count as one match of the level).
     pending: list[list[Any]] = []  # key, name, held, sum of mu, sum of sigma, seats
     index: dict[tuple[int, str], int] = {}
-    for (key, name, held), (mu, sigma) in zip(entries, after, strict=True):
+    for i, (key, name, held) in enumerate(entries):
         if key is None:
             continue
+        mu, sigma = after[i]
         at = index.get(key)
         if at is None:
             index[key] = len(pending)

@@ -33,6 +33,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping, Sequence
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -1097,14 +1098,20 @@ def _rate(
     before the statistics' upsert, which then writes the people's new ones in the same rows. The seats come
     from the result (``ratings.seats_query``'s joins cost as much as the rating's math; bench/store.py):
     only the people's ratings are read, and a CPU seat's level and rating when the match had one."""
-    ranking = sorted(result.ranking, key=_position)
-    people = {entry.user_id for entry in ranking if entry.user_id is not None}
+    ranking = sorted(result.ranking, key=_POSITION)
+    people: list[int] = []
+    cpu_seats = False
+    for entry in ranking:
+        if entry.user_id is None:
+            cpu_seats = True
+        elif entry.user_id not in people:
+            people.append(entry.user_id)
     held: dict[Any, tuple[Any, ...]] = {}
     if people:
         for user_id, *rating in conn.execute(_people_ratings(len(people)), (guild_id, *people)):
             held[user_id] = tuple(rating)
     levels: dict[int, str] = {}
-    if any(entry.user_id is None for entry in ranking):
+    if cpu_seats:
         levels = dict(
             conn.execute(
                 "SELECT position, cpu_level FROM seats WHERE table_id = ? AND cpu_level IS NOT NULL",
@@ -1129,17 +1136,18 @@ def _rate(
 _NOT_RATED = (None, None, None, None)  # mu, sigma, matches, recent
 
 
-def _position(entry: RankingEntry) -> int:
-    return entry.position
+_POSITION = attrgetter("position")
 
 
 @lru_cache(maxsize=16)
 def _people_ratings(count: int) -> str:
-    """The ratings held by ``count`` people of a guild (their player_stats rows: mu NULL when not rated)."""
-    marks = ", ".join("?" * count)
-    return (
+    """The ratings held by ``count`` people of a guild (their player_stats rows: mu NULL when not rated):
+    ?1 the guild, ?2 … the people. A lookup by key each (user_id IN (…) builds a temporary index of the
+    list, which cost half as much again)."""
+    return " UNION ALL ".join(
         "SELECT user_id, mu, sigma, rated_matches, recent FROM player_stats "
-        f"WHERE guild_id = ? AND user_id IN ({marks})"
+        f"WHERE guild_id = ?1 AND user_id = ?{i + 2}"
+        for i in range(count)
     )
 
 
