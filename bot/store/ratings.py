@@ -230,16 +230,16 @@ def rate_seats(rater: Rater, seats: Sequence[Sequence[Any]], partnership: bool) 
 
 
 def _pushed(recent: str, skill: float) -> str:
-    """The JSON list of skills ``recent`` (numbers only, as this module writes it) with ``skill`` added last
-    and the last ``RECENT`` kept, edited as text: parsing and writing the list cost as much as the rating's
-    math (bench/store.py). The number is written as the JSON writer writes it."""
-    body = recent.strip()[1:-1].strip()
-    if not body:
-        return f"[{dumps(skill)}]"
-    cut = 0
-    for _ in range(body.count(",") + 1 - (RECENT - 1)):  # the oldest, beyond RECENT - 1 kept
-        cut = body.index(",", cut) + 1
-    return f"[{body[cut:]},{dumps(skill)}]"
+    """The JSON list of skills ``recent`` with ``skill`` added last and the last ``RECENT`` kept, edited as
+    text: parsing and writing the list cost as much as the rating's math (bench/store.py). The list is as
+    this module writes it, numbers only without spaces (anything else is parsed); the number is written as
+    the JSON writer writes it."""
+    commas = recent.count(",")
+    if len(recent) < 3 or commas > RECENT - 1 or " " in recent:
+        return dumps([*loads(recent)[1 - RECENT :], skill])
+    if commas == RECENT - 1:  # full: the oldest goes
+        return f"[{recent[recent.index(',') + 1 : -1]},{dumps(skill)}]"
+    return f"{recent[:-1]},{dumps(skill)}]"
 
 
 def _as_bytes(text: str | bytes) -> bytes:
