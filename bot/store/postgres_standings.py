@@ -56,6 +56,33 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     last_played_at = excluded.last_played_at
 """
 
+# The same with the person's new rating (migration 0013: people's ratings are in player_stats): one new
+# version of each row, as without ratings (a second update of the row would write every index entry again).
+_UPSERT_STATS_RATED = """
+INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
+                          rounds_won, round_points, points, best_place, last_place, last_played_at,
+                          mu, sigma, skill, rated_matches, last_change, recent, rated_at)
+VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    display_name = excluded.display_name,
+    matches_played = player_stats.matches_played + 1,
+    matches_won = player_stats.matches_won + excluded.matches_won,
+    rounds_played = player_stats.rounds_played + excluded.rounds_played,
+    rounds_won = player_stats.rounds_won + excluded.rounds_won,
+    round_points = player_stats.round_points + excluded.round_points,
+    points = player_stats.points + excluded.points,
+    best_place = LEAST(player_stats.best_place, excluded.best_place),
+    last_place = excluded.last_place,
+    last_played_at = excluded.last_played_at,
+    mu = excluded.mu,
+    sigma = excluded.sigma,
+    skill = excluded.skill,
+    rated_matches = excluded.rated_matches,
+    last_change = excluded.last_change,
+    recent = excluded.recent,
+    rated_at = excluded.rated_at
+"""
+
 
 class PostgresStandings:
     """The Store protocol's standings reads over the pool that ``PostgresStore`` opens."""
@@ -289,16 +316,28 @@ async def record_match(
         },
     )
     found = await conn.fetch(sql, *args)
-    await conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
-    # The seats' rows as ``ratings.seats_query`` gives them, for the rater; its writes (people's, CPU
-    # levels'), if any, are sent in the preset counts' statement.
-    writes = (
-        ratings.planned_writes(
-            rater, [(guild_id, now, result.house_rules, *row) for row in found], folded=folded
-        )
-        if rater is not None
-        else []
-    )
+    stats = rows.stats_rows(guild_id, result, now)
+    # The seats' rows as ``ratings.seats_query`` gives them, for the rater. The people's new ratings go in
+    # their statistics' upsert; the CPU levels' (and on a schema before 0013 everyone's) are sent in the
+    # preset counts' statement.
+    seats = [(guild_id, now, result.house_rules, *row) for row in found]
+    writes: list[Statement] = []
+    if rater is not None and folded:
+        new = ratings.new_ratings(rater, seats)
+        people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
+        # Every person of the ranking is rated; a row without a rating would keep the one it has.
+        with_rating = [(*row, *people[row[1]], now) for row in stats if row[1] in people]
+        unrated = [row for row in stats if row[1] not in people]
+        await conn.executemany(_UPSERT_STATS_RATED, with_rating)
+        if unrated:
+            await conn.executemany(_UPSERT_STATS, unrated)
+        levels = ratings.levels_write(guild_id, now, new)
+        if levels is not None:
+            writes.append(levels)
+    else:
+        await conn.executemany(_UPSERT_STATS, stats)
+        if rater is not None:
+            writes = ratings.planned_writes(rater, seats)
     written: dict[str, Any] = {}
     for write in writes:
         written.update(write.params)

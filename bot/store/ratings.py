@@ -57,26 +57,10 @@ def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
     return [side for side in sides if side]
 
 
-def seats_query(table_id: int, folded: bool = False) -> Statement:
-    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)):
-    the backfill's read, and SQLite's at a match result. PostgreSQL reads the same columns in the statement
-    that records the ranking (``postgres_standings``), to save a round trip, and hands its rows to
-    ``planned_write``. ``folded``: a person's rating is in their player_stats row (NULL: not rated yet)."""
-    if folded:
-        return _statement(
-            "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, "
-            "r.display_name, s.cpu_level, COALESCE(p.mu, g.mu), COALESCE(p.sigma, g.sigma), "
-            "COALESCE(p.rated_matches, g.matches), COALESCE(p.recent, g.recent) "
-            "FROM match_results AS m JOIN match_rankings AS r ON r.table_id = m.table_id "
-            "LEFT JOIN seats AS s ON s.table_id = r.table_id AND s.position = r.position "
-            "LEFT JOIN player_stats AS p ON p.guild_id = m.guild_id AND p.user_id = r.user_id "
-            "LEFT JOIN ratings AS g ON r.user_id IS NULL AND g.user_id = :cpu AND g.cpu_level = s.cpu_level "
-            "AND g.guild_id = m.guild_id "
-            "WHERE m.table_id = :table ORDER BY r.position",
-            rows=True,
-            table=table_id,
-            cpu=CPU_USER,
-        )
+def seats_query(table_id: int) -> Statement:
+    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)),
+    on a schema where every rating is in ratings (before 0013): the backfill's read. A match result reads
+    its seats' ratings with its own statements (``sqlite._rate``; PostgreSQL's ranking statement)."""
     return _statement(
         "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "
         "s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
@@ -99,14 +83,13 @@ def rate_match(
     *,
     claimed: bool = False,
     found: Sequence[Sequence[Any]] | None = None,
-    folded: bool = False,
 ) -> Generator[Statement, Any, int]:
     """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written.
     ``claimed``: the caller's transaction has just inserted the result with its flag set (the insert was the
     guard), so the flag is not flipped here. ``found``: the rows of ``seats_query``, read already in this
-    transaction after the result was recorded (and, on PostgreSQL, after its lock was taken). ``folded``: the
-    schema keeps people's ratings in player_stats (migration 0013), whose rows this transaction has written
-    already (the statistics' upsert), and the CPU levels' in ratings."""
+    transaction after the result was recorded (and, on PostgreSQL, after its lock was taken). Every rating is
+    written to ratings: this is the backfill of migration 0009 and a schema migrated only to 0009-0012 (a
+    test's); from 0013 on, the stores write people's ratings with their statistics (``new_ratings``)."""
     if not claimed:
         flipped = yield _statement(
             "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
@@ -117,23 +100,16 @@ def rate_match(
         if flipped != 1:
             return 0
     if found is None:
-        found = yield seats_query(table_id, folded)
+        found = yield seats_query(table_id)
     if not found:
         return 0
     new = new_ratings(rater, found)
     if not new:
         return 0
     values: dict[str, Any] = {"guild": found[0][0], "at": float(found[0][1])}
-    people: list[int] = []  # the rows that go to player_stats (folded), by index
-    levels: list[int] = []  # and to ratings
     for i, row in enumerate(new):
         values.update(zip(_row_names(i), row, strict=True))
-        (people if folded and row[0] != CPU_USER else levels).append(i)
-    # sqlite3 ignores the values a statement does not name; PostgreSQL's ``numbered`` takes only its own.
-    if people:
-        yield Statement(_upsert_people(tuple(people)), values)
-    if levels:
-        yield Statement(_upsert(tuple(levels)), values)
+    yield Statement(_upsert(tuple(range(len(new)))), values)
     return len(new)
 
 
@@ -258,12 +234,12 @@ def levels_write(guild_id: int, at: float, new: Sequence[tuple[Any, ...]]) -> St
     return Statement(_upsert(tuple(levels)), values) if levels else None
 
 
-def planned_writes(rater: Rater, found: Sequence[Sequence[Any]], *, folded: bool) -> list[Statement]:
+def planned_writes(rater: Rater, found: Sequence[Sequence[Any]]) -> list[Statement]:
     """``rate_match``'s writes (none, one or two) for a match whose result was just inserted (the guard) and
     whose seats' rows (``seats_query``'s shape) are ``found``: for a backend that sends them inside a
     statement of its own (PostgreSQL: with the preset counts, to save a round trip). The writes take no
     answer, so they are gathered without running them."""
-    steps = rate_match(0, rater, claimed=True, found=found, folded=folded)
+    steps = rate_match(0, rater, claimed=True, found=found)
     writes: list[Statement] = []
     try:
         while True:
@@ -293,26 +269,6 @@ def _upsert(rows: tuple[int, ...]) -> str:
         "ON CONFLICT (user_id, cpu_level, guild_id) DO UPDATE SET display_name = excluded.display_name, "
         "mu = excluded.mu, sigma = excluded.sigma, skill = excluded.skill, matches = excluded.matches, "
         "last_change = excluded.last_change, recent = excluded.recent, rated_at = excluded.rated_at"
-    )
-
-
-@lru_cache(maxsize=64)
-def _upsert_people(rows: tuple[int, ...]) -> str:
-    """People's ratings written into their player_stats rows, which the match's statistics upsert has just
-    written: written as an upsert (the insert's row is never used: 1 match and the name are only there to
-    satisfy the table's constraints) so that one statement takes every row in both dialects."""
-    tuples = ", ".join(
-        "(:guild, :{}, :{}, 1, :{}, :{}, :{}, :{}, :{}, :{}, :at)".format(
-            *_row_names(i)[:1], *_row_names(i)[2:]
-        )
-        for i in rows
-    )
-    return (
-        "INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, mu, sigma, skill, "
-        f"rated_matches, last_change, recent, rated_at) VALUES {tuples} "
-        "ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-        "skill = excluded.skill, rated_matches = excluded.rated_matches, last_change = excluded.last_change, "
-        "recent = excluded.recent, rated_at = excluded.rated_at"
     )
 
 
