@@ -320,10 +320,10 @@ async def record_match(
     # The seats' rows as ``ratings.seats_query`` gives them, for the rater. The people's new ratings go in
     # their statistics' upsert; the CPU levels' (and on a schema before 0013 everyone's) are sent in the
     # preset counts' statement.
-    seats = [(guild_id, now, result.house_rules, *row) for row in found]
     writes: list[Statement] = []
     if rater is not None and folded:
-        new = ratings.new_ratings(rater, seats)
+        # The rows are the seats as ``ratings.rate_seats`` takes them.
+        new = ratings.rate_seats(rater, found, bool(result.house_rules.get("partnership")))
         people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
         # Every person of the ranking is rated; a row without a rating would keep the one it has.
         with_rating = [(*row, *people[row[1]], now) for row in stats if row[1] in people]
@@ -337,7 +337,9 @@ async def record_match(
     else:
         await conn.executemany(_UPSERT_STATS, stats)
         if rater is not None:
-            writes = ratings.planned_writes(rater, seats)
+            writes = ratings.planned_writes(
+                rater, [(guild_id, now, result.house_rules, *row) for row in found]
+            )
     written: dict[str, Any] = {}
     for write in writes:
         written.update(write.params)
