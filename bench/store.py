@@ -9,7 +9,8 @@ Prints:
   match-sized state, deadline;
 - finished matches recorded per second, each with its rating update (issue 27) and, for comparison, without
   it (the store as before ratings: ``--rating-matches`` of each, on fresh databases, ``--rating-runs`` times
-  alternated, the best of each), and the process's CPU time per match with and without;
+  alternated: the best of each, then the medians with their spread and the run-by-run change), and the
+  process's CPU time per match with and without;
 - measures of the same that a loaded machine does not disturb, with and without the rating update: on SQLite
   the WAL frames (pages written) per match and which tables and indexes they went to; on PostgreSQL the
   statements per match and their time as the bot's connection saw it (``--page-matches`` matches each);
@@ -192,8 +193,8 @@ async def bench_rating_cost(path: Path, matches: int, players: int, runs: int) -
     work of a shared machine disturbs less than the wall clock. ``runs`` of each, alternated; the best of
     each is printed (on PostgreSQL a match result's commit waits for the WAL's flush, which a disk shared with
     other jobs makes vary from one run to the next by more than the rating costs)."""
-    rates: dict[bool, float] = {}
-    cpu: dict[bool, float] = {}
+    rates: dict[bool, list[float]] = {False: [], True: []}
+    cpu: dict[bool, list[float]] = {False: [], True: []}
     for rated in (False, True) * runs:  # alternated, so that a warming machine favours neither
         store = await fresh_store(path)
         try:
@@ -202,17 +203,29 @@ async def bench_rating_cost(path: Path, matches: int, players: int, runs: int) -
             store._rates = rated  # type: ignore[attr-defined]
             started, started_cpu = time.perf_counter(), time.process_time()
             await record_matches(store, matches, players)
-            rate = matches / (time.perf_counter() - started)
-            spent = (time.process_time() - started_cpu) / matches * 1000
-            rates[rated] = max(rates.get(rated, 0.0), rate)
-            cpu[rated] = min(cpu.get(rated, spent), spent)
+            rates[rated].append(matches / (time.perf_counter() - started))
+            cpu[rated].append((time.process_time() - started_cpu) / matches * 1000)
         finally:
             await store.close()
+    best = {rated: max(rates[rated]) for rated in rates}
+    least = {rated: min(cpu[rated]) for rated in cpu}
     print(
-        f"match results: {rates[True]:.0f}/s with the rating update, {rates[False]:.0f}/s without "
-        f"({100 * (rates[True] / rates[False] - 1):+.1f}%; best of {runs} runs of {matches} each); "
-        f"CPU per match {cpu[True]:.3f} ms with, {cpu[False]:.3f} ms without "
-        f"({100 * (cpu[True] / cpu[False] - 1):+.1f}%)"
+        f"match results: {best[True]:.0f}/s with the rating update, {best[False]:.0f}/s without "
+        f"({100 * (best[True] / best[False] - 1):+.1f}%; best of {runs} runs of {matches} each); "
+        f"CPU per match {least[True]:.3f} ms with, {least[False]:.3f} ms without "
+        f"({100 * (least[True] / least[False] - 1):+.1f}%)"
+    )
+    # The medians and the spread, and each run with ratings against the run without just before it: on a
+    # shared machine the best of a few runs can be one lucky run.
+    paired = [100 * (with_ / without - 1) for without, with_ in zip(rates[False], rates[True], strict=True)]
+    median = {rated: statistics.median(rates[rated]) for rated in rates}
+    cpu_median = {rated: statistics.median(cpu[rated]) for rated in cpu}
+    print(
+        f"  medians: {median[True]:.0f}/s with ({min(rates[True]):.0f}-{max(rates[True]):.0f}), "
+        f"{median[False]:.0f}/s without ({min(rates[False]):.0f}-{max(rates[False]):.0f}), "
+        f"{100 * (median[True] / median[False] - 1):+.1f}%; run by run {statistics.median(paired):+.1f}% "
+        f"({min(paired):+.1f}% to {max(paired):+.1f}%); CPU per match {cpu_median[True]:.3f} ms with, "
+        f"{cpu_median[False]:.3f} ms without ({100 * (cpu_median[True] / cpu_median[False] - 1):+.1f}%)"
     )
 
 

@@ -48,6 +48,8 @@ class OpenSkill:
             raise ValueError("one place per side")
         if len(sides) < 2:
             return [[(mu, sigma) for mu, sigma in side] for side in sides]  # nobody to compare with
+        if all(len(side) == 1 for side in sides):
+            return [[pair] for pair in self.rate_alone([side[0] for side in sides], places)]
         tau_squared = self._tau_squared
         # Each member's variance after the drift; a side's skill is its members' sum. (Plain loops: this runs
         # in every match result's transaction.)
@@ -90,6 +92,52 @@ class OpenSkill:
                     for (mu, _), member_var in zip(side, variances[i], strict=True)
                 ]
             )
+        return result
+
+    def rate_alone(self, ratings: Sequence[Pair], places: Sequence[int]) -> list[Pair]:
+        """``rate`` for sides of one member each (every free-for-all match), one rating a side. The same
+        update, summed per place rather than per pair of sides (``rate``'s lists and pairs cost most of a
+        match result's rating; bench/store.py's instructions per match): a side's sums run over the places
+        at or ahead of its own, so one pass over the places gives every side's."""
+        if len(ratings) != len(places):
+            raise ValueError("one place per side")
+        if len(ratings) < 2:
+            return list(ratings)  # nobody to compare with
+        sqrt = math.sqrt
+        tau_squared = self._tau_squared
+        variances = [sigma * sigma + tau_squared for _, sigma in ratings]
+        c = sqrt(sum(variances) + self._beta_squared * len(ratings))
+        strength = [math.exp(mu / c) for mu, _ in ratings]
+        # By place (1 = best): the strength of the sides placed there, then of those there or behind (B);
+        # how many sides share it (k).
+        last = max(places)
+        behind = [0.0] * (last + 1)
+        ties = [0] * (last + 1)
+        for i, place in enumerate(places):
+            behind[place] += strength[i]
+            ties[place] += 1
+        total = 0.0
+        for place in range(last, 0, -1):
+            total += behind[place]
+            behind[place] = total
+        # For a side i at place p, over the sides q placed at or ahead of p: omega = 1/k_i - s_i * sum(1/(Bk))
+        # and delta = sum(share * (1 - share) / k), share = s_i / B; a place's k sides add 1/B and 1/B².
+        first = [0.0] * (last + 1)
+        second = [0.0] * (last + 1)
+        one = two = 0.0
+        for place in range(1, last + 1):
+            if ties[place]:
+                one += 1.0 / behind[place]
+                two += 1.0 / (behind[place] * behind[place])
+            first[place], second[place] = one, two
+        kappa = self._kappa
+        c_cubed = c * c * c
+        result = []
+        for i, (mu, _) in enumerate(ratings):
+            place, strength_i, var = places[i], strength[i], variances[i]
+            omega = (1.0 / ties[place] - strength_i * first[place]) * var / c
+            delta = strength_i * (first[place] - strength_i * second[place]) * sqrt(var) * var / c_cubed
+            result.append((mu + omega, sqrt(var) * sqrt(max(1.0 - delta, kappa))))
         return result
 
 

@@ -61,6 +61,12 @@ class Rater(Protocol):
         ties share a place)."""
         ...
 
+    def rate_alone(
+        self, ratings: Sequence[tuple[float, float]], places: Sequence[int]
+    ) -> list[tuple[float, float]]:
+        """``rate`` for sides of one member each (a free-for-all): ``ratings`` and the result one a side."""
+        ...
+
 
 def default_rater() -> Rater:
     """The OpenSkill model (``bot.engine.ratings``), for a store opened without another (the client, the CLI,

@@ -113,7 +113,8 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
     for sql in (
         f"DELETE FROM player_stats WHERE user_id = :user{in_guild}",
         f"DELETE FROM player_preset_counts WHERE user_id = :user{in_guild}",
-        # Ratings go with the statistics (with the skills of the last matches they keep). Other players'
+        # Ratings go with the statistics (with the skills of the last matches they keep): a person's is in
+        # their player_stats row since migration 0013, and in ratings on an older schema. Other players'
         # ratings stay as they are: what they won or lost against this person is theirs.
         f"DELETE FROM ratings WHERE user_id = :user AND cpu_level = ''{in_guild}",
         "UPDATE match_rankings SET user_id = NULL, display_name = :anonymous WHERE user_id = :user "

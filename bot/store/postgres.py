@@ -197,6 +197,7 @@ class PostgresStore(PostgresStandings):
         self._schema = schema
         self._rater = rater or default_rater()
         self._rates = True  # as SqliteStore's: False after migrating to a schema older than the ratings'
+        self._folded = True  # as SqliteStore's: people's ratings in player_stats from migration 0013 on
         self._tells = True  # as SqliteStore's: False on a schema older than the outbox's
 
     @classmethod
@@ -269,6 +270,7 @@ class PostgresStore(PostgresStandings):
         async with self._pool.acquire() as conn:
             version = await migration_runner.migrate_postgres(conn, known, {ratings.MIGRATION: backfill})
         self._rates = version >= ratings.MIGRATION
+        self._folded = version >= ratings.FOLDED_MIGRATION
         self._tells = version >= statements.OUTBOX_MIGRATION
         return version
 
@@ -549,7 +551,12 @@ class PostgresStore(PostgresStandings):
                 if match_result is not None:
                     await conn.execute("SET LOCAL synchronous_commit = on")
                     await record_match(
-                        conn, table_id, match_result, now, self._rater if self._rates else None
+                        conn,
+                        table_id,
+                        match_result,
+                        now,
+                        self._rater if self._rates else None,
+                        folded=self._folded,
                     )
                 return int(version)
 

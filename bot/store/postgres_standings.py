@@ -56,6 +56,33 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     last_played_at = excluded.last_played_at
 """
 
+# The same with the person's new rating (migration 0013: people's ratings are in player_stats): one new
+# version of each row, as without ratings (a second update of the row would write every index entry again).
+_UPSERT_STATS_RATED = """
+INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
+                          rounds_won, round_points, points, best_place, last_place, last_played_at,
+                          mu, sigma, skill, rated_matches, last_change, recent, rated_at)
+VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    display_name = excluded.display_name,
+    matches_played = player_stats.matches_played + 1,
+    matches_won = player_stats.matches_won + excluded.matches_won,
+    rounds_played = player_stats.rounds_played + excluded.rounds_played,
+    rounds_won = player_stats.rounds_won + excluded.rounds_won,
+    round_points = player_stats.round_points + excluded.round_points,
+    points = player_stats.points + excluded.points,
+    best_place = LEAST(player_stats.best_place, excluded.best_place),
+    last_place = excluded.last_place,
+    last_played_at = excluded.last_played_at,
+    mu = excluded.mu,
+    sigma = excluded.sigma,
+    skill = excluded.skill,
+    rated_matches = excluded.rated_matches,
+    last_change = excluded.last_change,
+    recent = excluded.recent,
+    rated_at = excluded.rated_at
+"""
+
 
 class PostgresStandings:
     """The Store protocol's standings reads over the pool that ``PostgresStore`` opens."""
@@ -137,47 +164,30 @@ class PostgresStandings:
     async def rating_board(
         self, guild_id: int, *, ranked: bool = True, offset: int = 0, limit: int = 10
     ) -> list[RatingRow]:
-        found = await self._pool.fetch(
-            f"SELECT {ratings.BOARD_COLUMNS} FROM ratings WHERE guild_id = $1 AND {ratings.listed(ranked)} "
-            f"ORDER BY {ratings.ORDER_BY} LIMIT $2 OFFSET $3",
-            guild_id,
-            max(0, limit),
-            max(0, offset),
+        sql, args = statements.numbered(
+            ratings.board_query(ranked), ratings.board_params(guild_id, offset, limit)
         )
+        found = await self._pool.fetch(sql, *args)
         return [ratings.board_row(max(0, offset) + i + 1, tuple(row)) for i, row in enumerate(found)]
 
     async def rating_board_size(self, guild_id: int, *, ranked: bool = True) -> int:
-        return int(
-            await self._pool.fetchval(
-                f"SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(ranked)}", guild_id
-            )
-        )
+        sql, args = statements.numbered(ratings.board_size_query(ranked), {"guild": guild_id})
+        return int(await self._pool.fetchval(sql, *args))
 
     async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            mine = await conn.fetchrow(
-                f"SELECT {ratings.PLAYER_COLUMNS} FROM ratings "
-                "WHERE user_id = $1 AND cpu_level = '' AND guild_id = $2",
-                user_id,
-                guild_id,
-            )
+            sql, args = statements.numbered(ratings.PLAYER_QUERY, {"guild": guild_id, "user": user_id})
+            mine = await conn.fetchrow(sql, *args)
             if mine is None:
                 return None
-            ranked = await conn.fetchval(
-                f"SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)}", guild_id
-            )
+            sql, args = statements.numbered(ratings.board_size_query(True), {"guild": guild_id})
+            ranked = await conn.fetchval(sql, *args)
             rank = None
             if mine[3] >= RATED_TO_RANK:
-                # Ratings ahead in ORDER BY skill DESC, user_id, cpu_level: two range counts on the index.
-                ahead = await conn.fetchval(
-                    f"SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND {ratings.listed(True)} "
-                    "AND skill > $2) + (SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
-                    f"AND {ratings.listed(True)} AND skill = $2 AND user_id < $3)",
-                    guild_id,
-                    mine[2],
-                    user_id,
+                sql, args = statements.numbered(
+                    ratings.AHEAD_QUERY, {"guild": guild_id, "skill": mine[2], "user": user_id}
                 )
-                rank = int(ahead) + 1
+                rank = int(await conn.fetchval(sql, *args)) + 1
         return ratings.player_rating(tuple(mine), rank, int(ranked), history)
 
     async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
@@ -252,7 +262,13 @@ async def run_steps(conn: asyncpg.Connection, steps: Generator[Statement, Any, T
 
 
 async def record_match(
-    conn: asyncpg.Connection, table_id: int, result: MatchResult, now: float, rater: Rater | None
+    conn: asyncpg.Connection,
+    table_id: int,
+    result: MatchResult,
+    now: float,
+    rater: Rater | None,
+    *,
+    folded: bool = True,
 ) -> None:
     """The match's result, its ranking, the players' statistics and ratings — or nothing if already
     recorded."""
@@ -285,7 +301,8 @@ async def record_match(
     # of the guild committed.
     ranking = rows.ranking_rows(table_id, result)
     sql, args = statements.numbered(
-        _RECORD_RANKING + (_SEATS_RATINGS if rater is not None else "SELECT 1"),
+        _RECORD_RANKING
+        + ((_SEATS_RATINGS if folded else _SEATS_RATINGS_BEFORE_0013) if rater is not None else "SELECT 1"),
         {
             "table": table_id,
             "positions": [row[1] for row in ranking],
@@ -299,14 +316,33 @@ async def record_match(
         },
     )
     found = await conn.fetch(sql, *args)
-    await conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
-    # The seats' rows as ``ratings.seats_query`` gives them, for the rater; its one write, if any, is sent in
-    # the preset counts' statement.
-    write = (
-        ratings.planned_write(rater, [(guild_id, now, result.house_rules, *row) for row in found])
-        if rater is not None
-        else None
-    )
+    stats = rows.stats_rows(guild_id, result, now)
+    # The seats' rows as ``ratings.seats_query`` gives them, for the rater. The people's new ratings go in
+    # their statistics' upsert; the CPU levels' (and on a schema before 0013 everyone's) are sent in the
+    # preset counts' statement.
+    writes: list[Statement] = []
+    if rater is not None and folded:
+        # The rows are the seats as ``ratings.rate_seats`` takes them.
+        new = ratings.rate_seats(rater, found, bool(result.house_rules.get("partnership")))
+        people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
+        # Every person of the ranking is rated; a row without a rating would keep the one it has.
+        with_rating = [(*row, *people[row[1]], now) for row in stats if row[1] in people]
+        unrated = [row for row in stats if row[1] not in people]
+        await conn.executemany(_UPSERT_STATS_RATED, with_rating)
+        if unrated:
+            await conn.executemany(_UPSERT_STATS, unrated)
+        levels = ratings.levels_write(guild_id, now, new)
+        if levels is not None:
+            writes.append(levels)
+    else:
+        await conn.executemany(_UPSERT_STATS, stats)
+        if rater is not None:
+            writes = ratings.planned_writes(
+                rater, [(guild_id, now, result.house_rules, *row) for row in found]
+            )
+    written: dict[str, Any] = {}
+    for write in writes:
+        written.update(write.params)
     # One statement counts the preset for every player (grouped: a player at two seats counts twice, as one
     # row a seat would).
     users = [row[1] for row in rows.preset_rows(guild_id, result)]
@@ -315,9 +351,9 @@ async def record_match(
         "SELECT :guild, u, :preset, COUNT(*) FROM unnest(CAST(:users AS bigint[])) AS u GROUP BY u "
         "ON CONFLICT (guild_id, user_id, preset) "
         "DO UPDATE SET matches = player_preset_counts.matches + excluded.matches)"
-        + (f", rated AS ({write.sql}) " if write is not None else " ")
-        + "SELECT 1",
-        {"guild": guild_id, "preset": result.preset, "users": users, **(write.params if write else {})},
+        + "".join(f", rated{i} AS ({write.sql})" for i, write in enumerate(writes))
+        + " SELECT 1",
+        {**written, "guild": guild_id, "preset": result.preset, "users": users},
     )
     await conn.execute(sql, *args)
 
@@ -338,6 +374,22 @@ _RECORD_RANKING = (
 # at every result (auto_explain in bench/store.py's flow: 1.9 ms of the statement's time, growing with the
 # guild).
 _SEATS_RATINGS = (
+    "SELECT u.position, u.place, u.user_id, u.name, s.cpu_level, COALESCE(p.mu, g.mu), "
+    "COALESCE(p.sigma, g.sigma), COALESCE(p.matches, g.matches), COALESCE(p.recent, g.recent) "
+    "FROM unnest(CAST(:positions AS integer[]), CAST(:users AS bigint[]), CAST(:names AS text[]), "
+    "CAST(:places AS integer[])) AS u(position, user_id, name, place) "
+    "LEFT JOIN seats AS s ON s.table_id = :table AND s.position = u.position "
+    # A person's rating is in their statistics row (migration 0013; a CPU level's in ratings).
+    "LEFT JOIN LATERAL (SELECT mu, sigma, rated_matches AS matches, recent FROM player_stats "
+    "WHERE guild_id = :guild AND user_id = u.user_id LIMIT 1) AS p ON TRUE "
+    "LEFT JOIN LATERAL (SELECT mu, sigma, matches, recent FROM ratings "
+    "WHERE u.user_id IS NULL AND user_id = :cpu AND cpu_level = s.cpu_level "
+    "AND guild_id = :guild LIMIT 1) AS g ON TRUE "
+    "ORDER BY u.position"
+)
+
+# The same on a schema older than 0013 (every rating in ratings), for a store migrated only that far.
+_SEATS_RATINGS_BEFORE_0013 = (
     "SELECT u.position, u.place, u.user_id, u.name, s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
     "FROM unnest(CAST(:positions AS integer[]), CAST(:users AS bigint[]), CAST(:names AS text[]), "
     "CAST(:places AS integer[])) AS u(position, user_id, name, place) "

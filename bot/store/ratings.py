@@ -31,6 +31,10 @@ from bot.store.statements import params_of
 
 # The migration whose data step is ``backfill``.
 MIGRATION = 9
+# The migration that moved people's ratings into player_stats (``folded``: a schema from this one on). The
+# ratings table keeps the CPU levels'. ``backfill`` runs on 0009's schema, before the move, so it writes them
+# all to the ratings table, which 0013 then carries over.
+FOLDED_MIGRATION = 13
 RECENT = 20  # skills kept per rating
 
 # The people and CPU levels of a rating share one key: (user_id, cpu_level), with 0 and '' for "not one".
@@ -39,8 +43,6 @@ PERSON_LEVEL = ""
 
 # The rating leaderboard's order: migration 0009's indexes term for term (the key makes it total).
 ORDER_BY = "skill DESC, user_id, cpu_level"
-BOARD_COLUMNS = "user_id, cpu_level, display_name, mu, sigma, matches"
-PLAYER_COLUMNS = "mu, sigma, skill, matches, last_change, recent"
 
 
 def _statement(sql: str, *, rows: bool = False, **values: Any) -> Statement:
@@ -56,10 +58,9 @@ def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
 
 
 def seats_query(table_id: int) -> Statement:
-    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)):
-    the backfill's read, and SQLite's at a match result. PostgreSQL reads the same columns in the statement
-    that records the ranking (``postgres_standings``), to save a round trip, and hands its rows to
-    ``planned_write``."""
+    """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)),
+    on a schema where every rating is in ratings (before 0013): the backfill's read. A match result reads
+    its seats' ratings with its own statements (``sqlite._rate``; PostgreSQL's ranking statement)."""
     return _statement(
         "SELECT m.guild_id, m.finished_at, m.house_rules, r.position, r.place, r.user_id, r.display_name, "
         "s.cpu_level, g.mu, g.sigma, g.matches, g.recent "
@@ -77,12 +78,18 @@ def seats_query(table_id: int) -> Statement:
 
 
 def rate_match(
-    table_id: int, rater: Rater, *, claimed: bool = False, found: Sequence[Sequence[Any]] | None = None
+    table_id: int,
+    rater: Rater,
+    *,
+    claimed: bool = False,
+    found: Sequence[Sequence[Any]] | None = None,
 ) -> Generator[Statement, Any, int]:
     """Rate the recorded match of ``table_id`` unless it is rated already; returns the ratings written.
     ``claimed``: the caller's transaction has just inserted the result with its flag set (the insert was the
     guard), so the flag is not flipped here. ``found``: the rows of ``seats_query``, read already in this
-    transaction after the result was recorded (and, on PostgreSQL, after its lock was taken)."""
+    transaction after the result was recorded (and, on PostgreSQL, after its lock was taken). Every rating is
+    written to ratings: this is the backfill of migration 0009 and a schema migrated only to 0009-0012 (a
+    test's); from 0013 on, the stores write people's ratings with their statistics (``new_ratings``)."""
     if not claimed:
         flipped = yield _statement(
             "UPDATE match_results SET rated = :yes WHERE table_id = :table AND rated = :no",
@@ -96,75 +103,149 @@ def rate_match(
         found = yield seats_query(table_id)
     if not found:
         return 0
-    # This runs in every match result's transaction: plain lists and tuples, no objects per seat (it cost as
-    # much as the statements; bench/store.py).
-    guild_id, finished_at, house_rules = found[0][0], float(found[0][1]), found[0][2]
-    rules = loads(house_rules) if isinstance(house_rules, str | bytes) else house_rules
-    partnership = isinstance(rules, dict) and bool(rules.get("partnership"))
-    initial = rater.initial
-    keys: dict[int, tuple[int, str] | None] = {}  # position -> rating key (None: forgotten, not stored)
-    places: dict[int, int] = {}
-    start: dict[int, tuple[float, float]] = {}  # position -> its rating before the match
-    names: dict[tuple[int, str], str] = {}
-    held: dict[tuple[int, str], tuple[float, float, int, Any]] = {}  # key -> mu, sigma, matches, recent
-    for row in found:
-        _, _, _, position, place, user_id, name, cpu_level, mu, sigma, matches, recent = row
-        key = (
-            (int(user_id), PERSON_LEVEL)
-            if user_id is not None
-            else (CPU_USER, cpu_level)
-            if cpu_level
-            else None
-        )
-        keys[position] = key
-        places[position] = place
-        start[position] = initial
-        if key is not None:
-            names[key] = name if user_id is not None else str(cpu_level)
-            if mu is not None:
-                held[key] = (float(mu), float(sigma), int(matches), recent)
-                start[position] = (float(mu), float(sigma))
-    if not names:
+    new = new_ratings(rater, found)
+    if not new:
         return 0
-    sides = sides_of(sorted(keys), partnership)
-    before = [[start[p] for p in side] for side in sides]
-    after = rater.rate(before, [min(places[p] for p in side) for side in sides])
+    values: dict[str, Any] = {"guild": found[0][0], "at": float(found[0][1])}
+    for i, row in enumerate(new):
+        values.update(zip(_row_names(i), row, strict=True))
+    yield Statement(_upsert(tuple(range(len(new)))), values)
+    return len(new)
+
+
+def new_ratings(rater: Rater, found: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
+    """``rate_seats`` for the rows of ``seats_query`` (in position order)."""
+    if not found:
+        return []
+    house_rules = found[0][2]
+    if isinstance(house_rules, str | bytes):
+        # Most matches are played without house rules: no JSON to parse for them.
+        rules = loads(house_rules) if b"partnership" in _as_bytes(house_rules) else None
+    else:
+        rules = house_rules
+    partnership = isinstance(rules, dict) and bool(rules.get("partnership"))
+    return rate_seats(rater, [row[3:] for row in found], partnership)
+
+
+def rate_seats(rater: Rater, seats: Sequence[Sequence[Any]], partnership: bool) -> list[tuple[Any, ...]]:
+    """The ratings a match makes: ``seats`` in position order, each (position, place, user_id, name,
+    cpu_level, mu, sigma, matches, recent) with the rating it holds (mu None: none yet). One row per rating
+    key, (user_id, cpu_level, name, mu, sigma, skill, matches, change, recent as JSON); none when nobody is
+    rated. This runs in every match result's transaction: plain tuples and lists, no object or dict per
+    seat (each cost as much as a statement; bench/store.py's instructions per match)."""
+    initial = rater.initial
+    entries: list[tuple[Any, ...]] = []  # per seat: rating key (None: forgotten, not stored), name, held
+    befores: list[tuple[float, float]] = []  # per seat: its rating before the match
+    places: list[int] = []
+    rated = False
+    for _, place, user_id, name, cpu_level, mu, sigma, matches, recent in seats:
+        if user_id is not None:
+            key: tuple[int, str] | None = (int(user_id), PERSON_LEVEL)
+        elif cpu_level:
+            key, name = (CPU_USER, cpu_level), str(cpu_level)
+        else:
+            key = None
+        rated = rated or key is not None
+        places.append(place)
+        if mu is None:
+            befores.append(initial)
+            entries.append((key, name, None))
+        else:
+            before = (float(mu), float(sigma))
+            befores.append(before)
+            entries.append((key, name, (int(matches), recent, before)))
+    if not rated:
+        return []
+    if partnership:
+        # Partners sit opposite: the sides are the even and the odd positions, rated as teams.
+        sides = [[i for i, seat in enumerate(seats) if seat[0] % 2 == parity] for parity in (0, 1)]
+        sides = [side for side in sides if side]
+        rated_sides = rater.rate(
+            [[befores[i] for i in side] for side in sides], [min(places[i] for i in side) for side in sides]
+        )
+        after: list[tuple[float, float]] = list(befores)
+        for side, side_after in zip(sides, rated_sides, strict=True):
+            for i, new in zip(side, side_after, strict=True):
+                after[i] = new
+    else:
+        after = rater.rate_alone(befores, places)
     # A CPU level that holds several seats of the match takes their mean (each seat is one look at how that
     # level plays; together they count as one match of the level).
-    news: dict[tuple[int, str], list[tuple[float, float]]] = {}
-    for side, rated in zip(sides, after, strict=True):
-        for position, new in zip(side, rated, strict=True):
-            key = keys[position]
-            if key is not None:
-                news.setdefault(key, []).append(new)
-    values: dict[str, Any] = {"guild": guild_id, "at": finished_at}
-    for i, (key, results) in enumerate(news.items()):
-        if len(results) == 1:
-            mu, sigma = results[0]
+    pending: list[list[Any]] = []  # key, name, held, sum of mu, sum of sigma, seats
+    index: dict[tuple[int, str], int] = {}
+    for i, (key, name, held) in enumerate(entries):
+        if key is None:
+            continue
+        mu, sigma = after[i]
+        at = index.get(key)
+        if at is None:
+            index[key] = len(pending)
+            pending.append([key, name, held, mu, sigma, 1])
         else:
-            mu, sigma = sum(r[0] for r in results) / len(results), sum(r[1] for r in results) / len(results)
+            sums = pending[at]
+            sums[3] += mu
+            sums[4] += sigma
+            sums[5] += 1
+    first_skill = initial[0] - 3 * initial[1]
+    written = []
+    for key, name, held, mu, sigma, count in pending:
+        if count > 1:
+            mu, sigma = mu / count, sigma / count
         skill = mu - 3 * sigma
-        old = held.get(key)
-        if old is None:
-            matches, change, recent = 1, skill - (initial[0] - 3 * initial[1]), [skill]
+        if held is None:
+            written.append(
+                (key[0], key[1], name, mu, sigma, skill, 1, skill - first_skill, f"[{dumps(skill)}]")
+            )
         else:
-            matches, change = old[2] + 1, skill - (old[0] - 3 * old[1])
-            recent = [*loads(old[3])[1 - RECENT :], skill]
-        row = (key[0], key[1], names[key], mu, sigma, skill, matches, change, dumps(recent))
-        values.update(zip(_row_names(i), row, strict=True))
-    yield Statement(_upsert(len(news)), values)
-    return len(news)
+            matches, recent, before = held
+            change = skill - (before[0] - 3 * before[1])
+            written.append(
+                (key[0], key[1], name, mu, sigma, skill, matches + 1, change, _pushed(recent, skill))
+            )
+    return written
 
 
-def planned_write(rater: Rater, found: Sequence[Sequence[Any]]) -> Statement | None:
-    """``rate_match``'s one write for a match whose result was just inserted (the guard) and whose seats'
-    rows (``seats_query``'s shape) are ``found``: for a backend that sends it inside a statement of its own
-    (PostgreSQL: with the preset counts, to save a round trip). None: nobody to rate."""
+def _pushed(recent: str, skill: float) -> str:
+    """The JSON list of skills ``recent`` with ``skill`` added last and the last ``RECENT`` kept, edited as
+    text: parsing and writing the list cost as much as the rating's math (bench/store.py). The list is as
+    this module writes it, numbers only without spaces (anything else is parsed); the number is written as
+    the JSON writer writes it."""
+    commas = recent.count(",")
+    if len(recent) < 3 or commas > RECENT - 1 or " " in recent:
+        return dumps([*loads(recent)[1 - RECENT :], skill])
+    if commas == RECENT - 1:  # full: the oldest goes
+        return f"[{recent[recent.index(',') + 1 : -1]},{dumps(skill)}]"
+    return f"{recent[:-1]},{dumps(skill)}]"
+
+
+def _as_bytes(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode()
+
+
+def levels_write(guild_id: int, at: float, new: Sequence[tuple[Any, ...]]) -> Statement | None:
+    """The CPU levels' rows of ``new_ratings`` written to ratings (None: no CPU level was rated), for a
+    backend that writes the people's rows itself (SQLite: in the statistics' upsert)."""
+    values: dict[str, Any] = {"guild": guild_id, "at": at}
+    levels = []
+    for i, row in enumerate(new):
+        if row[0] == CPU_USER:
+            values.update(zip(_row_names(i), row, strict=True))
+            levels.append(i)
+    return Statement(_upsert(tuple(levels)), values) if levels else None
+
+
+def planned_writes(rater: Rater, found: Sequence[Sequence[Any]]) -> list[Statement]:
+    """``rate_match``'s writes (none, one or two) for a match whose result was just inserted (the guard) and
+    whose seats' rows (``seats_query``'s shape) are ``found``: for a backend that sends them inside a
+    statement of its own (PostgreSQL: with the preset counts, to save a round trip). The writes take no
+    answer, so they are gathered without running them."""
     steps = rate_match(0, rater, claimed=True, found=found)
+    writes: list[Statement] = []
     try:
-        return steps.send(None)
+        while True:
+            writes.append(steps.send(None))
     except StopIteration:
-        return None
+        return writes
 
 
 _COLUMNS = ("user", "level", "name", "mu", "sigma", "skill", "matches", "change", "recent")
@@ -176,12 +257,11 @@ def _row_names(i: int) -> tuple[str, ...]:
     return tuple(f"{column}{i}" for column in _COLUMNS)
 
 
-@lru_cache(maxsize=16)
-def _upsert(count: int) -> str:
-    """The ratings' upsert for ``count`` rows (its text built once per count)."""
+@lru_cache(maxsize=64)
+def _upsert(rows: tuple[int, ...]) -> str:
+    """The ratings' upsert of the rows numbered ``rows`` (its text built once per shape)."""
     tuples = ", ".join(
-        "(:{}, :{}, :guild, :{}, :{}, :{}, :{}, :{}, :{}, :{}, :at)".format(*_row_names(i))
-        for i in range(count)
+        "(:{}, :{}, :guild, :{}, :{}, :{}, :{}, :{}, :{}, :{}, :at)".format(*_row_names(i)) for i in rows
     )
     return (
         "INSERT INTO ratings (user_id, cpu_level, guild_id, display_name, mu, sigma, skill, matches, "
@@ -212,9 +292,62 @@ def listed(ranked: bool) -> str:
     return f"matches >= {RATED_TO_RANK}" if ranked else f"matches < {RATED_TO_RANK}"
 
 
+def listed_people(ranked: bool) -> str:
+    """``listed`` for the people's ratings in player_stats (rated_matches 0: not rated), as PostgreSQL's
+    partial indexes on player_stats state it (migrations/postgres/0013)."""
+    return (
+        f"rated_matches >= {RATED_TO_RANK}" if ranked else f"rated_matches BETWEEN 1 AND {RATED_TO_RANK - 1}"
+    )
+
+
+# The rating board's statements (:name parameters, both dialects): the people's ratings (player_stats) and the
+# CPU levels' (ratings) as one list, in ORDER_BY (a CPU level's user_id is 0, a person's cpu_level ''). Each
+# list gives its first :upto (offset + limit) in that order, then the two are merged: PostgreSQL reads each
+# in its ordered index (a plain UNION ALL under ORDER BY it sorts whole); SQLite sorts the guild's people,
+# read by player_stats' primary key (no ordered index there: migrations/0013).
+def board_query(ranked: bool) -> str:
+    return (
+        "SELECT * FROM (SELECT user_id, '' AS cpu_level, display_name, mu, sigma, rated_matches AS matches, "
+        f"skill FROM player_stats WHERE guild_id = :guild AND {listed_people(ranked)} "
+        "ORDER BY skill DESC, user_id LIMIT :upto) AS people "
+        "UNION ALL SELECT * FROM (SELECT user_id, cpu_level, display_name, mu, sigma, matches, skill "
+        f"FROM ratings WHERE guild_id = :guild AND {listed(ranked)} "
+        f"ORDER BY {ORDER_BY} LIMIT :upto) AS levels "
+        f"ORDER BY {ORDER_BY} LIMIT :limit OFFSET :offset"
+    )
+
+
+def board_params(guild_id: int, offset: int, limit: int) -> dict[str, int]:
+    offset, limit = max(0, offset), max(0, limit)
+    return {"guild": guild_id, "offset": offset, "limit": limit, "upto": offset + limit}
+
+
+def board_size_query(ranked: bool) -> str:
+    return (
+        f"SELECT (SELECT COUNT(*) FROM player_stats WHERE guild_id = :guild AND {listed_people(ranked)}) "
+        f"+ (SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND {listed(ranked)})"
+    )
+
+
+# A person's rating (NULL columns until their first rated match: rated_matches 0 is not a rating).
+PLAYER_QUERY = (
+    "SELECT mu, sigma, skill, rated_matches, last_change, recent FROM player_stats "
+    "WHERE guild_id = :guild AND user_id = :user AND rated_matches >= 1"
+)
+# The ranked ratings ahead of a person's in ORDER_BY: those of a higher skill, and of the same skill a person
+# of a smaller id or any CPU level (user_id 0). Range counts, each on its list's rows.
+AHEAD_QUERY = (
+    f"SELECT (SELECT COUNT(*) FROM player_stats WHERE guild_id = :guild AND {listed_people(True)} "
+    "AND skill > :skill) "
+    f"+ (SELECT COUNT(*) FROM player_stats WHERE guild_id = :guild AND {listed_people(True)} "
+    "AND skill = :skill AND user_id < :user) "
+    f"+ (SELECT COUNT(*) FROM ratings WHERE guild_id = :guild AND {listed(True)} AND skill >= :skill)"
+)
+
+
 def board_row(rank: int, row: Sequence[Any]) -> RatingRow:
-    """A row of ``SELECT {BOARD_COLUMNS}`` at ``rank``."""
-    user_id, cpu_level, name, mu, sigma, matches = row
+    """A row of ``board_query`` at ``rank``."""
+    user_id, cpu_level, name, mu, sigma, matches = row[:6]
     person = int(user_id) != CPU_USER
     return RatingRow(
         rank=rank,
@@ -227,7 +360,7 @@ def board_row(rank: int, row: Sequence[Any]) -> RatingRow:
 
 
 def player_rating(row: Sequence[Any], rank: int | None, ranked: int, history: int) -> PlayerRating:
-    """A row of ``SELECT {PLAYER_COLUMNS}``, with the rating's rank and the number of ranked ratings."""
+    """A row of ``PLAYER_QUERY``, with the rating's rank and the number of ranked ratings."""
     mu, sigma, _, matches, change, recent = row
     skills = [float(value) for value in loads(recent)]
     return PlayerRating(

@@ -32,6 +32,8 @@ import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping, Sequence
+from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -109,6 +111,34 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     best_place = MIN(COALESCE(best_place, excluded.best_place), excluded.best_place),
     last_place = excluded.last_place,
     last_played_at = excluded.last_played_at
+"""
+
+
+# The statistics' upsert that also writes the person's new rating (migration 0013: people's ratings are in
+# player_stats), so that rating a match costs no statement or page of its own for its people.
+_UPSERT_STATS_RATED = """
+INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
+                          rounds_won, round_points, points, best_place, last_place, last_played_at,
+                          mu, sigma, skill, rated_matches, last_change, recent, rated_at)
+VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    display_name = excluded.display_name,
+    matches_played = matches_played + 1,
+    matches_won = matches_won + excluded.matches_won,
+    rounds_played = rounds_played + excluded.rounds_played,
+    rounds_won = rounds_won + excluded.rounds_won,
+    round_points = round_points + excluded.round_points,
+    points = points + excluded.points,
+    best_place = MIN(COALESCE(best_place, excluded.best_place), excluded.best_place),
+    last_place = excluded.last_place,
+    last_played_at = excluded.last_played_at,
+    mu = excluded.mu,
+    sigma = excluded.sigma,
+    skill = excluded.skill,
+    rated_matches = excluded.rated_matches,
+    last_change = excluded.last_change,
+    recent = excluded.recent,
+    rated_at = excluded.rated_at
 """
 
 
@@ -228,6 +258,7 @@ class SqliteStore:
         # False after migrating to a schema older than the ratings' (a test making a database as an old bot
         # would have): then results are recorded without ratings, which migration 0009 backfills.
         self._rates = True
+        self._folded = True  # likewise: people's ratings in player_stats from migration 0013 on
         self._tells = True  # likewise: False on a schema older than the outbox's (no rows written or read)
 
     @classmethod
@@ -313,6 +344,7 @@ class SqliteStore:
         }
         version = await self._call(lambda conn: migration_runner.migrate(conn, known, steps))
         self._rates = version >= ratings.MIGRATION
+        self._folded = version >= ratings.FOLDED_MIGRATION
         self._tells = version >= statements.OUTBOX_MIGRATION
         return version
 
@@ -676,6 +708,7 @@ class SqliteStore:
         seat_rows = None if seats is None else [rows.seat_params(table_id, seat) for seat in seats]
         seat_positions = None if seats is None else dumps([seat.position for seat in seats])
         rater = self._rater if self._rates else None
+        folded = self._folded
         told = None
         if move.told is not None and self._tells:
             told = (table_id, expected_version + 1, dumps(list(move.told)), now)
@@ -712,7 +745,7 @@ class SqliteStore:
             if round_result is not None:
                 _record_round(conn, table_id, round_result)
             if match_result is not None:
-                _record_match(conn, table_id, match_result, now, rater)
+                _record_match(conn, table_id, match_result, now, rater, folded)
             return expected_version + 1
 
         return await self._call(lambda conn: _write(conn, work))
@@ -909,47 +942,32 @@ class SqliteStore:
         self, guild_id: int, *, ranked: bool = True, offset: int = 0, limit: int = 10
     ) -> list[RatingRow]:
         def work(conn: sqlite3.Connection) -> list[RatingRow]:
+            # No index orders the people's ratings (migrations/0013): the guild's player_stats rows are read
+            # by the primary key and the page sorted.
             found = conn.execute(
-                f"SELECT {ratings.BOARD_COLUMNS} FROM ratings WHERE guild_id = ? "
-                f"AND {ratings.listed(ranked)} ORDER BY {ratings.ORDER_BY} LIMIT ? OFFSET ?",
-                (guild_id, max(0, limit), max(0, offset)),
+                ratings.board_query(ranked),
+                ratings.board_params(guild_id, offset, limit),
             ).fetchall()
             return [ratings.board_row(max(0, offset) + i + 1, row) for i, row in enumerate(found)]
 
-        return await self._call(work)
+        return await self._call(lambda conn: _read(conn, work))
 
     async def rating_board_size(self, guild_id: int, *, ranked: bool = True) -> int:
         def work(conn: sqlite3.Connection) -> int:
-            return int(
-                conn.execute(
-                    f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(ranked)}",
-                    (guild_id,),
-                ).fetchone()[0]
-            )
+            return int(conn.execute(ratings.board_size_query(ranked), {"guild": guild_id}).fetchone()[0])
 
-        return await self._call(work)
+        return await self._call(lambda conn: _read(conn, work))
 
     async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
         def work(conn: sqlite3.Connection) -> PlayerRating | None:
-            mine = conn.execute(
-                f"SELECT {ratings.PLAYER_COLUMNS} FROM ratings "
-                "WHERE user_id = ? AND cpu_level = '' AND guild_id = ?",
-                (user_id, guild_id),
-            ).fetchone()
+            mine = conn.execute(ratings.PLAYER_QUERY, {"guild": guild_id, "user": user_id}).fetchone()
             if mine is None:
                 return None
-            ranked = conn.execute(
-                f"SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(True)}", (guild_id,)
-            ).fetchone()[0]
+            ranked = conn.execute(ratings.board_size_query(True), {"guild": guild_id}).fetchone()[0]
             rank = None
             if mine[3] >= RATED_TO_RANK:
-                # Ratings ahead of mine in ORDER BY skill DESC, user_id, cpu_level: two range counts on the
-                # ranked index. A person's user_id is unique, so (skill, user_id) places them.
                 ahead = conn.execute(
-                    f"SELECT (SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND {ratings.listed(True)} "
-                    "AND skill > ?) + (SELECT COUNT(*) FROM ratings WHERE guild_id = ? "
-                    f"AND {ratings.listed(True)} AND skill = ? AND user_id < ?)",
-                    (guild_id, mine[2], guild_id, mine[2], user_id),
+                    ratings.AHEAD_QUERY, {"guild": guild_id, "skill": mine[2], "user": user_id}
                 ).fetchone()[0]
                 rank = int(ahead) + 1
             return ratings.player_rating(mine, rank, int(ranked), history)
@@ -1073,8 +1091,73 @@ def _record_round(conn: sqlite3.Connection, table_id: int, result: RoundResult) 
     )
 
 
+def _rate(
+    conn: sqlite3.Connection, table_id: int, guild_id: int, result: MatchResult, rater: Rater
+) -> list[tuple[Any, ...]]:
+    """The match's new ratings (``ratings.rate_seats``' rows), from the seats' ratings as they are: read
+    before the statistics' upsert, which then writes the people's new ones in the same rows. The seats come
+    from the result (``ratings.seats_query``'s joins cost as much as the rating's math; bench/store.py):
+    only the people's ratings are read, and a CPU seat's level and rating when the match had one."""
+    ranking = sorted(result.ranking, key=_POSITION)
+    people: list[int] = []
+    cpu_seats = False
+    for entry in ranking:
+        if entry.user_id is None:
+            cpu_seats = True
+        elif entry.user_id not in people:
+            people.append(entry.user_id)
+    held: dict[Any, tuple[Any, ...]] = {}
+    if people:
+        for user_id, *rating in conn.execute(_people_ratings(len(people)), (guild_id, *people)):
+            held[user_id] = tuple(rating)
+    levels: dict[int, str] = {}
+    if cpu_seats:
+        levels = dict(
+            conn.execute(
+                "SELECT position, cpu_level FROM seats WHERE table_id = ? AND cpu_level IS NOT NULL",
+                (table_id,),
+            ).fetchall()
+        )
+        for level, *rating in conn.execute(
+            "SELECT cpu_level, mu, sigma, matches, recent FROM ratings WHERE user_id = ? AND guild_id = ? "
+            "AND cpu_level IN (SELECT value FROM json_each(?))",
+            (ratings.CPU_USER, guild_id, dumps(sorted(set(levels.values())))),
+        ):
+            held[level] = tuple(rating)
+    seats = []
+    for entry in ranking:
+        user_id = entry.user_id
+        level = None if user_id is not None else levels.get(entry.position)
+        rating = held.get(user_id if user_id is not None else level, _NOT_RATED)
+        seats.append((entry.position, entry.place, user_id, entry.display_name, level, *rating))
+    return ratings.rate_seats(rater, seats, bool(result.house_rules.get("partnership")))
+
+
+_NOT_RATED = (None, None, None, None)  # mu, sigma, matches, recent
+
+
+_POSITION = attrgetter("position")
+
+
+@lru_cache(maxsize=16)
+def _people_ratings(count: int) -> str:
+    """The ratings held by ``count`` people of a guild (their player_stats rows: mu NULL when not rated):
+    ?1 the guild, ?2 … the people. A lookup by key each (user_id IN (…) builds a temporary index of the
+    list, which cost half as much again)."""
+    return " UNION ALL ".join(
+        "SELECT user_id, mu, sigma, rated_matches, recent FROM player_stats "
+        f"WHERE guild_id = ?1 AND user_id = ?{i + 2}"
+        for i in range(count)
+    )
+
+
 def _record_match(
-    conn: sqlite3.Connection, table_id: int, result: MatchResult, now: float, rater: Rater | None
+    conn: sqlite3.Connection,
+    table_id: int,
+    result: MatchResult,
+    now: float,
+    rater: Rater | None,
+    folded: bool = True,
 ) -> None:
     """The match's result, its ranking, the players' statistics and ratings — or nothing if already
     recorded."""
@@ -1104,11 +1187,31 @@ def _record_match(
         "VALUES (?, ?, ?, ?, ?, ?)",
         rows.ranking_rows(table_id, result),
     )
-    conn.executemany(_UPSERT_STATS, rows.stats_rows(guild_id, result, now))
+    stats = rows.stats_rows(guild_id, result, now)
+    if rater is not None and folded:
+        new = _rate(conn, table_id, guild_id, result, rater)
+        people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
+        # Every person of the ranking is rated; a row without a rating would keep the one it has.
+        with_rating: list[tuple[Any, ...]] = []
+        unrated: list[tuple[Any, ...]] = []
+        for row in stats:
+            rating = people.get(row[1])
+            if rating is None:
+                unrated.append(row)
+            else:
+                with_rating.append((*row, *rating, now))
+        conn.executemany(_UPSERT_STATS_RATED, with_rating)
+        if unrated:
+            conn.executemany(_UPSERT_STATS, unrated)
+        levels = ratings.levels_write(guild_id, now, new)
+        if levels is not None:
+            conn.execute(levels.sql, levels.params)
+    else:
+        conn.executemany(_UPSERT_STATS, stats)
     conn.executemany(
         "INSERT INTO player_preset_counts (guild_id, user_id, preset, matches) VALUES (?, ?, ?, 1) "
         "ON CONFLICT (guild_id, user_id, preset) DO UPDATE SET matches = matches + 1",
         rows.preset_rows(guild_id, result),
     )
-    if rater is not None:
+    if rater is not None and not folded:
         _run_steps(conn, ratings.rate_match(table_id, rater, claimed=True))

@@ -6,6 +6,7 @@ it must give the package's values)."""
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from openskill.models import PlackettLuce
@@ -127,3 +128,17 @@ def test_the_update_is_the_openskill_packages(
     sides: list[list[tuple[float, float]]], places: list[int]
 ) -> None:
     check(OPENSKILL.rate(sides, places), package(sides, places))
+
+
+def test_a_free_for_all_of_any_size_and_ties_is_the_packages() -> None:
+    """The free-for-all form (``rate_alone``: sums per place, not per pair of sides) on random matches of 2 to
+    7 players, with ties anywhere and places that skip (1, 1, 3)."""
+    rng = random.Random(27)
+    for _ in range(200):
+        count = rng.randint(2, 7)
+        sides = [[(rng.uniform(5.0, 45.0), rng.uniform(0.5, 9.0))] for _ in range(count)]
+        places = sorted(rng.randint(1, count) for _ in range(count))
+        rng.shuffle(places)
+        check(OPENSKILL.rate(sides, places), package(sides, places))
+        alone = OPENSKILL.rate_alone([side[0] for side in sides], places)
+        assert [[pair] for pair in alone] == OPENSKILL.rate(sides, places)

@@ -218,10 +218,12 @@ class Checker:
             "WHERE r.user_id IS NOT NULL OR s.cpu_level IS NOT NULL"
         ).fetchall():
             played[(guild_id, user_id, level)] += 1
+        # People's ratings are in their statistics rows (migration 0013), the CPU levels' in ratings.
         counted = {
             (guild_id, user_id, level): matches
             for user_id, level, guild_id, matches in conn.execute(
-                "SELECT user_id, cpu_level, guild_id, matches FROM ratings"
+                "SELECT user_id, cpu_level, guild_id, matches FROM ratings UNION ALL "
+                "SELECT user_id, '', guild_id, rated_matches FROM player_stats WHERE rated_matches > 0"
             )
         }
         assert counted == dict(played)

@@ -115,3 +115,42 @@ async def test_the_backfill_rates_the_matches_played_before_ratings(
         assert await ratings_of(store, GUILD) == found
     finally:
         await store.close()
+
+
+FOLDED = 13  # people's ratings moved into player_stats
+
+
+async def test_ratings_rated_before_0013_carry_over_into_the_statistics_rows(
+    database: tuple[str, str | None], tmp_path: Path
+) -> None:
+    backend, pg = database
+    old = await open_at(backend, tmp_path, pg, FOLDED - 1)
+    try:
+        levels = await play_three_matches(old)  # rated as they end, into the ratings table
+        counts = await old.row_counts()
+        assert counts["ratings"] == 5  # three people and two CPU levels
+    finally:
+        await old.close()
+    store = await open_at(backend, tmp_path, pg, None)
+    try:
+        expected = await expected_ratings(store, levels)
+        found = await ratings_of(store, GUILD)
+        assert found.keys() == expected.keys()
+        for key, (rating, matches) in expected.items():
+            assert found[key][1] == matches
+            assert tuple(found[key][0]) == pytest.approx(tuple(rating), abs=1e-9)
+        alice = await store.player_rating(GUILD, ALICE.user_id)
+        assert alice is not None and alice.matches == 3 and len(alice.history) == 3
+        # The people's rows left the ratings table; their statistics are as they were.
+        assert (await store.row_counts())["ratings"] == 2
+        stats = await store.player_stats(GUILD, ALICE.user_id)
+        assert stats is not None and stats.matches_played == 3
+
+        # Migrating again changes nothing; the next match starts from the carried ratings.
+        await store.migrate()
+        assert await ratings_of(store, GUILD) == found
+        await play_three_matches(store)
+        again = await store.player_rating(GUILD, ALICE.user_id)
+        assert again is not None and again.matches == 6 and again.history[:3] == alice.history
+    finally:
+        await store.close()
