@@ -549,7 +549,17 @@ class PostgresStore(PostgresStandings):
                         rows.round_rows(table_id, round_result),
                     )
                 if match_result is not None:
-                    await conn.execute("SET LOCAL synchronous_commit = on")
+                    # The ranking statement that reads the seats' ratings (postgres_standings) was planned
+                    # anew at every result: its generic plan, costed for ten seats an array, looked dearer
+                    # than a custom one for three, so the server kept making custom plans (0.27 ms of its
+                    # CPU per result in bench/store.py's flow; the generic plan is the same nested loop of
+                    # lookups by key). Set with the commit's durability, in the same round trip; the
+                    # transaction's other statements had generic plans already.
+                    await conn.execute(
+                        "SET LOCAL synchronous_commit = on; SET LOCAL plan_cache_mode = force_generic_plan"
+                        if self._rates
+                        else "SET LOCAL synchronous_commit = on"
+                    )
                     await record_match(
                         conn,
                         table_id,

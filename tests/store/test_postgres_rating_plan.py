@@ -54,3 +54,25 @@ async def test_generic_plan_looks_each_rating_up_by_its_key(pg_url: str) -> None
     assert "Seq Scan on ratings" not in plan and "Seq Scan on player_stats" not in plan, plan
     assert "Index Scan using ratings_pkey on ratings" in plan, plan
     assert "Index Scan using player_stats_pkey on player_stats" in plan, plan
+
+
+async def test_match_results_reuse_the_ranking_statements_plan(pg_url: str) -> None:
+    """The statement is planned once per connection, not at every match result: a custom plan, which the
+    server chose each time (its generic plan is costed for ten seats an array, a custom one for the real
+    number), cost more of its time than the rest of the statement (bench/store.py)."""
+    store = await PostgresStore.open(parse_database_url(pg_url), pool_size=1)
+    try:
+        await store.migrate()
+        for i in range(12):  # more than the five custom plans the server makes before it weighs a generic one
+            await finish_match(store, 10 + i, [(11 + i, 1, 0), (40 + i, 2, 5), (70 + i, 3, 9)], now=float(i))
+        plans = await store.run_in_connection(
+            lambda conn: conn.fetch(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                "WHERE statement LIKE 'WITH ranked AS (INSERT INTO match_rankings%'"
+            )
+        )
+    finally:
+        await store.close()
+    assert len(plans) == 1, plans
+    assert plans[0]["custom_plans"] == 0, plans
+    assert plans[0]["generic_plans"] == 12, plans
