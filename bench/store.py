@@ -10,7 +10,7 @@ Prints:
 - finished matches recorded per second, each with its rating update (issue 27) and, for comparison, without
   it (the store as before ratings: ``--rating-matches`` of each, on fresh databases, ``--rating-runs`` times
   alternated: the best of each, then the medians with their spread and the run-by-run change), and the
-  process's CPU time per match with and without;
+  process's CPU time per match with and without (on PostgreSQL on this machine, the server's too);
 - measures of the same that a loaded machine does not disturb, with and without the rating update: on SQLite
   the WAL frames (pages written) per match and which tables and indexes they went to; on PostgreSQL the
   statements per match and their time as the bot's connection saw it (``--page-matches`` matches each);
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import secrets
 import statistics
@@ -48,6 +49,7 @@ from bot.store import MatchResult, MoveCommit, RankingEntry, RoundResult, SeatRe
 from bot.store.sqlite import SqliteStore
 
 GUILD = 1
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 SORTS = ("wins", "winrate", "points")
 
 
@@ -195,16 +197,21 @@ async def bench_rating_cost(path: Path, matches: int, players: int, runs: int) -
     other jobs makes vary from one run to the next by more than the rating costs)."""
     rates: dict[bool, list[float]] = {False: [], True: []}
     cpu: dict[bool, list[float]] = {False: [], True: []}
+    server: dict[bool, list[float]] = {False: [], True: []}
     for rated in (False, True) * runs:  # alternated, so that a warming machine favours neither
         store = await fresh_store(path)
         try:
             # Without: the store as it was before ratings (what it does on a schema older than 0009). Set
             # here on the private switch: the bot itself always rates.
             store._rates = rated  # type: ignore[attr-defined]
+            backends = await server_processes(store)
+            started_server = server_cpu(backends)
             started, started_cpu = time.perf_counter(), time.process_time()
             await record_matches(store, matches, players)
             rates[rated].append(matches / (time.perf_counter() - started))
             cpu[rated].append((time.process_time() - started_cpu) / matches * 1000)
+            if backends:
+                server[rated].append((server_cpu(backends) - started_server) / matches * 1000)
         finally:
             await store.close()
     best = {rated: max(rates[rated]) for rated in rates}
@@ -227,6 +234,39 @@ async def bench_rating_cost(path: Path, matches: int, players: int, runs: int) -
         f"({min(paired):+.1f}% to {max(paired):+.1f}%); CPU per match {cpu_median[True]:.3f} ms with, "
         f"{cpu_median[False]:.3f} ms without ({100 * (cpu_median[True] / cpu_median[False] - 1):+.1f}%)"
     )
+    if server[True] and server[False]:
+        # The server's processes' CPU time (PostgreSQL on this machine): the statements' work, which the
+        # bot's own CPU time does not show and a shared machine disturbs less than the wall clock.
+        least = {rated: min(server[rated]) for rated in server}
+        middle = {rated: statistics.median(server[rated]) for rated in server}
+        print(
+            f"  server CPU per match: least {least[True]:.3f} ms with, {least[False]:.3f} ms without "
+            f"({100 * (least[True] / least[False] - 1):+.1f}%); medians {middle[True]:.3f} ms with, "
+            f"{middle[False]:.3f} ms without ({100 * (middle[True] / middle[False] - 1):+.1f}%)"
+        )
+
+
+async def server_processes(store: Store) -> list[int]:
+    """The PostgreSQL server processes behind every connection of the store's pool (all opened now), when
+    the server runs on this machine (their CPU time readable in /proc); none otherwise or on SQLite."""
+    if not POSTGRES_URL:
+        return []
+    pool = store._pool  # type: ignore[attr-defined]
+    held = [await pool.acquire() for _ in range(pool.get_max_size())]
+    pids = [conn.get_server_pid() for conn in held]
+    for conn in held:
+        await pool.release(conn)
+    return pids if all(Path(f"/proc/{pid}/stat").exists() for pid in pids) else []
+
+
+def server_cpu(pids: list[int]) -> float:
+    """The processes' user and system CPU seconds so far."""
+    ticks = 0
+    for pid in pids:
+        # The fields after the command's name (which may hold spaces): utime and stime are the 12th and 13th.
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / CLOCK_TICKS
 
 
 async def bench_rating_pages(path: Path, warm: int, matches: int, players: int) -> None:
