@@ -323,8 +323,16 @@ async def record_match(
     writes: list[Statement] = []
     if rater is not None and folded:
         # The rows are the seats as ``ratings.rate_seats`` takes them.
-        new = ratings.rate_seats(rater, found, bool(result.house_rules.get("partnership")))
-        people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
+        partnership = bool(result.house_rules.get("partnership"))
+        users = [row[2] for row in found]
+        new: list[tuple[Any, ...]] = []
+        if None not in users and len(set(users)) == len(users) and not partnership:
+            # The usual match: people only, each at one seat, free for all (rate_seats' rows, straight).
+            after = ratings.rate_people_alone(rater, [row[5:] for row in found], [row[1] for row in found])
+            people = dict(zip(users, after, strict=True))
+        else:
+            new = ratings.rate_seats(rater, found, partnership)
+            people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
         # Every person of the ranking is rated; a row without a rating would keep the one it has.
         with_rating = [(*row, *people[row[1]], now) for row in stats if row[1] in people]
         unrated = [row for row in stats if row[1] not in people]

@@ -205,6 +205,31 @@ def rate_seats(rater: Rater, seats: Sequence[Sequence[Any]], partnership: bool) 
     return written
 
 
+def rate_people_alone(
+    rater: Rater, held: Sequence[Sequence[Any]], places: Sequence[int]
+) -> list[tuple[Any, ...]]:
+    """``rate_seats`` for the usual match, a free-for-all of people each at one seat (no CPU seat, no
+    partnership): ``held`` in position order, each person's (mu, sigma, matches, recent) as held (mu None:
+    not rated yet); per person, in the same order, ``rate_seats``' row from the mu on (mu, sigma, skill,
+    matches, change, recent as JSON), bit for bit (the same sums in the same order). Without the keys, names,
+    and per-key sums that CPU levels and partnerships need (bench/store_instructions.py)."""
+    initial = rater.initial
+    befores = [initial if rating[0] is None else (float(rating[0]), float(rating[1])) for rating in held]
+    after = rater.rate_alone(befores, places)
+    first_skill = initial[0] - 3 * initial[1]
+    written = []
+    for i, rating in enumerate(held):
+        mu, sigma = after[i]
+        skill = mu - 3 * sigma
+        if rating[0] is None:
+            written.append((mu, sigma, skill, 1, skill - first_skill, f"[{dumps(skill)}]"))
+        else:
+            before = befores[i]
+            change = skill - (before[0] - 3 * before[1])
+            written.append((mu, sigma, skill, int(rating[2]) + 1, change, _pushed(rating[3], skill)))
+    return written
+
+
 def _pushed(recent: str, skill: float) -> str:
     """The JSON list of skills ``recent`` with ``skill`` added last and the last ``RECENT`` kept, edited as
     text: parsing and writing the list cost as much as the rating's math (bench/store.py). The list is as

@@ -1189,8 +1189,19 @@ def _record_match(
     )
     stats = rows.stats_rows(guild_id, result, now)
     if rater is not None and folded:
-        new = _rate(conn, table_id, guild_id, result, rater)
-        people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
+        ranking = sorted(result.ranking, key=_POSITION)
+        users = [entry.user_id for entry in ranking]
+        new: list[tuple[Any, ...]] = []
+        if None not in users and len(set(users)) == len(users) and not result.house_rules.get("partnership"):
+            # The usual match: people only, each at one seat, free for all (the rows as _rate's, straight).
+            held: dict[int | None, Sequence[Any]] = dict.fromkeys(users, _NOT_RATED)
+            for user_id, *rating in conn.execute(_people_ratings(len(users)), (guild_id, *users)):
+                held[user_id] = rating
+            after = ratings.rate_people_alone(rater, list(held.values()), [entry.place for entry in ranking])
+            people = dict(zip(users, after, strict=True))
+        else:
+            new = _rate(conn, table_id, guild_id, result, rater)
+            people = {row[0]: row[3:] for row in new if row[0] != ratings.CPU_USER}
         # Every person of the ranking is rated; a row without a rating would keep the one it has.
         with_rating: list[tuple[Any, ...]] = []
         unrated: list[tuple[Any, ...]] = []

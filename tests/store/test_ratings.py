@@ -190,3 +190,28 @@ async def test_a_history_asked_longer_than_the_matches_played_gives_them_all(sto
     assert mine.history[-1] == pytest.approx(mine.rating.skill)
     shorter = await store.player_rating(GUILD, 11, history=5)
     assert shorter is not None and shorter.history == mine.history[-5:]
+
+
+def test_the_usual_matchs_ratings_are_rate_seats_ratings_bit_for_bit() -> None:
+    # SQLite rates a free-for-all of people each at one seat by ratings.rate_people_alone: the same rows as
+    # the general rate_seats (which the backfill and other matches use), on random matches with ties, people
+    # new and rated, histories empty to full.
+    import random
+
+    from bot.store import ratings
+
+    rng = random.Random(27)
+    for _ in range(300):
+        count = rng.randrange(1, 8)
+        places = [rng.randrange(1, count + 1) for _ in range(count)]
+        held: list[tuple[Any, ...]] = []
+        for _ in range(count):
+            if rng.random() < 0.3:
+                held.append((None, None, None, None))
+            else:
+                recent = [rng.uniform(-5.0, 40.0) for _ in range(rng.randrange(1, ratings.RECENT + 1))]
+                text = "[" + ",".join(repr(skill) for skill in recent) + "]"
+                held.append((rng.uniform(10.0, 40.0), rng.uniform(0.5, 8.4), len(recent), text))
+        seats = [(i, places[i], 100 + i, f"P{i}", None, *held[i]) for i in range(count)]
+        general = [row[3:] for row in ratings.rate_seats(OPENSKILL, seats, False)]
+        assert ratings.rate_people_alone(OPENSKILL, held, places) == general
