@@ -234,6 +234,11 @@ _MEMO_KINDS = frozenset(
         "last_card_called",
         "auto_drew",
         "auto_passed",
+        "starter",
+        "opened",
+        "joined",
+        "cpu_added",
+        "started",
     }
 )
 _MEMO_MAX = 16384  # lines kept (a few per table in play); cleared at once when full

@@ -192,3 +192,9 @@ def test_a_line_kept_between_boards_follows_the_name_faces_and_language() -> Non
         french = render.event_lines([played], snap)
     assert french != ["bob played K♥"] and "bob" in french[0]
     assert render.event_lines([TableEvent("played", 1, {"card": "2S"}, "engine")], snap) == ["bob played 2♠"]
+    joined = TableEvent("joined", 1, {"user_id": BOB, "name": "bob"})
+    assert render.event_lines([joined], snap) == ["bob joined"]
+    carol = replace(joined, data={"user_id": BOB, "name": "carol"})
+    assert render.event_lines([carol], snap) == ["carol joined"]
+    starter = TableEvent("starter", None, {"card": "8S", "buried": ["8H"]}, "engine")
+    assert render.event_lines([starter], snap) == ["Starter card: 8♠ (buried: 8♥)"]
