@@ -19,7 +19,7 @@ import discord
 
 from bot.engine import card_label, parse_card, rule_options, rule_wording
 from bot.engine.errors import RulesetError
-from bot.i18n import N_, _, ngettext, pgettext
+from bot.i18n import N_, _, current_locale, ngettext, pgettext
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
 from bot.ui import crazier_text
 from bot.ui.faces import TEXT, CardFaces
@@ -220,6 +220,50 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
     return None
 
 
+#: The kinds whose line depends only on the seat's name, the event's data, the faces and the language: a
+#: board shows each event again at every move until it leaves the last plays, so its line is kept.
+_MEMO_KINDS = frozenset(
+    {
+        "played",
+        "suit_named",
+        "drew",
+        "passed",
+        "skipped",
+        "reversed",
+        "draw_penalty",
+        "last_card_called",
+        "auto_drew",
+        "auto_passed",
+        "starter",
+        "opened",
+        "joined",
+        "cpu_added",
+        "started",
+    }
+)
+_MEMO_MAX = 16384  # lines kept (a few per table in play); cleared at once when full
+_described_lines: dict[tuple[Any, ...], tuple[CardFaces, str | None]] = {}
+
+
+def _described(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces) -> str | None:
+    """``describe_event`` for a game without crazier abilities, its line kept for the events seen again."""
+    if event.kind not in _MEMO_KINDS:
+        return describe_event(event, snapshot, faces)
+    name = None if event.seat is None else snapshot.name_at(event.seat)
+    try:
+        key = (event.kind, name, tuple(event.data.items()), id(faces), current_locale())
+        kept = _described_lines.get(key)
+    except TypeError:  # data that cannot be a key (a list): said anew
+        return describe_event(event, snapshot, faces)
+    if kept is not None and kept[0] is faces:  # the same faces, not others at a reused address
+        return kept[1]
+    line = describe_event(event, snapshot, faces)
+    if len(_described_lines) >= _MEMO_MAX:
+        _described_lines.clear()
+    _described_lines[key] = (faces, line)
+    return line
+
+
 CLOSED_REASONS = {
     "ended": N_("The table was ended"),
     "lobby_expired": N_("The table closed: nobody started it in time"),
@@ -275,7 +319,7 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: Ca
         if event.kind == "auto_drew" and drawing is not None and drawing[0] == event.seat:
             drawing = None  # the referee's line below says it
         tell_draws()
-        line = describe_event(event, snapshot, faces)
+        line = _described(event, snapshot, faces)
         if line:
             lines.append(line)
     tell_draws()

@@ -309,6 +309,28 @@ async def test_discord_py_obeys_a_global_429_and_exempt_calls_do_not_wait(stub: 
     assert budget.invalid.count() == 1
 
 
+async def test_after_login_a_middleware_reads_each_request_once_instead_of_the_trace(
+    stub: StubDiscord,
+) -> None:
+    observed = Observed()
+    budget = GlobalBudget(50, observer=observed, application_id=lambda: APP)
+    http = await http_client(budget)
+    try:
+        session = http._HTTPClient__session  # type: ignore[attr-defined]
+        assert session._middlewares == (budget.middleware,)
+        assert session._trace_configs == []
+        await http.request(Route("GET", "/channels/{channel_id}", channel_id=5))
+        await http.request(Route("GET", "/channels/{channel_id}", channel_id=6))
+    finally:
+        await http.close()
+    assert observed.done == [
+        ("GET /users/@me", False, 200),
+        ("GET /channels/{id}", False, 200),
+        ("GET /channels/{id}", False, 200),
+    ]
+    assert len(budget._sent) == 3  # each took one turn of the window
+
+
 async def test_the_gateway_and_other_hosts_are_not_counted(stub: StubDiscord) -> None:
     budget = GlobalBudget(1)
     assert budget.info_for("GET", yarl.URL("wss://gateway.discord.gg/?v=10")) is None

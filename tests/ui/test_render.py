@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import discord
+
+from bot.i18n import use_locale
 from bot.service import Outcome, RankingLine, TableEvent
 from bot.ui import render
+from bot.ui.faces import CardFaces
 from tests.ui.snapshots import ALICE, BOB, hand, seat, snapshot, to_act
 
 
@@ -171,3 +175,26 @@ def test_the_mover_alone_is_told_what_they_played_and_drew() -> None:
     outcome = Outcome(snapshot(), (TableEvent("played", 0, {"card": "9D"}, "engine"),), {ALICE: (drew,)})
     assert render.move_note(outcome, ALICE) == "You played 9♦. You drew 7♣ 2♦."
     assert render.move_note(outcome, BOB) is None
+
+
+def test_a_line_kept_between_boards_follows_the_name_faces_and_language() -> None:
+    # A board says each recent event again at every move: the line is kept, but never one that is stale.
+    played = TableEvent("played", 1, {"card": "KH"}, "engine")
+    snap = snapshot()
+    assert render.event_lines([played], snap) == ["bob played K♥"]
+    assert render.event_lines([played], snap) == ["bob played K♥"]
+    renamed = replace(snap, seats=(snap.seats[0], seat(1, "robert", BOB), snap.seats[2]))
+    assert render.event_lines([played], renamed) == ["robert played K♥"]
+    emoji = discord.PartialEmoji(name="e8f1_KH", id=10**17)
+    assert render.event_lines([played], snap, CardFaces({"KH": emoji})) == [f"bob played {emoji} K♥"]
+    assert render.event_lines([played], snap) == ["bob played K♥"]
+    with use_locale("fr"):
+        french = render.event_lines([played], snap)
+    assert french != ["bob played K♥"] and "bob" in french[0]
+    assert render.event_lines([TableEvent("played", 1, {"card": "2S"}, "engine")], snap) == ["bob played 2♠"]
+    joined = TableEvent("joined", 1, {"user_id": BOB, "name": "bob"})
+    assert render.event_lines([joined], snap) == ["bob joined"]
+    carol = replace(joined, data={"user_id": BOB, "name": "carol"})
+    assert render.event_lines([carol], snap) == ["carol joined"]
+    starter = TableEvent("starter", None, {"card": "8S", "buried": ["8H"]}, "engine")
+    assert render.event_lines([starter], snap) == ["Starter card: 8♠ (buried: 8♥)"]
