@@ -67,9 +67,13 @@ async def test_a_second_process_on_the_same_shards_is_refused_and_a_killed_one_r
             # Disjoint shards run side by side.
             for process in processes:
                 await process.start()
-            await fake.wait_for(
-                lambda: {(0, 2), (1, 2)} <= set(fake.identifies), what="both shards connected", timeout=60
-            )
+            try:
+                await fake.wait_for(
+                    lambda: {(0, 2), (1, 2)} <= set(fake.identifies), what="both shards connected", timeout=60
+                )
+            except AssertionError as error:  # seen once in CI under load: say what each process was doing
+                logs = "\n".join(f"shard {p.shard}: {p.log()[-1500:]}" for p in processes)
+                raise AssertionError(f"{error}; identified {fake.identifies}\n{logs}") from None
             identified = len(fake.identifies)
 
             # A second process on shard 1, on both shards, or on every shard (no SHARD_IDS): refused.
