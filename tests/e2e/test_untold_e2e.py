@@ -40,7 +40,7 @@ async def test_every_play_is_shown_once_and_in_order_though_the_bot_is_killed(tm
             DISCORD_API_BASE_URL=fake.api_base_url,
             DISCORD_GATEWAY_URL=fake.gateway_url,
             DATABASE_URL=url,
-            EIGHTS_CPU_DELAY="0.05",
+            EIGHTS_CPU_DELAY="0.15",  # a match long enough for several lines, even when each folds many moves
             PYTHONPATH=str(REPO),
         )
         bot = ShardProcess(0, env, tmp_path)
