@@ -15,6 +15,8 @@ fails if they change.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import discord
@@ -23,8 +25,25 @@ from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 
-def _http(interaction: discord.Interaction) -> Any:
-    return interaction._state.http
+def _session(interaction: discord.Interaction) -> dict[str, Any]:
+    """The adapter call's session and proxy, as discord.py passes them."""
+    http = interaction._state.http
+    return {"session": interaction._session, "proxy": http.proxy, "proxy_auth": http.proxy_auth}
+
+
+@contextmanager
+def _message_call(interaction: discord.Interaction, **fields: Any) -> Iterator[dict[str, Any]]:
+    """The keyword arguments of an adapter call that sends a message's fields (``handle_message_parameters``'
+    payload, multipart and files, with the session and proxy); the files are closed when it ends."""
+    with handle_message_parameters(
+        previous_allowed_mentions=interaction._state.allowed_mentions, **fields
+    ) as params:
+        yield {
+            **_session(interaction),
+            "payload": params.payload,
+            "multipart": params.multipart,
+            "files": params.files,
+        }
 
 
 def _store_view(interaction: discord.Interaction, view: Any, message_id: int | None) -> None:
@@ -38,20 +57,10 @@ async def edit_original(interaction: discord.Interaction, **fields: Any) -> None
     if not isinstance(interaction, discord.Interaction):
         await interaction.edit_original_response(**fields)
         return
-    http = _http(interaction)
     view = fields.get("view", MISSING)
-    with handle_message_parameters(
-        previous_allowed_mentions=interaction._state.allowed_mentions, **fields
-    ) as params:
+    with _message_call(interaction, **fields) as call:
         data = await async_context.get().edit_original_interaction_response(
-            interaction.application_id,
-            interaction.token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
+            interaction.application_id, interaction.token, **call
         )
     _store_view(interaction, view, int(data["id"]) if view else None)
 
@@ -61,22 +70,10 @@ async def edit_followup(interaction: discord.Interaction, message_id: int, **fie
     if not isinstance(interaction, discord.Interaction):
         await interaction.followup.edit_message(message_id, **fields)
         return
-    http = _http(interaction)
     view = fields.get("view", MISSING)
-    with handle_message_parameters(
-        previous_allowed_mentions=interaction._state.allowed_mentions, **fields
-    ) as params:
+    with _message_call(interaction, **fields) as call:
         await async_context.get().edit_webhook_message(
-            interaction.application_id,
-            interaction.token,
-            message_id,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-            with_components=bool(view),
+            interaction.application_id, interaction.token, message_id, **call, with_components=bool(view)
         )
     _store_view(interaction, view, message_id)
 
@@ -90,22 +87,9 @@ async def send_followup(
         sent = await interaction.followup.send(content, allowed_mentions=allowed_mentions, wait=True)
         message_id = getattr(sent, "id", None)
         return message_id if isinstance(message_id, int) else None
-    http = _http(interaction)
-    with handle_message_parameters(
-        content=content,
-        allowed_mentions=allowed_mentions,
-        previous_allowed_mentions=interaction._state.allowed_mentions,
-    ) as params:
+    with _message_call(interaction, content=content, allowed_mentions=allowed_mentions) as call:
         data = await async_context.get().execute_webhook(
-            interaction.application_id,
-            interaction.token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-            wait=True,
+            interaction.application_id, interaction.token, **call, wait=True
         )
     return int(data["id"]) if data is not None else None
 
@@ -131,14 +115,8 @@ async def update_clicked(
         view=view,
         previous_allowed_mentions=state.allowed_mentions,
     )
-    http = state.http
     data = await async_context.get().create_interaction_response(
-        interaction.id,
-        interaction.token,
-        session=interaction._session,
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
-        params=params,
+        interaction.id, interaction.token, **_session(interaction), params=params
     )
     response._response_type = discord.InteractionResponseType.message_update
     if message_id is None:
