@@ -39,10 +39,14 @@ RATINGS_LOCK = 0x52415445  # "RATE"
 # Leaderboard orders (see BoardOrders): each matches an index in migrations/postgres/0002_results.sql.
 _ORDERS = statements.BoardOrders("(CAST(matches_won AS DOUBLE PRECISION) / matches_played)")
 
-_UPSERT_STATS = """
+# A match's statistics, with the person's new rating when it is rated (migration 0013: people's ratings are in
+# player_stats): one new version of each row, as without ratings (a second update of the row would write every
+# index entry again).
+_UPSERT_STATS, _UPSERT_STATS_RATED = statements.stats_upserts(
+    """
 INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
-                          rounds_won, round_points, points, best_place, last_place, last_played_at)
-VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11)
+                          rounds_won, round_points, points, best_place, last_place, last_played_at{columns})
+VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11{values})
 ON CONFLICT (guild_id, user_id) DO UPDATE SET
     display_name = excluded.display_name,
     matches_played = player_stats.matches_played + 1,
@@ -53,35 +57,10 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     points = player_stats.points + excluded.points,
     best_place = LEAST(player_stats.best_place, excluded.best_place),
     last_place = excluded.last_place,
-    last_played_at = excluded.last_played_at
-"""
-
-# The same with the person's new rating (migration 0013: people's ratings are in player_stats): one new
-# version of each row, as without ratings (a second update of the row would write every index entry again).
-_UPSERT_STATS_RATED = """
-INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
-                          rounds_won, round_points, points, best_place, last_place, last_played_at,
-                          mu, sigma, skill, rated_matches, last_change, recent, rated_at)
-VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-ON CONFLICT (guild_id, user_id) DO UPDATE SET
-    display_name = excluded.display_name,
-    matches_played = player_stats.matches_played + 1,
-    matches_won = player_stats.matches_won + excluded.matches_won,
-    rounds_played = player_stats.rounds_played + excluded.rounds_played,
-    rounds_won = player_stats.rounds_won + excluded.rounds_won,
-    round_points = player_stats.round_points + excluded.round_points,
-    points = player_stats.points + excluded.points,
-    best_place = LEAST(player_stats.best_place, excluded.best_place),
-    last_place = excluded.last_place,
-    last_played_at = excluded.last_played_at,
-    mu = excluded.mu,
-    sigma = excluded.sigma,
-    skill = excluded.skill,
-    rated_matches = excluded.rated_matches,
-    last_change = excluded.last_change,
-    recent = excluded.recent,
-    rated_at = excluded.rated_at
-"""
+    last_played_at = excluded.last_played_at{updates}
+""",
+    lambda i: f"${i}",
+)
 
 
 class PostgresStandings:

@@ -96,31 +96,13 @@ ON CONFLICT (table_id, position) DO UPDATE SET
     left_at = excluded.left_at
 """
 
-_UPSERT_STATS = """
-INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
-                          rounds_won, round_points, points, best_place, last_place, last_played_at)
-VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (guild_id, user_id) DO UPDATE SET
-    display_name = excluded.display_name,
-    matches_played = matches_played + 1,
-    matches_won = matches_won + excluded.matches_won,
-    rounds_played = rounds_played + excluded.rounds_played,
-    rounds_won = rounds_won + excluded.rounds_won,
-    round_points = round_points + excluded.round_points,
-    points = points + excluded.points,
-    best_place = MIN(COALESCE(best_place, excluded.best_place), excluded.best_place),
-    last_place = excluded.last_place,
-    last_played_at = excluded.last_played_at
-"""
-
-
-# The statistics' upsert that also writes the person's new rating (migration 0013: people's ratings are in
+# A match's statistics, with the person's new rating when it is rated (migration 0013: people's ratings are in
 # player_stats), so that rating a match costs no statement or page of its own for its people.
-_UPSERT_STATS_RATED = """
+_UPSERT_STATS, _UPSERT_STATS_RATED = statements.stats_upserts(
+    """
 INSERT INTO player_stats (guild_id, user_id, display_name, matches_played, matches_won, rounds_played,
-                          rounds_won, round_points, points, best_place, last_place, last_played_at,
-                          mu, sigma, skill, rated_matches, last_change, recent, rated_at)
-VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          rounds_won, round_points, points, best_place, last_place, last_played_at{columns})
+VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?{values})
 ON CONFLICT (guild_id, user_id) DO UPDATE SET
     display_name = excluded.display_name,
     matches_played = matches_played + 1,
@@ -131,15 +113,10 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
     points = points + excluded.points,
     best_place = MIN(COALESCE(best_place, excluded.best_place), excluded.best_place),
     last_place = excluded.last_place,
-    last_played_at = excluded.last_played_at,
-    mu = excluded.mu,
-    sigma = excluded.sigma,
-    skill = excluded.skill,
-    rated_matches = excluded.rated_matches,
-    last_change = excluded.last_change,
-    recent = excluded.recent,
-    rated_at = excluded.rated_at
-"""
+    last_played_at = excluded.last_played_at{updates}
+""",
+    lambda i: "?",
+)
 
 
 def _run_steps(conn: sqlite3.Connection, steps: Generator[forget.Statement, Any, T]) -> T:

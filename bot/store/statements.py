@@ -6,6 +6,7 @@ and ``postgres.py``; one copy here keeps the two drivers, and the converters, in
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +22,27 @@ STATS_COLUMNS = (
     "display_name, matches_played, matches_won, rounds_played, rounds_won, round_points, points, best_place, "
     "last_place, last_played_at"
 )
+# A person's rating in their statistics row (migration 0013), written by the rated statistics' upsert after
+# the statistics' own values (a row of ``rows.stats_rows``): ``ratings.rate_seats``' row from the mu on, then
+# when.
+RATING_COLUMNS = ("mu", "sigma", "skill", "rated_matches", "last_change", "recent", "rated_at")
+_STATS_VALUES = 11  # the values of a row of ``rows.stats_rows``
+
+
+def stats_upserts(template: str, parameter: Callable[[int], str]) -> tuple[str, str]:
+    """A backend's upsert of a match's statistics rows, without and with the person's new rating (one new
+    version of the row either way). ``template`` is the statement without the rating, with ``{columns}``,
+    ``{values}`` and ``{updates}`` where the rating's go; ``parameter(i)`` writes the i-th parameter (from
+    1)."""
+    plain = template.format(columns="", values="", updates="")
+    rated = template.format(
+        columns="".join(f", {column}" for column in RATING_COLUMNS),
+        values="".join(f", {parameter(_STATS_VALUES + i)}" for i in range(1, len(RATING_COLUMNS) + 1)),
+        updates="".join(f",\n    {column} = excluded.{column}" for column in RATING_COLUMNS),
+    )
+    return plain, rated
+
+
 OPEN = "status IN ('lobby', 'playing')"
 CLOSED = "status IN ('finished', 'abandoned')"
 
