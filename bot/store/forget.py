@@ -69,17 +69,12 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
     )
     changed = 0
     for (table_id,) in found:
-        states = yield _statement(
-            "SELECT state FROM game_state WHERE table_id = :table", rows=True, table=table_id
+        changed += yield from _redact_rows(
+            user_id,
+            table_id,
+            "SELECT table_id, state FROM game_state WHERE table_id = :table",
+            "UPDATE game_state SET state = :json WHERE table_id = :table",
         )
-        for (state,) in states:
-            new_state = redacted(state, user_id)
-            if new_state is not None:
-                changed += yield _statement(
-                    "UPDATE game_state SET state = :state WHERE table_id = :table",
-                    state=new_state,
-                    table=table_id,
-                )
         moves = yield _statement(
             "SELECT seq, action, events FROM moves WHERE table_id = :table", rows=True, table=table_id
         )
@@ -95,18 +90,12 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
                     seq=seq,
                 )
         # A closed table's last moves may not be told yet (the outbox): they are told without the person.
-        untold = yield _statement(
-            "SELECT version, events FROM move_outbox WHERE table_id = :table", rows=True, table=table_id
+        changed += yield from _redact_rows(
+            user_id,
+            table_id,
+            "SELECT version, events FROM move_outbox WHERE table_id = :table",
+            "UPDATE move_outbox SET events = :json WHERE table_id = :table AND version = :key",
         )
-        for version, events in untold:
-            new_events = redacted(events, user_id)
-            if new_events is not None:
-                changed += yield _statement(
-                    "UPDATE move_outbox SET events = :events WHERE table_id = :table AND version = :version",
-                    events=new_events,
-                    table=table_id,
-                    version=version,
-                )
     closed_table = (
         f"EXISTS (SELECT 1 FROM game_tables AS t WHERE t.id = {{}}.table_id AND t.{CLOSED}{t_in_guild})"
     )
@@ -127,6 +116,18 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
     ):
         changed += yield _statement(sql, **values)
     yield _statement("DELETE FROM meta WHERE key = :marker", **values)
+    return changed
+
+
+def _redact_rows(user_id: int, table_id: int, select: str, update: str) -> Generator[Statement, Any, int]:
+    """The rows of the table that ``select`` finds (a key, then JSON), each that names the person rewritten
+    by ``update`` (:table, the row's :key, its new :json); returns the number of rows changed."""
+    changed = 0
+    found = yield _statement(select, rows=True, table=table_id)
+    for key, text in found:
+        new = redacted(text, user_id)
+        if new is not None:
+            changed += yield _statement(update, table=table_id, key=key, json=new)
     return changed
 
 
