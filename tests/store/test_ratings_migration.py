@@ -4,6 +4,7 @@ ratings of its stored matches, rated in the order they were played; migrating ag
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,6 +83,20 @@ async def expected_ratings(store: Store, levels: dict[int, dict[int, str]]) -> d
     return dict(held)
 
 
+async def assert_ratings_replayed(
+    store: Store, levels: dict[int, dict[int, str]]
+) -> tuple[dict[object, object], dict[tuple[int | None, str | None], Any]]:
+    """The stored ratings (and their counts of matches) are those that ``expected_ratings`` replays; returns
+    both."""
+    expected = await expected_ratings(store, levels)
+    found = await ratings_of(store, GUILD)
+    assert found.keys() == expected.keys()
+    for key, (rating, matches) in expected.items():
+        assert found[key][1] == matches
+        assert tuple(found[key][0]) == pytest.approx(tuple(rating), abs=1e-9)
+    return expected, found
+
+
 async def test_the_backfill_rates_the_matches_played_before_ratings(
     database: tuple[str, str | None], tmp_path: Path
 ) -> None:
@@ -94,7 +109,7 @@ async def test_the_backfill_rates_the_matches_played_before_ratings(
         await old.close()
     store = await open_at(backend, tmp_path, pg, None)
     try:
-        expected = await expected_ratings(store, levels)
+        expected, found = await assert_ratings_replayed(store, levels)
         assert set(expected) == {
             (ALICE.user_id, None),
             (BOB.user_id, None),
@@ -102,11 +117,6 @@ async def test_the_backfill_rates_the_matches_played_before_ratings(
             (None, "easy"),
             (None, "normal"),
         }
-        found = await ratings_of(store, GUILD)
-        assert found.keys() == expected.keys()
-        for key, (rating, matches) in expected.items():
-            assert found[key][1] == matches
-            assert tuple(found[key][0]) == pytest.approx(tuple(rating), abs=1e-9)
         alice = await store.player_rating(GUILD, ALICE.user_id)
         assert alice is not None and len(alice.history) == 3
 
@@ -133,12 +143,7 @@ async def test_ratings_rated_before_0013_carry_over_into_the_statistics_rows(
         await old.close()
     store = await open_at(backend, tmp_path, pg, None)
     try:
-        expected = await expected_ratings(store, levels)
-        found = await ratings_of(store, GUILD)
-        assert found.keys() == expected.keys()
-        for key, (rating, matches) in expected.items():
-            assert found[key][1] == matches
-            assert tuple(found[key][0]) == pytest.approx(tuple(rating), abs=1e-9)
+        _, found = await assert_ratings_replayed(store, levels)
         alice = await store.player_rating(GUILD, ALICE.user_id)
         assert alice is not None and alice.matches == 3 and len(alice.history) == 3
         # The people's rows left the ratings table; their statistics are as they were.
