@@ -18,7 +18,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.service import FakeClock, Intent, registry
+from bot.service import FakeClock, Intent, TableService, registry
 from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.store import Store, StoreUnavailableError, open_store
@@ -350,17 +350,24 @@ class _AnswerLost:
         return await self._store.commit_move(commit)  # type: ignore[arg-type]
 
 
+async def answer_lost_game(
+    store: Store, *, committed: bool, recorder: Recorder | None = None
+) -> tuple[_AnswerLost, TableService, int, int]:
+    """Alice against an easy CPU, the service over ``store`` behind ``_AnswerLost`` (not armed yet): the
+    lossy store, the service, the table and the number of moves stored so far."""
+    lossy = _AnswerLost(store, committed=committed)
+    service = make_service(lossy, FakeClock(), Recorder() if recorder is None else recorder)
+    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    return lossy, service, table_id, len(await store.moves(table_id))
+
+
 @pytest.mark.parametrize("committed", [True, False])
 async def test_a_commit_whose_answer_was_lost_is_told_as_done_only_when_stored(
     sqlite_file: tuple[Store, Path], committed: bool
 ) -> None:
     store, _ = sqlite_file
-    lossy = _AnswerLost(store, committed=committed)
-    clock, recorder = FakeClock(), Recorder()
-    service = make_service(lossy, clock, recorder)
-    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    lossy, service, table_id, stored = await answer_lost_game(store, committed=committed)
     before = await service.snapshot(table_id)
-    stored = len(await store.moves(table_id))
     lossy.armed = True
     if committed:
         await take_turn(service, table_id, ALICE)  # stored: her move is done, and told
@@ -383,10 +390,7 @@ async def test_a_lost_answer_is_asked_about_again_while_the_first_reads_fail(
 ) -> None:
     # pg_terminate_backend takes every pooled connection: the first reads after the broken commit fail too.
     store, _ = sqlite_file
-    lossy = _AnswerLost(store, committed=True)
-    service = make_service(lossy, FakeClock(), Recorder())
-    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
-    stored = len(await store.moves(table_id))
+    lossy, service, table_id, stored = await answer_lost_game(store, committed=True)
     lossy.armed, lossy.blind, lossy.reads = True, 3, 0
     await take_turn(service, table_id, ALICE)  # stored: told as done, not "nothing changed"
     assert lossy.reads == 4
@@ -403,11 +407,8 @@ async def test_an_unconfirmed_move_that_was_stored_is_found_and_told_before_the_
     # as stored and tells the channel the move (from the outbox), once.
     monkeypatch.setattr(registry, "IN_DOUBT_WAIT", 0.2)
     store, _ = sqlite_file
-    lossy = _AnswerLost(store, committed=True)
     recorder = Recorder()
-    service = make_service(lossy, FakeClock(), recorder)
-    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
-    stored = len(await store.moves(table_id))
+    lossy, service, table_id, stored = await answer_lost_game(store, committed=True, recorder=recorder)
     lossy.armed, lossy.blind = True, 10**6
     with pytest.raises(DatabaseFault):
         await take_turn(service, table_id, ALICE)
@@ -436,11 +437,8 @@ async def test_an_unconfirmed_move_that_was_not_stored_leaves_the_table_as_it_wa
 ) -> None:
     monkeypatch.setattr(registry, "IN_DOUBT_WAIT", 0.2)
     store, _ = sqlite_file
-    lossy = _AnswerLost(store, committed=False)
-    service = make_service(lossy, FakeClock(), Recorder())
-    table_id = await open_with(service, ALICE, cpus=("easy",), turn_timeout=TIMEOUT)
+    lossy, service, table_id, stored = await answer_lost_game(store, committed=False)
     before = await service.snapshot(table_id)
-    stored = len(await store.moves(table_id))
     lossy.armed, lossy.blind = True, 10**6
     with pytest.raises(DatabaseFault):
         await take_turn(service, table_id, ALICE)
