@@ -47,14 +47,7 @@ from tests.e2e.conftest import PrivacyObserver, World
 from tests.e2e.test_bad_input import start_two
 from tests.e2e.test_lobby import public_state
 from tests.fakediscord import FakeDiscord, FakeMessage, fast_bot_options, running_bot
-from tests.service.db_faults import (
-    FileSizeLimit,
-    OwnPostgres,
-    SqliteLockHolder,
-    TcpProxy,
-    own_postgres_server,
-    postgres_binaries,
-)
+from tests.service.db_faults import OwnPostgres, SqliteDiskFull, SqliteLockHolder, TcpProxy
 from tests.test_cli import bot as run_cli
 
 # Seconds the database is away: EIGHTS_TEST_OUTAGE=30 runs the issue's 30 s (the same checks, only slower).
@@ -312,34 +305,15 @@ async def test_sqlite_full_disk_mid_game(
     fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "eights.sqlite3"
-    limit = FileSizeLimit()
-
-    async def fill() -> None:
-        # The bot runs in this process: with the file size limit at the files' size now, the next commit's
-        # WAL append fails ("database or disk is full"); `health`, a child, inherits the limit.
-        limit.lower(max(Path(f"{path}-wal").stat().st_size, path.stat().st_size))
-
-    async def free() -> None:
-        limit.restore()
-
+    full = SqliteDiskFull(path)  # the bot runs in this process: its commits fail
     try:
         async with world_on(fake, tmp_path, f"sqlite:///{path}") as world:
-            await survives_an_outage(world, Fault(fill, free), caplog)
+            await survives_an_outage(world, Fault(full.fill, full.free), caplog)
     finally:
-        limit.restore()
+        full.restore()
 
 
 # --- PostgreSQL --------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def own_postgres() -> AsyncIterator[OwnPostgres]:
-    try:
-        postgres_binaries()
-    except FileNotFoundError as missing:
-        pytest.skip(str(missing))
-    async with own_postgres_server() as server:
-        yield server
 
 
 async def test_postgresql_unreachable_for_a_while(
@@ -357,14 +331,8 @@ async def test_postgresql_unreachable_for_a_while(
 async def test_postgresql_stopped_and_started_under_the_bot(
     fake: FakeDiscord, tmp_path: Path, own_postgres: OwnPostgres, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def stop() -> None:
-        await asyncio.to_thread(own_postgres.stop)
-
-    async def start() -> None:
-        await asyncio.to_thread(own_postgres.start)
-
     async with world_on(fake, tmp_path, own_postgres.url) as world:
-        await survives_an_outage(world, Fault(stop, start), caplog)
+        await survives_an_outage(world, Fault(own_postgres.stopped, own_postgres.started), caplog)
 
 
 async def click_draw_or_play(world: World, hand: FakeMessage) -> FakeMessage:

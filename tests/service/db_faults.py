@@ -19,6 +19,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import pytest
+
 _HOLD_LOCK = """
 import sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -64,6 +66,25 @@ class FileSizeLimit:
         if self._saved is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, self._saved)
             self._saved = None
+
+
+class SqliteDiskFull:
+    """Writes to an SQLite file failing as on a full disk: ``fill`` lowers this process's file size limit to
+    the size of the file and its WAL now, so that the next commit's WAL append fails ("database or disk is
+    full"; a child process, such as ``health``, inherits the limit); ``free`` (and ``restore``) lifts it."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._limit = FileSizeLimit()
+
+    async def fill(self) -> None:
+        self._limit.lower(max(Path(f"{self._path}-wal").stat().st_size, self._path.stat().st_size))
+
+    async def free(self) -> None:
+        self.restore()
+
+    def restore(self) -> None:
+        self._limit.restore()
 
 
 class TcpProxy:
@@ -174,6 +195,14 @@ class OwnPostgres:
     def restart(self) -> None:
         self._ctl("restart", "-m", "fast", "-l", str(self._folder / "log"))
 
+    async def stopped(self) -> None:
+        """``stop`` in a thread: a fault's start, the event loop running on."""
+        await asyncio.to_thread(self.stop)
+
+    async def started(self) -> None:
+        """``start`` in a thread: the fault's end."""
+        await asyncio.to_thread(self.start)
+
 
 @contextlib.asynccontextmanager
 async def own_postgres_server() -> AsyncIterator[OwnPostgres]:
@@ -191,3 +220,15 @@ async def own_postgres_server() -> AsyncIterator[OwnPostgres]:
                 await asyncio.to_thread(server.stop, "immediate")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+async def own_postgres() -> AsyncIterator[OwnPostgres]:
+    """A started ``OwnPostgres`` for the test (registered in tests/conftest.py); skipped without the
+    binaries."""
+    try:
+        postgres_binaries()
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    async with own_postgres_server() as server:
+        yield server

@@ -22,14 +22,7 @@ from bot.service import FakeClock, Intent, TableService, registry
 from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.store import Store, StoreUnavailableError, open_store
-from tests.service.db_faults import (
-    FileSizeLimit,
-    OwnPostgres,
-    SqliteLockHolder,
-    TcpProxy,
-    own_postgres_server,
-    postgres_binaries,
-)
+from tests.service.db_faults import OwnPostgres, SqliteDiskFull, SqliteLockHolder, TcpProxy
 from tests.service.support import ALICE, CPU_DELAY, Recorder, make_service, open_with, take_turn
 
 TIMEOUT = 30.0
@@ -42,16 +35,6 @@ async def sqlite_file(tmp_path: Path) -> AsyncIterator[tuple[Store, Path]]:
     await store.migrate()
     yield store, path
     await store.close()
-
-
-@pytest.fixture
-async def own_postgres() -> AsyncIterator[OwnPostgres]:
-    try:
-        postgres_binaries()
-    except FileNotFoundError as missing:
-        pytest.skip(str(missing))
-    async with own_postgres_server() as server:
-        yield server
 
 
 @pytest.fixture
@@ -138,19 +121,11 @@ async def test_sqlite_writes_failing_as_on_a_full_disk(
     sqlite_file: tuple[Store, Path], caplog: pytest.LogCaptureFixture
 ) -> None:
     store, path = sqlite_file
-    limit = FileSizeLimit()
-
-    async def fill() -> None:
-        # Every commit appends to the WAL: with the file size limit at the files' size now, the next fails.
-        limit.lower(max(Path(f"{path}-wal").stat().st_size, path.stat().st_size))
-
-    async def free() -> None:
-        limit.restore()
-
+    full = SqliteDiskFull(path)
     try:
-        await assert_survives(store, fill, free, caplog)
+        await assert_survives(store, full.fill, full.free, caplog)
     finally:
-        limit.restore()
+        full.restore()
 
 
 async def test_postgresql_cut_off_and_back(
@@ -216,14 +191,7 @@ async def test_postgresql_stopped_and_started_again(
     store = await open_store(own_postgres.url)
     try:
         await store.migrate()
-
-        async def stop() -> None:
-            await asyncio.to_thread(own_postgres.stop)
-
-        async def start() -> None:
-            await asyncio.to_thread(own_postgres.start)
-
-        await assert_survives(store, stop, start, caplog)
+        await assert_survives(store, own_postgres.stopped, own_postgres.started, caplog)
     finally:
         await store.close()
 
