@@ -15,37 +15,20 @@ import random
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from bot.engine import card_label, parse_card
+from tests.zygote import ZygoteProcess
 
 KILLS = 30
-REPO = Path(__file__).resolve().parents[2]
 PLAYED = re.compile(r"^.+ played ((?:10|[2-9AJQK])[♣♦♥♠])$", re.MULTILINE)
 
 
-class Zygote:
+class Zygote(ZygoteProcess):
     def __init__(self, db: Path, channel: Path, log: Path) -> None:
-        self._stderr = log.open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.service.outbox_child", str(db), str(channel)],
-            cwd=REPO,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            text=True,
-            bufsize=1,
-        )
+        super().__init__("tests.service.outbox_child", [str(db), str(channel)], log)
         self._held: list[list[str]] = []
-
-    def _send(self, command: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
 
     def _next(self, words: tuple[str, ...], pid: int | None) -> list[str]:
         """The next line starting with one of ``words`` (about ``pid``); a bot's lines may come before the
@@ -54,11 +37,8 @@ class Zygote:
             if parts[0] in words and (pid is None or int(parts[1]) == pid):
                 self._held.remove(parts)
                 return parts
-        assert self.process.stdout is not None
         while True:
-            line = self.process.stdout.readline()
-            assert line, "the zygote died"
-            parts = line.split()
+            parts = self._read()
             if parts[0] in words and (pid is None or int(parts[1]) == pid):
                 return parts
             self._held.append(parts)
@@ -74,12 +54,6 @@ class Zygote:
         os.kill(pid, signal.SIGKILL)  # a bot that killed itself is a zombie until reaped: still there
         self._send(f"reap {pid}")
         self.expect(("dead",), pid)
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(timeout=10)
-        self._stderr.close()
 
 
 def plays_told(channel_file: Path) -> dict[int, list[str]]:

@@ -30,40 +30,22 @@ from typing import Any
 from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, discover
 from bot.store.sqlite import SqliteStore
 from tests.store.crash_game import canonical, pick_game
+from tests.zygote import REPO, ZygoteProcess
 
 KILLS = 50
 REAL_MIGRATIONS = discover(DEFAULT_MIGRATIONS_DIR)
-REPO = Path(__file__).resolve().parents[2]
 
 
-class Zygote:
+class Zygote(ZygoteProcess):
     """Drives tests/store/crash_child.py: forks players, and waits for a killed one to be gone."""
 
     def __init__(self, db: Path, log: Path) -> None:
-        self._stderr = log.open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.store.crash_child", str(db)],
-            cwd=REPO,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            text=True,
-            bufsize=1,
-        )
-
-    def _send(self, command: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
+        super().__init__("tests.store.crash_child", [str(db)], log)
 
     def _expect(self, words: tuple[str, ...], pid: int | None = None) -> list[str]:
         """The next line starting with one of ``words`` (about ``pid``); older players' lines are skipped."""
-        assert self.process.stdout is not None
         while True:
-            line = self.process.stdout.readline()
-            assert line, "the zygote died"
-            parts = line.split()
+            parts = self._read()
             if parts[0] in words and (pid is None or int(parts[1]) == pid):
                 return parts
 
@@ -80,12 +62,6 @@ class Zygote:
         os.kill(pid, signal.SIGKILL)
         self._send(f"reap {pid}")
         return int(self._expect(("dead",), pid)[2])
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(timeout=10)
-        self._stderr.close()
 
 
 @dataclass
