@@ -239,12 +239,11 @@ def read_typed(typed: str, vocabulary: Callable[[str], Mapping[str, T]]) -> T | 
     return meanings.pop() if len(meanings) == 1 else None
 
 
-def decimal(value: float, digits: int = 1) -> str:
-    """``value`` with ``digits`` decimals, written as the current language writes numbers ("12.3", "12,3");
-    never "-0.0"."""
-    rounded = round(value, digits) or 0.0  # -0.0 is 0.0
-    pattern = "#,##0." + "0" * digits if digits else "#,##0"
-    return str(format_decimal(rounded, format=pattern, locale=_current.get()))
+def decimal(value: float) -> str:
+    """``value`` with one decimal, written as the current language writes numbers ("12.3", "12,3"); never
+    "-0.0"."""
+    rounded = round(value, 1) or 0.0  # -0.0 is 0.0
+    return str(format_decimal(rounded, format="#,##0.0", locale=_current.get()))
 
 
 def percent(rate: float) -> str:

@@ -49,14 +49,6 @@ def _statement(sql: str, *, rows: bool = False, **values: Any) -> Statement:
     return Statement(sql, params_of(sql, values), rows)
 
 
-def sides_of(positions: Sequence[int], partnership: bool) -> list[list[int]]:
-    """The seat positions of each side: partners sit opposite (0 and 2, 1 and 3), or one side per seat."""
-    if not partnership:
-        return [[p] for p in positions]
-    sides = [[p for p in positions if p % 2 == parity] for parity in (0, 1)]
-    return [side for side in sides if side]
-
-
 def seats_query(table_id: int) -> Statement:
     """The match's seats with their ratings as they are, in one query (a CPU seat's key is (0, its level)),
     on a schema where every rating is in ratings (before 0013): the backfill's read. A match result reads
