@@ -33,7 +33,7 @@ from bot.config import Config, art_cache_dir
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.emojis import UPLOAD_PACE, CardEmojis
 from bot.delivery.endpoints import apply_endpoints
-from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher
+from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher, gather_window_for
 from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
 from bot.exts.translator import CatalogueTranslator
@@ -265,7 +265,7 @@ class EightsBot(commands.AutoShardedBot):
             self,
             service,
             relay=relay,
-            gather_window=DEFAULT_DEBOUNCE,
+            gather_window=gather_window_for(cpu_delay, window),
             min_interval=self.config.public_interval,
             budget=self.budget,
             on_board_shown=self.metrics.board_delay.observe,

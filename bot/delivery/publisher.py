@@ -23,7 +23,9 @@ first, and read what they send only once it comes (the request goes out on the t
 ``GlobalBudget.turn(since)``): nothing waits with stale news, news is coalesced per table (one
 request in flight per lane), never dropped. A line that would tell more than one message holds goes out as
 several messages, never summarised. While a CPU seat is to move, each lane waits for its move (up to
-``gather_window``), so a run of CPU moves becomes one line and one edit.
+``gather_window``, which the bot sets to cover a CPU's delay: ``gather_window_for``), so a person's play and
+the CPU's answer become one line and one board edit (one picture, two requests fewer), and so does a run of
+CPU moves.
 
 A line, a board edit or a hand refresh that fails for a reason that passes (429 after discord.py's retries,
 5xx, a dropped connection) is rescheduled with a growing pause: a line's events go back in front of the next
@@ -98,6 +100,8 @@ from bot.ui.appearance import TEXT_ONLY, Appearance
 log = logging.getLogger(__name__)
 
 DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
+GATHER_MARGIN = 0.25  # seconds the lanes wait for a CPU's move beyond its delay and the service's batch
+MAX_GATHER = 1.6  # seconds: a longer wait for a CPU would hold a person's play off the board for too long
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
@@ -106,6 +110,16 @@ UNKNOWN_MESSAGE = 10008  # Discord's error code: the message is gone
 # time (a busy process wrote one per line). A mark only spares a restart the check of a line already sent,
 # whose note and nonce keep it from being told twice.
 MARK_GATHER = 0.5
+
+
+def gather_window_for(cpu_delay: float, batch_window: float) -> float:
+    """How long the lanes wait for a CPU seat's move before they show what came before it. A CPU moves
+    ``cpu_delay`` after its turn began and the service hands its move on ``batch_window`` later: waiting that
+    long (and a little more) shows a person's play with the CPU's answer, one line and one board edit instead
+    of two each, at the price of that play reaching the board as late (1.55 s at the default second). A
+    delay too long for that (over ``MAX_GATHER``) keeps the short window: the play is shown at once."""
+    window = cpu_delay + batch_window + GATHER_MARGIN
+    return window if cpu_delay > 0 and window <= MAX_GATHER else DEFAULT_DEBOUNCE
 
 
 @dataclass(frozen=True, slots=True)

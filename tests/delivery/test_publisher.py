@@ -18,7 +18,7 @@ from bot.delivery import answers
 from bot.delivery import publisher as publisher_module
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER
-from bot.delivery.publisher import HAND_EDIT_WINDOW, TablePublisher
+from bot.delivery.publisher import DEFAULT_DEBOUNCE, HAND_EDIT_WINDOW, TablePublisher, gather_window_for
 from bot.service import FakeClock, HandView, Outcome, TableEvent, TableSnapshot
 from bot.service.models import CardDisplay
 from bot.ui import render
@@ -849,3 +849,13 @@ async def test_without_attach_files_a_board_edited_in_the_channel_goes_on_as_tex
     await settle(publisher)
     # One refused upload (a 403 counts towards Discord's ban), then text only.
     assert tried == [True, False, False] and len(channel.edits) == 2
+
+
+def test_the_gather_window_covers_a_cpus_delay_and_the_services_batch() -> None:
+    # The default second: the CPU answers 1.3 s after a play reached the lanes; they wait a little longer.
+    assert gather_window_for(1.0, 0.3) == pytest.approx(1.55)
+    assert gather_window_for(0.3, 0.3) == pytest.approx(0.85)
+    # No delay: CPU moves come at once, the short window gathers them. A long one would hold a person's
+    # play off the board too long: the short window, the play shown at once.
+    assert gather_window_for(0.0, 0.0) == DEFAULT_DEBOUNCE
+    assert gather_window_for(3.0, 0.3) == DEFAULT_DEBOUNCE
