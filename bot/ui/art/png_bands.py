@@ -5,7 +5,9 @@ a palette PNG) are deflated on their own (a full flush, so the pieces join into 
 keyed by the band's pixels, in a small cache shared by every board: a band that did not change (the felt
 above the seats, a seat that did not move, the same band at another table) is not compressed again. The
 zlib stream's Adler-32 is combined from the bands' (``adler32_combine``, as zlib's own), so an unchanged
-band costs a hash of its pixels and a copy.
+band costs a hash of its pixels and a copy. The bands are deflated by zlib-ng (the ``zlib-ng`` package): the
+same deflate format, and at level 1 (its "quick" strategy) 2.7 times as fast as zlib's level 1 on these bands
+for 12% more bytes (14 against 37 us a band, bench/art.py): a move changes about 13 of the 30 bands.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import zlib
 from collections import OrderedDict
 
 from PIL import Image
+from zlib_ng import zlib_ng
 
 BAND_ROWS = 15  # 30 bands on an 800 × 450 board: about 12 kB of pixels each
 LEVEL = 1  # zlib's effort (see bot.ui.art.board.PNG_LEVEL)
@@ -63,9 +66,9 @@ def _band(pixels: bytes, width: int) -> tuple[bytes, int, int]:
     for start in range(0, len(pixels), width):
         rows += b"\0"
         rows += pixels[start : start + width]
-    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-    data = deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH)
-    return data, zlib.adler32(rows), len(rows)
+    deflate = zlib_ng.compressobj(LEVEL, zlib_ng.DEFLATED, -15)
+    data = deflate.compress(rows) + deflate.flush(zlib_ng.Z_FULL_FLUSH)
+    return data, zlib_ng.adler32(rows), len(rows)
 
 
 def palette_png(image: Image.Image) -> bytes:
