@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, _imaging
 
 from bot.engine import (
     SUITS,
@@ -61,6 +61,10 @@ FAN_MAX = 12  # backs drawn in one seat's fan; the count says the rest
 MAX_ALT_TEXT = 1024  # Discord's limit on an attachment's description
 CACHE_SIZE = 64
 RENDER_THREADS = 1  # a picture takes about 5 ms: one thread keeps up, and contends least for the GIL
+# Image memory Pillow keeps for reuse once freed (its default is none): a busy renderer makes and drops the
+# same few images (the board's copy, its sprites' pastes) many times a second, each otherwise in freshly
+# mapped pages whose faults cost more than the copy itself.
+PILLOW_BLOCKS = 8
 
 BACKGROUND = (43, 45, 49)
 FELT = (27, 104, 68)
@@ -616,6 +620,7 @@ class BoardRenderer:
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=RENDER_THREADS, thread_name_prefix="board-picture"
         )
+        _imaging.set_blocks_max(max(_imaging.get_blocks_max(), PILLOW_BLOCKS))
 
     def warm(self) -> concurrent.futures.Future[None]:
         """Draw what every picture shares (the table and its arrows: about 0.45 s, most of a first picture's

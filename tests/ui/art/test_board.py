@@ -227,3 +227,17 @@ def test_each_seat_name_and_count_sit_on_their_plate() -> None:
         for dy in (14, 25, 36):  # the plate's top, its middle (left of the name), its bottom
             assert near(picture.getpixel((x - 74, y + dy)), plate), (seat_view.name, dy)
         assert not near(picture.getpixel((x - 74, y + 6)), plate), seat_view.name  # above the plate: the felt
+
+
+def test_the_renderer_has_pillow_keep_freed_image_memory_for_reuse() -> None:
+    from PIL import _imaging
+
+    from bot.ui.art.board import PILLOW_BLOCKS
+
+    before = _imaging.get_blocks_max()
+    try:
+        _imaging.set_blocks_max(0)  # Pillow's default: every image's memory freed at once
+        BoardRenderer()
+        assert _imaging.get_blocks_max() == PILLOW_BLOCKS
+    finally:
+        _imaging.set_blocks_max(before)

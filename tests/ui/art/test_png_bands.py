@@ -70,3 +70,10 @@ def test_adler32_combine_is_zlibs() -> None:
 def test_only_palette_pictures() -> None:
     with pytest.raises(ValueError):
         png_bands.palette_png(Image.new("RGB", (8, 8)))
+
+
+@pytest.mark.parametrize(("width", "height"), [(800, 450), (800, 451), (1, 1), (3, 7)])
+def test_the_pixels_read_in_one_piece_are_pillows(width: int, height: int) -> None:
+    image = picture(5, height=max(height, 21)).crop((0, 0, width, height))
+    assert png_bands._pixels(image) == image.tobytes()
+    assert len(png_bands._pixels(image)) == width * height
