@@ -1,7 +1,7 @@
 """Answering interactions within Discord's 3 seconds, whatever the work in between costs.
 
 ``watch(interaction, update=...)`` watches an interaction while it is handled: when no answer has
-gone out after ``DEFER_AFTER`` seconds it defers (a silent deferred update for a click that will change its
+gone out ``DEFER_AFTER`` seconds after Discord created the interaction (its id says when) it defers (a silent deferred update for a click that will change its
 own message, a private "thinking…" otherwise). The answer helpers below look at what was done and pick the
 matching call: the interaction response, or the follow-up / original-response edit after a defer. One lock per
 interaction keeps the watchdog and the answer from both responding.
@@ -18,6 +18,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -27,7 +28,8 @@ from bot.i18n import _
 
 log = logging.getLogger(__name__)
 
-DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
+DEFER_AFTER = 2.0  # seconds after its creation; Discord drops an interaction not answered within 3
+TRUSTED_AGE = 10.0  # seconds: an interaction older than this by our clock means the clock is off
 # A handler that never calls ``unwatch`` (none of the bot's) would leave its state behind: the oldest goes
 # first past this many, long after its 3 seconds are over.
 MAX_IN_FLIGHT = 10_000
@@ -119,10 +121,28 @@ async def _defer(interaction: discord.Interaction, update: bool) -> None:
             log.warning("could not defer interaction %s: %s", interaction.id, error)
 
 
+def _age(interaction: discord.Interaction) -> float | None:
+    """Seconds since Discord created the interaction (the time in its id), by this machine's clock; None when
+    that cannot be told or trusted (not a recent id: a clock far off, a test's stand-in)."""
+    try:
+        created = discord.utils.snowflake_time(int(interaction.id))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    age = (datetime.now(UTC) - created).total_seconds()
+    return age if 0.0 <= age <= TRUSTED_AGE else None
+
+
 def watch(interaction: discord.Interaction, *, update: bool, after: float = DEFER_AFTER) -> None:
-    """Defer the interaction if it is still unanswered after ``after`` seconds (see the module docstring).
-    Answered in time, the watch does nothing. Call ``unwatch`` when the handler is done."""
+    """Defer the interaction if it is still unanswered ``after`` seconds after Discord created it (see the
+    module docstring): a click that reached a busy bot late has that much less time. Answered in time, the
+    watch does nothing. Call ``unwatch`` when the handler is done."""
     loop = asyncio.get_running_loop()
+    # Counted from the interaction's creation, not from now: under load a click can reach its handler a second
+    # or two after Discord sent it, and Discord's 3 seconds run from the creation. A clock ahead of Discord's
+    # only makes the bot defer sooner (a deferred answer costs one request more); one far off is not trusted.
+    age = _age(interaction)
+    if age is not None:
+        after = max(0.0, after - age)
 
     state = _state(interaction)
 

@@ -4,8 +4,12 @@ bounded list, for the publisher that follows the answer up."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+import discord
 
 from bot.delivery import answers
 
@@ -74,3 +78,39 @@ async def test_what_is_remembered_of_finished_interactions_is_bounded() -> None:
         await answers.acknowledge(interaction)
         answers.unwatch(interaction)
     assert answers.remembered() == answers.REMEMBER_DONE
+
+
+def created_ago(seconds: float) -> Any:
+    """An interaction Discord created ``seconds`` ago (its id's time)."""
+    interaction: Any = Interaction()
+    interaction.id = discord.utils.time_snowflake(datetime.now(UTC) - timedelta(seconds=seconds))
+    return interaction
+
+
+async def test_the_watch_counts_from_the_interactions_creation_not_from_when_the_handler_began() -> None:
+    # Reached the handler 1.8 s after Discord created it (a busy bot): 0.2 s are left before the deferral.
+    late = created_ago(1.8)
+    fresh = created_ago(0.05)
+    answers.watch(late, update=True, after=2.0)
+    answers.watch(fresh, update=True, after=2.0)
+    await asyncio.sleep(0.6)
+    assert late.response.done  # deferred in time
+    assert not fresh.response.done  # still has its time
+    # Past its deadline already: deferred at once (Discord may still take it when the clocks differ).
+    later = created_ago(2.5)
+    answers.watch(later, update=True, after=2.0)
+    await asyncio.sleep(0.05)
+    assert later.response.done
+    for interaction in (late, fresh, later):
+        answers.unwatch(interaction)
+
+
+async def test_an_id_that_does_not_tell_a_recent_time_leaves_the_full_wait() -> None:
+    # A clock far off (or a stand-in's id): the watch waits its whole delay, from now.
+    stale = created_ago(3600)
+    answers.watch(stale, update=True, after=0.3)
+    await asyncio.sleep(0.1)
+    assert not stale.response.done
+    await asyncio.sleep(0.4)
+    assert stale.response.done
+    answers.unwatch(stale)
