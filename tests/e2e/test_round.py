@@ -186,49 +186,12 @@ async def test_turn_lines_mention_only_the_player_to_move(world: World) -> None:
         await world.play_by_buttons(user)
 
 
-async def test_cpu_moves_are_gathered_into_one_line_and_one_board_edit(world: World) -> None:
-    world.publisher.gather_window = 2.0  # ends early anyway, when alice is to move again
+async def check_plays_are_told_with_the_cpus_answers(world: World, cpus: int) -> None:
+    """Alice opens a table with ``cpus`` easy CPU seats and plays: each of her moves that hands the turn on
+    comes, with the CPU moves after it, as one line and one board edit (checked on up to three such moves)."""
     board = await world.run(world.alice, "new", target=1000)
-    for _ in range(3):
+    for _ in range(cpus):
         await world.run(world.alice, "cpu", level="easy")
-    await world.settle()
-    await (await world.fake.click(world.alice, board, label="Start")).reply()
-    await world.settle()
-    checked = 0
-    for _ in range(12):
-        lines_before = len(world.public_texts())
-        edits_before = len(world.board().versions)
-        done = await world.play_by_buttons(world.alice)
-        await world.settle()
-        snapshot = await world.snapshot()
-        if snapshot.phase != "playing":
-            break
-        if done == "draw" or "Name the suit" in world.last_hand(world.alice).content:
-            continue  # alice's turn goes on
-        await world.human_to_act()
-        new_lines = world.public_texts()[lines_before:]
-        # alice's move and the three CPU moves after it: one message, one board edit.
-        assert len(new_lines) == 1, new_lines
-        assert "CPU 3" in new_lines[0]
-        assert len(world.board().versions) - edits_before == 1
-        checked += 1
-        if checked == 3:
-            break
-    assert checked > 0
-
-
-async def test_at_the_bots_own_wiring_a_play_and_the_cpus_answer_are_one_line_and_one_board_edit(
-    world: World,
-) -> None:
-    # No gather window set by hand: the bot derives it from the CPU's delay (gather_window_for), so the
-    # lanes wait for the CPU's answer instead of showing alice's play alone a moment before it.
-    await world.stop()
-    config = world.config
-    world.config = lambda: dataclasses.replace(config(), cpu_delay=0.3)  # type: ignore[method-assign]
-    await world.start()
-    assert world.publisher.gather_window > 0.3 + 0.3
-    board = await world.run(world.alice, "new", target=1000)
-    await world.run(world.alice, "cpu", level="easy")
     await world.settle()
     await (await world.fake.click(world.alice, board, label="Start")).reply()
     await world.settle()
@@ -244,13 +207,32 @@ async def test_at_the_bots_own_wiring_a_play_and_the_cpus_answer_are_one_line_an
             continue  # alice's turn goes on
         await world.human_to_act()
         new_lines = world.public_texts()[lines_before:]
+        # alice's move and the CPU moves after it: one message, one board edit.
         assert len(new_lines) == 1, new_lines
-        assert "alice" in new_lines[0] and "CPU 1" in new_lines[0]
+        assert "alice" in new_lines[0] and f"CPU {cpus}" in new_lines[0]
         assert len(world.board().versions) - edits_before == 1
         checked += 1
         if checked == 3:
             break
     assert checked > 0
+
+
+async def test_cpu_moves_are_gathered_into_one_line_and_one_board_edit(world: World) -> None:
+    world.publisher.gather_window = 2.0  # ends early anyway, when alice is to move again
+    await check_plays_are_told_with_the_cpus_answers(world, cpus=3)
+
+
+async def test_at_the_bots_own_wiring_a_play_and_the_cpus_answer_are_one_line_and_one_board_edit(
+    world: World,
+) -> None:
+    # No gather window set by hand: the bot derives it from the CPU's delay (gather_window_for), so the
+    # lanes wait for the CPU's answer instead of showing alice's play alone a moment before it.
+    await world.stop()
+    config = world.config
+    world.config = lambda: dataclasses.replace(config(), cpu_delay=0.3)  # type: ignore[method-assign]
+    await world.start()
+    assert world.publisher.gather_window > 0.3 + 0.3
+    await check_plays_are_told_with_the_cpus_answers(world, cpus=1)
 
 
 async def test_a_typed_move_updates_the_hand_message_in_place_too(world: World) -> None:
