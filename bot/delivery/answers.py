@@ -1,10 +1,11 @@
 """Answering interactions within Discord's 3 seconds, whatever the work in between costs.
 
 ``watch(interaction, update=...)`` watches an interaction while it is handled: when no answer has
-gone out ``DEFER_AFTER`` seconds after Discord created the interaction (its id says when) it defers (a silent deferred update for a click that will change its
-own message, a private "thinking…" otherwise). The answer helpers below look at what was done and pick the
-matching call: the interaction response, or the follow-up / original-response edit after a defer. One lock per
-interaction keeps the watchdog and the answer from both responding.
+gone out ``DEFER_AFTER`` seconds after Discord created the interaction (its id says when) it defers (a
+silent deferred update for a click that will change its own message, a private "thinking…" otherwise).
+The answer helpers below look at what was done and pick the matching call: the interaction response, or the
+follow-up / original-response edit after a defer. One lock per interaction keeps the watchdog and the answer
+from both responding.
 
 What this keeps per interaction (its lock, watch and answered event) lives here, keyed by interaction id (a
 discord.Interaction cannot be weakly referenced): from the first use until ``unwatch``, when the handler is
