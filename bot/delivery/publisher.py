@@ -16,7 +16,8 @@ at most one task, so that none waits for another:
   before it ends (``bot.delivery.carrier``, ``_board_carrier``); without a living interaction (a table idle
   for 15 minutes) it goes through the channel, globally limited, so it waits for a turn. Either way it shows
   the table's latest state, whatever arrived while it waited (its "Last plays" field holds the plays since),
-  and is skipped when the board would not change.
+  and is skipped when the board would not change. At most ``BOARD_EDITS_IN_FLIGHT`` boards are edited
+  through interactions at once: when the process is short of CPU the boards wait, not the clicks.
 
 When the tables want more than Discord's global budget, they wait for their turn, the work due longest
 first, and read what they send only once it comes (the request goes out on the turn it holds,
@@ -102,6 +103,11 @@ log = logging.getLogger(__name__)
 DEFAULT_DEBOUNCE = 0.3  # seconds: gather window while a CPU seat moves
 GATHER_MARGIN = 0.25  # seconds the lanes wait for a CPU's move beyond its delay and the service's batch
 MAX_GATHER = 1.6  # seconds: a longer wait for a CPU would hold a person's play off the board for too long
+# Board edits through interactions in flight at once, all tables together. A board edit is the heaviest of
+# what a move sends (a picture drawn and uploaded) and the least urgent: when the process is short of CPU
+# (1,000 busy tables on one core), boards wait for a slot and then show all that happened meanwhile, so that
+# clicks, hands and turn lines keep their speed. At 300 busy tables it never binds (bench/e2e.py).
+BOARD_EDITS_IN_FLIGHT = 6
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
@@ -185,6 +191,7 @@ class TablePublisher:
         self._clock: LaneClock = clock if clock is not None else SystemClock()
         self._feeds: dict[int, TableFeed] = {}
         self._carriers: dict[int, BoardCarrier] = {}  # table id -> the interaction that posted its board
+        self._board_slots = asyncio.Semaphore(BOARD_EDITS_IN_FLIGHT)
         self._board = BoardMessages(client, appearance, self.remember_board, lambda: self.service)
         self.hands = HandMessages(
             service, appearance, self._clock, is_transient=is_transient, retry_delay=retry_delay
@@ -491,7 +498,8 @@ class TablePublisher:
                     continue
                 carrier = await self._board_carrier(feed)
                 if carrier is not None:
-                    await self._show_board(feed, carrier)  # an interaction webhook: exempt, no turn
+                    async with self._board_slots:  # exempt, no turn of the budget; one of the slots
+                        await self._show_board(feed, carrier)
                 else:
                     async with self.budget.turn(self._budget_since(feed.board_since)):
                         await self._show_board(feed)

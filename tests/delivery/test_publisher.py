@@ -859,3 +859,41 @@ def test_the_gather_window_covers_a_cpus_delay_and_the_services_batch() -> None:
     # play off the board too long: the short window, the play shown at once.
     assert gather_window_for(0.0, 0.0) == DEFAULT_DEBOUNCE
     assert gather_window_for(3.0, 0.3) == DEFAULT_DEBOUNCE
+
+
+async def test_at_most_a_few_boards_are_edited_at_once_and_a_waiting_one_shows_the_latest(flaky: Any) -> None:
+    publisher, channel, _ = flaky
+    slots = publisher_module.BOARD_EDITS_IN_FLIGHT
+    release = asyncio.Event()
+    in_flight: list[int] = []
+    most = 0
+
+    class SlowInteraction(PlayerInteraction):
+        async def edit_original_response(self, **kwargs: Any) -> None:
+            nonlocal most
+            in_flight.append(self.id)
+            most = max(most, len(in_flight))
+            await release.wait()
+            in_flight.remove(self.id)
+            self.edits.append(kwargs)
+
+    tables = range(100, 100 + slots + 3)
+    carriers: dict[int, SlowInteraction] = {}
+    for table_id in tables:
+        carriers[table_id] = SlowInteraction()
+        await answered_with_the_board(carriers[table_id], 1000 + table_id)
+        await publisher.remember_board(table_id, 1000 + table_id, via=carriers[table_id])  # type: ignore[arg-type]
+        publisher.publish(Outcome(to_act(snapshot(table_id=table_id), 1), (played(0, "KH"), turn_to(1))))
+    await advance(publisher, 0.05)
+    assert most == slots and len(in_flight) == slots  # the others wait for a slot
+    waiting = next(table_id for table_id in tables if carriers[table_id].id not in in_flight)
+    # What happens at a waiting table meanwhile is on its board when its turn comes: one edit, the latest.
+    latest = replace(to_act(snapshot(table_id=waiting), 0), target_card="QH")
+    publisher.publish(Outcome(latest, (played(1, "QH"), turn_to(0))))
+    release.set()
+    await settle(publisher)
+    assert most == slots
+    assert all(len(carriers[table_id].edits) >= 1 for table_id in tables)
+    (edit,) = carriers[waiting].edits
+    assert "Q♥" in str(edit["embed"].to_dict())
+    assert channel.edits == []
