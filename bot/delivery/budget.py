@@ -12,8 +12,7 @@ through one aiohttp session, and accepts an aiohttp ``TraceConfig`` (the ``http_
 ``GlobalBudget.trace_config`` puts ``GlobalBudget.middleware`` on that session at its first request (a
 middleware is cheaper than a trace's signals): aiohttp calls it around each attempt, so it paces every
 attempt, retries after a 429 or a 5xx included, and reads every response's status and rate-limit headers at
-the end.
-Nothing of discord.py's own request code is copied or replaced.
+the end. Nothing of discord.py's own request code is copied or replaced.
 
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
 counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default first

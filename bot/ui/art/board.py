@@ -62,8 +62,8 @@ MAX_ALT_TEXT = 1024  # Discord's limit on an attachment's description
 CACHE_SIZE = 64
 RENDER_THREADS = 1  # a picture takes about 5 ms: one thread keeps up, and contends least for the GIL
 # Image memory Pillow keeps for reuse once freed (its default is none): a busy renderer makes and drops the
-# same few images (the board's copy, its sprites' pastes) many times a second, each otherwise in freshly
-# mapped pages whose faults cost more than the copy itself.
+# same few images (the board's copy) many times a second, and reuses their memory instead of asking for it
+# afresh (with the pixels read in one piece, png_bands: the pictures' thread 3% cheaper at 300 busy tables).
 PILLOW_BLOCKS = 8
 
 BACKGROUND = (43, 45, 49)
