@@ -48,6 +48,7 @@ from bot.ui.art.board import (
 )
 from bot.ui.art.cards import png_bytes
 from bot.ui.art.crazier_board import CrazierBoard, CrazierSeat, render_crazier_board
+from bot.ui.art.crazier_board import forget as forget_crazier_rows
 from bot.ui.art.emoji_set import all_keys, draw
 
 NAMES = ("alice", "Bob", "CPU 1", "Zoë", "dave the destroyer", "李小龍", "eve", "mallory")
@@ -159,6 +160,30 @@ def random_crazier_board(rng: random.Random) -> CrazierBoard:
         seats=tuple(seats),
         named_colour=rng.choice(COLOURS) if top.startswith("8") else None,
         game_number=rng.randint(1, 4),
+    )
+
+
+def next_crazier_board(rng: random.Random, board: CrazierBoard) -> CrazierBoard:
+    """The board after a move at that table: the mover's hand changes (a card discarded, drawn or put in
+    play), the turn passes, a new top card, the piles change; the other players' rows stay as they were."""
+    seats = list(board.seats)
+    mover = next((i for i, seat in enumerate(seats) if seat.to_act), 0)
+    seat = seats[mover]
+    in_play = seat.in_play
+    if rng.random() < 0.2 and len(in_play) < 4:
+        in_play = (*in_play, rng.choice(ASSETS))
+    hand = max(0, seat.hand_size + rng.choice((-1, -1, 1)))
+    seats[mover] = dataclasses.replace(seat, hand_size=hand, in_play=in_play, to_act=False)
+    following = (mover + 1) % len(seats)
+    seats[following] = dataclasses.replace(seats[following], to_act=True)
+    top = rng.choice(DECK)
+    return dataclasses.replace(
+        board,
+        top_card=top,
+        seats=tuple(seats),
+        draw_pile=max(0, board.draw_pile - rng.choice((0, 1))),
+        discard_pile=board.discard_pile + 1,
+        named_colour=rng.choice(COLOURS) if top.startswith("8") else None,
     )
 
 
@@ -356,17 +381,32 @@ def main() -> None:
 
     crazier = [random_crazier_board(rng) for _ in range(args.crazier_boards)]
     # The first pass meets new parts (a face, a card in play, a number of players) and draws them once; the
-    # second draws the same boards again with every part drawn: what a long-running bot spends.
-    for what in ("crazier board, parts met first", "crazier board, parts drawn"):
+    # second draws the same boards again with every part drawn but for the rows kept; the third is what the
+    # bot meets: each table's board again after a move (the rows a move left alone are kept).
+    crazier_tables = crazier[:50]
+    crazier_games = []
+    for _ in range(8):
+        crazier_tables = [next_crazier_board(rng, board) for board in crazier_tables]
+        crazier_games.extend(crazier_tables)
+    png_bands.forget()
+    forget_crazier_rows()
+    for what, drawn in (
+        ("crazier board, parts met first", crazier),
+        ("crazier board, parts drawn", crazier),
+        ("crazier board, the next after a move", crazier_games),
+    ):
         crazier_times: list[float] = []
         crazier_cpu: list[float] = []
         crazier_sizes: list[int] = []
-        for crazier_board in crazier:
+        for crazier_board in drawn:
             picture = timed(lambda b=crazier_board: render_crazier_board(b), crazier_times, crazier_cpu)
             assert isinstance(picture, BoardPicture)
             crazier_sizes.append(len(picture.png))
         report(what, crazier_times, crazier_cpu)
-    print(f"{'':<38} PNG p50 {statistics.median(crazier_sizes):,.0f} bytes, max {max(crazier_sizes):,} bytes")
+        sizes_said = (
+            f"PNG p50 {statistics.median(crazier_sizes):,.0f} bytes, max {max(crazier_sizes):,} bytes"
+        )
+        print(f"{'':<38} {sizes_said}")
 
     renderer = BoardRenderer()
     for board in boards[:50]:

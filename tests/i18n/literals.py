@@ -93,6 +93,8 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset(
         ("bot/ui/art/board.py", "+2 to draw"),
         ("bot/ui/art/board.py", "round 1 over stock 9"),
         ("bot/ui/art/board.py", "Sample name"),
+        # The Crazier board's palette sample: words drawn to choose colours, never shown.
+        ("bot/ui/art/crazier_board.py", "Sample name"),
         # The slash commands' own strings: the translator gets them from discord.py (bot.exts.translator).
         ("bot/exts/slash_strings.py", "A Discord name"),
         # Discord's own permission wording in a log line's hint.

@@ -16,14 +16,18 @@ an unchanged board is not drawn again, and a new one is drawn in the renderer's 
 from __future__ import annotations
 
 import functools
+import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.engine.crazier.deck import COLOUR_NAMES, colours_of, rank_of, row_of
+from bot.engine.crazier.deck import COLOUR_NAMES, COLOURS, DECK, colours_of, rank_of, row_of
 from bot.i18n import _, current_locale, ngettext, pgettext
+from bot.ui.art import png_bands
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
-from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, draw_centered_text, font, png_bytes
+from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, font
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
 from bot.ui.names import plain_name
 
@@ -112,6 +116,10 @@ def _badge(colour: str) -> Image.Image:
 
 @functools.cache
 def _chip(card: str) -> Image.Image:
+    return _draw_chip(card, _face(card, *MINI_CARD, "mini"))
+
+
+def _draw_chip(card: str, face: Image.Image) -> Image.Image:
     """A card in play: its small face and its name, on a dark plate."""
     name = row_of(card).name
     text_width = round(ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(name, font=font(14)))
@@ -119,7 +127,6 @@ def _chip(card: str) -> Image.Image:
     chip = Image.new("RGBA", (width, MINI_CARD[1] + 6), (0, 0, 0, 0))
     draw = ImageDraw.Draw(chip)
     draw.rounded_rectangle((0, 0, width - 1, chip.height - 1), radius=8, fill=PLATE)
-    face = _face(card, *MINI_CARD, "mini")
     chip.alpha_composite(face, (3, 3))
     draw.text((MINI_CARD[0] + 10, chip.height / 2), name, font=font(14), fill=WHITE, anchor="lm")
     return chip
@@ -127,6 +134,10 @@ def _chip(card: str) -> Image.Image:
 
 @functools.cache
 def _background(players: int) -> Image.Image:
+    return _draw_background(players)
+
+
+def _draw_background(players: int) -> Image.Image:
     """The empty picture for ``players`` rows: the felt band and the rows' panels, drawn large and scaled."""
     s = SUPERSAMPLE
     height = height_for(players)
@@ -159,6 +170,64 @@ def _pile(layers: int) -> Image.Image:
 # --- drawing ------------------------------------------------------------------------------------------------
 
 
+WORDS_KEPT = 1024  # texts kept drawn: counts, names, labels (a few kB each)
+
+
+@functools.lru_cache(maxsize=WORDS_KEPT)
+def _words(
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    ground: tuple[int, int, int],
+    anchor: str | None,
+    start: tuple[float, float],
+) -> tuple[Image.Image, Image.Image, int, int]:
+    """``text`` written on ``ground`` as ``ImageDraw.text`` writes it at a point whose fractions are
+    ``start`` (``anchor`` None: its box centred there, as ``draw_centered_text`` without a stroke): the
+    tile, the mask of the pixels it touches and the tile's corner from the point's whole part. Kept: a
+    board's words are mostly the same from one move to the next (the piles' sizes, names, labels)."""
+    face = font(size)
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    if anchor is None:
+        left, top, right, bottom = probe.textbbox((0, 0), text, font=face)
+        at = (start[0] - (left + right) / 2, start[1] - (top + bottom) / 2)
+    else:
+        at = start
+    left, top, right, bottom = probe.textbbox(at, text, font=face, anchor=anchor)
+    # The tile holds the point too: drawn at a negative point, Pillow would place the glyphs differently.
+    corner = (math.floor(min(left, at[0])) - 1, math.floor(min(top, at[1])) - 1)
+    box = (math.ceil(right) + 1 - corner[0], math.ceil(bottom) + 1 - corner[1])
+    tile = Image.new("RGB", box, ground)
+    cover = Image.new("L", box, 0)
+    where = (at[0] - corner[0], at[1] - corner[1])
+    ImageDraw.Draw(tile).text(where, text, font=face, fill=fill, anchor=anchor)
+    ImageDraw.Draw(cover).text(where, text, font=face, fill=255, anchor=anchor)
+    return tile, cover.point(lambda value: 255 if value else 0, mode="1"), corner[0], corner[1]
+
+
+def _write(
+    image: Image.Image,
+    point: tuple[float, float],
+    text: str,
+    *,
+    size: int,
+    fill: tuple[int, int, int],
+    ground: tuple[int, int, int],
+    anchor: str | None = None,
+) -> None:
+    """``text`` at ``point`` (``anchor`` None: centred on it), from the kept ``_words``: where the ground
+    under it is ``ground``, the same pixels as writing it there."""
+    whole = (math.floor(point[0]), math.floor(point[1]))
+    start = (point[0] - whole[0], point[1] - whole[1])
+    tile, mask, left, top = _words(text, size, fill, ground, anchor, start)
+    image.paste(tile, (whole[0] + left, whole[1] + top), mask)
+
+
+@functools.lru_cache(maxsize=WORDS_KEPT)
+def _fitted(text: str, size: int, width: float) -> str:
+    return fit_text(ImageDraw.Draw(Image.new("L", (1, 1))), text, size, width)
+
+
 def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
     image.paste(sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)), sprite)
 
@@ -174,9 +243,24 @@ def _turn_text(board: CrazierBoard) -> str:
 
 
 def draw_crazier_board(board: CrazierBoard) -> Image.Image:
+    """The picture in full colour: the empty picture, the header and a row per player drawn on it
+    (``compose_crazier_board`` is the same in the board palette)."""
     seats = sorted(board.seats, key=lambda seat: seat.position)
     image = _background(len(seats)).copy()
     draw = ImageDraw.Draw(image)
+    _draw_header(image, draw, board)
+    for i, seat in enumerate(seats):
+        _draw_row(image, draw, seat, HEADER + ROW * i + (ROW - 6) / 2, lit=_lit(board, seat))
+    return image
+
+
+def _lit(board: CrazierBoard, seat: CrazierSeat) -> bool:
+    return seat.to_act and not board.game_over
+
+
+def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, board: CrazierBoard) -> None:
+    """The top band: the piles, the top card, the colour to follow, whose turn, the game's number (all
+    within ``HEADER`` pixels from the top)."""
     middle = (MARGIN + HEADER - 8) / 2
     # The draw pile (an empty outline when there is none) and its size.
     if board.draw_pile:
@@ -190,45 +274,28 @@ def draw_crazier_board(board: CrazierBoard) -> Image.Image:
             width=3,
         )
     draw_pile = pgettext("picture", "draw pile {count}", count=board.draw_pile)
-    draw_centered_text(draw, draw_pile, (92, middle + 60), size=15, fill=WHITE, bold=0)
+    _write(image, (92, middle + 60), draw_pile, size=15, fill=WHITE, ground=FELT)
     # The top card, large, with the discard pile's size.
     _paste(image, _face(board.top_card, *TOP_CARD, "full"), (250, middle - 6))
-    draw_centered_text(
-        draw,
-        pgettext("picture", "discard pile {count}", count=board.discard_pile),
-        (250, middle + 82),
-        size=13,
-        fill=WHITE,
-        bold=0,
-    )
+    discard_pile = pgettext("picture", "discard pile {count}", count=board.discard_pile)
+    _write(image, (250, middle + 82), discard_pile, size=13, fill=WHITE, ground=FELT)
     # The colour(s) to follow.
     follow = board.follow
     for i, colour in enumerate(follow):
         offset = (i - (len(follow) - 1) / 2) * (BADGE + 6)
         _paste(image, _badge(colour), (380 + offset, middle - 16))
     label = _(" or ").join(_(COLOUR_NAMES[c]) for c in follow)
-    draw_centered_text(draw, pgettext("picture", "follow"), (380, middle + 24), size=14, fill=WHITE, bold=0)
-    draw_centered_text(draw, label, (380, middle + 42), size=15, fill=WHITE, bold=0)
+    _write(image, (380, middle + 24), pgettext("picture", "follow"), size=14, fill=WHITE, ground=FELT)
+    _write(image, (380, middle + 42), label, size=15, fill=WHITE, ground=FELT)
     # Whose turn, or who won.
     turn = _turn_text(board)
     if turn:
         box = (470, middle - 20, WIDTH - MARGIN - 16, middle + 20)
         draw.rounded_rectangle(box, radius=10, fill=GOLD)
-        text = fit_text(draw, turn, 17, box[2] - box[0] - 20)
-        draw.text(((box[0] + box[2]) / 2, middle), text, font=font(17), fill=INK, anchor="mm")
-    draw_centered_text(
-        draw,
-        pgettext("picture", "Crazier Eights · game {number}", number=board.game_number),
-        (620, MARGIN + 24),
-        size=14,
-        fill=WHITE,
-        bold=0,
-    )
-    for i, seat in enumerate(seats):
-        _draw_row(
-            image, draw, seat, HEADER + ROW * i + (ROW - 6) / 2, lit=seat.to_act and not board.game_over
-        )
-    return image
+        text = _fitted(turn, 17, box[2] - box[0] - 20)
+        _write(image, ((box[0] + box[2]) / 2, middle), text, size=17, fill=INK, ground=GOLD, anchor="mm")
+    title = pgettext("picture", "Crazier Eights · game {number}", number=board.game_number)
+    _write(image, (620, MARGIN + 24), title, size=14, fill=WHITE, ground=FELT)
 
 
 def _draw_row(
@@ -239,23 +306,26 @@ def _draw_row(
     if lit:
         draw.rounded_rectangle(plate, radius=8, fill=GOLD)
     ink = INK if lit else (MUTED if seat.out else WHITE)
+    plate_ground = GOLD if lit else ROW_FILL
     # The team, and the win (in gold), at the plate's right end.
     team_label = pgettext("picture", "team {team}", team=seat.team) if seat.team is not None else ""
     team = " ".join(word for word in (team_label, pgettext("picture", "won") if seat.won else "") if word)
     team_width = draw.textlength(team, font=font(12)) + 8 if team else 0
-    name = fit_text(draw, drawable_name(seat.name, seat.position), 15, plate[2] - plate[0] - 16 - team_width)
-    draw.text((plate[0] + 8, y), name, font=font(15), fill=ink, anchor="lm")
+    name = _fitted(drawable_name(seat.name, seat.position), 15, plate[2] - plate[0] - 16 - team_width)
+    _write(image, (plate[0] + 8, y), name, size=15, fill=ink, ground=plate_ground, anchor="lm")
     if team:
-        draw.text(
-            (plate[2] - 6, y), team, font=font(12), fill=GOLD if seat.won and not lit else ink, anchor="rm"
-        )
+        team_ink = GOLD if seat.won and not lit else ink
+        _write(image, (plate[2] - 6, y), team, size=12, fill=team_ink, ground=plate_ground, anchor="rm")
     # The hand: a card back and the count, or what became of the player.
     if seat.out:
-        draw.text((HAND_AT, y), pgettext("picture", "out"), font=font(15), fill=MUTED, anchor="lm")
+        _write(
+            image, (HAND_AT, y), pgettext("picture", "out"), size=15, fill=MUTED, ground=ROW_FILL, anchor="lm"
+        )
     else:
         _paste(image, _back(*HAND_BACK), (HAND_AT + HAND_BACK[0] / 2, y))
-        draw.text(
-            (HAND_AT + HAND_BACK[0] + 6, y), str(seat.hand_size), font=font(17), fill=WHITE, anchor="lm"
+        count = str(seat.hand_size)
+        _write(
+            image, (HAND_AT + HAND_BACK[0] + 6, y), count, size=17, fill=WHITE, ground=ROW_FILL, anchor="lm"
         )
     # The cards in play, as many as fit; the count of the rest.
     x = IN_PLAY_AT
@@ -265,10 +335,153 @@ def _draw_row(
         rest = len(seat.in_play) - shown - 1
         room = end - (44 if rest else 0)
         if x + chip.width > room:
-            draw.text((x, y), f"+{len(seat.in_play) - shown} more", font=font(14), fill=WHITE, anchor="lm")
+            more = f"+{len(seat.in_play) - shown} more"
+            _write(image, (x, y), more, size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
             break
         image.paste(chip, (x, round(y - chip.height / 2)), chip)
         x += chip.width + CHIP_GAP
+
+
+# --- in the board palette ----------------------------------------------------------------------------------
+#
+# What is sent is a palette picture, composed of pieces already mapped to one palette of 255 colours chosen
+# once (``_palette``): the empty picture per number of players, the header (the piles' sizes, the top card
+# and whose turn change at nearly every move: drawn and mapped each time) and each player's row, kept by what
+# it shows (a move changes one or two rows). Choosing a palette per board (Pillow's octree) took about half
+# of a board's time, and writing its PNG whole a fifth; the PNG is written band by band as the standard
+# board's is (``png_bands``: an unchanged band is not compressed again). bench/art.py: "crazier board".
+
+ROWS_KEPT = 256  # player rows kept in the board palette, 800 × 62 pixels (~50 kB) each: ~13 MB at most
+SAMPLE_PLAYERS = 4  # the empty picture in the palette's sample: its colours are the same for any number
+_rows: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+_rows_lock = threading.Lock()
+
+
+def forget() -> None:
+    """Drop the kept rows (benchmarks, tests)."""
+    with _rows_lock:
+        _rows.clear()
+
+
+def _on(ground: tuple[int, int, int], sprites: list[Image.Image]) -> Image.Image:
+    """RGBA ``sprites`` laid side by side, in lines ``WIDTH`` wide, on ``ground``: part of the sample."""
+    lines: list[list[Image.Image]] = [[]]
+    used = 0
+    for sprite in sprites:
+        if used + sprite.width > WIDTH and lines[-1]:
+            lines.append([])
+            used = 0
+        lines[-1].append(sprite)
+        used += sprite.width
+    heights = [max(sprite.height for sprite in line) for line in lines]
+    image = Image.new("RGB", (WIDTH, sum(heights)), ground)
+    top = 0
+    for line, height in zip(lines, heights, strict=True):
+        left = 0
+        for sprite in line:
+            image.paste(sprite, (left, top), sprite)
+            left += sprite.width
+        top += height
+    return image
+
+
+def _written(ground: tuple[int, int, int], inks: tuple[tuple[int, int, int], ...]) -> Image.Image:
+    """Words in each ink and size a board writes, on ``ground``: part of the sample."""
+    image = Image.new("RGB", (WIDTH, 24 * len(inks) * 5), ground)
+    draw = ImageDraw.Draw(image)
+    y = 12
+    for ink in inks:
+        for size in (12, 13, 14, 15, 17):
+            draw.text(
+                (8, y), "Sample name 12 draw pile 40 +3 more won", font=font(size), fill=ink, anchor="lm"
+            )
+            y += 24
+    return image
+
+
+@functools.cache
+def _palette() -> Image.Image:
+    """One palette of 255 colours for every Crazier board, chosen once (Pillow's octree; about 0.5 s, in the
+    renderer's thread at the first Crazier board) from a sample of all a board can show: the empty picture,
+    card faces on the felt and every card's chip on a row, the badges, the backs, and the texts in each of
+    their inks on each of their grounds. Drawn without the kept parts (``_face``, ``_chip``...), which
+    count what boards drew."""
+    # Large faces of the two-coloured aces and the wild 8s only (a quarter of the time of all 52, the same
+    # error: every ink and its blends are there, and on the small faces of all 52).
+    faces = [
+        crazier_card_image(card, width=TOP_CARD[0], height=TOP_CARD[1], detail="full")
+        for card in DECK
+        if rank_of(card) in ("A", "8")
+    ]
+    minis = [
+        crazier_card_image(card, width=MINI_CARD[0], height=MINI_CARD[1], detail="mini") for card in DECK
+    ]
+    chips = [_draw_chip(card, mini) for card, mini in zip(DECK, minis, strict=True)]
+    backs = [
+        back_image(width=PILE_CARD[0], height=PILE_CARD[1]),
+        back_image(width=HAND_BACK[0], height=HAND_BACK[1]),
+    ]
+    badges = [colour_badge(colour, size=BADGE) for colour in COLOURS]
+    gold = Image.new("RGBA", (WIDTH // 2, 40), GOLD)
+    parts = [
+        _draw_background(SAMPLE_PLAYERS),
+        _on(FELT, [*faces, *badges, *backs]),
+        _on(ROW_FILL, [*chips, *backs, gold]),
+        _written(FELT, (WHITE,)),
+        _written(ROW_FILL, (WHITE, MUTED, GOLD)),
+        _written(GOLD, (INK,)),
+    ]
+    sample = Image.new("RGB", (WIDTH, sum(part.height for part in parts)))
+    top = 0
+    for part in parts:
+        sample.paste(part, (0, top))
+        top += part.height
+    return sample.quantize(colors=255, method=Image.Quantize.FASTOCTREE)
+
+
+def _mapped(image: Image.Image) -> Image.Image:
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@functools.lru_cache(maxsize=8)
+def _mapped_background(players: int) -> Image.Image:
+    return _mapped(_background(players))
+
+
+def _mapped_header(board: CrazierBoard, players: int) -> Image.Image:
+    tile = _background(players).crop((0, 0, WIDTH, HEADER))
+    _draw_header(tile, ImageDraw.Draw(tile), board)
+    return _mapped(tile)
+
+
+def _mapped_row(players: int, index: int, seat: CrazierSeat, lit: bool) -> Image.Image:
+    """Row ``index`` of a board of ``players``, in the board palette: drawn once, then kept (the least
+    recently used go first); its words are in the language in force."""
+    key = (players, index, seat, lit, current_locale())
+    with _rows_lock:
+        found = _rows.get(key)
+        if found is not None:
+            _rows.move_to_end(key)
+            return found
+    top = HEADER + ROW * index
+    tile = _background(players).crop((0, top, WIDTH, top + ROW))
+    _draw_row(tile, ImageDraw.Draw(tile), seat, (ROW - 6) / 2, lit=lit)
+    row = _mapped(tile)
+    with _rows_lock:
+        _rows[key] = row
+        while len(_rows) > ROWS_KEPT:
+            _rows.popitem(last=False)
+    return row
+
+
+def compose_crazier_board(board: CrazierBoard) -> Image.Image:
+    """``draw_crazier_board`` in the board palette, pieced together from mapped parts."""
+    seats = sorted(board.seats, key=lambda seat: seat.position)
+    image = _mapped_background(len(seats)).copy()
+    image.paste(_mapped_header(board, len(seats)), (0, 0))
+    for i, seat in enumerate(seats):
+        image.paste(_mapped_row(len(seats), i, seat, _lit(board, seat)), (0, HEADER + ROW * i))
+    return image
 
 
 # --- in words -----------------------------------------------------------------------------------------------
@@ -330,10 +543,9 @@ def crazier_board_key(board: CrazierBoard) -> tuple[str, str, CrazierBoard]:
 
 
 def render_crazier_board(board: CrazierBoard) -> BoardPicture:
-    """Draw now (no cache): the PNG, quantised as the standard board is (flat colours and text)."""
-    image = draw_crazier_board(board).quantize(colors=255, method=Image.Quantize.FASTOCTREE)
+    """Draw now (no cache): a palette PNG, as the standard board is (flat colours and text)."""
     return BoardPicture(
-        png=png_bytes(image, optimize=False, level=3),
+        png=png_bands.palette_png(compose_crazier_board(board)),
         alt_text=crazier_alt_text(board),
         key=crazier_board_key(board),
     )

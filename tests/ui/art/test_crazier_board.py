@@ -199,6 +199,7 @@ def test_same_board_same_bytes_in_another_process() -> None:
 def test_each_part_is_drawn_once() -> None:
     for part in (crazier_board._face, crazier_board._chip, crazier_board._background, crazier_board._badge):
         part.cache_clear()
+    crazier_board.forget()
     render_crazier_board(board())
     faces = crazier_board._face.cache_info()
     # The top card (large) and three cards in play (small): four faces, each drawn once.
