@@ -11,10 +11,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from bot.ui.art import crazier_board
 from bot.ui.art.board import BoardRenderer
+from bot.ui.art.cards import draw_centered_text, font
 from bot.ui.art.crazier import COLOUR_INKS
 from bot.ui.art.crazier_board import (
     GOLD,
@@ -237,3 +238,37 @@ async def test_render_async_draws_off_the_event_loop(monkeypatch: pytest.MonkeyP
     drawn_in.clear()
     assert await render_crazier_async(renderer, board()) is picture
     assert drawn_in == []
+
+
+@pytest.mark.parametrize("anchor", [None, "lm", "mm", "rm"])
+@pytest.mark.parametrize("point", [(100, 50), (100.5, 50), (99.25, 50.5), (12, 9)])
+def test_kept_words_are_the_pixels_of_writing_them(anchor: str | None, point: tuple[float, float]) -> None:
+    ground = crazier_board.FELT
+    written = Image.new("RGB", (200, 100), ground)
+    draw = ImageDraw.Draw(written)
+    if anchor is None:
+        draw_centered_text(draw, "discard pile 27", point, size=13, fill=crazier_board.WHITE, bold=0)
+    else:
+        draw.text(point, "discard pile 27", font=font(13), fill=crazier_board.WHITE, anchor=anchor)
+    kept = Image.new("RGB", (200, 100), ground)
+    crazier_board._write(
+        kept, point, "discard pile 27", size=13, fill=crazier_board.WHITE, ground=ground, anchor=anchor
+    )
+    assert ImageChops.difference(written, kept).getbbox() is None
+
+
+def test_a_move_draws_only_the_rows_it_changed() -> None:
+    crazier_board.forget()
+    render_crazier_board(board())
+    assert len(crazier_board._rows) == 3
+    seats = board().seats
+    moved = (replace(seats[0], hand_size=4, to_act=False), replace(seats[1], to_act=True), seats[2])
+    render_crazier_board(board(seats=moved))
+    assert len(crazier_board._rows) == 5  # Ana's and Ben's rows again; Cleo's kept
+
+
+def test_the_palette_picture_is_the_full_colour_one() -> None:
+    full = crazier_board.draw_crazier_board(board())
+    sent = image_of(board())
+    error = ImageStat.Stat(ImageChops.difference(full, sent)).mean
+    assert max(error) < 2.0  # levels of 255, per channel, on average
