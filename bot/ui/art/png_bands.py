@@ -4,10 +4,12 @@ A palette picture's rows are cut in bands of ``BAND_ROWS``; each band's rows (fi
 a palette PNG) are deflated on their own (a full flush, so the pieces join into one valid stream) and kept,
 keyed by the band's pixels, in a small cache shared by every board: a band that did not change (the felt
 above the seats, a seat that did not move, the same band at another table) is not compressed again. The
-zlib stream's Adler-32 is combined from the bands' (``adler32_combine``, as zlib's own), so an unchanged
-band costs a hash of its pixels and a copy. The bands are deflated by zlib-ng (the ``zlib-ng`` package): the
-same deflate format, and at level 1 (its "quick" strategy) 2.7 times as fast as zlib's level 1 on these bands
-for 12% more bytes (14 against 37 us a band, bench/art.py): a move changes about 13 of the 30 bands.
+key is the pixels' CRC-32 and Adler-32 by zlib-ng (64 bits; about 0.4 us a band, where Python's own hash of
+a fresh slice took 4.5). The zlib stream's Adler-32 is combined from the bands' (``adler32_combine``, as
+zlib's own), so an unchanged band costs its checksums and a copy. The bands are deflated by zlib-ng (the
+``zlib-ng`` package): the same deflate format, and at level 1 (its "quick" strategy) 2.7 times as fast as
+zlib's level 1 on these bands for 12% more bytes (14 against 37 us a band, bench/art.py): a move changes
+about 13 of the 30 bands.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ CACHE_BANDS = 8192  # about 1 kB of deflate each: ~8 MB
 _ADLER_BASE = 65521
 _FINAL_BLOCK = b"\x03\x00"  # an empty final block (fixed Huffman): ends the joined stream
 
-# hash of a band's pixels (Python's 64-bit hash: a false match needs two different bands with one hash among
-# the few thousand kept) -> (deflate bytes, Adler-32 of the filtered rows, their length)
-_bands: OrderedDict[tuple[int, int], tuple[bytes, int, int]] = OrderedDict()
+# (CRC-32, Adler-32, length) of a band's pixels (a false match needs two different bands alike in both
+# checksums among the few thousand kept) -> (deflate bytes, Adler-32 of the filtered rows, their length)
+_bands: OrderedDict[tuple[int, int, int], tuple[bytes, int, int]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -60,7 +62,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _band(pixels: bytes, width: int) -> tuple[bytes, int, int]:
+def _band(pixels: bytes | memoryview, width: int) -> tuple[bytes, int, int]:
     """A band's rows with their filter bytes, deflated alone (byte-aligned at its end) and checksummed."""
     rows = bytearray()
     for start in range(0, len(pixels), width):
@@ -97,13 +99,13 @@ def palette_png(image: Image.Image) -> bytes:
     if image.mode != "P":
         raise ValueError("palette pictures only")
     width, height = image.size
-    pixels = _pixels(image)
+    pixels = memoryview(_pixels(image))  # bands are looked at in place, copied only when new
     band_bytes = width * BAND_ROWS
     pieces = [b"\x78\x01"]  # zlib header: deflate, 32 kB window, fastest
     adler = 1
     for start in range(0, len(pixels), band_bytes):
         band = pixels[start : start + band_bytes]
-        key = (hash(band), len(band))
+        key = (zlib_ng.crc32(band), zlib_ng.adler32(band), len(band))
         with _lock:
             found = _bands.get(key)
             if found is not None:
