@@ -20,7 +20,6 @@ import functools
 import math
 import threading
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
@@ -51,6 +50,7 @@ from bot.ui.art.cards import (
     font,
     suit_badge,
 )
+from bot.ui.art.kept import Kept
 from bot.ui.names import plain_name
 
 WIDTH, HEIGHT = 800, 450
@@ -466,26 +466,18 @@ def draw_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image
 
 
 MAPPED_SPRITES = 4096  # sprites kept in the board palette: names on plates are most of them (~3 kB each)
-_mapped_sprites: OrderedDict[Hashable, Sprite] = OrderedDict()
-_mapped_lock = threading.Lock()
+_mapped_sprites: Kept[Hashable, Sprite] = Kept(MAPPED_SPRITES)
 
 
 def _mapped(key: Hashable, palette: Palette, draw: Callable[[], Sprite]) -> Sprite:
     """The sprite ``key`` names, in the board palette: drawn and mapped once, then kept (the least recently
     used go first)."""
-    full = (key, palette.name)
-    with _mapped_lock:
-        found = _mapped_sprites.get(full)
-        if found is not None:
-            _mapped_sprites.move_to_end(full)
-            return found
-    pixels, mask = draw()
-    sprite = (pixels.quantize(palette=_board_palette(palette), dither=Image.Dither.NONE), mask)
-    with _mapped_lock:
-        _mapped_sprites[full] = sprite
-        while len(_mapped_sprites) > MAPPED_SPRITES:
-            _mapped_sprites.popitem(last=False)
-    return sprite
+
+    def mapped() -> Sprite:
+        pixels, mask = draw()
+        return pixels.quantize(palette=_board_palette(palette), dither=Image.Dither.NONE), mask
+
+    return _mapped_sprites.get_or_make((key, palette.name), mapped)
 
 
 @functools.lru_cache(maxsize=4)
@@ -611,10 +603,9 @@ class BoardRenderer:
 
     def __init__(self, palette: Palette = FOUR_COLOUR, *, cache_size: int = CACHE_SIZE) -> None:
         self.palette = palette
-        self.cache_size = cache_size
         self.drawn = 0  # pictures actually drawn (the rest came from the cache)
-        self._cache: OrderedDict[Hashable, BoardPicture] = OrderedDict()
-        self._lock = threading.Lock()
+        self._cache: Kept[Hashable, BoardPicture] = Kept(cache_size)
+        self._lock = threading.Lock()  # for ``drawn``
         # Threads of their own: a board edit waits for its picture while holding its turn of Discord's
         # global budget, so the picture must not queue behind CPU players' decisions in the default executor.
         self._executor = concurrent.futures.ThreadPoolExecutor(
@@ -632,11 +623,7 @@ class BoardRenderer:
         return self._cached(board_key(snapshot, self.palette))
 
     def _cached(self, key: Hashable) -> BoardPicture | None:
-        with self._lock:
-            picture = self._cache.get(key)
-            if picture is not None:
-                self._cache.move_to_end(key)
-            return picture
+        return self._cache.get(key)
 
     def render(self, snapshot: TableSnapshot) -> BoardPicture | None:
         """The picture of this board (None when the table has no round to show)."""
@@ -653,9 +640,7 @@ class BoardRenderer:
         picture = draw()
         with self._lock:
             self.drawn += 1
-            self._cache[key] = picture
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+        self._cache.put(key, picture)
         return picture
 
     async def picture_async(self, key: Hashable, draw: Callable[[], BoardPicture]) -> BoardPicture:

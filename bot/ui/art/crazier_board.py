@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import functools
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -29,6 +27,7 @@ from bot.ui.art import png_bands
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, font
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
+from bot.ui.art.kept import Kept
 from bot.ui.names import plain_name
 
 WIDTH = 800
@@ -353,14 +352,12 @@ def _draw_row(
 
 ROWS_KEPT = 256  # player rows kept in the board palette, 800 × 62 pixels (~50 kB) each: ~13 MB at most
 SAMPLE_PLAYERS = 4  # the empty picture in the palette's sample: its colours are the same for any number
-_rows: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
-_rows_lock = threading.Lock()
+_rows: Kept[tuple[object, ...], Image.Image] = Kept(ROWS_KEPT)
 
 
 def forget() -> None:
     """Drop the kept rows (benchmarks, tests)."""
-    with _rows_lock:
-        _rows.clear()
+    _rows.clear()
 
 
 def _on(ground: tuple[int, int, int], sprites: list[Image.Image]) -> Image.Image:
@@ -457,21 +454,14 @@ def _mapped_header(board: CrazierBoard, players: int) -> Image.Image:
 def _mapped_row(players: int, index: int, seat: CrazierSeat, lit: bool) -> Image.Image:
     """Row ``index`` of a board of ``players``, in the board palette: drawn once, then kept (the least
     recently used go first); its words are in the language in force."""
-    key = (players, index, seat, lit, current_locale())
-    with _rows_lock:
-        found = _rows.get(key)
-        if found is not None:
-            _rows.move_to_end(key)
-            return found
     top = HEADER + ROW * index
-    tile = _background(players).crop((0, top, WIDTH, top + ROW))
-    _draw_row(tile, ImageDraw.Draw(tile), seat, (ROW - 6) / 2, lit=lit)
-    row = _mapped(tile)
-    with _rows_lock:
-        _rows[key] = row
-        while len(_rows) > ROWS_KEPT:
-            _rows.popitem(last=False)
-    return row
+
+    def draw() -> Image.Image:
+        tile = _background(players).crop((0, top, WIDTH, top + ROW))
+        _draw_row(tile, ImageDraw.Draw(tile), seat, (ROW - 6) / 2, lit=lit)
+        return _mapped(tile)
+
+    return _rows.get_or_make((players, index, seat, lit, current_locale()), draw)
 
 
 def compose_crazier_board(board: CrazierBoard) -> Image.Image:

@@ -15,12 +15,12 @@ about 13 of the 30 bands.
 from __future__ import annotations
 
 import struct
-import threading
 import zlib
-from collections import OrderedDict
 
 from PIL import Image
 from zlib_ng import zlib_ng
+
+from bot.ui.art.kept import Kept
 
 BAND_ROWS = 15  # 30 bands on an 800 × 450 board: about 12 kB of pixels each
 LEVEL = 1  # zlib's effort (see bot.ui.art.board.PNG_LEVEL)
@@ -30,14 +30,12 @@ _FINAL_BLOCK = b"\x03\x00"  # an empty final block (fixed Huffman): ends the joi
 
 # (CRC-32, Adler-32, length) of a band's pixels (a false match needs two different bands alike in both
 # checksums among the few thousand kept) -> (deflate bytes, Adler-32 of the filtered rows, their length)
-_bands: OrderedDict[tuple[int, int, int], tuple[bytes, int, int]] = OrderedDict()
-_lock = threading.Lock()
+_bands: Kept[tuple[int, int, int], tuple[bytes, int, int]] = Kept(CACHE_BANDS)
 
 
 def forget() -> None:
     """Drop the kept bands (benchmarks, tests)."""
-    with _lock:
-        _bands.clear()
+    _bands.clear()
 
 
 def adler32_combine(adler1: int, adler2: int, length2: int) -> int:
@@ -106,16 +104,10 @@ def palette_png(image: Image.Image) -> bytes:
     for start in range(0, len(pixels), band_bytes):
         band = pixels[start : start + band_bytes]
         key = (zlib_ng.crc32(band), zlib_ng.adler32(band), len(band))
-        with _lock:
-            found = _bands.get(key)
-            if found is not None:
-                _bands.move_to_end(key)
+        found = _bands.get(key)  # not get_or_make: 30 bands a picture, a closure each costs ~5%
         if found is None:
             found = _band(band, width)
-            with _lock:
-                _bands[key] = found
-                while len(_bands) > CACHE_BANDS:
-                    _bands.popitem(last=False)
+            _bands.put(key, found)
         data, band_adler, length = found
         pieces.append(data)
         adler = adler32_combine(adler, band_adler, length)
