@@ -24,7 +24,9 @@ from bot.ui.art.kept import Kept
 
 BAND_ROWS = 15  # 30 bands on an 800 × 450 board: about 12 kB of pixels each
 LEVEL = 1  # zlib's effort (see bot.ui.art.board.PNG_LEVEL)
-CACHE_BANDS = 8192  # about 1 kB of deflate each: ~8 MB
+# About 1.8 kB of deflate each: measured full in bench/soak.py, 14.3 MiB of deflate and ~18 MiB with the keys
+# and the map (the process's largest kept part; full after ~4 minutes of the soak's 14 tables).
+CACHE_BANDS = 8192
 _ADLER_BASE = 65521
 _FINAL_BLOCK = b"\x03\x00"  # an empty final block (fixed Huffman): ends the joined stream
 
