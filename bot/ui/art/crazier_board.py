@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.crazier.deck import COLOUR_NAMES, COLOURS, DECK, colours_of, rank_of, row_of
-from bot.i18n import _, current_locale, ngettext, pgettext
+from bot.i18n import _, current_locale, ngettext, npgettext, pgettext
 from bot.ui.art import png_bands
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, font
@@ -326,19 +326,24 @@ def _draw_row(
         _write(
             image, (HAND_AT + HAND_BACK[0] + 6, y), count, size=17, fill=WHITE, ground=ROW_FILL, anchor="lm"
         )
-    # The cards in play, as many as fit; the count of the rest.
+    # The cards in play, as many as fit; the count of the rest, in the language in force, with room kept for
+    # its own width (languages differ: "+3 more", "+3 weitere").
     x = IN_PLAY_AT
     end = WIDTH - MARGIN - 8
     for shown, card in enumerate(seat.in_play):
         chip = _chip(card)
         rest = len(seat.in_play) - shown - 1
-        room = end - (44 if rest else 0)
+        room = end - (draw.textlength(_more(rest + 1), font=font(14)) + CHIP_GAP if rest else 0)
         if x + chip.width > room:
-            more = f"+{len(seat.in_play) - shown} more"
-            _write(image, (x, y), more, size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
+            _write(image, (x, y), _more(rest + 1), size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
             break
         image.paste(chip, (x, round(y - chip.height / 2)), chip)
         x += chip.width + CHIP_GAP
+
+
+def _more(count: int) -> str:
+    """The cards in play that a row has no room to show."""
+    return npgettext("picture", "+{n} more", "+{n} more", count)
 
 
 # --- in the board palette ----------------------------------------------------------------------------------

@@ -272,3 +272,34 @@ def test_the_palette_picture_is_the_full_colour_one() -> None:
     sent = image_of(board())
     error = ImageStat.Stat(ImageChops.difference(full, sent)).mean
     assert max(error) < 2.0  # levels of 255, per channel, on average
+
+
+@pytest.mark.parametrize(
+    ("locale", "word"),
+    [("en", "more"), ("de", "weitere"), ("fr", "autres"), ("es", "más"), ("pt_BR", "mais")],
+)
+def test_cards_in_play_beyond_the_row_are_counted_in_the_players_language(
+    locale: str, word: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.engine.crazier.deck import DECK
+    from bot.i18n import use_locale
+
+    in_play = DECK[:16]  # more than a row holds
+    written: list[tuple[float, str]] = []
+    real_write = crazier_board._write
+
+    def write(image: Image.Image, point: tuple[float, float], text: str, **kwargs: object) -> None:
+        written.append((point[0], text))
+        real_write(image, point, text, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(crazier_board, "_write", write)
+    with use_locale(locale):
+        crazier_board.draw_crazier_board(board(seats=(replace(board().seats[0], in_play=in_play),)))
+    labels = [(x, text) for x, text in written if text.startswith("+")]
+    assert len(labels) == 1, written
+    x, label = labels[0]
+    count = int(label.split()[0][1:])
+    assert label == f"+{count} {word}"
+    assert 1 < count < len(in_play)
+    # The label fits in the row, whatever its language's length.
+    assert x + font(14).getlength(label) <= WIDTH - 12
