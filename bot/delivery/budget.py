@@ -12,7 +12,10 @@ through one aiohttp session, and accepts an aiohttp ``TraceConfig`` (the ``http_
 ``GlobalBudget.trace_config`` puts ``GlobalBudget.middleware`` on that session at its first request (a
 middleware is cheaper than a trace's signals): aiohttp calls it around each attempt, so it paces every
 attempt, retries after a 429 or a 5xx included, and reads every response's status and rate-limit headers at
-the end. Nothing of discord.py's own request code is copied or replaced.
+the end. Nothing of discord.py's own request code is copied or replaced. A request exempt from the global
+limit (an interaction's answer, a call through its token) met by a 5xx is sent again after a quarter of a
+second, up to three times (an answer only while Discord's 3 s leave time): discord.py's own pauses (1 s, then
+3 s) lost a click whose answer met two, and held a hand's refresh for a second.
 
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
 counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default first
@@ -55,6 +58,7 @@ from typing import Any, Protocol
 import aiohttp
 import yarl
 from discord.http import Route
+from discord.utils import DISCORD_EPOCH
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +73,11 @@ SLOWEST = 0.2  # never slower than this part of the rate
 RECOVERY_STEP = 0.1  # part of the rate regained ...
 RECOVERY_EVERY = 30.0  # ... every this many seconds without a global 429
 INVALID_STATUSES = frozenset({401, 403, 429})
+INTERACTION_WINDOW = 3.0  # seconds: Discord drops an interaction whose first answer has not come by then
+QUICK_RETRY_PAUSE = 0.25  # seconds before an exempt request (an answer, a token's call) goes again after 5xx
+QUICK_RETRIES = 3  # such quick tries at most, for each of discord.py's own (a longer outage is its to wait)
+CALLBACK_MARGIN = 0.5  # seconds an answer may take to reach Discord: no new try with less time left
+CLOCK_SKEW = 2.0  # seconds this machine's clock may run behind Discord's before an id's time is not trusted
 
 _INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
 _TOKEN_WEBHOOK = re.compile(r"^/webhooks/(\d+)/[^/]+(?:/.*)?$")
@@ -129,6 +138,15 @@ def classify(method: str, path: str, application_id: int | None) -> RouteInfo:
         # Before the application id is known (it comes with login) no interaction exists yet either.
         return RouteInfo(template, True)
     return RouteInfo(template, False)
+
+
+def callback_time_left(interaction_id: int, now: float) -> float:
+    """Seconds left, at Unix time ``now``, of Discord's 3 s for an interaction's first answer (counted from
+    the time in its id); 0 when the two clocks disagree by more than a plausible delay."""
+    age = now - ((interaction_id >> 22) + DISCORD_EPOCH) / 1000
+    if not -CLOCK_SKEW <= age <= INTERACTION_WINDOW:
+        return 0.0
+    return INTERACTION_WINDOW - max(age, 0.0)
 
 
 def scope_of_429(headers: Mapping[str, str], body: Any) -> str:
@@ -211,7 +229,8 @@ class InvalidRequests:
 class GlobalBudget:
     """See the module docstring. ``rate`` None: a shared proxy paces the bot's requests.
 
-    ``clock`` and ``sleep`` are the event loop's by default; the tests pass a virtual clock."""
+    ``clock`` and ``sleep`` are the event loop's by default; the tests pass a virtual clock. ``wall``: Unix
+    time (how old an interaction is, by the time in its id)."""
 
     def __init__(
         self,
@@ -222,6 +241,7 @@ class GlobalBudget:
         observer: BudgetObserver | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         if rate is not None and rate < 1:
             raise ValueError("the global rate is a number of requests per second, 1 or more")
@@ -231,6 +251,7 @@ class GlobalBudget:
         self.observer = observer
         self._clock = clock
         self._sleep = sleep
+        self._wall = wall  # Unix time, to tell an interaction's age from the time in its id
         self._sent: collections.deque[float] = collections.deque()  # send times in the current window
         self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []  # a heap, by since then arrival
         self._order = itertools.count()
@@ -482,10 +503,36 @@ class GlobalBudget:
         self, request: aiohttp.ClientRequest, handler: aiohttp.ClientHandlerType
     ) -> aiohttp.ClientResponse:
         """An aiohttp client middleware: paces and reads every attempt of a REST request (``trace_config``
-        installs it; retries are discord.py's own requests, each an attempt of its own)."""
+        installs it; retries are discord.py's own requests, each an attempt of its own), and sends a request
+        exempt from the global limit again soon after a 5xx (an answer while Discord's 3 s allow it)."""
         info = self.info_for(request.method, request.url)
         if info is None:
             return await handler(request)
+        response = await self._attempt(info, request, handler)
+        # discord.py waits 1 s, then 3 s, before it sends a request again after a 5xx. An interaction's first
+        # answer counts only within 3 s of its creation: after two 5xx the click was lost ("This interaction
+        # failed"); a hand or a board edit through a token waited a second or more. Those, exempt from the
+        # global limit, are tried again sooner here (a few times; a click's answer only while its 3 s leave
+        # time), then discord.py's own retries as before.
+        quick = 0
+        while quick < QUICK_RETRIES and self._retry_soon(info, response.status):
+            response.release()
+            log.info("%s answered %s: trying again in %.2f s", info.route, response.status, QUICK_RETRY_PAUSE)
+            await self._sleep(QUICK_RETRY_PAUSE)
+            quick += 1
+            response = await self._attempt(info, request, handler)
+        return response
+
+    def _retry_soon(self, info: RouteInfo, status: int) -> bool:
+        if status < 500 or not info.exempt:
+            return False
+        if info.interaction_id is None:
+            return True
+        return callback_time_left(info.interaction_id, self._wall()) > QUICK_RETRY_PAUSE + CALLBACK_MARGIN
+
+    async def _attempt(
+        self, info: RouteInfo, request: aiohttp.ClientRequest, handler: aiohttp.ClientHandlerType
+    ) -> aiohttp.ClientResponse:
         if not info.exempt:
             await self._use_turn()
         started = self._clock()

@@ -7,6 +7,7 @@ real ``HTTPClient`` against a small local aiohttp server that answers like Disco
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -16,11 +17,15 @@ from aiohttp import web
 from discord.http import HTTPClient, Route
 
 from bot.delivery.budget import (
+    CALLBACK_MARGIN,
     HOLD_MAX,
+    INTERACTION_WINDOW,
     INVALID_WINDOW,
+    QUICK_RETRY_PAUSE,
     RECOVERY_EVERY,
     GlobalBudget,
     RouteInfo,
+    callback_time_left,
     classify,
     retry_after_of,
     route_template,
@@ -208,6 +213,7 @@ class StubDiscord:
     def __init__(self) -> None:
         self.arrivals: list[tuple[float, str]] = []
         self.global_429s = 1
+        self.server_errors = 0  # the next this many requests through an interaction's token answer 500
         self.release = asyncio.Event()
         self.release.set()
 
@@ -215,6 +221,9 @@ class StubDiscord:
         loop = asyncio.get_running_loop()
         self.arrivals.append((loop.time(), f"{request.method} {request.path}"))
         json = {"Content-Type": "application/json", "Via": "1.1 google"}
+        if self.server_errors and "/webhooks/" in request.path:
+            self.server_errors -= 1
+            return web.Response(status=500, text="internal server error", headers={"Via": "1.1 google"})
         if request.path.endswith("/callback"):
             return web.Response(body=b'{"interaction": {"id": "1", "type": 2}}', headers=json)
         if request.method == "POST" and request.path.endswith("/messages") and self.global_429s:
@@ -470,3 +479,48 @@ async def test_a_held_turn_waits_out_a_global_429_that_came_meanwhile() -> None:
         budget.observe(RouteInfo("POST /channels/{id}/messages", False), 429, global_429, None, 0.01)
         await budget._use_turn()  # ... so this one, about to go, waits out the pause (the trace's hook)
         assert clock.now == pytest.approx(2.0)
+
+
+def test_an_interactions_time_left_is_told_from_the_time_in_its_id() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from discord.utils import time_snowflake
+
+    created = datetime(2026, 11, 26, 12, 0, 0, tzinfo=UTC)
+    interaction_id = time_snowflake(created)
+    at = created.timestamp()
+    assert callback_time_left(interaction_id, at) == pytest.approx(INTERACTION_WINDOW, abs=0.002)
+    assert callback_time_left(interaction_id, at + 2.25) == pytest.approx(0.75, abs=0.002)
+    # Within the margin no new try is made: a try needs the pause and the margin both.
+    assert callback_time_left(interaction_id, at + 2.4) < QUICK_RETRY_PAUSE + CALLBACK_MARGIN
+    assert callback_time_left(interaction_id, at + 3.5) == 0.0  # too late
+    # A clock a little behind Discord's: the whole window; one far off either way is not trusted.
+    assert callback_time_left(interaction_id, at - 1.0) == pytest.approx(INTERACTION_WINDOW, abs=0.002)
+    assert callback_time_left(interaction_id, at - 60.0) == 0.0
+    assert callback_time_left(interaction_id, (created + timedelta(hours=1)).timestamp()) == 0.0
+
+
+async def test_a_call_through_an_interactions_token_met_by_5xx_goes_again_soon(stub: StubDiscord) -> None:
+    """discord.py waits 1 s, then 3 s, after a 5xx; a hand's or a board's edit through an interaction's
+    token (exempt from the global limit) is tried again after a quarter of a second instead, a few times."""
+    observed = Observed()
+    budget = GlobalBudget(50, observer=observed, application_id=lambda: APP)
+    http = await http_client(budget)
+    edit = Route("PATCH", "/webhooks/{id}/{token}/messages/{m}", id=APP, token="tok", m=9)
+    try:
+        stub.server_errors = 2
+        await http.request(edit, json={"content": "your turn"})
+        # More 5xx than the quick tries: discord.py's own retry (after its 1 s) still comes.
+        stub.server_errors = 4
+        await http.request(edit, json={"content": "your turn"})
+    finally:
+        await http.close()
+    edits = [at for at, path in stub.arrivals if path.startswith("PATCH /api/v10/webhooks/")]
+    assert len(edits) == 3 + 5
+    first, second = edits[:3], edits[3:]
+    assert all(QUICK_RETRY_PAUSE <= b - a < 0.6 for a, b in itertools.pairwise(first))
+    assert all(QUICK_RETRY_PAUSE <= b - a < 0.6 for a, b in itertools.pairwise(second[:4]))
+    assert second[4] - second[3] >= 0.9  # discord.py's pause
+    statuses = [status for route, _exempt, status in observed.done if route.startswith("PATCH")]
+    assert statuses == [500, 500, 200, 500, 500, 500, 500, 200]  # each attempt read once
+    assert budget.invalid.count() == 0  # a 5xx is not an invalid request

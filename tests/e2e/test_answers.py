@@ -142,3 +142,24 @@ async def test_private_hand_messages_leave_no_view_timers_and_their_buttons_work
     assert timers == []
     # The hand messages' buttons still play: a whole round by them.
     assert await world.play_round_by_buttons() > 0
+
+
+async def test_a_click_whose_answer_meets_5xx_is_still_answered_within_discords_3_seconds(
+    world: World,
+) -> None:
+    """discord.py waits 1 s, then 3 s, before sending an answer again after a 5xx: two in a row and the
+    click's answer came after Discord's 3 s ("This interaction failed"). The bot tries again sooner."""
+    board = await world.run(world.alice, "new")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    hand = await (await world.fake.click(world.alice, board, label="Start")).reply()
+    await world.settle()
+    button = next(b for b in hand.buttons if ":play:" in b["custom_id"] or b["label"] == "Draw")
+    errors_before = world.fake.server_errors.count
+    world.fake.server_errors.fail_next(2, path_contains="/callback")
+    click = await world.fake.click(world.alice, hand, button["custom_id"])
+    updated = await click.reply(timeout=5.0)
+    assert world.fake.server_errors.count == errors_before + 2  # both 5xx were met
+    assert click.record.callback_at is not None
+    assert click.record.callback_at - click.record.created_at < 1.5  # Discord allows 3
+    assert updated.id == hand.id and ("You played" in updated.content or "You drew" in updated.content)
+    await world.settle()

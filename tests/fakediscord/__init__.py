@@ -118,7 +118,8 @@ requests (401, 403, 429 but shared ones) in 10 minutes. ``fake.limits.counters``
 (so the fixture) does too when limits are on. In tests: ``@pytest.mark.discord_limits(**kwargs)`` (the
 kwargs of ``DiscordLimits``) on a test using ``fake_discord``, or the ``limited_fake_discord`` fixture.
 ``FakeDiscord(server_error_rate=0.02, fault_seed=1)`` answers that seeded share of REST calls with
-500/502/503/504 before handling them. ``await fake.drop_gateway(kind=...)`` with "close", "abrupt",
+500/502/503/504 before handling them; ``fake.server_errors.fail_next(2, path_contains="/callback")``
+answers exactly the next two matching calls 503. ``await fake.drop_gateway(kind=...)`` with "close", "abrupt",
 "half_open", "reconnect" (op 7) or "invalid_session" (op 9); ``fake.faults.run(every, kinds, stop=event)``
 injects them in turn; ``fake.faults.outages`` records each.
 

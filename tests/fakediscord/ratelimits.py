@@ -356,11 +356,22 @@ class ServerErrors:
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
 
-    def roll(self) -> web.Response | None:
-        if self.rate <= 0 or self._rng.random() >= self.rate:
+    # ``fail_next``: the next calls whose path holds a text, each answered a given status (an exact fault).
+    _next: list[tuple[str, int]] = field(init=False, default_factory=list)
+
+    def fail_next(self, count: int, *, path_contains: str = "", status: int = 503) -> None:
+        """Answer the next ``count`` REST calls whose path contains ``path_contains`` with ``status``."""
+        self._next.extend([(path_contains, status)] * count)
+
+    def roll(self, path: str = "") -> web.Response | None:
+        planned = next((i for i, (text, _status) in enumerate(self._next) if text in path), None)
+        if planned is not None:
+            status = self._next.pop(planned)[1]
+        elif self.rate <= 0 or self._rng.random() >= self.rate:
             return None
+        else:
+            status = self._rng.choice(self.statuses)
         self.count += 1
-        status = self._rng.choice(self.statuses)
         if status == 500:
             return web.json_response({"message": "500: Internal Server Error", "code": 0}, status=500)
         # Discord's load balancers answer the others with a short text body.

@@ -991,7 +991,7 @@ class FakeDiscord:
             if isinstance(admitted, web.Response):
                 return admitted
             ticket = admitted
-        response = self.server_errors.roll() or await self._handle(request, handler)
+        response = self.server_errors.roll(request.path) or await self._handle(request, handler)
         if ticket is not None and self.limits is not None:
             self.limits.answered(ticket, response)
         response.headers.setdefault("Via", VIA)
