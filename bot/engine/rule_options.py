@@ -30,7 +30,7 @@ from bot.engine.rules import (
     Ruleset,
     get_preset,
 )
-from bot.i18n import N_, _, fold, listed_words, pgettext, read_typed, use_locale
+from bot.i18n import N_, _, current_locale, fold, listed_words, pgettext, read_typed, use_locale
 
 CHOICE, NUMBER, RANKS, RANK_NUMBERS = "choice", "number", "ranks", "rank-numbers"
 ON_OFF = (("on", N_("on")), ("off", N_("off")))
@@ -496,6 +496,11 @@ def suggestions(key: str, typed: str, ruleset: Ruleset | None = None) -> list[tu
     words = [(fold(code), fold(_(label))) for code, label in values]
     hits = [v for v, (c, w) in zip(values, words, strict=True) if c.startswith(t) or w.startswith(t)]
     hits += [v for v, (c, w) in zip(values, words, strict=True) if v not in hits and (t in c or t in w)]
+    if option(key).choices == ON_OFF:
+        # Also by the words a player may type for on and off ("désac…" finds "non" in French).
+        switch = _switch_words(current_locale())
+        said = {value for word, value in switch.items() if fold(word).startswith(t)}
+        hits += [v for v in values if v not in hits and (v[0] == "on") in said]
     try:
         code = value_code(key, parse_value(key, typed))
     except RulesetError:

@@ -131,6 +131,18 @@ def test_suggestions_match_the_players_words() -> None:
     assert [code for code, _label in found] == ["off"]
 
 
+def test_french_on_and_off_read_without_a_gender_and_are_found_by_every_word() -> None:
+    # "activé" agreed with a masculine noun only ("Image du plateau : activé"); "oui"/"non" agree with any.
+    with use_locale("fr"):
+        assert (_("on"), _("off")) == ("oui", "non")
+        for typed, code in (("oui", "on"), ("act", "on"), ("non", "off"), ("désac", "off"), ("faux", "off")):
+            found = suggestions("reshuffle", typed)
+            assert [c for c, _label in found] == [code], typed
+        # What was shown and what players were told before are both read.
+        for word, value in (("oui", True), ("activé", True), ("non", False), ("désactivé", False)):
+            assert parse_value("reshuffle", word) is value
+
+
 # --- cards -------------------------------------------------------------------------------------------------
 
 
