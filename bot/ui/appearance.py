@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Hashable
 
 from bot.delivery.emojis import CardEmojis
+from bot.engine.crazier import PRESET_NAME as CRAZIER
 from bot.i18n import DEFAULT_LOCALE, from_discord
 from bot.service.models import CardDisplay, TableSnapshot
 from bot.ui.art.board import BoardPicture, BoardRenderer, board_key, has_picture
-from bot.ui.art.crazier_board import crazier_board_key, render_crazier_async
+from bot.ui.art.crazier_board import crazier_board_key, prepare_crazier, render_crazier_async
 from bot.ui.crazier_picture import crazier_board_of
 from bot.ui.faces import TEXT, CardFaces
 
@@ -95,6 +96,9 @@ class Appearance:
         if snapshot.crazier is not None:
             board = crazier_board_of(snapshot)
             return await render_crazier_async(self.pictures, board) if board is not None else None
+        if snapshot.preset == CRAZIER:  # its lobby: no picture yet, the first one's palette chosen meanwhile
+            prepare_crazier(self.pictures)
+            return None
         return await self.pictures.render_async(snapshot)
 
 

@@ -619,6 +619,10 @@ class BoardRenderer:
         (bench/art.py --first-start: Start → board about 0.4 s)."""
         return self._executor.submit(_warm_sprites)
 
+    def prepare(self, work: Callable[[], object]) -> concurrent.futures.Future[object]:
+        """Run ``work`` (something a coming picture will need) in the renderer's thread now."""
+        return self._executor.submit(work)
+
     def cached(self, snapshot: TableSnapshot) -> BoardPicture | None:
         return self._cached(board_key(snapshot, self.palette))
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -404,10 +405,10 @@ def _written(ground: tuple[int, int, int], inks: tuple[tuple[int, int, int], ...
 @functools.cache
 def _palette() -> Image.Image:
     """One palette of 255 colours for every Crazier board, chosen once (Pillow's octree; about 0.5 s, in the
-    renderer's thread at the first Crazier board) from a sample of all a board can show: the empty picture,
-    card faces on the felt and every card's chip on a row, the badges, the backs, and the texts in each of
-    their inks on each of their grounds. Drawn without the kept parts (``_face``, ``_chip``...), which
-    count what boards drew."""
+    renderer's thread, asked by a Crazier lobby: ``prepare_crazier``) from a sample of all a board can show:
+    the empty picture, card faces on the felt and every card's chip on a row, the badges, the backs, and the
+    texts in each of their inks on each of their grounds. Drawn without the kept parts (``_face``,
+    ``_chip``...), which count what boards drew."""
     # Large faces of the two-coloured aces and the wild 8s only (a quarter of the time of all 52, the same
     # error: every ink and its blends are there, and on the small faces of all 52).
     faces = [
@@ -535,6 +536,17 @@ def crazier_alt_text(board: CrazierBoard) -> str:
 def crazier_board_key(board: CrazierBoard) -> tuple[str, str, CrazierBoard]:
     """The board, and the language of the picture's words (the language in force)."""
     return ("crazier", current_locale(), board)
+
+
+_palette_asked = threading.Event()  # set once the palette has been asked of a renderer (see ``prepare``)
+
+
+def prepare_crazier(renderer: BoardRenderer) -> None:
+    """A Crazier table's lobby is up: choose the palette (about 0.5 s, once a process) in ``renderer``'s
+    thread now, so that its first board, when the game starts, does not wait for it."""
+    if not _palette_asked.is_set():
+        _palette_asked.set()
+        renderer.prepare(_palette)
 
 
 def render_crazier_board(board: CrazierBoard) -> BoardPicture:

@@ -303,3 +303,31 @@ def test_cards_in_play_beyond_the_row_are_counted_in_the_players_language(
     assert 1 < count < len(in_play)
     # The label fits in the row, whatever its language's length.
     assert x + font(14).getlength(label) <= WIDTH - 12
+
+
+def test_a_crazier_lobby_has_the_palette_chosen_before_its_first_board() -> None:
+    # In a process of its own: the palette is chosen once a process. The lobby's board has no picture; asking
+    # for it starts choosing the palette in the renderer's thread, so the first board (at Start) finds it.
+    script = """
+import asyncio, dataclasses, sys
+from bot.ui.appearance import Appearance
+from bot.ui.art import crazier_board
+from bot.ui.art.board import BoardRenderer
+from tests.ui.snapshots import snapshot
+
+async def main():
+    renderer = BoardRenderer()
+    appearance = Appearance(pictures=renderer)
+    classic = await appearance.picture(dataclasses.replace(snapshot(), phase="lobby", status="lobby"))
+    before = crazier_board._palette.cache_info().currsize
+    lobby = dataclasses.replace(snapshot(), phase="lobby", status="lobby", preset="crazier-abilities")
+    shown = await appearance.picture(lobby)
+    await appearance.picture(lobby)  # asked once
+    renderer._executor.shutdown(wait=True)
+    info = crazier_board._palette.cache_info()
+    print(classic, shown, before, info.currsize, info.misses, renderer.drawn)
+
+asyncio.run(main())
+"""
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["None", "None", "0", "1", "1", "0"], run.stdout + run.stderr
