@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.delivery import webhook_calls
-from bot.delivery.answers import answer_privately, from_private_message, update_in_place
+from bot.delivery.answers import answer_privately, from_private_message, release, update_in_place
 from bot.delivery.feed import hand_key
 from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
 from bot.i18n import N_, _
@@ -126,9 +126,12 @@ class HandMessages:
         faces = await self.appearance.faces(hand.snapshot.guild_id)
         content = render.hand_content(hand, faces=faces)
         view = hand_view(hand, faces)
+        signature = view_signature(view)  # read before sending: a sent view is released (emptied)
         shown = render.hand_content(hand, note=note, faces=faces) if note else content
         if in_place:
             await update_in_place(interaction, shown, view)
+            if view is not None:
+                release(view)
         else:
             if view is None:
                 await answer_privately(interaction, shown)
@@ -136,7 +139,7 @@ class HandMessages:
                 await answer_privately(interaction, shown, view=view)
             # The hand message shown before (if any) is updated in place too.
             await self._update_previous(table_id, user_id, interaction, content, hand_view(hand, faces))
-        self.remember(table_id, user_id, interaction, content, view, hand)
+        self.remember(table_id, user_id, interaction, content, signature, hand)
 
     # --- sessions -------------------------------------------------------------------------------------------
 
@@ -156,15 +159,16 @@ class HandMessages:
         user_id: int,
         interaction: discord.Interaction,
         content: str,
-        view: discord.ui.View | None,
+        view: discord.ui.View | tuple[str, ...] | None,
         hand: HandView | None = None,
     ) -> None:
-        """The hand message this interaction shows is now the player's hand, to refresh in place. ``hand``,
-        the view it was rendered from, spares the next refresh asking for the same hand again."""
+        """The hand message this interaction shows is now the player's hand, to refresh in place. ``view``:
+        its controls, or their signature (``view_signature``, read before the view was sent and released).
+        ``hand``, the view it was rendered from, spares the next refresh asking for the same hand again."""
         if hand is not None:
             self.note_shown(table_id, user_id, hand_key(hand.snapshot, hand.position))
         session = self._sessions.get((table_id, user_id))
-        rendered = (content, view_signature(view))
+        rendered = (content, view if isinstance(view, tuple) else view_signature(view))
         if session is None:
             self._sessions[(table_id, user_id)] = HandSession(interaction, self._clock.monotonic(), rendered)
         else:
@@ -191,6 +195,9 @@ class HandMessages:
             await webhook_calls.edit_original(session.interaction, content=content, view=view)
         except discord.HTTPException as error:
             log.debug("table %s: previous hand message not updated: %s", table_id, error)
+        finally:
+            if view is not None:
+                release(view)
 
     def is_fresh(self, table_id: int, user_id: int) -> bool:
         """Whether the player's hand message can still be edited in place (its token lives)."""
@@ -240,6 +247,8 @@ class HandMessages:
                 return
             try:
                 await webhook_calls.edit_original(session.interaction, content=content, view=view)
+                if view is not None:
+                    release(view)
             except Exception as error:
                 if self._is_transient(error) and attempt < HAND_ATTEMPTS and not self._closed:
                     log.info("table %s: hand refresh failed (%s); trying again", table_id, error)

@@ -114,3 +114,29 @@ async def test_an_id_that_does_not_tell_a_recent_time_leaves_the_full_wait() -> 
     await asyncio.sleep(0.4)
     assert stale.response.done
     answers.unwatch(stale)
+
+
+async def test_a_released_view_is_freed_without_waiting_for_the_cyclic_collector() -> None:
+    """A view and its items refer to each other; released once sent, a hand's view is freed as soon as it is
+    dropped (the cyclic collector's young passes were paced by these views under load)."""
+    import gc
+    import weakref
+
+    from bot.ui.controls import hand_view
+    from tests.ui.snapshots import hand
+
+    def dropped(release: bool) -> weakref.ref[discord.ui.View]:
+        view = hand_view(hand(["3C", "9C", "KD", "8S", "QS"], {"9C", "8S", "QS"}))
+        assert view is not None and len(view.children) == 4
+        if release:
+            answers.release(view)
+        return weakref.ref(view)
+
+    gc.collect()
+    gc.disable()
+    try:
+        assert dropped(release=False)() is not None  # held by its own cycle until a collection
+        assert dropped(release=True)() is None
+    finally:
+        gc.enable()
+        gc.collect()
