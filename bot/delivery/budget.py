@@ -58,7 +58,7 @@ from typing import Any, Protocol
 import aiohttp
 import yarl
 from discord.http import Route
-from discord.utils import DISCORD_EPOCH
+from discord.utils import snowflake_time
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ def classify(method: str, path: str, application_id: int | None) -> RouteInfo:
 def callback_time_left(interaction_id: int, now: float) -> float:
     """Seconds left, at Unix time ``now``, of Discord's 3 s for an interaction's first answer (counted from
     the time in its id); 0 when the two clocks disagree by more than a plausible delay."""
-    age = now - ((interaction_id >> 22) + DISCORD_EPOCH) / 1000
+    age = now - snowflake_time(interaction_id).timestamp()
     if not -CLOCK_SKEW <= age <= INTERACTION_WINDOW:
         return 0.0
     return INTERACTION_WINDOW - max(age, 0.0)

@@ -22,6 +22,7 @@ import threading
 import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PIL import Image, ImageDraw, _imaging
 
@@ -52,6 +53,8 @@ from bot.ui.art.cards import (
 )
 from bot.ui.art.kept import Kept
 from bot.ui.names import plain_name
+
+T = TypeVar("T")
 
 WIDTH, HEIGHT = 800, 450
 CENTRE = (WIDTH / 2, HEIGHT / 2)
@@ -617,9 +620,9 @@ class BoardRenderer:
         """Draw what every picture shares (the table and its arrows: about 0.45 s, most of a first picture's
         time) in the renderer's thread, at start-up: otherwise the first board of a process waits for it
         (bench/art.py --first-start: Start → board about 0.4 s)."""
-        return self._executor.submit(_warm_sprites)
+        return self.prepare(_warm_sprites)
 
-    def prepare(self, work: Callable[[], object]) -> concurrent.futures.Future[object]:
+    def prepare(self, work: Callable[[], T]) -> concurrent.futures.Future[T]:
         """Run ``work`` (something a coming picture will need) in the renderer's thread now."""
         return self._executor.submit(work)
 

@@ -334,9 +334,10 @@ def _draw_row(
     for shown, card in enumerate(seat.in_play):
         chip = _chip(card)
         rest = len(seat.in_play) - shown - 1
-        room = end - (draw.textlength(_more(rest + 1), font=font(14)) + CHIP_GAP if rest else 0)
+        more = _more(rest + 1)  # this card and the rest, should this one not fit
+        room = end - (draw.textlength(more, font=font(14)) + CHIP_GAP if rest else 0)
         if x + chip.width > room:
-            _write(image, (x, y), _more(rest + 1), size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
+            _write(image, (x, y), more, size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
             break
         image.paste(chip, (x, round(y - chip.height / 2)), chip)
         x += chip.width + CHIP_GAP
