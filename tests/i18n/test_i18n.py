@@ -128,7 +128,7 @@ async def test_the_board_picture_is_drawn_in_the_callers_language(catalogues: Wr
     renderer = BoardRenderer()
     snap = snapshot()
     with use_locale("de"):
-        german = await renderer.render_async(snap)  # drawn in the renderer's thread
+        german = await renderer.render_async(snap)  # in the renderer's thread, or made here
         german_key = board_key(snap)
     english = await renderer.render_async(snap)
     assert german is not None and english is not None

@@ -7,8 +7,10 @@ gold. ``alt_text`` says the same in words, for the attachment's description (scr
 
 Only public fields of the snapshot are read (``board_key`` lists them), so a hand can never reach the
 picture; identical boards give identical bytes and are served from a small cache (``BoardRenderer``) instead
-of being drawn again. Drawing takes a few milliseconds; ``BoardRenderer.render_async`` runs it in a worker
-thread so the event loop never waits on it.
+of being drawn again. A board whose sprites are all drawn already (every board of a table after its first,
+nearly) is a few pastes and a PNG, under a millisecond: ``BoardRenderer.render_async`` makes it on the event
+loop. One that needs a sprite drawn first (a new name, the reversed table: up to a tenth of a second) is drawn
+in the renderer's thread so the event loop never waits on it.
 """
 
 from __future__ import annotations
@@ -483,9 +485,14 @@ def _mapped(key: Hashable, palette: Palette, draw: Callable[[], Sprite]) -> Spri
     return _mapped_sprites.get_or_make((key, palette.name), mapped)
 
 
-@functools.lru_cache(maxsize=4)
+_mapped_backgrounds: Kept[tuple[int, str], Image.Image] = Kept(4)
+
+
 def _mapped_background(direction: int, palette: Palette) -> Image.Image:
-    return _background(direction).quantize(palette=_board_palette(palette), dither=Image.Dither.NONE)
+    def mapped() -> Image.Image:
+        return _background(direction).quantize(palette=_board_palette(palette), dither=Image.Dither.NONE)
+
+    return _mapped_backgrounds.get_or_make((direction, palette.name), mapped)
 
 
 def _cards(count: int) -> str:
@@ -576,6 +583,24 @@ def compose_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Im
     return image
 
 
+def compose_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image.Image | None:
+    """``compose_board`` if every sprite it needs is drawn and mapped already (then it is pastes only, well
+    under a millisecond); None, with nothing drawn, if one is missing."""
+    background = _mapped_backgrounds.get((1 if snapshot.direction >= 0 else -1, palette.name))
+    if background is None:
+        return None
+    placed: list[tuple[Sprite, tuple[int, int]]] = []
+    for _draw, key, where in _parts(snapshot, palette):
+        sprite = _mapped_sprites.get((key, palette.name))
+        if sprite is None:
+            return None
+        placed.append((sprite, where))
+    image = background.copy()
+    for (pixels, mask), where in placed:
+        image.paste(pixels, where, mask)
+    return image
+
+
 # zlib's effort: level 1 takes about half the time of level 6 for 15% more bytes (31 kB against 27), and
 # level 3 or run-length matching only (Z_RLE) gain nothing on it here (bench/art.py).
 PNG_LEVEL = png_bands.LEVEL
@@ -590,6 +615,16 @@ def render_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Boa
         png=png_bands.palette_png(compose_board(snapshot, palette)),
         alt_text=alt_text(snapshot),
         key=board_key(snapshot, palette),
+    )
+
+
+def render_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> BoardPicture | None:
+    """``render_board`` from sprites drawn already (see ``compose_drawn``), or None."""
+    composed = compose_drawn(snapshot, palette)
+    if composed is None:
+        return None
+    return BoardPicture(
+        png=png_bands.palette_png(composed), alt_text=alt_text(snapshot), key=board_key(snapshot, palette)
     )
 
 
@@ -645,10 +680,13 @@ class BoardRenderer:
         if picture is not None:
             return picture
         picture = draw()
+        self._drew(key, picture)
+        return picture
+
+    def _drew(self, key: Hashable, picture: BoardPicture) -> None:
         with self._lock:
             self.drawn += 1
         self._cache.put(key, picture)
-        return picture
 
     async def picture_async(self, key: Hashable, draw: Callable[[], BoardPicture]) -> BoardPicture:
         """``picture`` in one of the renderer's threads unless it is cached."""
@@ -660,11 +698,18 @@ class BoardRenderer:
         return await asyncio.get_running_loop().run_in_executor(self._executor, run, self.picture, key, draw)
 
     async def render_async(self, snapshot: TableSnapshot) -> BoardPicture | None:
-        """``render`` in one of the renderer's threads unless the picture is cached."""
+        """``render``: the cached picture, or one made here from sprites drawn already (under a millisecond:
+        a hop to a thread and back costs more, in the interpreter lock's hand-overs, than it spares), or
+        else drawn in one of the renderer's threads."""
         if not has_picture(snapshot):
             return None
-        picture = self.cached(snapshot)
+        key = board_key(snapshot, self.palette)
+        picture = self._cached(key)
         if picture is not None:
+            return picture
+        picture = render_drawn(snapshot, self.palette)
+        if picture is not None:
+            self._drew(key, picture)
             return picture
         run = contextvars.copy_context().run  # the caller's language (see ``picture_async``)
         return await asyncio.get_running_loop().run_in_executor(self._executor, run, self.render, snapshot)
