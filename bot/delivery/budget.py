@@ -13,9 +13,9 @@ through one aiohttp session, and accepts an aiohttp ``TraceConfig`` (the ``http_
 middleware is cheaper than a trace's signals): aiohttp calls it around each attempt, so it paces every
 attempt, retries after a 429 or a 5xx included, and reads every response's status and rate-limit headers at
 the end. Nothing of discord.py's own request code is copied or replaced. A request exempt from the global
-limit (an interaction's answer, a call through its token) met by a 5xx is sent again after a quarter of a
-second, up to three times (an answer only while Discord's 3 s leave time): discord.py's own pauses (1 s, then
-3 s) lost a click whose answer met two, and held a hand's refresh for a second.
+limit (an interaction's answer, a call through its token) met by a 5xx is sent again after 0.05 s, then
+0.2 s, then 0.5 s (an answer only while Discord's 3 s leave time; a 5xx's Retry-After in full): discord.py's
+own pauses (1 s, then 3 s) lost a click whose answer met two, and held a hand's refresh for a second.
 
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
 counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default first
@@ -74,8 +74,12 @@ RECOVERY_STEP = 0.1  # part of the rate regained ...
 RECOVERY_EVERY = 30.0  # ... every this many seconds without a global 429
 INVALID_STATUSES = frozenset({401, 403, 429})
 INTERACTION_WINDOW = 3.0  # seconds: Discord drops an interaction whose first answer has not come by then
-QUICK_RETRY_PAUSE = 0.25  # seconds before an exempt request (an answer, a token's call) goes again after 5xx
-QUICK_RETRIES = 3  # such quick tries at most, for each of discord.py's own (a longer outage is its to wait)
+# Seconds before an exempt request (an answer, a token's call) goes again after each 5xx in a row: most 5xx
+# are one request's bad luck (the next goes through), so the first try comes soon; then the pauses grow. Three
+# such tries at most for each of discord.py's own (a longer outage is its to wait). A 5xx's Retry-After, if
+# it has one, is waited in full.
+QUICK_RETRY_PAUSES = (0.05, 0.2, 0.5)
+QUICK_RETRIES = len(QUICK_RETRY_PAUSES)
 CALLBACK_MARGIN = 0.5  # seconds an answer may take to reach Discord: no new try with less time left
 CLOCK_SKEW = 2.0  # seconds this machine's clock may run behind Discord's before an id's time is not trusted
 
@@ -514,21 +518,20 @@ class GlobalBudget:
         # failed"); a hand or a board edit through a token waited a second or more. Those, exempt from the
         # global limit, are tried again sooner here (a few times; a click's answer only while its 3 s leave
         # time), then discord.py's own retries as before.
-        quick = 0
-        while quick < QUICK_RETRIES and self._retry_soon(info, response.status):
+        for pause in QUICK_RETRY_PAUSES:
+            if response.status < 500 or not info.exempt:
+                break
+            pause = max(pause, _retry_after_5xx(response.headers))
+            if info.interaction_id is not None:
+                if callback_time_left(info.interaction_id, self._wall()) <= pause + CALLBACK_MARGIN:
+                    break
+            elif pause > QUICK_RETRY_PAUSES[-1]:
+                break  # Discord asks for longer: discord.py's own pauses will do
             response.release()
-            log.info("%s answered %s: trying again in %.2f s", info.route, response.status, QUICK_RETRY_PAUSE)
-            await self._sleep(QUICK_RETRY_PAUSE)
-            quick += 1
+            log.info("%s answered %s: trying again in %.2f s", info.route, response.status, pause)
+            await self._sleep(pause)
             response = await self._attempt(info, request, handler)
         return response
-
-    def _retry_soon(self, info: RouteInfo, status: int) -> bool:
-        if status < 500 or not info.exempt:
-            return False
-        if info.interaction_id is None:
-            return True
-        return callback_time_left(info.interaction_id, self._wall()) > QUICK_RETRY_PAUSE + CALLBACK_MARGIN
 
     async def _attempt(
         self, info: RouteInfo, request: aiohttp.ClientRequest, handler: aiohttp.ClientHandlerType
@@ -550,6 +553,15 @@ class GlobalBudget:
         if response.status == 429 and "X-RateLimit-Scope" not in response.headers:
             body = await _json_body(response)
         self.observe(info, response.status, response.headers, body, self._clock() - started)
+
+
+def _retry_after_5xx(headers: Mapping[str, str]) -> float:
+    """A 5xx's Retry-After in seconds (0 without one, or one that is not a number of seconds)."""
+    try:
+        seconds = float(headers.get("Retry-After") or 0)
+    except ValueError:
+        return 0.0
+    return seconds if math.isfinite(seconds) and seconds > 0 else 0.0
 
 
 async def _json_body(response: aiohttp.ClientResponse) -> Any:
