@@ -26,6 +26,7 @@ import discord
 
 from bot.delivery import webhook_calls
 from bot.i18n import _
+from bot.ui.controls import release
 
 log = logging.getLogger(__name__)
 
@@ -184,17 +185,6 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
     view = kwargs.get("view")
     if isinstance(view, discord.ui.View):
         release(view)
-
-
-def release(view: discord.ui.View) -> None:
-    """Stop discord.py tracking a view it was just sent with. Our components are persistent dynamic items
-    found by their custom ids (``bot.ui.controls``), so the view object is not needed after sending; but
-    discord.py gives a view sent in an ephemeral message a 15-minute timeout task, which would hold every
-    hand message's view and buttons in memory for that long. Its items are let go too: a view and its items
-    refer to each other, so each view sent (a hand's: about 25 objects) waited for the cyclic garbage
-    collector; without the cycle, it is freed as soon as it is dropped."""
-    view.stop()
-    view.clear_items()
 
 
 def from_private_message(interaction: discord.Interaction) -> bool:

@@ -23,7 +23,6 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.delivery.answers import release
 from bot.delivery.carrier import BoardCarrier
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
 from bot.delivery.store_failures import level_of
@@ -32,7 +31,7 @@ from bot.service import TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardPicture
-from bot.ui.controls import board_view
+from bot.ui.controls import board_view, release
 from bot.ui.faces import CardFaces
 
 log = logging.getLogger(__name__)
@@ -40,7 +39,20 @@ log = logging.getLogger(__name__)
 
 def picture_file(picture: BoardPicture) -> discord.File:
     """The board picture as an upload, described for screen readers."""
-    return discord.File(io.BytesIO(picture.png), picture.filename, description=picture.alt_text)
+    return discord.File(_Upload(picture.png), picture.filename, description=picture.alt_text)
+
+
+class _Upload(io.BytesIO):
+    """discord.File replaces its file's ``close`` with a no-op while it sends (so that aiohttp cannot close it
+    before a retry) and puts the real one back when done, in the file's own attributes: a cycle (the file, its
+    attributes, its bound ``close``, the file) left to the cyclic garbage collector for every picture sent.
+    Here the real ``close``, given back, is the class's again, and no cycle is made."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "close" and getattr(value, "__self__", None) is self:
+            self.__dict__.pop("close", None)
+            return
+        super().__setattr__(name, value)
 
 
 def picture_digest(key: Hashable | None) -> str | None:

@@ -22,14 +22,14 @@ from typing import Any, Protocol
 import discord
 
 from bot.delivery import webhook_calls
-from bot.delivery.answers import answer_privately, from_private_message, release, update_in_place
+from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.delivery.feed import hand_key
 from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
 from bot.i18n import N_, _
 from bot.service import HandView, Outcome, ServiceError, TableService
 from bot.ui import render
 from bot.ui.appearance import Appearance
-from bot.ui.controls import hand_view
+from bot.ui.controls import hand_view, release
 from bot.ui.locales import use_player_locale
 
 log = logging.getLogger(__name__)

@@ -36,7 +36,6 @@ class Clock(Protocol):
 class _LoopTimer:
     def __init__(self) -> None:
         self._handle: asyncio.TimerHandle | None = None
-        self._task: asyncio.Task[None] | None = None
         self.cancelled = False
 
     def cancel(self) -> None:
@@ -80,10 +79,12 @@ class SystemClock:
         timer = _LoopTimer()
 
         def fire() -> None:
+            # The handle (which holds this function, which holds the timer) is spent: dropped, so that the
+            # timer and its callback are freed without the cyclic garbage collector.
+            timer._handle = None
             if timer.cancelled:
                 return
             task = loop.create_task(_run(callback))
-            timer._task = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 

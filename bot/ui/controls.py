@@ -131,10 +131,29 @@ class ControlHandler(Protocol):
     ) -> None: ...
 
 
-async def _dispatch(interaction: discord.Interaction, control: Control, values: list[str]) -> None:
-    found = await routing.handler(interaction, COG_NAME, ControlHandler)  # type: ignore[type-abstract]
-    if found is not None:
-        await found.on_control(interaction, control, values)
+async def _dispatch(
+    item: discord.ui.Item[Any], interaction: discord.Interaction, control: Control, values: list[str]
+) -> None:
+    try:
+        found = await routing.handler(interaction, COG_NAME, ControlHandler)  # type: ignore[type-abstract]
+        if found is not None:
+            await found.on_control(interaction, control, values)
+    finally:
+        # discord.py rebuilt the clicked message's whole view to find this item (``View.from_message``);
+        # nothing uses it once the callback is done.
+        if item.view is not None:
+            release(item.view)
+
+
+def release(view: discord.ui.View) -> None:
+    """Let go of a view the bot is done with: a view it sent (our components are persistent dynamic items,
+    found by their custom ids, so the object is not needed after sending; discord.py would give a view sent
+    in an ephemeral message a 15-minute timeout task, holding its buttons in memory that long), or the one
+    discord.py rebuilt from a clicked message. Its items are let go too: a view and its items refer to each
+    other, so every view (a hand's: about 25 objects) waited for the cyclic garbage collector; without the
+    cycle it is freed as soon as it is dropped."""
+    view.stop()
+    view.clear_items()
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
@@ -168,7 +187,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         return cls(item, Control.from_match(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self.control, [])
+        await _dispatch(self, interaction, self.control, [])
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
@@ -202,7 +221,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         return cls(item, Control.from_match(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self.control, list(self.item.values))
+        await _dispatch(self, interaction, self.control, list(self.item.values))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, TableSelect)

@@ -122,21 +122,50 @@ async def test_a_released_view_is_freed_without_waiting_for_the_cyclic_collector
     import gc
     import weakref
 
-    from bot.ui.controls import hand_view
+    from bot.ui.controls import hand_view, release
     from tests.ui.snapshots import hand
 
-    def dropped(release: bool) -> weakref.ref[discord.ui.View]:
+    def dropped(released: bool) -> weakref.ref[discord.ui.View]:
         view = hand_view(hand(["3C", "9C", "KD", "8S", "QS"], {"9C", "8S", "QS"}))
         assert view is not None and len(view.children) == 4
-        if release:
-            answers.release(view)
+        if released:
+            release(view)
         return weakref.ref(view)
 
     gc.collect()
     gc.disable()
     try:
-        assert dropped(release=False)() is not None  # held by its own cycle until a collection
-        assert dropped(release=True)() is None
+        assert dropped(released=False)() is not None  # held by its own cycle until a collection
+        assert dropped(released=True)() is None
     finally:
         gc.enable()
         gc.collect()
+
+
+def test_a_sent_picture_file_is_freed_without_the_cyclic_collector() -> None:
+    """discord.File puts its file's real ``close`` back into the file's attributes when done (a cycle that
+    kept every picture sent, PNG and all, until a collection); the board's upload keeps it out of them, and
+    still cannot be closed while sending."""
+    import gc
+    import weakref
+
+    from bot.delivery.board import picture_file
+    from bot.ui.art.board import BoardPicture
+
+    upload = picture_file(BoardPicture(png=b"\x89PNG picture", alt_text="a table", key=("k",)))
+    upload.fp.close()  # what aiohttp does once it has sent the body: discord.File's stub, a no-op ...
+    assert not upload.fp.closed and upload.fp.read() == b"\x89PNG picture"
+    upload.reset()  # ... so that a retry sends it again
+    assert upload.fp.read() == b"\x89PNG picture"
+    freed = weakref.ref(upload.fp)
+    gc.collect()
+    gc.disable()
+    try:
+        upload.close()  # discord.py, once the request is done: the real close given back (a file it did not
+        assert "close" not in vars(upload.fp)  # open it leaves open)
+        upload.fp.close()
+        assert upload.fp.closed
+        del upload
+        assert freed() is None
+    finally:
+        gc.enable()

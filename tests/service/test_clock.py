@@ -74,3 +74,32 @@ async def test_the_fake_clock_sleeps_and_waits_only_as_it_is_moved_on() -> None:
     assert await timed_out is False
     assert clock.monotonic() - start == pytest.approx(2.1)
     assert clock.pending() == []  # every timer of a wait that ended is cancelled
+
+
+async def test_a_fired_timer_and_its_callback_are_freed_without_the_cyclic_collector() -> None:
+    """The timer's handle holds the function that fires it, which holds the timer: once fired, the cycle is
+    broken, so what the callback holds (a table's state) is freed as soon as nothing else holds it."""
+    import gc
+    import weakref
+
+    clock = SystemClock()
+    fired = asyncio.Event()
+
+    class Owner:
+        async def due(self) -> None:
+            fired.set()
+
+    owner = Owner()
+    freed = weakref.ref(owner)
+    gc.collect()
+    gc.disable()
+    try:
+        timer = clock.call_later(0.0, owner.due)
+        del owner
+        await asyncio.wait_for(fired.wait(), 1.0)
+        while clock.in_flight():
+            await asyncio.sleep(0)
+        del timer
+        assert freed() is None
+    finally:
+        gc.enable()

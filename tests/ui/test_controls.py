@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
+from discord.ext import commands
 
 from bot.engine import card_code
 from bot.engine.cards import STANDARD_DECK
 from bot.ui.controls import (
     BUTTON_TEMPLATE,
+    COG_NAME,
     SELECT_TEMPLATE,
     Control,
     TableButton,
@@ -114,3 +119,33 @@ async def test_dynamic_items_rebuild_from_their_custom_id() -> None:
     assert chosen.control == Control(7, "7:1", "play", "0")
     with pytest.raises(TypeError):
         await TableButton.from_custom_id(None, select, match)  # type: ignore[arg-type]
+
+
+async def test_once_a_click_is_handled_the_view_discord_rebuilt_for_it_is_let_go() -> None:
+    """discord.py rebuilds the clicked message's whole view (``View.from_message``) to find the dynamic item;
+    a view and its items refer to each other, so each click's waited for the cyclic garbage collector."""
+    handled: list[Control] = []
+
+    class Controls(commands.Cog, name=COG_NAME):
+        async def on_control(
+            self, interaction: discord.Interaction, control: Control, values: list[str]
+        ) -> None:
+            assert interaction is clicked and values == []
+            handled.append(control)
+
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    await bot.add_cog(Controls())
+    clicked = SimpleNamespace(client=bot, guild_id=None, locale=None, guild_locale=None)
+    item = TableButton.make(Control(7, "7:1", "draw"), "Draw")
+    view = discord.ui.View(timeout=None)
+    view.add_item(item)
+    freed = weakref.ref(view)
+    gc.collect()
+    gc.disable()
+    try:
+        await item.callback(clicked)  # type: ignore[arg-type]
+        del view
+        assert freed() is None
+    finally:
+        gc.enable()
+    assert handled == [Control(7, "7:1", "draw")]

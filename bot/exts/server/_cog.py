@@ -10,13 +10,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog
 from bot.i18n import LANGUAGE_NAMES, N_, _
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
 from bot.service.server import AUTO_LANGUAGE, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
 from bot.ui.appearance import Appearance
+from bot.ui.controls import release
 from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view, settings_embed
 
 NOT_IN_GUILD = N_("Use this command in a server.")
@@ -170,4 +170,4 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         # The deletion itself happens when the member confirms (bot.ui.standings.ForgetButton).
         view = forget_view(interaction.user.id)
         await interaction.response.send_message(_(FORGET_QUESTION), view=view, ephemeral=True)
-        answers.release(view)
+        release(view)
