@@ -79,7 +79,6 @@ INTERACTION_WINDOW = 3.0  # seconds: Discord drops an interaction whose first an
 # such tries at most for each of discord.py's own (a longer outage is its to wait). A 5xx's Retry-After, if
 # it has one, is waited in full.
 QUICK_RETRY_PAUSES = (0.05, 0.2, 0.5)
-QUICK_RETRIES = len(QUICK_RETRY_PAUSES)
 CALLBACK_MARGIN = 0.5  # seconds an answer may take to reach Discord: no new try with less time left
 CLOCK_SKEW = 2.0  # seconds this machine's clock may run behind Discord's before an id's time is not trusted
 

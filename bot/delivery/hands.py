@@ -159,16 +159,16 @@ class HandMessages:
         user_id: int,
         interaction: discord.Interaction,
         content: str,
-        view: discord.ui.View | tuple[str, ...] | None,
+        signature: tuple[str, ...],
         hand: HandView | None = None,
     ) -> None:
-        """The hand message this interaction shows is now the player's hand, to refresh in place. ``view``:
-        its controls, or their signature (``view_signature``, read before the view was sent and released).
-        ``hand``, the view it was rendered from, spares the next refresh asking for the same hand again."""
+        """The hand message this interaction shows is now the player's hand, to refresh in place.
+        ``signature``: its controls' (``view_signature``, read before the view was sent and released; ``()``
+        for none). ``hand``, the view it was rendered from, spares the next refresh asking for it again."""
         if hand is not None:
             self.note_shown(table_id, user_id, hand_key(hand.snapshot, hand.position))
         session = self._sessions.get((table_id, user_id))
-        rendered = (content, view if isinstance(view, tuple) else view_signature(view))
+        rendered = (content, signature)
         if session is None:
             self._sessions[(table_id, user_id)] = HandSession(interaction, self._clock.monotonic(), rendered)
         else:

@@ -216,7 +216,7 @@ async def test_a_hand_is_refreshed_in_place_when_its_turn_comes(setup: Any) -> N
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), ())
     publisher.publish(Outcome(before, ()))
     await settle(publisher)
     assert bob.edits == []  # nothing changed for bob
@@ -242,7 +242,7 @@ async def test_a_hand_is_refreshed_in_place_when_its_turn_comes(setup: Any) -> N
 async def test_closing_a_table_forgets_its_hands(setup: Any) -> None:
     publisher = setup[0]
     alice = StubInteraction()
-    publisher.hands.remember(7, ALICE, alice, "x", None)
+    publisher.hands.remember(7, ALICE, alice, "x", ())
     closed = snapshot(phase="abandoned", status="abandoned", to_act=None)
     publisher.publish(Outcome(closed, (TableEvent("closed", None, {"reason": "ended"}),)))
     await settle(publisher)
@@ -255,7 +255,7 @@ async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(set
     before = to_act(snapshot(), 0)
     old, new = StubInteraction(), StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.hands.remember(7, BOB, old, render.hand_content(service.hands[BOB]), None)
+    publisher.hands.remember(7, BOB, old, render.hand_content(service.hands[BOB]), ())
     lock = publisher.hands.lock(7, BOB)
     await lock.acquire()  # bob's hand is being shown as a new message (e.g. he pressed "My hand")
     after = to_act(replace(snapshot(), target_card="9D"), 1)
@@ -264,7 +264,7 @@ async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(set
     await advance(publisher, 0.05)
     assert old.edits == [] and new.edits == []  # the refresh waits
     stale = hand_of(1, before, ["3C", "9C"], set())  # shown from the state before alice's move
-    publisher.hands.remember(7, BOB, new, render.hand_content(stale), None, stale)
+    publisher.hands.remember(7, BOB, new, render.hand_content(stale), (), stale)
     lock.release()
     await settle(publisher)
     assert old.edits == []
@@ -277,7 +277,7 @@ async def test_a_hand_is_refreshed_at_once_while_the_public_line_waits_for_its_s
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), ())
     publisher.publish(Outcome(before, (played(1, "KH"),)))
     await advance(publisher, 0.05)
     assert len(channel.sent) == 1 and len(channel.edits) == 1  # a table's first line goes out at once
@@ -299,7 +299,7 @@ async def test_the_hand_of_the_player_who_moved_is_left_to_their_answer(setup: A
     before = to_act(snapshot(), 0)
     alice = StubInteraction()
     service.hands[ALICE] = hand_of(0, before, ["9D", "3C"], {"9D"})
-    publisher.hands.remember(7, ALICE, alice, render.hand_content(service.hands[ALICE]), None)
+    publisher.hands.remember(7, ALICE, alice, render.hand_content(service.hands[ALICE]), ())
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[ALICE] = hand_of(0, after, ["3C"], set())
     moved = Outcome(after, (played(0, "9D"), TableEvent("turn", 1, {}, "engine")), {ALICE: ()})
@@ -322,7 +322,7 @@ async def test_an_uncalled_last_card_refreshes_the_opponents_hands_with_catch_un
     before = to_act(snapshot(**rules, seats=tuple(alice_two)), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), ())
     publisher.publish(Outcome(before, ()))
     await settle(publisher)
     assert bob.edits == []
@@ -435,7 +435,7 @@ def shown_hand(
 ) -> None:
     """``user``'s hand message (shown through ``interaction``) shows ``view``, as the service's hand now."""
     service.hands[user] = view
-    publisher.hands.remember(7, user, interaction, render.hand_content(view), None)
+    publisher.hands.remember(7, user, interaction, render.hand_content(view), ())
 
 
 def turn_to(position: int) -> TableEvent:
@@ -592,7 +592,7 @@ async def test_the_hands_never_wait_for_the_public_lanes() -> None:
     before = to_act(snapshot(), 0)
     bob = StubInteraction()
     service.hands[BOB] = hand_of(1, before, ["3C", "9C"], set())
-    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), None)  # type: ignore[arg-type]
+    publisher.hands.remember(7, BOB, bob, render.hand_content(service.hands[BOB]), ())  # type: ignore[arg-type]
     publisher.publish(Outcome(replace(before, table_id=8), (played(0, "KH"),)))  # another busy table
     after = to_act(replace(snapshot(), target_card="9D"), 1)
     service.hands[BOB] = hand_of(1, after, ["3C", "9C"], {"9C"})

@@ -576,11 +576,9 @@ def compose_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Im
     """The picture of a board with a round on it, in the board palette: the table and the sprites as
     ``draw_board`` pastes them, each mapped to the palette once (the picture's pixels are the same as
     mapping ``draw_board``'s)."""
-    image = _mapped_background(1 if snapshot.direction >= 0 else -1, palette).copy()
-    for draw, key, where in _parts(snapshot, palette):
-        pixels, mask = _mapped(key, palette, draw)
-        image.paste(pixels, where, mask)
-    return image
+    background = _mapped_background(1 if snapshot.direction >= 0 else -1, palette)
+    placed = [(_mapped(key, palette, draw), where) for draw, key, where in _parts(snapshot, palette)]
+    return _pasted(background, placed)
 
 
 def compose_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image.Image | None:
@@ -595,6 +593,10 @@ def compose_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Im
         if sprite is None:
             return None
         placed.append((sprite, where))
+    return _pasted(background, placed)
+
+
+def _pasted(background: Image.Image, placed: list[tuple[Sprite, tuple[int, int]]]) -> Image.Image:
     image = background.copy()
     for (pixels, mask), where in placed:
         image.paste(pixels, where, mask)
@@ -611,18 +613,16 @@ def render_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Boa
     # A palette of 255 colours, fixed per card palette: the picture is flat colours and text, and the PNG
     # is four times smaller and five times faster to encode than in full colour. Written band by band, the
     # bands a move left alone served compressed from a cache (``png_bands``): about half the PNG's time.
-    return BoardPicture(
-        png=png_bands.palette_png(compose_board(snapshot, palette)),
-        alt_text=alt_text(snapshot),
-        key=board_key(snapshot, palette),
-    )
+    return _picture(snapshot, palette, compose_board(snapshot, palette))
 
 
 def render_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> BoardPicture | None:
     """``render_board`` from sprites drawn already (see ``compose_drawn``), or None."""
     composed = compose_drawn(snapshot, palette)
-    if composed is None:
-        return None
+    return None if composed is None else _picture(snapshot, palette, composed)
+
+
+def _picture(snapshot: TableSnapshot, palette: Palette, composed: Image.Image) -> BoardPicture:
     return BoardPicture(
         png=png_bands.palette_png(composed), alt_text=alt_text(snapshot), key=board_key(snapshot, palette)
     )
