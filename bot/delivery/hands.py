@@ -172,7 +172,7 @@ class HandMessages:
         if session is None:
             self._sessions[(table_id, user_id)] = HandSession(interaction, self._clock.monotonic(), rendered)
         else:
-            session.interaction = interaction
+            webhook_calls.let_go(session, "interaction", interaction)
             session.since = self._clock.monotonic()
             session.rendered = rendered
 

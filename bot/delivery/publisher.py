@@ -251,7 +251,8 @@ class TablePublisher:
             feed.private_users.update(outcome.private_events)
         if via is not None and via.channel_id == outcome.snapshot.channel_id:
             # A follow-up goes to the interaction's channel: only one in the table's channel can tell it.
-            feed.via, feed.via_since = via, self._clock.monotonic()
+            webhook_calls.let_go(feed, "via", via)
+            feed.via_since = self._clock.monotonic()
         if via is not None and shown_to is not None and seat is not None:
             self._watch_answer(table_id, shown_to, via)
         # Outcomes arrive in the order they were committed; a closed table stays closed.

@@ -5,6 +5,9 @@ per-token bucket that discord.py's adapter reads from the headers (no 429), off 
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -19,8 +22,19 @@ from tests.fakediscord.ratelimits import DiscordLimits
 EDITS = 6  # more than a token's bucket holds (5 per 2 s): the adapter has to wait for its reset
 
 
+class Probe:
+    """Something weakly referable that only a kept interaction holds (in its ``extras``)."""
+
+
+@dataclass
+class Holder:
+    interaction: discord.Interaction | None = None
+
+
 @dataclass
 class Seen:
+    holders: tuple[Holder, Holder] = field(default_factory=lambda: (Holder(), Holder()))
+    probes: list[weakref.ref[Probe]] = field(default_factory=list)
     followup_ids: list[int] = field(default_factory=list)
     taps: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
@@ -77,6 +91,15 @@ def make_bot(seen: Seen) -> commands.Bot:
     @bot.tree.command(name="count", description="A private message updated in place by its button")
     async def count(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("count 0", view=CountView(seen, 0), ephemeral=True)
+
+    @bot.tree.command(name="keep", description="Answered, then kept by two holders (as a hand and a table)")
+    async def keep(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("kept")
+        probe = Probe()
+        interaction.extras["probe"] = probe
+        seen.probes.append(weakref.ref(probe))
+        for holder in seen.holders:
+            holder.interaction = interaction
 
     @bot.tree.command(name="foreign", description="Edits another interaction's follow-up")
     async def foreign(interaction: discord.Interaction) -> None:
@@ -154,3 +177,30 @@ async def test_a_click_answered_in_place_without_message_objects(world: World) -
         assert message.content == f"count {expected}"
     await fake.wait_for(lambda: len(seen.responded) == 2, what="the second answer's return", timeout=10)
     assert seen.responded == [discord.InteractionResponseType.message_update] * 2
+
+
+async def test_a_kept_interaction_is_freed_by_its_last_holder_without_the_cyclic_collector(
+    world: World,
+) -> None:
+    """An answered interaction is a reference cycle (it and its response): left alone, it waits for the
+    collector. ``let_go`` frees it when the holder letting go held the last reference, and leaves it whole
+    while another still holds it."""
+    fake, seen = world.fake, world.seen
+    first, second = seen.holders
+    gc.disable()
+    try:
+        resp = await fake.invoke(world.alice, world.channel, "keep")
+        await resp.reply()
+        await fake.wait_for(lambda: seen.probes, what="the command's end", timeout=10)
+        await asyncio.sleep(0.05)  # the command's task is over
+        kept = first.interaction
+        assert kept is not None and kept.response.is_done()
+        del kept
+        webhook_calls.let_go(first, "interaction", None)
+        # Still held by the other holder: untouched (its response still knows it answered).
+        assert first.interaction is None and seen.probes[0]() is not None
+        assert second.interaction is not None and second.interaction.response.is_done()
+        webhook_calls.let_go(second, "interaction", None)
+        assert seen.probes[0]() is None  # freed at once, the collector disabled
+    finally:
+        gc.enable()
