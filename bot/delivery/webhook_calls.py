@@ -37,9 +37,10 @@ def let_go(holder: object, name: str, new: discord.Interaction | None) -> None:
     player's latest interaction (their hand message) and a table's (its public follow-ups) for seconds to
     minutes, long enough to reach the collector's oldest generation, where thousands of them waited for a
     full pass (with what they drag along, over half of that generation's objects at 300 busy tables), and
-    made each pass longer (a stall of over a second at 1,000 tables). When ``holder`` held the last reference, the cached response
-    is dropped, which breaks the cycle: the interaction is freed at once. Held elsewhere too (a task still
-    answering with it, another holder), it is left alone: its last holder frees it, or the collector does."""
+    made each pass longer (a stall of over a second at 1,000 tables). When ``holder`` held the last
+    reference, the cached response is dropped, which breaks the cycle: the interaction is freed at once.
+    Held elsewhere too (a task still answering with it, another holder), it is left alone: its last holder
+    frees it, or the collector does."""
     old = getattr(holder, name)
     setattr(holder, name, new)
     if old is None or old is new or type(old) is not discord.Interaction:
