@@ -330,6 +330,9 @@ class BoardMessages:
                 fields["attachments"] = []
                 picture_key = None
                 await send(**fields)
+            finally:
+                if fields.get("view") is not None:
+                    release(fields["view"])  # routed by custom id: nothing to keep (a cycle otherwise)
         except discord.NotFound:
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile
