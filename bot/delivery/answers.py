@@ -242,6 +242,16 @@ async def answer_publicly(
     extra: dict[str, Any] = {} if view is None else {"view": view}
     if file is not None:
         extra["file"] = file
+    try:
+        return await _post_publicly(interaction, embed, extra)
+    finally:
+        if isinstance(view, discord.ui.View):
+            release(view)  # routed by custom id: nothing to keep (a cycle otherwise)
+
+
+async def _post_publicly(
+    interaction: discord.Interaction, embed: discord.Embed, extra: dict[str, Any]
+) -> int | None:
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():

@@ -227,6 +227,9 @@ class BoardMessages:
             self._files_refused(snapshot, error)
             self._built[snapshot.table_id] = ""
             message = await channel.send(**fields)
+        finally:
+            if isinstance(fields.get("view"), discord.ui.View):
+                release(fields["view"])  # routed by custom id: nothing to keep (a cycle otherwise)
         await self.on_posted(snapshot.table_id, message.id)
         return message.id
 

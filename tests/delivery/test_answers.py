@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -169,3 +170,26 @@ def test_a_sent_picture_file_is_freed_without_the_cyclic_collector() -> None:
         assert freed() is None
     finally:
         gc.enable()
+
+
+async def test_a_board_posted_as_an_answer_has_its_buttons_released_once_sent() -> None:
+    """Routed by custom id, a sent view is not needed; left as sent (view <-> buttons), it waited for the
+    cyclic collector."""
+    from bot.ui.controls import board_view
+    from tests.ui.snapshots import snapshot, to_act
+
+    interaction: Any = Interaction()
+    sent: list[dict[str, Any]] = []
+
+    async def send_message(**kwargs: Any) -> SimpleNamespace:
+        sent.append(kwargs)
+        interaction.response.done = True
+        return SimpleNamespace(message_id=42)
+
+    interaction.response.send_message = send_message
+    view = board_view(to_act(snapshot(), 0))
+    assert view is not None and view.children
+    assert await answers.answer_publicly(interaction, embed=discord.Embed(title="board"), view=view) == 42
+    assert sent[0]["view"] is view
+    assert view.is_finished() and not view.children
+    answers.unwatch(interaction)

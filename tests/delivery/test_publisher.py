@@ -219,6 +219,16 @@ async def test_a_board_edits_buttons_are_released_once_sent(setup: Any) -> None:
     assert all(view.is_finished() and not view.children for view in views)
 
 
+async def test_a_board_posted_in_the_channel_has_its_buttons_released_once_sent(setup: Any) -> None:
+    publisher, channel, _, _ = setup
+    channel.deleted.add(555)  # the board's message is gone: it is posted again
+    publisher.publish(Outcome(to_act(snapshot(), 0), (played(1, "KH"),)))
+    await settle(publisher)
+    views = [message["view"] for message in channel.sent if message.get("view") is not None]
+    assert views
+    assert all(view.is_finished() and not view.children for view in views)
+
+
 def hand_of(
     user_position: int, snap: TableSnapshot, cards: list[str], playable: set[str], **changes: Any
 ) -> HandView:
