@@ -81,6 +81,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 from discord.ext import commands
 
+from bot.cli import handle_signals
 from bot.client import EightsBot, tune_garbage_collector
 from bot.config import PUBLIC_INTERVAL, Config, Secret
 from bot.delivery.endpoints import apply_endpoints
@@ -399,9 +400,10 @@ async def serve_bot(args: argparse.Namespace) -> None:
             flush=True,
         )
 
-    loop.add_signal_handler(signal.SIGTERM, stop.set)
-    loop.add_signal_handler(signal.SIGUSR1, open_window)
-    loop.add_signal_handler(signal.SIGUSR2, close_window)
+    # Not loop.add_signal_handler: a busy bot's loop can lose those signals (see handle_signals).
+    handle_signals(loop, (signal.SIGTERM,), lambda _signum: stop.set())
+    handle_signals(loop, (signal.SIGUSR1,), lambda _signum: open_window())
+    handle_signals(loop, (signal.SIGUSR2,), lambda _signum: close_window())
     task = asyncio.create_task(bot.start(token))
     ready = asyncio.create_task(bot.wait_until_ready())
     await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)

@@ -152,6 +152,30 @@ async def _migrate(config: Config) -> tuple[int, int]:
         await store.close()
 
 
+def handle_signals(
+    loop: asyncio.AbstractEventLoop, signums: Sequence[signal.Signals], callback: Callable[[int], None]
+) -> Callable[[], None]:
+    """Call ``callback(signum)`` on the event loop when one of ``signums`` arrives; returns what puts the
+    previous handlers back. Not ``loop.add_signal_handler``: asyncio learns of a signal only from a byte the
+    signal writes to its wakeup socket, which every thread's ``call_soon_threadsafe`` also writes to; while
+    a busy loop is late (seconds, at 1,000 busy tables on a short machine) the socket fills and the byte is
+    lost ("Exception ignored when trying to write to the signal wakeup fd"), and with it a SIGTERM. A Python
+    handler always runs in the main thread (the loop's) at its next step, and queues the call there."""
+    previous = {signum: signal.getsignal(signum) for signum in signums}
+
+    def on_signal(signum: int, _frame: object) -> None:
+        loop.call_soon_threadsafe(callback, signum)
+
+    for signum in signums:
+        signal.signal(signum, on_signal)
+
+    def restore() -> None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+    return restore
+
+
 async def _serve(bot: EightsBot, token: str) -> int:
     """Run until the bot stops or SIGTERM/SIGINT arrives; then shut down in order, within the deadline."""
     loop = asyncio.get_running_loop()
@@ -164,13 +188,7 @@ async def _serve(bot: EightsBot, token: str) -> int:
         log.info("%s received: finishing the work in flight and shutting down", signal.Signals(signum).name)
         stop.set()
 
-    installed: list[signal.Signals] = []
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(signum, on_signal, signum)
-            installed.append(signum)
-        except NotImplementedError:  # Windows: Ctrl+C still ends the process (KeyboardInterrupt, exit 130)
-            pass
+    restore = handle_signals(loop, (signal.SIGTERM, signal.SIGINT), on_signal)
 
     try:
         runner = asyncio.create_task(bot.start(token), name="eights-bot")
@@ -196,8 +214,7 @@ async def _serve(bot: EightsBot, token: str) -> int:
             return 1
         return 0
     finally:
-        for handled in installed:
-            loop.remove_signal_handler(handled)
+        restore()
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
