@@ -164,7 +164,8 @@ def handle_signals(
     previous = {signum: signal.getsignal(signum) for signum in signums}
 
     def on_signal(signum: int, _frame: object) -> None:
-        loop.call_soon_threadsafe(callback, signum)
+        if not loop.is_closed():  # a signal at the very end (the loop gone, the process exiting)
+            loop.call_soon_threadsafe(callback, signum)
 
     for signum in signums:
         signal.signal(signum, on_signal)
