@@ -228,8 +228,7 @@ class BoardMessages:
             self._built[snapshot.table_id] = ""
             message = await channel.send(**fields)
         finally:
-            if isinstance(fields.get("view"), discord.ui.View):
-                release(fields["view"])  # routed by custom id: nothing to keep (a cycle otherwise)
+            _release_sent(fields)
         await self.on_posted(snapshot.table_id, message.id)
         return message.id
 
@@ -270,7 +269,6 @@ class BoardMessages:
         """Post the board as a follow-up of ``via`` (an answered interaction of the table, in its channel) and
         make it the board; returns its id. Raises what failed (the board stays where it was)."""
         fields = await self.fields(snapshot)
-        view = fields.get("view")
         try:
             try:
                 message = await via.followup.send(wait=True, **fields)
@@ -281,8 +279,7 @@ class BoardMessages:
                 self._built[snapshot.table_id] = ""
                 message = await via.followup.send(wait=True, **fields)
         finally:
-            if isinstance(view, discord.ui.View):
-                release(view)  # routed by custom id (persistent dynamic items): nothing to keep in memory
+            _release_sent(fields)
         await self.on_posted(snapshot.table_id, message.id)
         return message.id
 
@@ -334,8 +331,7 @@ class BoardMessages:
                 picture_key = None
                 await send(**fields)
             finally:
-                if fields.get("view") is not None:
-                    release(fields["view"])  # routed by custom id: nothing to keep (a cycle otherwise)
+                _release_sent(fields)
         except discord.NotFound:
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile
@@ -348,6 +344,14 @@ class BoardMessages:
         if picture_changed:
             await self._shown(snapshot.table_id, board_id, picture_key or "")
         feed.board_picture_key = picture_key
+
+
+def _release_sent(fields: dict[str, Any]) -> None:
+    """The buttons a board message was sent with: routed by custom id (persistent dynamic items), nothing of
+    them is kept (left as sent, the view and its buttons are a cycle for the garbage collector)."""
+    view = fields.get("view")
+    if isinstance(view, discord.ui.View):
+        release(view)
 
 
 def _log_failed(table_id: int, what: str, error: Exception) -> None:
