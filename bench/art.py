@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import functools
 import random
 import statistics
 import sys
@@ -44,6 +45,7 @@ from bot.ui.art.board import (
     BoardPicture,
     BoardRenderer,
     compose_board,
+    compose_framed,
     render_board,
 )
 from bot.ui.art.cards import png_bytes
@@ -336,17 +338,19 @@ def main() -> None:
     report("board picture, the next after a move", next_times, next_cpu)
     print(f"{'':<38} PNG p50 {statistics.median(next_sizes):,.0f} bytes")
     game_images = [compose_board(board) for board in game_boards]
-    for name, encode in (
-        ("bands, after a move (the bot's)", png_bands.palette_png),
-        ("Pillow, zlib level 1 (round 1)", lambda image: png_bytes(image, optimize=False, level=1)),
+    framed_images = [compose_framed(board) for board in game_boards]
+    for name, encode, encoded in (
+        ("bands, framed, after a move (the bot's)", png_bands.framed_png, framed_images),
+        ("bands, rows copied, after a move", png_bands.palette_png, game_images),
+        ("Pillow, zlib level 1", functools.partial(png_bytes, optimize=False, level=1), game_images),
     ):
         png_bands.forget()
-        for image in game_images[:50]:  # each table's first board: its bands met once
+        for image in encoded[:50]:  # each table's first board: its bands met once
             encode(image)
         encode_times: list[float] = []
         encode_cpu: list[float] = []
         sizes = []
-        for image in game_images[50:]:
+        for image in encoded[50:]:
             png = timed(lambda image=image, encode=encode: encode(image), encode_times, encode_cpu)
             assert isinstance(png, bytes)
             sizes.append(len(png))

@@ -84,6 +84,10 @@ TARGET_SIZE = (100, 140)
 STOCK_SIZE = (74, 104)
 FAN_CARD = (26, 36)
 BADGE = 46
+# A board is composed framed: one more column on its left, all palette index 0, which is PNG's filter byte
+# (none) at the start of each row, so the picture's pixels are the PNG's rows as they are
+# (``png_bands.framed_png``).
+FRAME = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,8 +493,14 @@ _mapped_backgrounds: Kept[tuple[int, str], Image.Image] = Kept(4)
 
 
 def _mapped_background(direction: int, palette: Palette) -> Image.Image:
+    """The table in the board palette, framed (see ``FRAME``)."""
+
     def mapped() -> Image.Image:
-        return _background(direction).quantize(palette=_board_palette(palette), dither=Image.Dither.NONE)
+        table = _background(direction).quantize(palette=_board_palette(palette), dither=Image.Dither.NONE)
+        framed = Image.new("P", (WIDTH + FRAME, HEIGHT), 0)
+        framed.putpalette(table.getpalette() or [])
+        framed.paste(table, (FRAME, 0))
+        return framed
 
     return _mapped_backgrounds.get_or_make((direction, palette.name), mapped)
 
@@ -576,6 +586,11 @@ def compose_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Im
     """The picture of a board with a round on it, in the board palette: the table and the sprites as
     ``draw_board`` pastes them, each mapped to the palette once (the picture's pixels are the same as
     mapping ``draw_board``'s)."""
+    return _unframed(compose_framed(snapshot, palette))
+
+
+def compose_framed(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image.Image:
+    """``compose_board``'s picture framed (see ``FRAME``), as ``png_bands.framed_png`` takes it."""
     background = _mapped_background(1 if snapshot.direction >= 0 else -1, palette)
     placed = [(_mapped(key, palette, draw), where) for draw, key, where in _parts(snapshot, palette)]
     return _pasted(background, placed)
@@ -584,6 +599,11 @@ def compose_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Im
 def compose_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Image.Image | None:
     """``compose_board`` if every sprite it needs is drawn and mapped already (then it is pastes only, well
     under a millisecond); None, with nothing drawn, if one is missing."""
+    framed = _framed_drawn(snapshot, palette)
+    return None if framed is None else _unframed(framed)
+
+
+def _framed_drawn(snapshot: TableSnapshot, palette: Palette) -> Image.Image | None:
     background = _mapped_backgrounds.get((1 if snapshot.direction >= 0 else -1, palette.name))
     if background is None:
         return None
@@ -597,10 +617,17 @@ def compose_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Im
 
 
 def _pasted(background: Image.Image, placed: list[tuple[Sprite, tuple[int, int]]]) -> Image.Image:
+    """The sprites on a copy of the framed ``background``, each at its place in the picture."""
     image = background.copy()
-    for (pixels, mask), where in placed:
-        image.paste(pixels, where, mask)
+    for (pixels, mask), (x, y) in placed:
+        image.paste(pixels, (x + FRAME, y), mask)
+    image.paste(0, (0, 0, FRAME, HEIGHT))  # a sprite past the left edge must not write over a filter byte
     return image
+
+
+def _unframed(framed: Image.Image) -> Image.Image:
+    """The picture a framed one holds."""
+    return framed.crop((FRAME, 0, WIDTH + FRAME, HEIGHT))
 
 
 # zlib's effort: level 1 takes about half the time of level 6 for 15% more bytes (31 kB against 27), and
@@ -613,18 +640,18 @@ def render_board(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Boa
     # A palette of 255 colours, fixed per card palette: the picture is flat colours and text, and the PNG
     # is four times smaller and five times faster to encode than in full colour. Written band by band, the
     # bands a move left alone served compressed from a cache (``png_bands``): about half the PNG's time.
-    return _picture(snapshot, palette, compose_board(snapshot, palette))
+    return _picture(snapshot, palette, compose_framed(snapshot, palette))
 
 
 def render_drawn(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> BoardPicture | None:
     """``render_board`` from sprites drawn already (see ``compose_drawn``), or None."""
-    composed = compose_drawn(snapshot, palette)
-    return None if composed is None else _picture(snapshot, palette, composed)
+    framed = _framed_drawn(snapshot, palette)
+    return None if framed is None else _picture(snapshot, palette, framed)
 
 
-def _picture(snapshot: TableSnapshot, palette: Palette, composed: Image.Image) -> BoardPicture:
+def _picture(snapshot: TableSnapshot, palette: Palette, framed: Image.Image) -> BoardPicture:
     return BoardPicture(
-        png=png_bands.palette_png(composed), alt_text=alt_text(snapshot), key=board_key(snapshot, palette)
+        png=png_bands.framed_png(framed), alt_text=alt_text(snapshot), key=board_key(snapshot, palette)
     )
 
 

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.service.models import HandCard, HandView, TableSnapshot
-from bot.ui.art import board
+from bot.ui.art import board, png_bands
 from bot.ui.art.board import (
     HEIGHT,
     MAX_ALT_TEXT,
@@ -229,6 +229,26 @@ def test_every_board_is_mapped_to_one_palette_chosen_once() -> None:
     errors = [abs(a - b) for a, b in zip(drawn, shown, strict=True)]
     assert sum(errors) / len(errors) < 2
     assert sum(1 for error in errors if error > 24) < len(errors) / 1000
+
+
+def test_the_png_shows_the_composed_picture_exactly() -> None:
+    """The PNG is written from the picture composed framed (a column of filter bytes on its left): it shows
+    every pixel of the picture and nothing of the frame."""
+    snap = to_act(snapshot(), 2)
+    shown = Image.open(io.BytesIO(render_board(snap).png))
+    composed = board.compose_board(snap)
+    assert shown.size == composed.size == (WIDTH, HEIGHT)
+    assert shown.tobytes() == composed.tobytes() and shown.getpalette() == composed.getpalette()
+
+
+def test_a_sprite_past_the_left_edge_is_cut_there_and_leaves_the_frame_alone() -> None:
+    background = board._mapped_background(1, board.FOUR_COLOUR)
+    sprite = Image.new("P", (10, 10), 7), Image.new("1", (10, 10), 1)
+    composed = board._pasted(background, [(sprite, (-4, 100))])
+    assert all(composed.getpixel((0, y)) == 0 for y in range(HEIGHT))  # every row's filter byte: none
+    shown = Image.open(io.BytesIO(png_bands.framed_png(composed)))
+    assert shown.size == (WIDTH, HEIGHT)
+    assert [shown.getpixel((x, 105)) for x in range(7)] == [7] * 6 + [background.getpixel((7, 105))]
 
 
 def test_each_seat_name_and_count_sit_on_their_plate() -> None:

@@ -67,9 +67,43 @@ def test_adler32_combine_is_zlibs() -> None:
         ) == zlib.adler32(first + second)
 
 
+def framed(image: Image.Image) -> Image.Image:
+    """``image`` with one more column on its left, index 0: the filter bytes of ``framed_png``."""
+    frame = Image.new("P", (image.width + 1, image.height), 0)
+    frame.putpalette(image.getpalette() or [])
+    frame.paste(image, (1, 0))
+    return frame
+
+
+def test_a_framed_picture_gives_the_same_png_as_the_picture_cold_and_from_the_cache() -> None:
+    image = picture(6, height=451)  # a last band shorter than the others
+    plain = decoded(png_bands.palette_png(image))
+    cold = png_bands.framed_png(framed(image))
+    assert png_bands.framed_png(framed(image)) == cold
+    shown = decoded(cold)
+    assert shown.size == image.size == plain.size
+    assert shown.tobytes() == image.tobytes() == plain.tobytes()
+    assert shown.getpalette() == image.getpalette()
+    # A band kept for one way of writing is not taken for the other: the plain picture again, bands warm.
+    assert decoded(png_bands.palette_png(image)).tobytes() == image.tobytes()
+
+
+def test_a_framed_band_that_changed_is_compressed_again_and_the_rest_reused() -> None:
+    image = framed(picture(7))
+    png_bands.framed_png(image)
+    kept = len(png_bands._bands)
+    moved = image.copy()
+    moved.paste(200, (101, 200, 141, 205))  # inside one band
+    shown = decoded(png_bands.framed_png(moved))
+    assert shown.tobytes() == moved.crop((1, 0, 801, 450)).tobytes() != image.crop((1, 0, 801, 450)).tobytes()
+    assert len(png_bands._bands) == kept + 1
+
+
 def test_only_palette_pictures() -> None:
     with pytest.raises(ValueError):
         png_bands.palette_png(Image.new("RGB", (8, 8)))
+    with pytest.raises(ValueError):
+        png_bands.framed_png(Image.new("RGB", (9, 8)))
 
 
 @pytest.mark.parametrize(("width", "height"), [(800, 450), (800, 451), (1, 1), (3, 7)])
