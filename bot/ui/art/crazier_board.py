@@ -18,7 +18,9 @@ from __future__ import annotations
 import functools
 import math
 import threading
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
@@ -248,9 +250,9 @@ def draw_crazier_board(board: CrazierBoard) -> Image.Image:
     seats = sorted(board.seats, key=lambda seat: seat.position)
     image = _background(len(seats)).copy()
     draw = ImageDraw.Draw(image)
-    _draw_header(image, draw, board)
+    _draw_header(_Drawn(image, draw), board)
     for i, seat in enumerate(seats):
-        _draw_row(image, draw, seat, HEADER + ROW * i + (ROW - 6) / 2, lit=_lit(board, seat))
+        _draw_row(_Drawn(image, draw), seat, HEADER + ROW * i + (ROW - 6) / 2, lit=_lit(board, seat))
     return image
 
 
@@ -258,74 +260,129 @@ def _lit(board: CrazierBoard, seat: CrazierSeat) -> bool:
     return seat.to_act and not board.game_over
 
 
-def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, board: CrazierBoard) -> None:
+class _Canvas(Protocol):
+    """Where the header is drawn: in full colour (``_Drawn``) or pieced from parts mapped to the board
+    palette once (``_Pieced``). One layout (``_draw_header``) for both, so that they show the same."""
+
+    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
+        """An RGBA sprite (``make()``, which ``key`` names) centred at ``centre``, over its alpha."""
+
+    def write(
+        self,
+        point: tuple[float, float],
+        text: str,
+        *,
+        size: int,
+        fill: tuple[int, int, int],
+        ground: tuple[int, int, int],
+        anchor: str | None = None,
+    ) -> None:
+        """``text`` as ``_write`` writes it."""
+
+    def shape(self, key: Hashable, box: tuple[float, float, float, float], paint: Paint) -> None:
+        """``paint(draw, box)``: a shape drawn within ``box`` (``key`` names the shape and its box)."""
+
+
+Paint = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
+
+
+class _Drawn:
+    """The header drawn on a full-colour picture."""
+
+    def __init__(self, image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+        self.image, self.draw = image, draw
+
+    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
+        _paste(self.image, make(), centre)
+
+    def write(
+        self,
+        point: tuple[float, float],
+        text: str,
+        *,
+        size: int,
+        fill: tuple[int, int, int],
+        ground: tuple[int, int, int],
+        anchor: str | None = None,
+    ) -> None:
+        _write(self.image, point, text, size=size, fill=fill, ground=ground, anchor=anchor)
+
+    def shape(self, key: Hashable, box: tuple[float, float, float, float], paint: Paint) -> None:
+        paint(self.draw, box)
+
+
+def _draw_header(canvas: _Canvas, board: CrazierBoard) -> None:
     """The top band: the piles, the top card, the colour to follow, whose turn, the game's number (all
-    within ``HEADER`` pixels from the top)."""
+    within ``HEADER`` pixels from the top, on the felt)."""
     middle = (MARGIN + HEADER - 8) / 2
     # The draw pile (an empty outline when there is none) and its size.
     if board.draw_pile:
-        _paste(image, _pile(min(3, (board.draw_pile + 9) // 10)), (92, middle - 8))
+        layers = min(3, (board.draw_pile + 9) // 10)
+        canvas.sprite(("pile", layers), functools.partial(_pile, layers), (92, middle - 8))
     else:
         w, h = PILE_CARD
-        draw.rounded_rectangle(
-            (92 - w / 2, middle - 8 - h / 2, 92 + w / 2, middle - 8 + h / 2),
-            radius=8,
-            outline=FELT_DARK,
-            width=3,
-        )
+        canvas.shape("no pile", (92 - w / 2, middle - 8 - h / 2, 92 + w / 2, middle - 8 + h / 2), _no_pile)
     draw_pile = pgettext("picture", "draw pile {count}", count=board.draw_pile)
-    _write(image, (92, middle + 60), draw_pile, size=15, fill=WHITE, ground=FELT)
+    canvas.write((92, middle + 60), draw_pile, size=15, fill=WHITE, ground=FELT)
     # The top card, large, with the discard pile's size.
-    _paste(image, _face(board.top_card, *TOP_CARD, "full"), (250, middle - 6))
+    top = functools.partial(_face, board.top_card, *TOP_CARD, "full")
+    canvas.sprite(("top", board.top_card), top, (250, middle - 6))
     discard_pile = pgettext("picture", "discard pile {count}", count=board.discard_pile)
-    _write(image, (250, middle + 82), discard_pile, size=13, fill=WHITE, ground=FELT)
+    canvas.write((250, middle + 82), discard_pile, size=13, fill=WHITE, ground=FELT)
     # The colour(s) to follow.
     follow = board.follow
     for i, colour in enumerate(follow):
         offset = (i - (len(follow) - 1) / 2) * (BADGE + 6)
-        _paste(image, _badge(colour), (380 + offset, middle - 16))
+        canvas.sprite(("badge", colour), functools.partial(_badge, colour), (380 + offset, middle - 16))
     label = _(" or ").join(_(COLOUR_NAMES[c]) for c in follow)
-    _write(image, (380, middle + 24), pgettext("picture", "follow"), size=14, fill=WHITE, ground=FELT)
-    _write(image, (380, middle + 42), label, size=15, fill=WHITE, ground=FELT)
+    canvas.write((380, middle + 24), pgettext("picture", "follow"), size=14, fill=WHITE, ground=FELT)
+    canvas.write((380, middle + 42), label, size=15, fill=WHITE, ground=FELT)
     # Whose turn, or who won.
     turn = _turn_text(board)
     if turn:
         box = (470, middle - 20, WIDTH - MARGIN - 16, middle + 20)
-        draw.rounded_rectangle(box, radius=10, fill=GOLD)
+        canvas.shape("turn", box, _turn_box)
         text = _fitted(turn, 17, box[2] - box[0] - 20)
-        _write(image, ((box[0] + box[2]) / 2, middle), text, size=17, fill=INK, ground=GOLD, anchor="mm")
+        canvas.write(((box[0] + box[2]) / 2, middle), text, size=17, fill=INK, ground=GOLD, anchor="mm")
     title = pgettext("picture", "Crazier Eights · game {number}", number=board.game_number)
-    _write(image, (620, MARGIN + 24), title, size=14, fill=WHITE, ground=FELT)
+    canvas.write((620, MARGIN + 24), title, size=14, fill=WHITE, ground=FELT)
 
 
-def _draw_row(
-    image: Image.Image, draw: ImageDraw.ImageDraw, seat: CrazierSeat, y: float, *, lit: bool
-) -> None:
+def _no_pile(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    draw.rounded_rectangle(box, radius=8, outline=FELT_DARK, width=3)
+
+
+def _turn_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    draw.rounded_rectangle(box, radius=10, fill=GOLD)
+
+
+def _draw_row(canvas: _Canvas, seat: CrazierSeat, y: float, *, lit: bool) -> None:
+    """A player's row, its middle at ``y`` (on the row's panel)."""
     left, right = NAME_PLATE
     plate = (left + 6, y - 16, right, y + 16)
     if lit:
-        draw.rounded_rectangle(plate, radius=8, fill=GOLD)
+        canvas.shape("plate", plate, _lit_plate)
     ink = INK if lit else (MUTED if seat.out else WHITE)
     plate_ground = GOLD if lit else ROW_FILL
     # The team, and the win (in gold), at the plate's right end.
     team_label = pgettext("picture", "team {team}", team=seat.team) if seat.team is not None else ""
     team = " ".join(word for word in (team_label, pgettext("picture", "won") if seat.won else "") if word)
-    team_width = draw.textlength(team, font=font(12)) + 8 if team else 0
+    team_width = _length(team, 12) + 8 if team else 0
     name = _fitted(drawable_name(seat.name, seat.position), 15, plate[2] - plate[0] - 16 - team_width)
-    _write(image, (plate[0] + 8, y), name, size=15, fill=ink, ground=plate_ground, anchor="lm")
+    canvas.write((plate[0] + 8, y), name, size=15, fill=ink, ground=plate_ground, anchor="lm")
     if team:
         team_ink = GOLD if seat.won and not lit else ink
-        _write(image, (plate[2] - 6, y), team, size=12, fill=team_ink, ground=plate_ground, anchor="rm")
+        canvas.write((plate[2] - 6, y), team, size=12, fill=team_ink, ground=plate_ground, anchor="rm")
     # The hand: a card back and the count, or what became of the player.
     if seat.out:
-        _write(
-            image, (HAND_AT, y), pgettext("picture", "out"), size=15, fill=MUTED, ground=ROW_FILL, anchor="lm"
-        )
+        out = pgettext("picture", "out")
+        canvas.write((HAND_AT, y), out, size=15, fill=MUTED, ground=ROW_FILL, anchor="lm")
     else:
-        _paste(image, _back(*HAND_BACK), (HAND_AT + HAND_BACK[0] / 2, y))
+        back = functools.partial(_back, *HAND_BACK)
+        canvas.sprite(("back", HAND_BACK), back, (HAND_AT + HAND_BACK[0] / 2, y))
         count = str(seat.hand_size)
-        _write(
-            image, (HAND_AT + HAND_BACK[0] + 6, y), count, size=17, fill=WHITE, ground=ROW_FILL, anchor="lm"
+        canvas.write(
+            (HAND_AT + HAND_BACK[0] + 6, y), count, size=17, fill=WHITE, ground=ROW_FILL, anchor="lm"
         )
     # The cards in play, as many as fit; the count of the rest, in the language in force, with room kept for
     # its own width (languages differ: "+3 more", "+3 weitere").
@@ -335,12 +392,23 @@ def _draw_row(
         chip = _chip(card)
         rest = len(seat.in_play) - shown - 1
         more = _more(rest + 1)  # this card and the rest, should this one not fit
-        room = end - (draw.textlength(more, font=font(14)) + CHIP_GAP if rest else 0)
+        room = end - (_length(more, 14) + CHIP_GAP if rest else 0)
         if x + chip.width > room:
-            _write(image, (x, y), more, size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
+            canvas.write((x, y), more, size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
             break
-        image.paste(chip, (x, round(y - chip.height / 2)), chip)
+        # Centred where its corner is (x, y - height / 2, rounded): its place as pasted there.
+        canvas.sprite(("chip", card), functools.partial(_chip, card), (x + chip.width / 2, y))
         x += chip.width + CHIP_GAP
+
+
+def _lit_plate(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    draw.rounded_rectangle(box, radius=8, fill=GOLD)
+
+
+@functools.lru_cache(maxsize=WORDS_KEPT)
+def _length(text: str, size: int) -> float:
+    """The advance of ``text`` as written on a full-colour picture (the layout's measure)."""
+    return ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(text, font=font(size))
 
 
 def _more(count: int) -> str:
@@ -352,10 +420,12 @@ def _more(count: int) -> str:
 #
 # What is sent is a palette picture, composed of pieces already mapped to one palette of 255 colours chosen
 # once (``_palette``): the empty picture per number of players, the header (the piles' sizes, the top card
-# and whose turn change at nearly every move: drawn and mapped each time) and each player's row, kept by what
-# it shows (a move changes one or two rows). Choosing a palette per board (Pillow's octree) took about half
-# of a board's time, and writing its PNG whole a fifth; the PNG is written band by band as the standard
-# board's is (``png_bands``: an unchanged band is not compressed again). bench/art.py: "crazier board".
+# and whose turn change at nearly every move) pieced from its parts, each mapped once and kept (``_Pieced``:
+# drawing the header whole and mapping it at every move was a third of a board's time), and each player's
+# row, pieced the same way and kept by what it shows (a move changes one or two rows). Choosing a palette
+# per board (Pillow's octree) took about half of a board's time, and writing its PNG whole a fifth; the PNG
+# is written band by band as the standard board's is (``png_bands``: an unchanged band is not compressed
+# again). bench/art.py: "crazier board".
 
 ROWS_KEPT = 256  # player rows kept in the board palette, 800 × 62 pixels (~50 kB) each: ~13 MB at most
 SAMPLE_PLAYERS = 4  # the empty picture in the palette's sample: its colours are the same for any number
@@ -363,8 +433,9 @@ _rows: Kept[tuple[object, ...], Image.Image] = Kept(ROWS_KEPT)
 
 
 def forget() -> None:
-    """Drop the kept rows (benchmarks, tests)."""
+    """Drop the kept rows and parts (benchmarks, tests)."""
     _rows.clear()
+    _parts.clear()
 
 
 def _on(ground: tuple[int, int, int], sprites: list[Image.Image]) -> Image.Image:
@@ -452,10 +523,64 @@ def _mapped_background(players: int) -> Image.Image:
     return _mapped(_background(players))
 
 
-def _mapped_header(board: CrazierBoard, players: int) -> Image.Image:
-    tile = _background(players).crop((0, 0, WIDTH, HEADER))
-    _draw_header(tile, ImageDraw.Draw(tile), board)
-    return _mapped(tile)
+# The header's parts in the board palette, each with the mask of the pixels it covers: the top cards, piles,
+# badges, shapes and words a header shows (a few kB each).
+PARTS_KEPT = 1024
+_parts: Kept[tuple[object, ...], tuple[Image.Image, Image.Image]] = Kept(PARTS_KEPT)
+
+
+class _Pieced:
+    """The header or a row pieced on a picture in the board palette from parts mapped once: a move changes
+    most of the header (the piles' sizes, the top card, whose turn) and one or two rows, but each part was
+    mostly seen before. Every part lies on one ground (the felt, a row's panel): a sprite flattened on it
+    and mapped is the same pixels as mapping the part drawn there in full colour."""
+
+    def __init__(self, image: Image.Image, ground: tuple[int, int, int]) -> None:
+        self.image, self.ground = image, ground
+
+    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
+        tile, mask = _parts.get_or_make(("sprite", key, self.ground), lambda: _flat(make(), self.ground))
+        corner = (round(centre[0] - tile.width / 2), round(centre[1] - tile.height / 2))
+        self.image.paste(tile, corner, mask)
+
+    def write(
+        self,
+        point: tuple[float, float],
+        text: str,
+        *,
+        size: int,
+        fill: tuple[int, int, int],
+        ground: tuple[int, int, int],
+        anchor: str | None = None,
+    ) -> None:
+        whole = (math.floor(point[0]), math.floor(point[1]))
+        start = (point[0] - whole[0], point[1] - whole[1])
+        tile, mask, left, top = _words(text, size, fill, ground, anchor, start)
+        mapped, _mask = _parts.get_or_make(
+            ("words", text, size, fill, ground, anchor, start), lambda: (_mapped(tile), mask)
+        )
+        self.image.paste(mapped, (whole[0] + left, whole[1] + top), mask)
+
+    def shape(self, key: Hashable, box: tuple[float, float, float, float], paint: Paint) -> None:
+        # Drawn on a layer moved by whole pixels: the same pixels as drawing it in place.
+        corner = (math.floor(box[0]), math.floor(box[1]))
+
+        def make() -> tuple[Image.Image, Image.Image]:
+            size = (math.ceil(box[2]) - corner[0] + 2, math.ceil(box[3]) - corner[1] + 2)
+            layer = Image.new("RGBA", size, (0, 0, 0, 0))
+            moved = (box[0] - corner[0], box[1] - corner[1], box[2] - corner[0], box[3] - corner[1])
+            paint(ImageDraw.Draw(layer), moved)
+            return _flat(layer, self.ground)
+
+        tile, mask = _parts.get_or_make(("shape", key, box, self.ground), make)
+        self.image.paste(tile, corner, mask)
+
+
+def _flat(layer: Image.Image, ground: tuple[int, int, int]) -> tuple[Image.Image, Image.Image]:
+    """An RGBA layer on ``ground``, in the board palette, with the mask of the pixels it covers."""
+    flat = Image.new("RGB", layer.size, ground)
+    flat.paste(layer, (0, 0), layer)
+    return _mapped(flat), layer.getchannel("A").point(lambda alpha: 255 if alpha else 0, mode="1")
 
 
 def _mapped_row(players: int, index: int, seat: CrazierSeat, lit: bool) -> Image.Image:
@@ -464,9 +589,9 @@ def _mapped_row(players: int, index: int, seat: CrazierSeat, lit: bool) -> Image
     top = HEADER + ROW * index
 
     def draw() -> Image.Image:
-        tile = _background(players).crop((0, top, WIDTH, top + ROW))
-        _draw_row(tile, ImageDraw.Draw(tile), seat, (ROW - 6) / 2, lit=lit)
-        return _mapped(tile)
+        tile = _mapped_background(players).crop((0, top, WIDTH, top + ROW))
+        _draw_row(_Pieced(tile, ROW_FILL), seat, (ROW - 6) / 2, lit=lit)
+        return tile
 
     return _rows.get_or_make((players, index, seat, lit, current_locale()), draw)
 
@@ -475,7 +600,7 @@ def compose_crazier_board(board: CrazierBoard) -> Image.Image:
     """``draw_crazier_board`` in the board palette, pieced together from mapped parts."""
     seats = sorted(board.seats, key=lambda seat: seat.position)
     image = _mapped_background(len(seats)).copy()
-    image.paste(_mapped_header(board, len(seats)), (0, 0))
+    _draw_header(_Pieced(image, FELT), board)
     for i, seat in enumerate(seats):
         image.paste(_mapped_row(len(seats), i, seat, _lit(board, seat)), (0, HEADER + ROW * i))
     return image

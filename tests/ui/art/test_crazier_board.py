@@ -198,7 +198,13 @@ def test_same_board_same_bytes_in_another_process() -> None:
 
 
 def test_each_part_is_drawn_once() -> None:
-    for part in (crazier_board._face, crazier_board._chip, crazier_board._background, crazier_board._badge):
+    for part in (
+        crazier_board._face,
+        crazier_board._chip,
+        crazier_board._background,
+        crazier_board._mapped_background,
+        crazier_board._badge,
+    ):
         part.cache_clear()
     crazier_board.forget()
     render_crazier_board(board())
@@ -265,6 +271,51 @@ def test_a_move_draws_only_the_rows_it_changed() -> None:
     moved = (replace(seats[0], hand_size=4, to_act=False), replace(seats[1], to_act=True), seats[2])
     render_crazier_board(board(seats=moved))
     assert len(crazier_board._rows) == 5  # Ana's and Ben's rows again; Cleo's kept
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        board(),
+        board(draw_pile=0, top_card="8G", named_colour="P", game_number=3),
+        board(top_card="AB"),  # two colours to follow
+        board(
+            seats=(
+                CrazierSeat(0, "Ana", 0, ("6G", "5B", "JP", "9O", "2G", "QB"), won=True, team=1),
+                CrazierSeat(1, "Ben", 12, ("JP",), out=True, team=2),
+                CrazierSeat(2, "Cleo", 3, team=1),
+                CrazierSeat(3, "A name far too long for its plate, cut", 7, team=2),
+            ),
+            game_over=True,
+        ),
+        board(
+            seats=(
+                CrazierSeat(0, "Ana", 5, to_act=True, team=1),
+                CrazierSeat(1, "Ben", 2, to_act=True, team=1),
+            )
+        ),
+    ],
+)
+def test_the_pieced_picture_is_the_drawn_one_mapped_pixel_for_pixel(shown: CrazierBoard) -> None:
+    """The header and the rows are pieced from parts mapped once (flattened on their ground): the same
+    pixels as drawing the board in full colour and mapping it whole, parts seen before or not."""
+    crazier_board.forget()
+    expected = crazier_board._mapped(crazier_board.draw_crazier_board(shown)).tobytes()
+    assert crazier_board.compose_crazier_board(shown).tobytes() == expected  # every part new
+    crazier_board._rows.clear()
+    assert crazier_board.compose_crazier_board(shown).tobytes() == expected  # every part kept
+
+
+def test_a_move_maps_only_the_header_parts_not_seen_before() -> None:
+    crazier_board.forget()
+    render_crazier_board(board())
+    parts = len(crazier_board._parts)
+    # The same top card, piles and player to move at another table: nothing new to map in its header.
+    render_crazier_board(board(seats=(*board().seats[:2], CrazierSeat(2, "Dan", 3))))
+    assert len(crazier_board._parts) == parts + 1  # Dan's name only
+    # A new top card and draw pile size: the card, its colour's badge and name, and the pile's size only.
+    render_crazier_board(board(top_card="6G", draw_pile=22))
+    assert len(crazier_board._parts) == parts + 1 + 4
 
 
 def test_the_palette_picture_is_the_full_colour_one() -> None:
