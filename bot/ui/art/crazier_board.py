@@ -321,7 +321,7 @@ def _draw_header(canvas: _Canvas, board: CrazierBoard) -> None:
         canvas.sprite(("pile", layers), functools.partial(_pile, layers), (92, middle - 8))
     else:
         w, h = PILE_CARD
-        canvas.shape("no pile", (92 - w / 2, middle - 8 - h / 2, 92 + w / 2, middle - 8 + h / 2), _no_pile)
+        canvas.shape(("pile", 0), (92 - w / 2, middle - 8 - h / 2, 92 + w / 2, middle - 8 + h / 2), _no_pile)
     draw_pile = pgettext("picture", "draw pile {count}", count=board.draw_pile)
     canvas.write((92, middle + 60), draw_pile, size=15, fill=WHITE, ground=FELT)
     # The top card, large, with the discard pile's size.
