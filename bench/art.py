@@ -341,7 +341,6 @@ def main() -> None:
     framed_images = [compose_framed(board) for board in game_boards]
     for name, encode, encoded in (
         ("bands, framed, after a move (the bot's)", png_bands.framed_png, framed_images),
-        ("bands, rows copied, after a move", png_bands.palette_png, game_images),
         ("Pillow, zlib level 1", functools.partial(png_bytes, optimize=False, level=1), game_images),
     ):
         png_bands.forget()

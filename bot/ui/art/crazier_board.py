@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from bot.engine.crazier.deck import COLOUR_NAMES, COLOURS, DECK, colours_of, rank_of, row_of
 from bot.i18n import _, current_locale, ngettext, npgettext, pgettext
 from bot.ui.art import png_bands
-from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
+from bot.ui.art.board import FRAME, BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, font
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
 from bot.ui.art.kept import Kept
@@ -535,12 +535,12 @@ class _Pieced:
     mostly seen before. Every part lies on one ground (the felt, a row's panel): a sprite flattened on it
     and mapped is the same pixels as mapping the part drawn there in full colour."""
 
-    def __init__(self, image: Image.Image, ground: tuple[int, int, int]) -> None:
-        self.image, self.ground = image, ground
+    def __init__(self, image: Image.Image, ground: tuple[int, int, int], left: int = 0) -> None:
+        self.image, self.ground, self.left = image, ground, left  # ``left``: the picture's x 0 on the image
 
     def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
         tile, mask = _parts.get_or_make(("sprite", key, self.ground), lambda: _flat(make(), self.ground))
-        corner = (round(centre[0] - tile.width / 2), round(centre[1] - tile.height / 2))
+        corner = (self.left + round(centre[0] - tile.width / 2), round(centre[1] - tile.height / 2))
         self.image.paste(tile, corner, mask)
 
     def write(
@@ -559,7 +559,7 @@ class _Pieced:
         mapped, _mask = _parts.get_or_make(
             ("words", text, size, fill, ground, anchor, start), lambda: (_mapped(tile), mask)
         )
-        self.image.paste(mapped, (whole[0] + left, whole[1] + top), mask)
+        self.image.paste(mapped, (self.left + whole[0] + left, whole[1] + top), mask)
 
     def shape(self, key: Hashable, box: tuple[float, float, float, float], paint: Paint) -> None:
         # Drawn on a layer moved by whole pixels: the same pixels as drawing it in place.
@@ -573,7 +573,7 @@ class _Pieced:
             return _flat(layer, self.ground)
 
         tile, mask = _parts.get_or_make(("shape", key, box, self.ground), make)
-        self.image.paste(tile, corner, mask)
+        self.image.paste(tile, (self.left + corner[0], corner[1]), mask)
 
 
 def _flat(layer: Image.Image, ground: tuple[int, int, int]) -> tuple[Image.Image, Image.Image]:
@@ -596,13 +596,31 @@ def _mapped_row(players: int, index: int, seat: CrazierSeat, lit: bool) -> Image
     return _rows.get_or_make((players, index, seat, lit, current_locale()), draw)
 
 
+@functools.lru_cache(maxsize=8)
+def _framed_background(players: int) -> Image.Image:
+    """The empty picture in the board palette, framed as the standard board is (``board.FRAME``: a column of
+    PNG filter bytes on its left, for ``png_bands.framed_png``)."""
+    empty = _mapped_background(players)
+    framed = Image.new("P", (WIDTH + FRAME, empty.height), 0)
+    framed.putpalette(empty.getpalette() or [])
+    framed.paste(empty, (FRAME, 0))
+    return framed
+
+
 def compose_crazier_board(board: CrazierBoard) -> Image.Image:
     """``draw_crazier_board`` in the board palette, pieced together from mapped parts."""
+    framed = compose_crazier_framed(board)
+    return framed.crop((FRAME, 0, WIDTH + FRAME, framed.height))
+
+
+def compose_crazier_framed(board: CrazierBoard) -> Image.Image:
+    """``compose_crazier_board``'s picture framed, as ``png_bands.framed_png`` takes it."""
     seats = sorted(board.seats, key=lambda seat: seat.position)
-    image = _mapped_background(len(seats)).copy()
-    _draw_header(_Pieced(image, FELT), board)
+    image = _framed_background(len(seats)).copy()
+    _draw_header(_Pieced(image, FELT, FRAME), board)
     for i, seat in enumerate(seats):
-        image.paste(_mapped_row(len(seats), i, seat, _lit(board, seat)), (0, HEADER + ROW * i))
+        image.paste(_mapped_row(len(seats), i, seat, _lit(board, seat)), (FRAME, HEADER + ROW * i))
+    image.paste(0, (0, 0, FRAME, image.height))  # nothing written over a filter byte
     return image
 
 
@@ -678,7 +696,7 @@ def prepare_crazier(renderer: BoardRenderer) -> None:
 def render_crazier_board(board: CrazierBoard) -> BoardPicture:
     """Draw now (no cache): a palette PNG, as the standard board is (flat colours and text)."""
     return BoardPicture(
-        png=png_bands.palette_png(compose_crazier_board(board)),
+        png=png_bands.framed_png(compose_crazier_framed(board)),
         alt_text=crazier_alt_text(board),
         key=crazier_board_key(board),
     )

@@ -306,6 +306,15 @@ def test_the_pieced_picture_is_the_drawn_one_mapped_pixel_for_pixel(shown: Crazi
     assert crazier_board.compose_crazier_board(shown).tobytes() == expected  # every part kept
 
 
+def test_the_png_shows_the_composed_picture_exactly() -> None:
+    """The PNG is written from the picture composed framed (a column of filter bytes on its left): every
+    pixel of the picture and nothing of the frame."""
+    shown = Image.open(io.BytesIO(render_crazier_board(board()).png))
+    composed = crazier_board.compose_crazier_board(board())
+    assert shown.size == composed.size == (WIDTH, height_for(3))
+    assert shown.tobytes() == composed.tobytes() and shown.getpalette() == composed.getpalette()
+
+
 def test_a_move_maps_only_the_header_parts_not_seen_before() -> None:
     crazier_board.forget()
     render_crazier_board(board())
