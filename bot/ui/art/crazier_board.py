@@ -261,8 +261,9 @@ def _lit(board: CrazierBoard, seat: CrazierSeat) -> bool:
 
 
 class _Canvas(Protocol):
-    """Where the header is drawn: in full colour (``_Drawn``) or pieced from parts mapped to the board
-    palette once (``_Pieced``). One layout (``_draw_header``) for both, so that they show the same."""
+    """Where the header and the rows are drawn: in full colour (``_Drawn``) or pieced from parts mapped to
+    the board palette once (``_Pieced``). One layout (``_draw_header``, ``_draw_row``) for both, so that
+    they show the same."""
 
     def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
         """An RGBA sprite (``make()``, which ``key`` names) centred at ``centre``, over its alpha."""
@@ -287,7 +288,7 @@ Paint = Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
 
 
 class _Drawn:
-    """The header drawn on a full-colour picture."""
+    """Drawing on a full-colour picture."""
 
     def __init__(self, image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
         self.image, self.draw = image, draw
@@ -523,8 +524,8 @@ def _mapped_background(players: int) -> Image.Image:
     return _mapped(_background(players))
 
 
-# The header's parts in the board palette, each with the mask of the pixels it covers: the top cards, piles,
-# badges, shapes and words a header shows (a few kB each).
+# The parts of headers and rows in the board palette, each with the mask of the pixels it covers: the top
+# cards, piles, badges, card backs, cards in play, shapes and words (a few kB each).
 PARTS_KEPT = 1024
 _parts: Kept[tuple[object, ...], tuple[Image.Image, Image.Image]] = Kept(PARTS_KEPT)
 
@@ -555,11 +556,11 @@ class _Pieced:
     ) -> None:
         whole = (math.floor(point[0]), math.floor(point[1]))
         start = (point[0] - whole[0], point[1] - whole[1])
-        tile, mask, left, top = _words(text, size, fill, ground, anchor, start)
-        mapped, _mask = _parts.get_or_make(
-            ("words", text, size, fill, ground, anchor, start), lambda: (_mapped(tile), mask)
+        words, cover, left, top = _words(text, size, fill, ground, anchor, start)
+        tile, mask = _parts.get_or_make(
+            ("words", text, size, fill, ground, anchor, start), lambda: (_mapped(words), cover)
         )
-        self.image.paste(mapped, (self.left + whole[0] + left, whole[1] + top), mask)
+        self.image.paste(tile, (self.left + whole[0] + left, whole[1] + top), mask)
 
     def shape(self, key: Hashable, box: tuple[float, float, float, float], paint: Paint) -> None:
         # Drawn on a layer moved by whole pixels: the same pixels as drawing it in place.
