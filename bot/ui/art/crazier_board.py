@@ -28,7 +28,7 @@ from bot.engine.crazier.deck import COLOUR_NAMES, COLOURS, DECK, colours_of, ran
 from bot.i18n import _, current_locale, ngettext, npgettext, pgettext
 from bot.ui.art import png_bands
 from bot.ui.art.board import FRAME, BoardPicture, BoardRenderer, drawable_name, fit_text
-from bot.ui.art.cards import INK, SUPERSAMPLE, back_image, font
+from bot.ui.art.cards import INK, SUPERSAMPLE, Colour, Point, back_image, font
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
 from bot.ui.art.kept import Kept
 from bot.ui.names import plain_name
@@ -265,18 +265,11 @@ class _Canvas(Protocol):
     the board palette once (``_Pieced``). One layout (``_draw_header``, ``_draw_row``) for both, so that
     they show the same."""
 
-    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
+    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: Point) -> None:
         """An RGBA sprite (``make()``, which ``key`` names) centred at ``centre``, over its alpha."""
 
     def write(
-        self,
-        point: tuple[float, float],
-        text: str,
-        *,
-        size: int,
-        fill: tuple[int, int, int],
-        ground: tuple[int, int, int],
-        anchor: str | None = None,
+        self, point: Point, text: str, *, size: int, fill: Colour, ground: Colour, anchor: str | None = None
     ) -> None:
         """``text`` as ``_write`` writes it."""
 
@@ -293,18 +286,11 @@ class _Drawn:
     def __init__(self, image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
         self.image, self.draw = image, draw
 
-    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
+    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: Point) -> None:
         _paste(self.image, make(), centre)
 
     def write(
-        self,
-        point: tuple[float, float],
-        text: str,
-        *,
-        size: int,
-        fill: tuple[int, int, int],
-        ground: tuple[int, int, int],
-        anchor: str | None = None,
+        self, point: Point, text: str, *, size: int, fill: Colour, ground: Colour, anchor: str | None = None
     ) -> None:
         _write(self.image, point, text, size=size, fill=fill, ground=ground, anchor=anchor)
 
@@ -536,23 +522,16 @@ class _Pieced:
     mostly seen before. Every part lies on one ground (the felt, a row's panel): a sprite flattened on it
     and mapped is the same pixels as mapping the part drawn there in full colour."""
 
-    def __init__(self, image: Image.Image, ground: tuple[int, int, int], left: int = 0) -> None:
+    def __init__(self, image: Image.Image, ground: Colour, left: int = 0) -> None:
         self.image, self.ground, self.left = image, ground, left  # ``left``: the picture's x 0 on the image
 
-    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: tuple[float, float]) -> None:
+    def sprite(self, key: Hashable, make: Callable[[], Image.Image], centre: Point) -> None:
         tile, mask = _parts.get_or_make(("sprite", key, self.ground), lambda: _flat(make(), self.ground))
         corner = (self.left + round(centre[0] - tile.width / 2), round(centre[1] - tile.height / 2))
         self.image.paste(tile, corner, mask)
 
     def write(
-        self,
-        point: tuple[float, float],
-        text: str,
-        *,
-        size: int,
-        fill: tuple[int, int, int],
-        ground: tuple[int, int, int],
-        anchor: str | None = None,
+        self, point: Point, text: str, *, size: int, fill: Colour, ground: Colour, anchor: str | None = None
     ) -> None:
         whole = (math.floor(point[0]), math.floor(point[1]))
         start = (point[0] - whole[0], point[1] - whole[1])
