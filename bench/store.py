@@ -16,7 +16,9 @@ Prints:
   statements per match and their time as the bot's connection saw it (``--page-matches`` matches each);
 - the time to record the finished matches, then leaderboard page, size and own-rank times in a guild holding
   all of them (median and 95th percentile over repeated calls), for each sort order, the rating board's
-  included.
+  included; on a PostgreSQL server whose autovacuum is off, the same again after ``VACUUM (ANALYZE)`` of the
+  ratings' tables, as autovacuum would have left them (every match rewrites its players' rows: without it
+  their indexes keep every old entry, and the counts walk them).
 
 Targets (issue 4): at least 2,000 committed moves per second; a leaderboard page under 20 ms. Issue 27: the
 match-result rate with the rating update within 10% of the rate without it; a rating-sorted page under 20 ms
@@ -393,8 +395,10 @@ async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> tuple[flo
 
 async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) -> None:
     """``keep``: reuse the database at ``path`` (PostgreSQL: that schema), topped up to ``matches``."""
+    schema = ""
     if POSTGRES_URL:
         store = await fresh_store(path, keep_schema=str(path) if keep else None)
+        schema = str(path) if keep else SCHEMAS[-1]  # the one fresh_store made
     else:
         reuse = keep and path.exists()
         store = await SqliteStore.open(str(path)) if reuse else await fresh_store(path)
@@ -412,36 +416,59 @@ async def bench_leaderboard(path: Path, matches: int, players: int, keep: bool) 
         board = await store.leaderboard_size(GUILD)
         size_mb = (await database_bytes(store, path)) / 1e6
         print(f"guild {GUILD}: {board} players on the board; database {size_mb:.0f} MB")
-        some_user = (await store.leaderboard(GUILD, offset=board // 2, limit=1))[0].user_id
-        for sort in SORTS:
-            first = await timed(lambda sort=sort: store.leaderboard(GUILD, sort=sort, limit=10), 200)
-            middle = await timed(
-                lambda sort=sort: store.leaderboard(GUILD, sort=sort, offset=board // 2, limit=10), 100
-            )
-            size = await timed(lambda sort=sort: store.leaderboard_size(GUILD, sort=sort), 50)
-            rank = await timed(lambda sort=sort: store.leaderboard_rank(GUILD, some_user, sort=sort), 50)
+        await time_boards(store, board)
+        if POSTGRES_URL and not await autovacuum_on():
+            # Every match rewrites its players' rows: without autovacuum their indexes keep every old entry
+            # (a skill-ordered one most), and the counts walk them. The same after what autovacuum does.
+            await postgres_admin(f"VACUUM (ANALYZE) {schema}.player_stats, {schema}.ratings")
             print(
-                f"leaderboard {sort:7}: first page {first[0]:6.2f} ms (p95 {first[1]:6.2f}), "
-                f"middle page {middle[0]:6.2f} ms (p95 {middle[1]:6.2f}), "
-                f"size {size[0]:6.2f} ms, own rank {rank[0]:6.2f} ms"
+                "  autovacuum is off on this server: the same after VACUUM (ANALYZE) of the ratings' tables"
             )
-        ranked = await store.rating_board_size(GUILD)
-        first = await timed(lambda: store.rating_board(GUILD, limit=10), 200)
-        middle = await timed(lambda: store.rating_board(GUILD, offset=ranked // 2, limit=10), 100)
-        provisional = await timed(lambda: store.rating_board(GUILD, ranked=False, limit=10), 100)
-        size = await timed(lambda: store.rating_board_size(GUILD), 50)
-        rating = await timed(lambda: store.player_rating(GUILD, some_user), 50)
-        print(
-            f"leaderboard rating : first page {first[0]:6.2f} ms (p95 {first[1]:6.2f}), "
-            f"middle page {middle[0]:6.2f} ms (p95 {middle[1]:6.2f}), "
-            f"provisional page {provisional[0]:6.2f} ms, size {size[0]:6.2f} ms, "
-            f"own rating with rank and history {rating[0]:6.2f} ms ({ranked} ranked)"
-        )
-        stats = await timed(lambda: store.player_stats(GUILD, some_user), 200)
-        recent = await timed(lambda: store.recent_matches(GUILD, limit=10), 200)
-        print(f"player stats {stats[0]:.2f} ms, recent matches {recent[0]:.2f} ms (medians)")
+            await time_boards(store, board)
     finally:
         await store.close()
+
+
+async def autovacuum_on() -> bool:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES_URL[0])
+    try:
+        return bool(await conn.fetchval("SELECT setting = 'on' FROM pg_settings WHERE name = 'autovacuum'"))
+    finally:
+        await conn.close()
+
+
+async def time_boards(store: Store, board: int) -> None:
+    """Every board's first and middle page, size and a player's rank; the rating board; a player's stats."""
+    some_user = (await store.leaderboard(GUILD, offset=board // 2, limit=1))[0].user_id
+    for sort in SORTS:
+        first = await timed(lambda sort=sort: store.leaderboard(GUILD, sort=sort, limit=10), 200)
+        middle = await timed(
+            lambda sort=sort: store.leaderboard(GUILD, sort=sort, offset=board // 2, limit=10), 100
+        )
+        size = await timed(lambda sort=sort: store.leaderboard_size(GUILD, sort=sort), 50)
+        rank = await timed(lambda sort=sort: store.leaderboard_rank(GUILD, some_user, sort=sort), 50)
+        print(
+            f"leaderboard {sort:7}: first page {first[0]:6.2f} ms (p95 {first[1]:6.2f}), "
+            f"middle page {middle[0]:6.2f} ms (p95 {middle[1]:6.2f}), "
+            f"size {size[0]:6.2f} ms, own rank {rank[0]:6.2f} ms"
+        )
+    ranked = await store.rating_board_size(GUILD)
+    first = await timed(lambda: store.rating_board(GUILD, limit=10), 200)
+    middle = await timed(lambda: store.rating_board(GUILD, offset=ranked // 2, limit=10), 100)
+    provisional = await timed(lambda: store.rating_board(GUILD, ranked=False, limit=10), 100)
+    size = await timed(lambda: store.rating_board_size(GUILD), 50)
+    rating = await timed(lambda: store.player_rating(GUILD, some_user), 50)
+    print(
+        f"leaderboard rating : first page {first[0]:6.2f} ms (p95 {first[1]:6.2f}), "
+        f"middle page {middle[0]:6.2f} ms (p95 {middle[1]:6.2f}), "
+        f"provisional page {provisional[0]:6.2f} ms, size {size[0]:6.2f} ms, "
+        f"own rating with rank and history {rating[0]:6.2f} ms ({ranked} ranked)"
+    )
+    stats = await timed(lambda: store.player_stats(GUILD, some_user), 200)
+    recent = await timed(lambda: store.recent_matches(GUILD, limit=10), 200)
+    print(f"player stats {stats[0]:.2f} ms, recent matches {recent[0]:.2f} ms (medians)")
 
 
 async def database_bytes(store: Store, path: Path) -> int:
