@@ -182,9 +182,7 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
         else:
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
         _mark_answered(interaction, state)
-    view = kwargs.get("view")
-    if isinstance(view, discord.ui.View):
-        release(view)
+    release(kwargs.get("view"))
 
 
 def from_private_message(interaction: discord.Interaction) -> bool:
@@ -245,8 +243,7 @@ async def answer_publicly(
     try:
         return await _post_publicly(interaction, embed, extra)
     finally:
-        if isinstance(view, discord.ui.View):
-            release(view)  # routed by custom id: nothing to keep (a cycle otherwise)
+        release(view)  # routed by custom id: nothing to keep (a cycle otherwise)
 
 
 async def _post_publicly(

@@ -228,7 +228,7 @@ class BoardMessages:
             self._built[snapshot.table_id] = ""
             message = await channel.send(**fields)
         finally:
-            _release_sent(fields)
+            release(fields.get("view"))  # routed by custom id: nothing of it is kept
         await self.on_posted(snapshot.table_id, message.id)
         return message.id
 
@@ -279,7 +279,7 @@ class BoardMessages:
                 self._built[snapshot.table_id] = ""
                 message = await via.followup.send(wait=True, **fields)
         finally:
-            _release_sent(fields)
+            release(fields.get("view"))  # routed by custom id: nothing of it is kept
         await self.on_posted(snapshot.table_id, message.id)
         return message.id
 
@@ -331,7 +331,7 @@ class BoardMessages:
                 picture_key = None
                 await send(**fields)
             finally:
-                _release_sent(fields)
+                release(fields.get("view"))  # routed by custom id: nothing of it is kept
         except discord.NotFound:
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile
@@ -344,14 +344,6 @@ class BoardMessages:
         if picture_changed:
             await self._shown(snapshot.table_id, board_id, picture_key or "")
         feed.board_picture_key = picture_key
-
-
-def _release_sent(fields: dict[str, Any]) -> None:
-    """The buttons a board message was sent with: routed by custom id (persistent dynamic items), nothing of
-    them is kept (left as sent, the view and its buttons are a cycle for the garbage collector)."""
-    view = fields.get("view")
-    if isinstance(view, discord.ui.View):
-        release(view)
 
 
 def _log_failed(table_id: int, what: str, error: Exception) -> None:

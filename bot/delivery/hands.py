@@ -130,8 +130,7 @@ class HandMessages:
         shown = render.hand_content(hand, note=note, faces=faces) if note else content
         if in_place:
             await update_in_place(interaction, shown, view)
-            if view is not None:
-                release(view)
+            release(view)
         else:
             if view is None:
                 await answer_privately(interaction, shown)
@@ -196,8 +195,7 @@ class HandMessages:
         except discord.HTTPException as error:
             log.debug("table %s: previous hand message not updated: %s", table_id, error)
         finally:
-            if view is not None:
-                release(view)
+            release(view)
 
     def is_fresh(self, table_id: int, user_id: int) -> bool:
         """Whether the player's hand message can still be edited in place (its token lives)."""
@@ -247,8 +245,7 @@ class HandMessages:
                 return
             try:
                 await webhook_calls.edit_original(session.interaction, content=content, view=view)
-                if view is not None:
-                    release(view)
+                release(view)
             except Exception as error:
                 if self._is_transient(error) and attempt < HAND_ATTEMPTS and not self._closed:
                     log.info("table %s: hand refresh failed (%s); trying again", table_id, error)

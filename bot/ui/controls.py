@@ -141,19 +141,20 @@ async def _dispatch(
     finally:
         # discord.py rebuilt the clicked message's whole view to find this item (``View.from_message``);
         # nothing uses it once the callback is done.
-        if item.view is not None:
-            release(item.view)
+        release(item.view)
 
 
-def release(view: discord.ui.View) -> None:
-    """Let go of a view the bot is done with: a view it sent (our components are persistent dynamic items,
-    found by their custom ids, so the object is not needed after sending; discord.py would give a view sent
-    in an ephemeral message a 15-minute timeout task, holding its buttons in memory that long), or the one
-    discord.py rebuilt from a clicked message. Its items are let go too: a view and its items refer to each
-    other, so every view (a hand's: about 25 objects) waited for the cyclic garbage collector; without the
-    cycle it is freed as soon as it is dropped."""
-    view.stop()
-    view.clear_items()
+def release(view: object) -> None:
+    """Let go of a view the bot is done with (anything else, None included, is left as it is): a view it
+    sent (our components are persistent dynamic items, found by their custom ids, so the object is not
+    needed after sending; discord.py would give a view sent in an ephemeral message a 15-minute timeout
+    task, holding its buttons in memory that long), or the one discord.py rebuilt from a clicked message.
+    Its items are let go too: a view and its items refer to each other, so every view (a hand's: about 25
+    objects) waited for the cyclic garbage collector; without the cycle it is freed as soon as it is
+    dropped."""
+    if isinstance(view, discord.ui.View):
+        view.stop()
+        view.clear_items()
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
