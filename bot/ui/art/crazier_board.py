@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from bot.engine.crazier.deck import COLOUR_NAMES, COLOURS, DECK, colours_of, rank_of, row_of
 from bot.i18n import _, current_locale, ngettext, npgettext, pgettext
 from bot.ui.art import png_bands
-from bot.ui.art.board import FRAME, BoardPicture, BoardRenderer, drawable_name, fit_text
+from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
 from bot.ui.art.cards import INK, SUPERSAMPLE, Colour, Point, back_image, font
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
 from bot.ui.art.kept import Kept
@@ -578,29 +578,24 @@ def _mapped_row(players: int, index: int, seat: CrazierSeat, lit: bool) -> Image
 
 @functools.lru_cache(maxsize=8)
 def _framed_background(players: int) -> Image.Image:
-    """The empty picture in the board palette, framed as the standard board is (``board.FRAME``: a column of
-    PNG filter bytes on its left, for ``png_bands.framed_png``)."""
-    empty = _mapped_background(players)
-    framed = Image.new("P", (WIDTH + FRAME, empty.height), 0)
-    framed.putpalette(empty.getpalette() or [])
-    framed.paste(empty, (FRAME, 0))
-    return framed
+    """The empty picture in the board palette, framed as the standard board is (a column of PNG filter bytes
+    on its left, for ``png_bands.framed_png``)."""
+    return png_bands.framed(_mapped_background(players))
 
 
 def compose_crazier_board(board: CrazierBoard) -> Image.Image:
     """``draw_crazier_board`` in the board palette, pieced together from mapped parts."""
-    framed = compose_crazier_framed(board)
-    return framed.crop((FRAME, 0, WIDTH + FRAME, framed.height))
+    return png_bands.unframed(compose_crazier_framed(board))
 
 
 def compose_crazier_framed(board: CrazierBoard) -> Image.Image:
     """``compose_crazier_board``'s picture framed, as ``png_bands.framed_png`` takes it."""
     seats = sorted(board.seats, key=lambda seat: seat.position)
     image = _framed_background(len(seats)).copy()
-    _draw_header(_Pieced(image, FELT, FRAME), board)
+    _draw_header(_Pieced(image, FELT, png_bands.FRAME), board)
     for i, seat in enumerate(seats):
-        image.paste(_mapped_row(len(seats), i, seat, _lit(board, seat)), (FRAME, HEADER + ROW * i))
-    image.paste(0, (0, 0, FRAME, image.height))  # nothing written over a filter byte
+        image.paste(_mapped_row(len(seats), i, seat, _lit(board, seat)), (png_bands.FRAME, HEADER + ROW * i))
+    png_bands.clear_frame(image)  # nothing written over a filter byte
     return image
 
 
