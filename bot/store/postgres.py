@@ -28,6 +28,7 @@ their moves, and guild settings; ``bot.store.postgres_standings`` holds match re
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import inspect
@@ -40,7 +41,7 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bot.shards import ShardSet
-from bot.store import forget, ratings, rows, statements
+from bot.store import forget, postgres_vacuum, ratings, rows, statements
 from bot.store import migrations as migration_runner
 from bot.store.base import (
     BulkWriter,
@@ -70,6 +71,7 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 10.0  # seconds
 APPLICATION_NAME = "crazy-eights"
+VACUUM_EVERY = 2000  # moves this process commits between looks at what autovacuum would do, when it is off
 
 _UPSERT_SEAT = """
 INSERT INTO seats (table_id, position, user_id, display_name, cpu_level, cpu_takeover, joined_at, left_at)
@@ -190,6 +192,7 @@ class PostgresStore(PostgresStandings):
         migrations_dir: Path,
         schema: str | None,
         rater: Rater | None = None,
+        vacuum: bool | None = None,
     ) -> None:
         self._pool = pool
         self._target = target
@@ -199,6 +202,11 @@ class PostgresStore(PostgresStandings):
         self._rates = True  # as SqliteStore's: False after migrating to a schema older than the ratings'
         self._folded = True  # as SqliteStore's: people's ratings in player_stats from migration 0013 on
         self._tells = True  # as SqliteStore's: False on a schema older than the outbox's
+        # Whether the store vacuums its own tables (postgres_vacuum): None until the server's autovacuum
+        # setting has been read. The first move looks at once (a restart may find a backlog).
+        self._vacuums = vacuum
+        self._moves_unvacuumed = VACUUM_EVERY
+        self._vacuuming: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -209,9 +217,11 @@ class PostgresStore(PostgresStandings):
         schema: str | None = None,
         migrations_dir: Path | None = None,
         rater: Rater | None = None,
+        vacuum: bool | None = None,
     ) -> PostgresStore:
         """Connect (without migrating). ``schema``: work in that schema (it must exist), not the default.
-        ``rater``: the rating model (default: the service's OpenSkill)."""
+        ``rater``: the rating model (default: the service's OpenSkill). ``vacuum``: whether the store
+        vacuums its own tables as autovacuum would (default: when the server's autovacuum is off)."""
         settings = {"application_name": APPLICATION_NAME}
         if "synchronous_commit" not in parse_qs(urlsplit(target.url).query):  # why: see the module docstring
             settings["synchronous_commit"] = "off"
@@ -238,7 +248,12 @@ class PostgresStore(PostgresStandings):
             reason = target.scrub(f"{type(error).__name__}: {error}")
             raise StoreError(f"cannot connect to PostgreSQL at {target.shown}: {reason}") from None
         return cls(
-            pool, target, migrations_dir or migration_runner.DEFAULT_POSTGRES_MIGRATIONS_DIR, schema, rater
+            pool,
+            target,
+            migrations_dir or migration_runner.DEFAULT_POSTGRES_MIGRATIONS_DIR,
+            schema,
+            rater,
+            vacuum,
         )
 
     async def run_in_connection(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
@@ -252,6 +267,10 @@ class PostgresStore(PostgresStandings):
             return await work(conn)
 
     async def close(self) -> None:
+        if self._vacuuming is not None:
+            # A VACUUM cut short leaves nothing half done; the next start looks again.
+            self._vacuuming.cancel()
+            await asyncio.gather(self._vacuuming, return_exceptions=True)
         try:
             await self._pool.close()
         except Exception:
@@ -505,6 +524,14 @@ class PostgresStore(PostgresStandings):
 
     async def commit_move(self, move: MoveCommit) -> int:
         """See :meth:`bot.store.base.Store.commit_move`."""
+        version = await self._commit_move(move)
+        self._moves_unvacuumed += 1
+        if self._moves_unvacuumed >= VACUUM_EVERY and self._vacuums is not False and self._vacuuming is None:
+            self._moves_unvacuumed = 0
+            self._vacuuming = asyncio.create_task(self._vacuum_in_background())
+        return version
+
+    async def _commit_move(self, move: MoveCommit) -> int:
         table_id, expected_version, now = move.table_id, move.expected_version, move.now
         seats, round_result, match_result = move.seats, move.round_result, move.match_result
         params = (
@@ -655,7 +682,39 @@ class PostgresStore(PostgresStandings):
         return None if value is None else float(value)
 
     async def reclaim_space(self) -> None:
-        return None  # autovacuum makes the deleted rows' space reusable by itself
+        # Autovacuum makes the deleted rows' space reusable; when it is off, the store does it.
+        await self.vacuum()
+
+    async def vacuum(self) -> list[str]:
+        """When the store vacuums its own tables (the server's autovacuum is off, or ``vacuum=True`` at open):
+        VACUUM (ANALYZE) each of them that autovacuum would have by now, and return their names. Otherwise,
+        or while another process of the schema is at it, nothing ([])."""
+        async with self._pool.acquire() as conn:
+            if self._vacuums is None:
+                self._vacuums = await postgres_vacuum.autovacuum_off(conn)
+                if self._vacuums:
+                    log.warning(
+                        "PostgreSQL's autovacuum is off on this server: the bot vacuums and analyzes its own "
+                        "tables as autovacuum would, every %d moves; turn autovacuum on to leave it to the "
+                        "server",
+                        VACUUM_EVERY,
+                    )
+            if not self._vacuums:
+                return []
+            return await postgres_vacuum.vacuum_due(conn)
+
+    async def _vacuum_in_background(self) -> None:
+        try:
+            done = await self.vacuum()
+            if done:
+                log.info("vacuumed and analyzed %s", ", ".join(done))
+        except StoreUnavailableError:
+            pass  # the moves meet the outage themselves; the next look comes after more of them
+        except Exception as error:
+            # Never the message: a driver's error may quote the DSN.
+            log.warning("vacuuming the store's tables failed (%s); trying again later", type(error).__name__)
+        finally:
+            self._vacuuming = None
 
     # --- guild settings ----------------------------------------------------------------------------------
 
