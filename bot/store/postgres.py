@@ -148,6 +148,16 @@ def _is_unavailable(error: BaseException) -> bool:
     )
 
 
+def _server_settings(target: DatabaseTarget, schema: str | None) -> dict[str, str]:
+    """The session settings of every connection the store opens."""
+    settings = {"application_name": APPLICATION_NAME}
+    if "synchronous_commit" not in parse_qs(urlsplit(target.url).query):  # why: see the module docstring
+        settings["synchronous_commit"] = "off"
+    if schema is not None:
+        settings["search_path"] = schema
+    return settings
+
+
 _Method = TypeVar("_Method", bound=Callable[..., Awaitable[Any]])
 _S = TypeVar("_S", bound=type)
 
@@ -222,11 +232,7 @@ class PostgresStore(PostgresStandings):
         """Connect (without migrating). ``schema``: work in that schema (it must exist), not the default.
         ``rater``: the rating model (default: the service's OpenSkill). ``vacuum``: whether the store
         vacuums its own tables as autovacuum would (default: when the server's autovacuum is off)."""
-        settings = {"application_name": APPLICATION_NAME}
-        if "synchronous_commit" not in parse_qs(urlsplit(target.url).query):  # why: see the module docstring
-            settings["synchronous_commit"] = "off"
-        if schema is not None:
-            settings["search_path"] = schema
+        settings = _server_settings(target, schema)
         pool: asyncpg.Pool | None = None
         try:
             pool = await asyncpg.create_pool(
@@ -689,25 +695,38 @@ class PostgresStore(PostgresStandings):
         """When the store vacuums its own tables (the server's autovacuum is off, or ``vacuum=True`` at open):
         VACUUM (ANALYZE) each of them that autovacuum would have by now, and return their names. Otherwise,
         or while another process of the schema is at it, nothing ([])."""
-        async with self._pool.acquire() as conn:
-            if self._vacuums is None:
+        if self._vacuums is None:
+            async with self._pool.acquire() as conn:
                 self._vacuums = await postgres_vacuum.autovacuum_off(conn)
-                if self._vacuums:
-                    log.warning(
-                        "PostgreSQL's autovacuum is off on this server: the bot vacuums and analyzes its own "
-                        "tables as autovacuum would, every %d moves; turn autovacuum on to leave it to the "
-                        "server",
-                        VACUUM_EVERY,
-                    )
-            if not self._vacuums:
-                return []
-            return await postgres_vacuum.vacuum_due(conn)
+            if self._vacuums:
+                log.warning(
+                    "PostgreSQL's autovacuum is off on this server: the bot vacuums and analyzes its own "
+                    "tables as autovacuum would, every %d moves; turn autovacuum on to leave it to the "
+                    "server",
+                    VACUUM_EVERY,
+                )
+        if not self._vacuums:
+            return []
+        # A connection of its own, not one of the pool's: a VACUUM paced as autovacuum's may take minutes on a
+        # big table, and no move may wait for a connection meanwhile (a pool may have only one).
+        conn = await asyncpg.connect(
+            self._target.url,
+            timeout=CONNECT_TIMEOUT,
+            server_settings=_server_settings(self._target, self._schema),
+        )
+        try:
+            done = await postgres_vacuum.vacuum_due(conn)
+        except BaseException:
+            conn.terminate()  # at once, also when cancelled mid-statement; the session's lock goes with it
+            raise
+        await conn.close()
+        return done
 
     async def _vacuum_in_background(self) -> None:
         try:
             done = await self.vacuum()
             if done:
-                log.info("vacuumed and analyzed %s", ", ".join(done))
+                log.debug("vacuumed and analyzed %s", ", ".join(done))
         except StoreUnavailableError:
             pass  # the moves meet the outage themselves; the next look comes after more of them
         except Exception as error:

@@ -20,8 +20,8 @@ from tests.store.test_ratings import finish
 PLAYERS = [(11, None, 1), (12, None, 2), (13, None, 3)]
 
 
-async def open_schema_store(url: str, *, vacuum: bool | None) -> PostgresStore:
-    store = await PostgresStore.open(parse_database_url(url), vacuum=vacuum)
+async def open_schema_store(url: str, *, vacuum: bool | None, pool_size: int = 10) -> PostgresStore:
+    store = await PostgresStore.open(parse_database_url(url), vacuum=vacuum, pool_size=pool_size)
     await store.migrate()
     return store
 
@@ -76,6 +76,26 @@ async def test_a_store_that_vacuums_clears_the_rewritten_rows_once(pg_schema_url
         await store.close()
     dead, live, vacuums = await table_stats(pg_schema_url, "player_stats")
     assert (dead, live, vacuums) == (0, 3, 1)
+
+
+async def test_vacuuming_takes_no_connection_of_the_pool(pg_schema_url: str) -> None:
+    # A VACUUM may take minutes on a big table: the moves keep the pool (here its only connection, held).
+    await rewritten_stats(pg_schema_url, 80)
+    store = await open_schema_store(pg_schema_url, vacuum=True, pool_size=1)
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def hold(conn: asyncpg.Connection) -> None:
+        held.set()
+        await release.wait()
+
+    holder = asyncio.create_task(store.run_in_connection(hold))
+    try:
+        await held.wait()
+        assert "player_stats" in await asyncio.wait_for(store.vacuum(), 30)
+    finally:
+        release.set()
+        await holder
+        await store.close()
 
 
 async def test_a_store_that_does_not_vacuum_leaves_the_tables_to_autovacuum(pg_schema_url: str) -> None:
