@@ -37,6 +37,7 @@ TRUSTED_AGE = 10.0  # seconds: an interaction older than this by our clock means
 MAX_IN_FLIGHT = 10_000
 # Whether a finished interaction was answered: the publisher asks within the token's 15 minutes.
 REMEMBER_DONE = 10_000
+MAX_CONTENT = 2000  # Discord's limit on a message's text
 
 
 @dataclass(slots=True, eq=False)
@@ -175,6 +176,9 @@ def unwatch(interaction: discord.Interaction) -> None:
 
 async def answer_privately(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """A short ephemeral answer, whether or not the interaction was answered or deferred already."""
+    if len(text) > MAX_CONTENT:
+        # Cut rather than refused by Discord (nobody answered): what quotes input is clipped before this.
+        text = text[: MAX_CONTENT - 1] + "…"
     state = _state(interaction)
     async with state.lock:
         if interaction.response.is_done():

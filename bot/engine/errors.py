@@ -8,6 +8,16 @@ from __future__ import annotations
 
 from bot.i18n import N_, _
 
+TYPED_SHOWN = 40  # characters of what someone typed that an error quotes back
+
+
+def typed_shown(text: str) -> str:
+    """What someone typed, as an error quotes it: at most ``TYPED_SHOWN`` characters, so that a long paste
+    cannot make the answer longer than Discord takes (2,000 characters)."""
+    text = text.strip()
+    return text if len(text) <= TYPED_SHOWN else text[: TYPED_SHOWN - 1] + "…"
+
+
 ERROR_MESSAGES: dict[int, str] = {
     # Seed 000 (Volity).
     901: N_("It's not your turn."),

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import RANK_CODES, parse_rank
-from bot.engine.errors import RulesetError
+from bot.engine.errors import RulesetError, typed_shown
 from bot.engine.rules import (
     AFTER_DRAW,
     CARD_VALUES,
@@ -341,7 +341,8 @@ def option(name: str) -> Option:
     if found is None and isinstance(name, str):  # its label in the player's language
         found = read_typed(name.replace("_", " "), _options_by_label)
     if found is None:
-        raise RulesetError(_("unknown house rule {name!r}", name=name))
+        shown = typed_shown(name) if isinstance(name, str) else name
+        raise RulesetError(_("unknown house rule {name!r}", name=shown))
     return found
 
 
@@ -350,7 +351,7 @@ def _rank(text: str) -> int:
     # A code, or a rank's name in the player's language or English ("K", "king", "König", "roi").
     rank = parse_rank(text)
     if rank is None:
-        raise RulesetError(_("{text!r} is not a rank (A, 2–10, J, Q, K)", text=text.strip()))
+        raise RulesetError(_("{text!r} is not a rank (A, 2–10, J, Q, K)", text=typed_shown(text)))
     return rank
 
 
@@ -366,7 +367,7 @@ def _whole(o: Option, text: str) -> int:
             _(
                 "{label}: {text!r} is not a whole number from {low} to {high}",
                 label=_(o.label),
-                text=text,
+                text=typed_shown(text),
                 low=o.low,
                 high=o.high,
             )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import RANK_CODES, SUIT_NAMES
-from bot.engine.errors import RulesetError
+from bot.engine.errors import RulesetError, typed_shown
 from bot.i18n import N_, _, ngettext
 
 DECKS = ("one", "two-above-5", "two-above-2")
@@ -457,7 +457,11 @@ def get_preset(name: str) -> Ruleset:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key not in PRESETS:
         raise RulesetError(
-            _("unknown preset {name!r}; presets: {items}", name=name, items=", ".join(PRESET_NAMES))
+            _(
+                "unknown preset {name!r}; presets: {items}",
+                name=typed_shown(name) if isinstance(name, str) else name,
+                items=", ".join(PRESET_NAMES),
+            )
         )
     return PRESETS[key]
 

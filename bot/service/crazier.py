@@ -101,7 +101,7 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
                 raise EngineError(934)
             return Move.keep(position) if option == "keep" else Move.move(position)
         if choice["kind"] == "player":
-            if not option.isdigit():
+            if not (option.isascii() and option.isdigit()):  # not "²", which int() refuses
                 raise EngineError(934)
             return Move.player(position, int(option))
         if choice["kind"] == "order":

@@ -45,6 +45,9 @@ RECENT_CHOICES: Final = 25  # Discord's limit on autocomplete choices
 # click (a Crazier Eights match of a few hundred moves takes tens of milliseconds to replay).
 CACHED_REPLAYS: Final = 8
 NO_MATCH = N_("There is no finished match with that number in this server.")
+# Table ids are stored as signed 64-bit integers: a larger number (from a tampered control) names no match,
+# and must not reach the store, whose drivers refuse it.
+LARGEST_TABLE_ID = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +328,8 @@ class ReplayService:
         """Step ``index`` (0-based; past the end: the last) of the match's replay as ``viewer_id`` may see
         it. Errors: "no-match" (not a finished match of this server), "pruned" (its moves were deleted),
         "no-replay" (the log does not rebuild the match, or its game cannot be replayed yet)."""
+        if not 1 <= table_id <= LARGEST_TABLE_ID:
+            raise ServiceError("no-match", NO_MATCH)
         record = await self._store.get_table(table_id)
         if record is None or record.guild_id != guild_id or record.status != "finished":
             raise ServiceError("no-match", NO_MATCH)

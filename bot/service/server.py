@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from bot.engine import RulesetError, rule_options
+from bot.engine.errors import typed_shown
 from bot.i18n import LOCALES, _
 from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
@@ -89,7 +90,10 @@ class ServerService:
             if default_preset not in preset_names():
                 raise ServiceError(
                     "unknown-preset",
-                    _("There is no preset called {default_preset!r}.", default_preset=default_preset),
+                    _(
+                        "There is no preset called {default_preset!r}.",
+                        default_preset=typed_shown(default_preset),
+                    ),
                 )
             new = replace(new, default_preset=default_preset)
         if turn_timeout is not None:
@@ -165,7 +169,9 @@ class ServerService:
         ``AUTO_LANGUAGE`` to follow the server's language in Discord again."""
         current = await self.card_display(guild_id)
         if language is not None and language != AUTO_LANGUAGE and language not in LOCALES:
-            raise ServiceError("unknown-language", _("There is no language called {name!r}.", name=language))
+            raise ServiceError(
+                "unknown-language", _("There is no language called {name!r}.", name=typed_shown(language))
+            )
         new = CardDisplay(
             current.card_emojis if card_emojis is None else card_emojis,
             current.board_picture if board_picture is None else board_picture,

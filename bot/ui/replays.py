@@ -16,16 +16,18 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 import discord
 
 from bot.engine.crazier import card_label as crazier_card_label
-from bot.i18n import N_, _
+from bot.i18n import N_, _, ngettext
 from bot.service.replays import RecentMatch, ReplayStep
 from bot.service.standings import PastMatch
 from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
+from bot.ui.names import plain_name
 from bot.ui.paging import page_row
 from bot.ui.render import board_embed, event_lines
 
 REPLAYS_COG = "Eights replays"
 FIELD_VALUE_LIMIT = 1024
+MAX_EMBED = 6000  # Discord: all of a message's embeds together
 SELECT_OPTIONS = 25  # Discord's limit
 NOTHING_PUBLIC = N_("(nothing public happened)")
 
@@ -55,8 +57,26 @@ def _newest_lines(lines: list[str], limit: int) -> str:
 
 
 def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
-    """The board as it was after the step, with the step's public lines and the viewer's own hand."""
-    embed = board_embed(step.snapshot, faces)
+    """The board as it was after the step, with the step's public lines and the viewer's own hand, within
+    Discord's 6,000 characters: too long, it is written without emojis, then without the board's last plays
+    (the step's own lines tell the move; Back shows the ones before) and with its house rules in one field,
+    then its longest fields are shortened, line by line."""
+    for shown in (faces, TEXT) if faces.with_emojis else (TEXT,):
+        embed = _replay_embed(step, shown, board_embed(step.snapshot, shown))
+        if len(embed) <= MAX_EMBED:
+            return embed
+    board = board_embed(step.snapshot, TEXT, rules_fields=1)
+    last_plays = _("Last plays")
+    for index, field in reversed(list(enumerate(board.fields))):
+        if field.name == last_plays:
+            board.remove_field(index)
+    count = len(board.fields)
+    embed = _replay_embed(step, TEXT, board)
+    _shorten(embed, len(embed) - MAX_EMBED, range(1, 1 + count))  # "This step" went in first
+    return embed
+
+
+def _replay_embed(step: ReplayStep, faces: CardFaces, embed: discord.Embed) -> discord.Embed:
     embed.title = _clip(
         _(
             "Replay of match #{table} · round {round} · step {step} of {steps}",
@@ -70,10 +90,9 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
     lines = event_lines(step.lines, step.snapshot, faces) or [_(NOTHING_PUBLIC)]
     embed.insert_field_at(0, name=_("This step"), value=_newest_lines(lines, FIELD_VALUE_LIMIT), inline=False)
     if step.hand is not None:
-        cards = _hand_text(step, faces) if step.hand else _("no cards")
         embed.add_field(
             name=_("Your hand then ({count})", count=len(step.hand)),
-            value=_clip(cards, FIELD_VALUE_LIMIT),
+            value=_hand_text(step, faces) if step.hand else _("no cards"),
             inline=False,
         )
     note = _only_you(step, faces)
@@ -83,11 +102,53 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
     return embed
 
 
+def _shorten(embed: discord.Embed, excess: int, board: range) -> None:
+    """Takes ``excess`` characters off the embed's fields, whole lines at a time (a line may hold an emoji's
+    markup), each shortened field ending with "…": the longest of the board's fields (indices ``board``)
+    first, the step's own and the viewer's hand last."""
+    for candidates in (board, range(len(embed.fields))):
+        while excess > 0:
+            lengths = {
+                i: len(embed.fields[i].value or "")
+                for i in candidates
+                if len(embed.fields[i].value or "") > 2
+            }
+            if not lengths:
+                break
+            index = max(lengths, key=lambda i: lengths[i])
+            field = embed.fields[index]
+            value = field.value or ""
+            lines = value.split("\n")
+            while len(lines) > 1 and len("\n".join(lines)) + 2 > len(value) - excess:
+                lines.pop()
+            if len(lines) > 1 or len(lines[0]) + 2 <= len(value) - excess:
+                shorter = "\n".join([*lines, "…"])
+            else:  # one line left: cut it
+                shorter = _clip(value, max(2, len(value) - excess))
+            embed.set_field_at(index, name=field.name, value=shorter, inline=field.inline)
+            excess -= len(value) - len(shorter)
+
+
 def _hand_text(step: ReplayStep, faces: CardFaces) -> str:
+    """The viewer's cards within a field: with their emojis when they all fit, else as text (as the live
+    hand), else as many as fit, whole, and how many more."""
     assert step.hand is not None
-    if step.snapshot.crazier is not None:  # crazier-abilities: its cards by code, name and colours
-        return "\n".join(_crazier_card(code, faces) for code in step.hand)
-    return faces.cards(list(step.hand))
+    crazier = step.snapshot.crazier is not None
+    for shown in (faces, TEXT) if faces.with_emojis else (TEXT,):
+        if crazier:  # crazier-abilities: its cards by code, name and colours, a line each
+            text = "\n".join(_crazier_card(code, shown) for code in step.hand)
+        else:
+            text = shown.cards(list(step.hand))
+        if len(text) <= FIELD_VALUE_LIMIT:
+            return text
+    parts = [_crazier_card(code, TEXT) if crazier else TEXT.card(code) for code in step.hand]
+    separator = "\n" if crazier else " "
+    for kept in range(len(parts) - 1, 0, -1):
+        more = ngettext("… and {n} more card", "… and {n} more cards", len(parts) - kept)
+        text = separator.join([*parts[:kept], more])
+        if len(text) <= FIELD_VALUE_LIMIT:
+            return text
+    return _clip(parts[0], FIELD_VALUE_LIMIT)
 
 
 def _crazier_card(code: str, faces: CardFaces) -> str:
@@ -202,7 +263,7 @@ class ReplaySelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = self.item.values  # filled from the interaction by discord.py before the callback
         chosen = str(values[0]) if values else ""
-        if not chosen.isdigit():
+        if not (chosen.isascii() and chosen.isdigit()):  # not "²", which int() refuses
             await interaction.response.send_message(_("Choose a match to replay."), ephemeral=True)
             return
         found = await routing.handler(interaction, REPLAYS_COG, ReplaySteps)  # type: ignore[type-abstract]
@@ -211,7 +272,8 @@ class ReplaySelect(
 
 
 def match_label(table_id: int, preset: str, names: Sequence[str]) -> str:
-    return _clip(f"#{table_id} {preset}: " + ", ".join(names), 100)
+    # Names isolated: a right-to-left one would otherwise reorder the rest of the label.
+    return _clip(f"#{table_id} {preset}: " + ", ".join(plain_name(name) for name in names), 100)
 
 
 def history_view(matches: Sequence[PastMatch]) -> discord.ui.View:

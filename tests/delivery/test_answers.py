@@ -63,6 +63,16 @@ async def test_nothing_is_kept_on_the_interaction_or_after_it_is_done() -> None:
     assert answers.in_flight() == before
 
 
+async def test_a_private_answer_longer_than_discord_takes_is_cut_not_lost() -> None:
+    interaction: Any = Interaction()
+    await answers.answer_privately(interaction, "x" * 2500)
+    [sent] = interaction.response.sent
+    assert len(sent) == answers.MAX_CONTENT and sent.endswith("…")
+    short: Any = Interaction()
+    await answers.answer_privately(short, "Done.")
+    assert short.response.sent == ["Done."]
+
+
 async def test_an_interaction_done_unanswered_stays_unanswered_and_leaves_nothing() -> None:
     before = answers.in_flight()
     interaction: Any = Interaction()

@@ -5,11 +5,14 @@ would never send gets the usual short answer, not a traceback."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.exts.tables._controls import FINISHED_BUTTON
 from bot.service import EXPIRED
+from bot.service.replays import NO_MATCH
 from tests.e2e.conftest import World
 from tests.e2e.test_bad_input import start_two
-from tests.fakediscord import FakeChannel, FakeMessage
+from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
 
 
 def everything_public(world: World, *channels: FakeChannel) -> list[tuple[int, int]]:
@@ -88,3 +91,86 @@ async def test_a_table_id_beyond_any_integer_gets_the_short_answer(world: World)
         assert answer.ephemeral and answer.content == FINISHED_BUTTON, answer.content
     await world.settle()
     assert everything_public(world, world.channel) == before
+
+
+SOMETHING_WENT_WRONG = "Something went wrong"
+SUPERSCRIPT_TWO = "\u00b2"  # "²": str.isdigit() is True of it, int() refuses it
+
+
+async def test_a_typed_seat_number_in_superscript_gets_a_short_answer(world: World) -> None:
+    """/eights catch and /eights effect take "seat:N" (what their autocomplete sends); a user types
+    "seat:²" by hand with an ordinary client."""
+    await start_two(world)
+    before = everything_public(world, world.channel)
+    for command, options in (
+        ("catch", {"player": f"seat:{SUPERSCRIPT_TWO}"}),
+        ("effect", {"card": "KH", "player": f"seat:{SUPERSCRIPT_TWO}"}),
+    ):
+        answer = await world.run(world.bob, command, **options)
+        assert answer.ephemeral
+        assert SOMETHING_WENT_WRONG not in answer.content, f"/eights {command}: {answer.content!r}"
+    await world.settle()
+    assert everything_public(world, world.channel) == before
+
+
+async def test_a_crafted_catch_control_with_a_superscript_seat_gets_a_short_answer(world: World) -> None:
+    world.service.seed_deals(1)
+    hand = await start_two(world)
+    table_id = await world.table_id()
+    token = str(hand.buttons[0]["custom_id"]).split(":")[2]
+    before = everything_public(world, world.channel)
+    pressed = await world.fake.craft_component(
+        world.alice, world.channel, world.board(), f"e8:{table_id}:{token}:catch:{SUPERSCRIPT_TWO}"
+    )
+    answer = await pressed.reply()
+    assert answer.ephemeral
+    assert SOMETHING_WENT_WRONG not in answer.content, answer.content
+    await world.settle()
+    assert everything_public(world, world.channel) == before
+
+
+async def _replay_answer(world: World, user: FakeUser, custom_id: str, values: list[str] | None) -> str:
+    pressed = await world.fake.craft_component(user, world.channel, world.board(), custom_id, values=values)
+    try:
+        answer = await pressed.reply(timeout=5.0)
+    except AssertionError:
+        return "<no answer at all: 'This interaction failed'>"
+    assert answer.ephemeral
+    return answer.content
+
+
+async def test_crafted_replay_controls_with_odd_numbers_get_the_short_answer(world: World) -> None:
+    """The replay controls' custom ids carry a match number, as the table controls' do: one beyond any
+    stored integer, or a digit int() refuses, gets the usual short answer (it reached the store, or no
+    answer at all)."""
+    await world.run(world.alice, "new")
+    await world.settle()
+    before = everything_public(world, world.channel)
+    answers = {
+        custom_id + (f" {values}" if values else ""): await _replay_answer(
+            world, world.bob, custom_id, values
+        )
+        for custom_id, values in (
+            (f"eights-replay:{'9' * 30}:0:next", None),
+            ("eights-replay-pick", ["9" * 30]),
+            ("eights-replay-pick", [SUPERSCRIPT_TWO]),
+        )
+    }
+    await world.settle()
+    assert everything_public(world, world.channel) == before
+    wrong = {k: v for k, v in answers.items() if v not in (NO_MATCH, "Choose a match to replay.")}
+    assert not wrong, wrong
+
+
+async def test_a_long_house_rule_name_gets_a_short_answer(world: World) -> None:
+    """The host types a long text as the house rule: the refusal quotes a short part of it (quoted whole, the
+    answer passed Discord's 2,000 characters and the host was never answered)."""
+    await world.run(world.alice, "new")
+    await world.settle()
+    handle = await world.fake.invoke(world.alice, world.channel, "eights house", option="x" * 1990, value="1")
+    await asyncio.sleep(0)
+    try:
+        answer = await handle.reply(timeout=5.0)
+    except AssertionError as error:
+        raise AssertionError(f"the host got no answer: {str(error)[:200]}") from None
+    assert answer.ephemeral and len(answer.content) < 300, len(answer.content)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bot.ui.names import shown_name
+from bot.ui.names import plain_name, shown_name
 from tests.e2e.conftest import World
+from tests.fakediscord import FakeUser
 
 
 async def test_a_name_written_as_a_mention_reaches_the_channel_escaped(world: World) -> None:
@@ -26,3 +27,39 @@ async def test_a_name_written_as_a_mention_reaches_the_channel_escaped(world: Wo
     texts += [version.content for m in world.fake.channel_messages(world.channel) for version in m.versions]
     assert not any(impostor in text for text in texts), [t for t in texts if impostor in t]
     assert shown_name(impostor) in world.board().text()
+
+
+RLO_NAME = "\u202eevil"  # a right-to-left override, then text
+
+
+async def _play_match(world: World, host: FakeUser) -> int:
+    board = await world.run(host, "new", preset="classic", target=1)
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.settle()
+    table_id = await world.table_id()
+    await world.run(host, "start")
+    await world.settle()
+    for _ in range(20):
+        await world.play_round_by_buttons()
+        if await world.service.table_in_channel(world.channel.id) is None:
+            return table_id
+        await (await world.fake.click(host, world.board(), label="Next round")).callback()
+        await world.settle()
+    raise AssertionError("the match did not end")
+
+
+async def test_history_and_replay_choices_isolate_a_right_to_left_name(world: World) -> None:
+    """A player named with a right-to-left override: the public /eights history's Replay select and the
+    /eights replay autocomplete list the match as "#1 classic: <names in order of place>", the name
+    isolated (not, the override would reverse the rest of the label: "bob ,live")."""
+    mallory = world.fake.create_user(RLO_NAME)
+    world.fake.add_member(world.guild, mallory)
+    world.alice = mallory  # the helpers find the people to move among alice, bob and carol
+    await _play_match(world, mallory)
+    history = await world.run(world.bob, "history")
+    labels = [str(o["label"]) for s in history.selects for o in s["options"]]
+    choices = await world.fake.autocomplete(world.bob, world.channel, "eights replay", "match", "")
+    shown = labels + [str(c["name"]) for c in choices]
+    assert len(shown) == 2
+    for text in shown:
+        assert plain_name(RLO_NAME) in text, repr(text)

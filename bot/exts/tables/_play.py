@@ -265,8 +265,13 @@ def control_intent(control: Control, values: list[str]) -> Intent | None:
     if action == LAST:
         return Intent.call_last()
     if action == CATCH:
-        return Intent.catch(int(arg)) if arg and arg.isdigit() else None
+        return Intent.catch(int(arg)) if arg and _is_number(arg) else None
     return None
+
+
+def _is_number(text: str) -> bool:
+    # ASCII digits only: str.isdigit() is also true of "²" and other digits int() refuses.
+    return text.isascii() and text.isdigit()
 
 
 def _crazier_intent(action: str, values: list[str]) -> Intent | None:
@@ -282,7 +287,7 @@ def _crazier_intent(action: str, values: list[str]) -> Intent | None:
     card, _, extra = value.partition("/")
     if action == DISCARD:
         return Intent.play(card, extra or None)
-    if extra.startswith("t") and extra[1:].isdigit():
+    if extra.startswith("t") and _is_number(extra[1:]):
         return Intent.effect(card, target=int(extra[1:]))
     if extra.startswith("c"):
         return Intent.effect(card, option=extra[1:])
@@ -294,7 +299,7 @@ def _seat_named(snapshot: TableSnapshot, text: str) -> int | None:
     an @ allowed)."""
     typed = text.strip().removeprefix("@").lower()
     number = typed.removeprefix("seat:")
-    if number != typed and number.isdigit():
+    if number != typed and _is_number(number):
         position = int(number)
         return position if any(seat.position == position for seat in snapshot.seats) else None
     # Names compared as typed words are: any case, accents optional ("zoe" for Zoë, "Jose" for José).
