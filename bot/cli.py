@@ -21,7 +21,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from bot import __version__
-from bot.config import VARIABLES, Config, ConfigError, inspect_config, load_config, setting_in_effect
+from bot.config import (
+    VARIABLES,
+    Config,
+    ConfigError,
+    art_cache_dir,
+    inspect_config,
+    load_config,
+    setting_in_effect,
+    unknown_variables,
+)
 from bot.logging_setup import setup_logging
 from bot.shards import ShardSet
 from bot.store import (
@@ -39,6 +48,7 @@ from bot.store import (
     parse_database_url,
 )
 from bot.store.base import RESTORE_HINT
+from bot.store.claims import claims_enforced
 
 if TYPE_CHECKING:
     from bot.client import EightsBot
@@ -121,6 +131,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = _config()
     token = config.require_token()
     setup_logging(config.log_level, config.log_format, secrets=config.secrets())
+    for note in unknown_variables(config.env_file):
+        log.warning("%s", note)
     return asyncio.run(_run(config, token))
 
 
@@ -357,7 +369,12 @@ def cmd_copy_db(args: argparse.Namespace) -> int:
     from bot.store.copy import copy_database
 
     source, target = _option_url("--from", args.source), _option_url("--to", args.target)
-    print(f"copying {source.shown} to {target.shown} (stop the bot first: a database in use is refused)")
+    # The refusal is the claim every running bot holds (copy_database takes it); promised only where it works.
+    if claims_enforced(source):
+        caution = "stop the bot first: a database in use is refused"
+    else:
+        caution = "stop the bot first: whether one uses it cannot be checked here"
+    print(f"copying {source.shown} to {target.shown} ({caution})")
 
     def progress(table: str, rows: int) -> None:
         print(f"  {table}: {rows} row(s)")
@@ -366,6 +383,8 @@ def cmd_copy_db(args: argparse.Namespace) -> int:
         report = asyncio.run(copy_database(args.source, args.target, progress=progress))
     except MissingDatabaseError as error:
         fail(f"--from: no database at {error.path}: check the path (copy-db creates only the --to database)")
+    except ShardsClaimedError as error:
+        fail(f"--from: {error}")
     tables = report.counts["game_tables"]
     print(
         f"copied and verified by counts: {tables} table(s) ({report.open_tables} open), "
@@ -398,6 +417,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         add(f"settings file: {env_file.resolve()}")
         if os.name == "posix" and env_file.stat().st_mode & 0o077:
             add("  note: other users can read .env, which holds the token: chmod 600 .env")
+        for note in unknown_variables(env_file):
+            add(f"  note: {note}")
     else:
         add("settings file: none (.env not found)")
     if config is None:  # the .env file itself could not be read
@@ -426,6 +447,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         add("metrics: off (set METRICS_PORT to serve them)")
     else:
         add(f"metrics: http://{config.metrics_address}:{config.metrics_port}/metrics")
+    art = art_cache_dir(config)
+    if (reason := _folder_problem(art)) is not None:
+        # Not a problem: run starts, it only draws the card art again at every start.
+        add(f"note: the card art cannot be cached in {art} ({reason}); run draws it again at every start")
     if any(error.variable == "DATABASE_URL" for error in errors):
         # The database run would use is the one DATABASE_URL names: no other is checked in its place.
         value, source = setting_in_effect("DATABASE_URL")
@@ -453,9 +478,8 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         add(f"database: in memory (lost at exit), migrations up to version {latest}")
         return []
     if not path.exists():
-        folder = next((p for p in [path.parent, *path.parent.parents] if p.exists()), Path("."))
-        if not os.access(folder, os.W_OK):
-            return [f"DATABASE_URL: cannot create {path}: {folder.resolve()} is not writable"]
+        if (reason := _folder_problem(path.parent)) is not None:
+            return [f"DATABASE_URL: cannot create {path}: {reason}"]
         add(f"database: {path} does not exist yet; run will create it at schema version {latest}")
         return []
     try:
@@ -474,6 +498,17 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         found = "; ".join(integrity[:3])
         return [f"database {path}: integrity check failed ({found}): {RESTORE_HINT}"]
     return []
+
+
+def _folder_problem(folder: Path) -> str | None:
+    """Why files cannot be created in ``folder`` (its first part that exists decides: run creates the rest),
+    or None when they can."""
+    existing = next((p for p in [folder, *folder.parents] if p.exists()), Path("."))
+    if not existing.is_dir():
+        return f"{existing.resolve()} is not a folder"
+    if not os.access(existing, os.W_OK):
+        return f"{existing.resolve()} is not writable"
+    return None
 
 
 def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> list[str]:

@@ -8,6 +8,7 @@ can end up in a log line, a repr or an error by accident.
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import math
 import os
@@ -63,6 +64,8 @@ VARIABLES: dict[str, str] = {
     "statistics are kept forever; empty: keep everything)",
 }
 CARD_COLOURS = ("four", "classic")
+# Names a .env may hold for other programs (compose.yaml reads these), not mistaken for misspellings.
+OTHER_PROGRAMS_VARIABLES = ("POSTGRES_PASSWORD",)
 
 
 class ConfigError(Exception):
@@ -257,7 +260,8 @@ def inspect_config(
     used_file: Path | None = None
     if env_file is not None and env_file.is_file():
         try:
-            file_values = parse_env_file(env_file.read_text(encoding="utf-8"), source=str(env_file))
+            # utf-8-sig: a byte-order mark (Windows editors write one) would stick to the first name.
+            file_values = parse_env_file(env_file.read_text(encoding="utf-8-sig"), source=str(env_file))
         except (OSError, UnicodeDecodeError) as error:
             return None, [ConfigError(str(env_file), f"a readable UTF-8 file ({type(error).__name__})")]
         except ConfigError as error:
@@ -314,6 +318,26 @@ def inspect_config(
     return config, errors
 
 
+def unknown_variables(env_file: Path | None = Path(".env")) -> list[str]:
+    """One note per name set in ``env_file`` that no one reads (a misspelling is otherwise silently
+    ignored), with the nearest known name. Only the file: the environment holds every program's names."""
+    if env_file is None or not env_file.is_file():
+        return []
+    try:
+        names = parse_env_file(env_file.read_text(encoding="utf-8-sig"), source=str(env_file))
+    except (OSError, UnicodeDecodeError, ConfigError):
+        return []  # inspect_config reports an unreadable file
+    known = [*VARIABLES, *OTHER_PROGRAMS_VARIABLES]
+    notes = []
+    for name in names:
+        if name in known:
+            continue
+        nearest = difflib.get_close_matches(name, known, n=1)
+        guess = f": did you mean {nearest[0]}?" if nearest else ""
+        notes.append(f"{env_file} sets {name}, which the bot does not read{guess}")
+    return notes
+
+
 def setting_in_effect(
     name: str, environ: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")
 ) -> tuple[str | None, str]:
@@ -324,7 +348,9 @@ def setting_in_effect(
         return value, "the environment"
     if env_file is not None and env_file.is_file():
         try:
-            value = parse_env_file(env_file.read_text(encoding="utf-8"), source=str(env_file)).get(name, "")
+            value = parse_env_file(env_file.read_text(encoding="utf-8-sig"), source=str(env_file)).get(
+                name, ""
+            )
         except (OSError, UnicodeDecodeError, ConfigError):
             return None, ""
         if value.strip():
@@ -353,11 +379,12 @@ def _token(raw: str) -> Secret:
 def _database_url(value: str) -> DatabaseUrl:
     try:
         parse_database_url(value)
-    except UnsupportedDatabaseError:
+    except UnsupportedDatabaseError as error:
         # Not the store's message: that one shows the URL (masked), and a ConfigError never shows a value.
         raise ConfigError(
             "DATABASE_URL",
-            "sqlite:///relative/path, sqlite:////absolute/path or "
+            error.expected
+            or "sqlite:///relative/path, sqlite:////absolute/path or "
             "postgresql://user:password@host:5432/dbname (e.g. sqlite:///data/eights.sqlite3)",
         ) from None
     return DatabaseUrl(value)

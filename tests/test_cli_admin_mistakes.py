@@ -1,16 +1,23 @@
 """The command line given an admin's mistakes (issue 23): an id out of range, a backup path that cannot be
-written, a mistyped copy-db source, a malformed DATABASE_URL in the environment, a metrics port in use. Each
-is one line naming what is wrong, with the documented exit code, no traceback, and nothing changed."""
+written, a mistyped copy-db source, a malformed DATABASE_URL in the environment, a metrics port in use, a
+password the URL holds in an unusual place, a port out of range, copy-db on a database in use, a misspelt
+variable in .env, a data folder that is a file. Each is one line naming what is wrong, with the documented
+exit code, no traceback, no password, and nothing changed."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.config import VARIABLES
+from bot.shards import ShardSet
+from bot.store import claim_shards
 from tests.test_cli import TOKEN, bot, files_in
 
 
@@ -127,3 +134,108 @@ async def test_a_metrics_port_in_use_stops_run_with_exit_2_naming_the_port(tmp_p
     assert code == 2, stderr
     line = one_line(stderr)
     assert "METRICS_PORT" in line and str(port) in line and TOKEN not in stderr
+
+
+SECRET = "S3cretPart"
+COPY = "sqlite:///copy.sqlite3"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"postgresql://eights@127.0.0.1:1/eights?password={SECRET}",
+        f"postgresql://eights:pa/{SECRET}@127.0.0.1:1/eights",
+        f"postgresql://eights:pa#{SECRET}@127.0.0.1:1/eights",
+        f"postgresql://eights:pa?{SECRET}@127.0.0.1:1/eights",
+        f"host=127.0.0.1 port=1 user=eights password={SECRET} dbname=eights",
+    ],
+    ids=["query-password", "slash", "hash", "question-mark", "keyword-form"],
+)
+def test_a_database_password_is_never_printed_wherever_the_url_holds_it(tmp_path: Path, url: str) -> None:
+    """A password= parameter, a password with an unencoded / # or ?, libpq's keyword form: all masked."""
+    env = {"DATABASE_URL": url, "DISCORD_TOKEN": TOKEN}
+    for args in (("check",), ("migrate",), ("health",), ("forget-user", "5")):
+        result = bot(tmp_path, *args, env=env)
+        assert result.returncode != 0, (args, result.stdout, result.stderr)
+        assert SECRET not in result.stdout + result.stderr, (args, result.stdout, result.stderr)
+    copied = bot(tmp_path, "copy-db", "--from", "sqlite:///nothere.sqlite3", "--to", url)
+    assert SECRET not in copied.stdout + copied.stderr
+
+
+def test_a_password_with_an_unencoded_slash_is_refused_saying_how_to_encode_it(tmp_path: Path) -> None:
+    """asyncpg would read pa/… as the path: refused up front, with the percent-encoding to use."""
+    result = bot(
+        tmp_path, "migrate", env={"DATABASE_URL": f"postgresql://eights:pa/{SECRET}@db.example/eights"}
+    )
+    assert result.returncode == 2
+    line = one_line(result.stderr)
+    assert "DATABASE_URL" in line and "%2F" in line and SECRET not in line, line
+
+
+def test_a_postgres_port_out_of_range_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """Port 99999 made asyncpg raise OverflowError, which open() did not catch."""
+    for url in (
+        f"postgresql://eights:{SECRET}@127.0.0.1:99999/eights",
+        f"postgresql://eights:{SECRET}@127.0.0.1:5432,127.0.0.2:99999/eights",  # every host's port
+    ):
+        for args in (("migrate",), ("forget-user", "5")):
+            result = bot(tmp_path, *args, env={"DATABASE_URL": url})
+            assert result.returncode == 2, result.stderr
+            line = one_line(result.stderr)
+            assert "DATABASE_URL" in line and "65535" in line and SECRET not in line, line
+
+
+def test_copy_db_refuses_a_database_whose_shards_a_running_bot_holds(tmp_path: Path) -> None:
+    """copy-db promises that a database in use is refused: it must take the shard claim run holds."""
+    assert bot(tmp_path, "migrate").returncode == 0
+    database = tmp_path / "data" / "eights.sqlite3"
+
+    async def copy_while_claimed() -> subprocess.CompletedProcess[str]:
+        # What run holds while it runs (bot/cli.py _run): the claim of every shard of its database.
+        claim = await claim_shards(f"sqlite:///{database}", ShardSet(None, None))
+        try:
+            return await asyncio.to_thread(
+                bot, tmp_path, "copy-db", "--from", "sqlite:///data/eights.sqlite3", "--to", COPY
+            )
+        finally:
+            await claim.release()
+
+    result = asyncio.run(copy_while_claimed())
+    assert "a database in use is refused" in result.stdout
+    assert result.returncode == 1, result.stdout
+    line = one_line(result.stderr)
+    assert "--from" in line and "running bot" in line, line
+    assert not (tmp_path / "copy.sqlite3").exists()
+    # Once the bot has stopped, the same copy goes ahead (copy-db released its own claim too).
+    assert bot(tmp_path, "copy-db", "--from", "sqlite:///data/eights.sqlite3", "--to", COPY).returncode == 0
+    assert not (tmp_path / "data" / "eights.sqlite3.lock").exists()
+
+
+def test_check_points_out_a_misspelt_variable_in_env_as_a_note(tmp_path: Path) -> None:
+    """A misspelt name in .env was silently ignored: check names it and the setting it probably meant."""
+    (tmp_path / ".env").write_text(
+        f"DISCORD_TOKEN={TOKEN}\nDATABASE_ULR=postgresql://eights:pw@db.example/eights\nMETRICS_PROT=9108\n"
+        "POSTGRES_PASSWORD=for-compose\n"
+    )
+    result = bot(tmp_path, "check")
+    assert result.returncode == 0, result.stdout  # a note: run would still start
+    assert "DATABASE_ULR" in result.stdout and "did you mean DATABASE_URL?" in result.stdout
+    assert "METRICS_PROT" in result.stdout and "did you mean METRICS_PORT?" in result.stdout
+    assert "POSTGRES_PASSWORD" not in result.stdout  # compose.yaml's, not a mistake
+
+
+def test_check_is_not_ready_when_the_data_folder_is_a_file(tmp_path: Path) -> None:
+    """check walked to the first existing ancestor without seeing it was a file, and said ready."""
+    (tmp_path / "data").write_text("a file where the data folder should be\n")
+    checked = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN})
+    ran = bot(
+        tmp_path, "run", env={"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10"}
+    )
+    assert ran.returncode == 1, ran.stderr  # run cannot start here ...
+    assert checked.returncode == 1, checked.stdout  # ... so check must not say it would
+    data = tmp_path.resolve() / "data"
+    assert (
+        f"PROBLEM DATABASE_URL: cannot create data/eights.sqlite3: {data} is not a folder" in checked.stdout
+    )
+    # The card art cannot be cached there either: a note, as run would start without its cache.
+    assert f"note: the card art cannot be cached in data/art ({data} is not a folder)" in checked.stdout

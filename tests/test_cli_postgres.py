@@ -4,7 +4,15 @@ password in the URL that must never be printed (the test server trusts every pas
 from __future__ import annotations
 
 import asyncio
+import shlex
+import shutil
+import socket
+import struct
+import subprocess
+import threading
 from pathlib import Path
+
+import pytest
 
 from bot.store import open_store
 from tests.store.test_copy import fill
@@ -71,6 +79,56 @@ def test_backup_on_postgres_says_how_to_use_pg_dump(tmp_path: Path, pg_url: str)
     assert "pg_dump --format=custom --file=eights.dump" in result.stderr and "pg_restore" in result.stderr
     assert_masked(result.stdout, result.stderr)
     assert not (tmp_path / "eights.dump").exists()
+
+
+def _password_catcher() -> tuple[int, list[str]]:
+    """A server that asks for a cleartext password once and records what the client sends."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    received: list[str] = []
+
+    def serve() -> None:
+        server.settimeout(20)
+        try:
+            conn, _ = server.accept()
+            with conn:
+                (length,) = struct.unpack("!I", conn.recv(4))
+                body = conn.recv(length - 4)
+                if struct.unpack("!I", body[:4])[0] == 80877103:  # SSLRequest: no
+                    conn.sendall(b"N")
+                    (length,) = struct.unpack("!I", conn.recv(4))
+                    conn.recv(length - 4)
+                conn.sendall(b"R" + struct.pack("!II", 8, 3))  # AuthenticationCleartextPassword
+                conn.recv(1)
+                (length,) = struct.unpack("!I", conn.recv(4))
+                received.append(conn.recv(length - 4).rstrip(b"\0").decode())
+        except OSError:
+            pass
+        finally:
+            server.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server.getsockname()[1], received
+
+
+@pytest.mark.skipif(shutil.which("pg_dump") is None, reason="pg_dump is not installed")
+def test_the_pg_dump_command_backup_prints_logs_in_with_pgpassword(tmp_path: Path) -> None:
+    """A printed user:***@ made libpq send *** instead of PGPASSWORD, which the advice says to use."""
+    port, received = _password_catcher()
+    url = f"postgresql://eights:{PASSWORD}@127.0.0.1:{port}/eights?sslmode=disable&password={PASSWORD}"
+    advice = bot(tmp_path, "backup", "eights.dump", env={"DATABASE_URL": url})
+    assert_masked(advice.stdout, advice.stderr)
+    command = next(line.strip() for line in advice.stderr.splitlines() if line.strip().startswith("pg_dump "))
+    assert f"'postgresql://eights@127.0.0.1:{port}/eights?sslmode=disable'" in command  # as README shows it
+    subprocess.run(
+        shlex.split(command),
+        cwd=tmp_path,
+        env={"PGPASSWORD": PASSWORD, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        timeout=30,
+    )
+    assert received == [PASSWORD], f"pg_dump sent {received!r}; the printed command: {command}"
 
 
 def test_copy_db_moves_a_sqlite_database_to_postgres(tmp_path: Path, pg_schema_url: str) -> None:

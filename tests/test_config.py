@@ -19,6 +19,8 @@ from bot.config import (
     inspect_config,
     load_config,
     parse_env_file,
+    setting_in_effect,
+    unknown_variables,
 )
 from bot.store import parse_database_url
 
@@ -95,6 +97,27 @@ def test_an_empty_environment_variable_does_not_hide_the_file(tmp_path: Path) ->
     env_file = tmp_path / ".env"
     env_file.write_text("LOG_FORMAT=json\n")
     assert load({"LOG_FORMAT": ""}, env_file).log_format == "json"
+
+
+def test_an_env_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows editors save "UTF-8" with a BOM: the first line was refused though it was right."""
+    env_file = tmp_path / ".env"
+    env_file.write_bytes(b"\xef\xbb\xbf" + f"DISCORD_TOKEN={TOKEN}\nDATABASE_URL=sqlite:///x.db\n".encode())
+    config = load({}, env_file)
+    assert config.token.get() == TOKEN
+    assert setting_in_effect("DATABASE_URL", {}, env_file) == ("sqlite:///x.db", str(env_file))
+    assert unknown_variables(env_file) == []
+
+
+def test_unknown_variables_in_the_env_file_are_named_with_the_nearest_setting(tmp_path: Path) -> None:
+    """A misspelt name was silently ignored; compose.yaml's POSTGRES_PASSWORD is no mistake."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("DATABASE_ULR=sqlite:///x.db\nPOSTGRES_PASSWORD=pw\nLOG_LEVEL=INFO\nZZZ=1\n")
+    assert unknown_variables(env_file) == [
+        f"{env_file} sets DATABASE_ULR, which the bot does not read: did you mean DATABASE_URL?",
+        f"{env_file} sets ZZZ, which the bot does not read",
+    ]
+    assert unknown_variables(tmp_path / "none.env") == []
 
 
 def test_a_missing_env_file_is_fine(tmp_path: Path) -> None:

@@ -135,7 +135,12 @@ class MissingDatabaseError(StoreError):
 
 
 class UnsupportedDatabaseError(StoreError):
-    """The DATABASE_URL names a backend this build does not have."""
+    """The DATABASE_URL names a backend this build does not have, or is malformed. ``expected``, when set:
+    what a right URL has instead, without any part of this one (for a ConfigError, which shows no value)."""
+
+    def __init__(self, message: str, expected: str | None = None) -> None:
+        super().__init__(message)
+        self.expected = expected
 
 
 @dataclass(frozen=True, slots=True)

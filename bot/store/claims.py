@@ -122,6 +122,12 @@ async def claim_shards(
     return await asyncio.to_thread(_FileClaim.take, Path(target.path), shards)
 
 
+def claims_enforced(target: DatabaseTarget) -> bool:
+    """Whether a claim of this database keeps other processes out: not for a database in memory (no other
+    process can open it), nor where there are no fcntl locks (Windows)."""
+    return target.backend == "postgresql" or (not target.is_memory and fcntl is not None)
+
+
 class _HeldForGood:
     """A claim the process cannot lose while it lives (a file lock, or none)."""
 
@@ -294,7 +300,14 @@ class _PostgresClaim:
         }
         try:
             return await asyncpg.connect(target.url, timeout=CONNECT_TIMEOUT, server_settings=settings)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        except (
+            OSError,
+            TimeoutError,
+            OverflowError,  # a port out of range, as in PostgresStore.open
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            ValueError,
+        ) as error:
             reason = target.scrub(f"{type(error).__name__}: {error}")
             raise StoreError(f"cannot connect to PostgreSQL at {target.shown}: {reason}") from None
 

@@ -6,6 +6,8 @@ empty. Every data table is copied in one transaction of the target, ids included
 buttons), so that a failure leaves the target as empty as it was. Before committing, the source is counted
 again: if it changed (a bot still running on it), nothing is committed. After committing, the target's counts
 must equal the source's. Heartbeats are not copied: they belong to the processes of the old database.
+While copying, copy-db holds the source's claim of every shard, as ``run`` does: a bot running on it (which
+holds some) makes copy-db refuse before anything is written, and no bot can start on it meanwhile.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.store import open_store
+from bot.shards import ShardSet
+from bot.store import Store, open_store
 from bot.store.base import StoreError
+from bot.store.claims import ShardsClaimedError, claim_shards
 from bot.store.statements import DATA_TABLES
-from bot.store.urls import parse_database_url
+from bot.store.urls import DatabaseTarget, parse_database_url
 
 NOT_COPIED = ("heartbeats",)
 COPIED = tuple(table for table in DATA_TABLES if table not in NOT_COPIED)
@@ -41,46 +45,59 @@ async def copy_database(
     # Never created (MissingDatabaseError): a mistyped source would otherwise be "copied" as an empty one.
     source = await open_store(source_url, create=False)
     try:
-        target = await open_store(target_url)
         try:
-            await source.migrate()
-            version = await target.migrate()
-            occupied = {table: n for table, n in (await target.row_counts()).items() if n}
-            if occupied:
-                listed = ", ".join(f"{table} ({n} rows)" for table, n in occupied.items())
-                raise StoreError(
-                    f"the target {target_target.shown} is not empty ({listed}); copy-db only writes into an "
-                    "empty database: create a new one, or drop this one's tables"
-                )
-            before = await source.row_counts()
-            written = dict.fromkeys(COPIED, 0)
-            async with target.bulk_writer() as write:
-                for table in COPIED:
-                    async for columns, batch in source.export_rows(table):
-                        await write(table, columns, batch)
-                        written[table] += len(batch)
-                    if progress is not None:
-                        progress(table, written[table])
-                after = await source.row_counts()
-                changed = [
-                    table
-                    for table in COPIED
-                    if before[table] != after[table] or after[table] != written[table]
-                ]
-                if changed:  # raising here rolls the target back
-                    raise StoreError(
-                        f"the source changed during the copy ({', '.join(changed)}): stop the bot, then run "
-                        "copy-db again; nothing was written"
-                    )
-            copied = await target.row_counts()
-            wrong = [table for table in COPIED if copied[table] != written[table]]
-            if wrong:
-                raise StoreError(
-                    f"the target's counts differ from the source's after the copy: {', '.join(wrong)}"
-                )
-            open_tables = len(await target.load_open_tables())
+            claim = await claim_shards(source_url, ShardSet(None, None))
+        except ShardsClaimedError:
+            raise ShardsClaimedError(
+                f"a running bot uses {source_target.shown}: stop it, then copy again; nothing was copied"
+            ) from None
+        try:
+            return await _copy(source, target_url, target_target, progress)
         finally:
-            await target.close()
+            await claim.release()
     finally:
         await source.close()
+
+
+async def _copy(
+    source: Store, target_url: str, target_target: DatabaseTarget, progress: Callable[[str, int], None] | None
+) -> CopyReport:
+    target = await open_store(target_url)
+    try:
+        await source.migrate()
+        version = await target.migrate()
+        occupied = {table: n for table, n in (await target.row_counts()).items() if n}
+        if occupied:
+            listed = ", ".join(f"{table} ({n} rows)" for table, n in occupied.items())
+            raise StoreError(
+                f"the target {target_target.shown} is not empty ({listed}); copy-db only writes into an "
+                "empty database: create a new one, or drop this one's tables"
+            )
+        before = await source.row_counts()
+        written = dict.fromkeys(COPIED, 0)
+        async with target.bulk_writer() as write:
+            for table in COPIED:
+                async for columns, batch in source.export_rows(table):
+                    await write(table, columns, batch)
+                    written[table] += len(batch)
+                if progress is not None:
+                    progress(table, written[table])
+            after = await source.row_counts()
+            changed = [
+                table for table in COPIED if before[table] != after[table] or after[table] != written[table]
+            ]
+            if changed:  # raising here rolls the target back
+                raise StoreError(
+                    f"the source changed during the copy ({', '.join(changed)}): stop the bot, then run "
+                    "copy-db again; nothing was written"
+                )
+        copied = await target.row_counts()
+        wrong = [table for table in COPIED if copied[table] != written[table]]
+        if wrong:
+            raise StoreError(
+                f"the target's counts differ from the source's after the copy: {', '.join(wrong)}"
+            )
+        open_tables = len(await target.load_open_tables())
+    finally:
+        await target.close()
     return CopyReport({table: written[table] for table in COPIED}, open_tables, version)

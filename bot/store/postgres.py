@@ -64,7 +64,7 @@ from bot.store.base import (
 from bot.store.postgres_standings import PostgresStandings, record_match, run_steps
 from bot.store.rows import dumps, loads
 from bot.store.statements import SEAT_COLUMNS, TABLE_COLUMNS
-from bot.store.urls import DatabaseTarget
+from bot.store.urls import DatabaseTarget, without_password
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -247,7 +247,15 @@ class PostgresStore(PostgresStandings):
             )
             async with pool.acquire():
                 pass  # a first connection now: a wrong URL or an absent server is reported at open
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        # OverflowError: a port out of range that got past parse_database_url (asyncpg's own parsing).
+        except (
+            OSError,
+            TimeoutError,
+            OverflowError,
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            ValueError,
+        ) as error:
             if pool is not None:
                 pool.terminate()
             # The driver's message can quote the DSN; ours names the masked URL only.
@@ -774,12 +782,13 @@ class PostgresStore(PostgresStandings):
 
 def backup_advice(target: DatabaseTarget, path: str) -> str:
     """How to back up (and restore) a PostgreSQL database: pg_dump, which the bot does not replace."""
-    shown = target.shown
+    # No password in the URL at all: a masked one (user:***@) would be sent instead of PGPASSWORD's.
+    url = without_password(target.url)
     return (
         "the bot backs up SQLite only; for PostgreSQL use pg_dump, which takes a consistent snapshot while "
-        f"the bot runs:\n  pg_dump --format=custom --file={path} '{shown}'\n"
+        f"the bot runs:\n  pg_dump --format=custom --file={path} '{url}'\n"
         "(give the password through PGPASSWORD or ~/.pgpass, not on the command line). To restore: stop the "
-        f"bot, then pg_restore --clean --if-exists --dbname='{shown}' {path}"
+        f"bot, then pg_restore --clean --if-exists --dbname='{url}' {path}"
     )
 
 

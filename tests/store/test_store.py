@@ -24,11 +24,13 @@ from bot.store import (
     StoreError,
     TableExistsError,
     UnsupportedDatabaseError,
+    mask_password,
     open_store,
     parse_database_url,
 )
 from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, discover
 from bot.store.sqlite import SqliteStore
+from bot.store.urls import without_password
 from tests.backends import integrity_error, raw_execute
 from tests.store.conftest import CHANNEL, GUILD, HOST, host_seat, new_table
 
@@ -78,6 +80,85 @@ def test_other_urls_are_refused_without_leaking_passwords(url: str) -> None:
     with pytest.raises(UnsupportedDatabaseError) as raised:
         parse_database_url(url)
     assert "secret" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://u@db/eights?password=s3cret", "postgresql://u@db/eights?password=***"),
+        (
+            "postgresql://u@db/eights?sslmode=require&sslpassword=s3cret",
+            "postgresql://u@db/eights?sslmode=require&sslpassword=***",
+        ),
+        ("postgresql://u:pa/s3cret@db/eights", "postgresql://u:***@db/eights"),
+        ("postgresql://u:pa#s3cret@db/eights", "postgresql://u:***@db/eights"),
+        ("postgresql://u:pa?s3cret@db/eights", "postgresql://u:***@db/eights"),
+        ("postgresql://u:p@s3cret@db/eights", "postgresql://u:***@db/eights"),
+        ("host=db user=u password=s3cret dbname=eights", "host=db user=u password=*** dbname=eights"),
+        ("host=db password = 'a \\' s3cret' dbname=eights", "host=db password = '***' dbname=eights"),
+    ],
+)
+def test_a_password_is_masked_wherever_the_url_holds_it(url: str, shown: str) -> None:
+    """urlsplit misses a password= parameter, the keyword form, and cuts an unencoded / # ? @ wrongly."""
+    assert mask_password(url) == shown
+
+
+def test_a_password_parameter_is_a_secret_that_scrub_and_the_logs_remove() -> None:
+    """The query's password is the one asyncpg sends when the URL has no user:password@."""
+    target = parse_database_url("postgresql://u@db.example/eights?password=s%2F3cret&sslmode=require")
+    assert target.password == "s/3cret"
+    assert {"s/3cret", "s%2F3cret"} <= set(target.secrets)
+    assert target.scrub("no s/3cret, nor s%2F3cret") == "no ***, nor ***"
+
+
+@pytest.mark.parametrize("password", ["pa/s3cret", "pa#s3cret", "pa?s3cret", "p@s3cret"])
+def test_an_unencoded_reserved_character_in_a_password_is_refused_saying_how_to_encode_it(
+    password: str,
+) -> None:
+    """asyncpg would take such a password for the path, the fragment, the query or the host."""
+    with pytest.raises(UnsupportedDatabaseError) as raised:
+        parse_database_url(f"postgresql://u:{password}@db.example:5432/eights")
+    assert "s3cret" not in str(raised.value) and "%2F" in str(raised.value)
+    assert raised.value.expected is not None and "%40" in raised.value.expected
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://u:s3cret@db:99999/eights",
+        "postgresql://u:s3cret@db:0/eights",
+        "postgresql://u:s3cret@h1:5432,h2:70000/eights",
+        "postgresql://u:s3cret@[::1]:65536/eights",
+        "postgresql://u:s3cret@db:54x2/eights",
+        "postgresql://u:s3cret@db/eights?port=99999",
+    ],
+)
+def test_a_port_out_of_range_is_refused(url: str) -> None:
+    """asyncpg raised OverflowError for it, outside the errors the store turns into one line."""
+    with pytest.raises(UnsupportedDatabaseError, match="1 to 65535") as raised:
+        parse_database_url(url)
+    assert "s3cret" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://u:p@h1:5432,h2:5433/db",
+        "postgresql://u:p%2F%23%3F%40@[::1]:5432/db",
+        "postgresql://u@db.example:5432/db?application_name=a@b",  # an @ in the query is no password
+        "postgresql:///db?host=/run/postgresql&port=5433",
+    ],
+)
+def test_multi_host_ipv6_and_socket_urls_are_accepted(url: str) -> None:
+    assert parse_database_url(url).backend == "postgresql"
+
+
+def test_the_url_without_its_password_keeps_the_user_hosts_and_options() -> None:
+    """For pg_dump with PGPASSWORD: a password in the URL, even a masked one, would be sent instead."""
+    url = "postgresql://eights:s3cret@h1:5432,h2:5433/eights?sslmode=require&password=s3cret&sslpassword=k"
+    assert without_password(url) == "postgresql://eights@h1:5432,h2:5433/eights?sslmode=require"
+    assert without_password("postgresql://eights:p%40ss@db/eights") == "postgresql://eights@db/eights"
+    assert without_password("postgresql://db/eights") == "postgresql://db/eights"
 
 
 async def test_sqlite_url_with_a_query_opens_the_named_file(tmp_path: Path, monkeypatch) -> None:

@@ -45,6 +45,7 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9_]{2,32}$")
 MAX_EMOJI_BYTES = 256 * 1024
 CRAZIER_ART_VERSION = 1
 CRAZIER = "z"  # the first letter of a Crazier Eights key
+_warned_folders: set[Path] = set()  # cache folders this process could not write to, already warned of
 
 
 def crazier_card_key(card: str) -> str:
@@ -142,7 +143,15 @@ class EmojiSet:
             try:
                 _write_atomically(path, png)
             except OSError as error:
-                log.warning("could not cache the card art in %s: %s", path.parent, error)
+                # Once per folder: the same cause would otherwise be told for each of the 113 pictures.
+                warned = path.parent in _warned_folders
+                _warned_folders.add(path.parent)
+                log.log(
+                    logging.DEBUG if warned else logging.WARNING,
+                    "could not cache the card art in %s: %s",
+                    path.parent,
+                    error,
+                )
         return png
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +119,24 @@ def test_an_unwritable_cache_only_costs_the_caching(tmp_path: Path) -> None:
     blocker.write_text("a file where the cache directory should be")
     art = EmojiSet(blocker)
     assert art.png("AS") == draw("AS")
+
+
+def test_an_unwritable_cache_is_one_warning_per_folder_not_one_per_card(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each of the 113 pictures warned of the same folder at every start."""
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+
+    def drawer(key: str, palette: object) -> bytes:
+        return b"\x89PNG\r\n\x1a\nIEND\xaeB`\x82"
+
+    with caplog.at_level(logging.DEBUG, logger="bot.ui.art.emoji_set"):
+        for _ in EmojiSet(blocker, drawer=drawer):
+            pass
+        for _ in EmojiSet(blocker, drawer=drawer):  # a second set in the same process: no new warning
+            pass
+    told = [r for r in caplog.records if "could not cache the card art" in r.getMessage()]
+    warned = sorted(str(r.args[0]) for r in told if r.levelno == logging.WARNING)
+    assert warned == [str(blocker / "v1-four"), str(blocker / "z1")]
+    assert len(told) == 2 * 113  # the others at debug level
