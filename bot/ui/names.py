@@ -2,8 +2,9 @@
 
 ``shown_name`` is for markdown (message content, embeds): markdown is escaped, and every ``<…>`` markup (a
 user, role or channel mention, a timestamp, an emoji) and ``@everyone`` are made inert, so that a member named
-``<@123…>`` reads as that text and not as a mention of someone else. ``plain_name`` is for text that Discord
-does not read as markdown (button labels, select options, a picture's alt text).
+``<@123…>`` reads as that text and not as a mention of someone else; a URL in a name is not made a link.
+``plain_name`` is for text that Discord does not read as markdown (button labels, select options, a
+picture's alt text).
 
 Both isolate a name holding right-to-left text or bidirectional controls (U+2068 FIRST STRONG ISOLATE …
 U+2069 POP DIRECTIONAL ISOLATE): a right-to-left override in a name then reverses the name only, not the
@@ -49,4 +50,6 @@ def shown_name(name: str) -> str:
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
     # Every Discord markup in text starts with "<" (<@id>, <@&id>, <#id>, <t:…>, <:emoji:id>, </cmd:id>).
     text = text.replace("<", "<" + ZERO_WIDTH_SPACE)
+    # Discord makes a link of any "scheme://…" in text: a name is not a link to click on a public board.
+    text = text.replace("://", ":" + ZERO_WIDTH_SPACE + "//")
     return isolate(text)

@@ -57,6 +57,13 @@ def test_the_helpers_neutralise_a_name(name: str) -> None:
     assert shown_name("\u2069\u202eevil") == f"{FSI}\u202eevil{PDI}"
 
 
+def test_a_url_in_a_name_is_no_link() -> None:
+    shown = shown_name("https://evil.example/free-nitro")
+    assert "://" not in shown and shown.replace("\u200b", "") == "https://evil.example/free-nitro"
+    board = embed_text(render.board_embed(named("see http://x.example", phase="lobby")))  # type: ignore[arg-type]
+    assert "x.example" in board and "://" not in board
+
+
 @pytest.mark.parametrize("name", [MEMBER, ROLE, RLO])
 def test_the_board_and_its_lobby(name: str) -> None:
     assert_inert(embed_text(render.board_embed(named(name))))  # type: ignore[arg-type]
