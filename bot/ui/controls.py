@@ -41,6 +41,7 @@ BUTTONS_PER_ROW = 5
 MAX_BUTTON_LABEL = 80
 MAX_PLACEHOLDER = 150
 MAX_CARD_BUTTONS = 10  # up to two rows of card buttons; more playable cards go into selects
+MAX_ROWS = 5  # action rows in a message
 
 _FIELDS = r"(?P<table>\d+):(?P<token>[\w.-]*):(?P<action>[a-z]+)(?::(?P<arg>\w+))?"
 BUTTON_TEMPLATE = re.compile(r"e8:" + _FIELDS)
@@ -388,18 +389,31 @@ def _option(
     )
 
 
+def _pages(options: list[discord.SelectOption]) -> int:
+    return -(-len(options) // SELECT_OPTIONS)
+
+
 def _selects(
-    control: Control, options: list[discord.SelectOption], placeholder: str, pages: int
+    control: Control, options: list[discord.SelectOption], placeholder: str, pages: int, more: str = ""
 ) -> list[list[discord.ui.Item[Any]]]:
-    """One select a row, 25 options each, at most ``pages`` of them."""
+    """One select a row, 25 options each, at most ``pages`` of them; with several, each placeholder says
+    which options it holds ("1–25 of 31"), and ``more`` is added to the last one's when options are left out
+    (so that none is missing without a word)."""
     rows: list[list[discord.ui.Item[Any]]] = []
-    for page, start in enumerate(range(0, len(options), SELECT_OPTIONS)):
-        if page >= pages:
-            break
+    shown = min(_pages(options), pages)
+    for page in range(shown):
+        start = page * SELECT_OPTIONS
+        chunk = options[start : start + SELECT_OPTIONS]
+        text = placeholder
+        if shown > 1 or len(options) > len(chunk):
+            span = _(
+                "{first}–{last} of {count}", first=start + 1, last=start + len(chunk), count=len(options)
+            )
+            text = f"{placeholder} ({span})"
+        if page == shown - 1 and start + len(chunk) < len(options) and more:
+            text = f"{text} {more}"
         paged = Control(control.table_id, control.token, control.action, str(page))
-        rows.append(
-            [TableSelect.make(paged, options[start : start + SELECT_OPTIONS], placeholder=placeholder)]
-        )
+        rows.append([TableSelect.make(paged, chunk, placeholder=text)])
     return rows
 
 
@@ -452,8 +466,21 @@ def _crazier_hand_view(hand: HandView, faces: CardFaces) -> discord.ui.View | No
                 ]
             else:
                 effects.append(_option(code, f"{label}", ability, emoji))
-        rows += _selects(Control(table, token, DISCARD), discards, _("Discard a card"), 1)
-        rows += _selects(Control(table, token, EFFECT), effects, _("Play a card for its effect"), 2)
+        # Every discard gets an option: at most 42 (an Ace on top: sixteen for the four 8s, one per colour
+        # they may name, and 26 matching cards), two selects; the effects have the rows left.
+        rows += _selects(Control(table, token, DISCARD), discards, _("Discard a card"), MAX_ROWS)
+        left = MAX_ROWS - len(rows) - (1 if c.can_end else 0)
+        if _pages(effects) > left:
+            effects = _one_event_a_rank(effects)
+        rows += _selects(
+            Control(table, token, EFFECT),
+            effects,
+            _("Play a card for its effect"),
+            left,
+            # Still too many (four Deaths and four Crowns of Kings before twenty cards in play): the
+            # typed command plays any of them.
+            _("(/eights effect for the others)"),
+        )
         if c.can_end:
             rows.append(
                 [
@@ -472,6 +499,23 @@ def _crazier_hand_view(hand: HandView, faces: CardFaces) -> discord.ui.View | No
             item.row = number
             view.add_item(item)
     return view
+
+
+def _one_event_a_rank(effects: list[discord.SelectOption]) -> list[discord.SelectOption]:
+    """The effects with one event of a rank for each choice ("Death → Ben's Castle" once, not once per
+    Death held): events of a rank do the same whatever their colour, and go under the discard pile after,
+    so which one is played changes nothing that matters. Assets (which stay in play) are kept apart."""
+    seen: set[tuple[str, str]] = set()
+    kept: list[discord.SelectOption] = []
+    for option in effects:
+        code, _slash, choice = option.value.partition("/")
+        key = (row_of(code).rank, choice)
+        if row_of(code).kind == "event":
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(option)
+    return kept
 
 
 def _crazier_emoji(value: str, faces: CardFaces) -> discord.PartialEmoji | None:

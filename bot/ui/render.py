@@ -433,17 +433,47 @@ def sides_text(snapshot: TableSnapshot) -> str:
     return _("{side}  vs  {other}", side=side(0), other=side(1))
 
 
-def house_rules_text(snapshot: TableSnapshot) -> str:
-    """The preset and what the table changes from it, in words."""
+HOUSE_RULES_FIELDS = 3  # at most this many "House rules" fields; more rules than that point to /eights rules
+RULES_POINTER = N_("… `/eights rules` shows them all")
+
+
+def house_rules_fields(snapshot: TableSnapshot, most: int = HOUSE_RULES_FIELDS) -> list[tuple[str, str]]:
+    """The house rules as (name, value) fields of at most 1,024 characters each, a rule never cut: "House
+    rules", then "House rules (cont.)". Beyond ``most`` fields the last one ends with a pointer to /eights
+    rules, which shows them all, so that no rule is dropped without saying so."""
     words = snapshot.house_rules_words()
     if not words:
-        return _("{preset} as it is (`/eights rules` explains it)", preset=preset_name(snapshot.preset))
-    return _clip("\n".join(f"• {line}" for line in words), MAX_FIELD)
+        text = _("{preset} as it is (`/eights rules` explains it)", preset=preset_name(snapshot.preset))
+        return [(_("House rules"), text)]
+    values: list[list[str]] = [[]]
+    for line in (_clip(f"• {w}", MAX_FIELD) for w in words):
+        if values[-1] and len("\n".join([*values[-1], line])) > MAX_FIELD:
+            values.append([])
+        values[-1].append(line)
+    if len(values) > most:
+        values = values[:most]
+        pointer = _(RULES_POINTER)
+        while len(values[-1]) > 1 and len("\n".join([*values[-1], pointer])) > MAX_FIELD:
+            values[-1].pop()
+        if len(values[-1]) == 1:  # one long rule: cut, so that the pointer fits
+            values[-1] = [_clip(values[-1][0], MAX_FIELD - len(pointer) - 1)]
+        values[-1].append(pointer)
+    names = [_("House rules")] + [_("House rules (cont.)")] * (len(values) - 1)
+    return [(name, "\n".join(lines)) for name, lines in zip(names, values, strict=True)]
 
 
-def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Embed:
+def _add_house_rules(embed: discord.Embed, snapshot: TableSnapshot, most: int) -> None:
+    for name, value in house_rules_fields(snapshot, most):
+        embed.add_field(name=name, value=value, inline=False)
+
+
+def board_embed(
+    snapshot: TableSnapshot, faces: CardFaces = TEXT, *, rules_fields: int = HOUSE_RULES_FIELDS
+) -> discord.Embed:
     """The public board: everything anyone at the table may know, and nothing else. ``faces``: the card
-    emojis, when the server shows them (the target card, the named suit, the last plays)."""
+    emojis, when the server shows them (the target card, the named suit, the last plays). Too long for an
+    embed, it is written without emojis, then with the house rules in one field (pointing to /eights rules
+    for those it cannot hold)."""
     embed = discord.Embed(title=_title(snapshot))
     phase = snapshot.phase
     host = seat_name(snapshot, next((s.position for s in snapshot.seats if s.is_host), None))
@@ -468,7 +498,7 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
             embed.description += "\n" + _(
                 "The table closes {when} unless it starts.", when=f"<t:{int(snapshot.deadline)}:R>"
             )
-        embed.add_field(name=_("House rules"), value=house_rules_text(snapshot), inline=False)
+        _add_house_rules(embed, snapshot, rules_fields)
     elif phase == "playing":
         embed.colour = COLOUR_PLAYING
         to_act = seat_name(snapshot, snapshot.to_act)
@@ -516,7 +546,7 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
         if snapshot.side_ranking and phase in ("playing", "between_rounds"):
             embed.add_field(name=_("Sides"), value=_clip(_ranking_lines(snapshot), MAX_FIELD), inline=False)
     if snapshot.house_rules and phase != "lobby":
-        embed.add_field(name=_("House rules"), value=house_rules_text(snapshot), inline=False)
+        _add_house_rules(embed, snapshot, rules_fields)
     if snapshot.match_end and phase != "lobby":
         embed.add_field(name=_("Match"), value=snapshot.match_end_words(), inline=True)
     if phase in ("playing", "between_rounds"):
@@ -524,8 +554,11 @@ def board_embed(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> discord.Emb
     embed.set_footer(
         text=_("Table {table} · /eights hand shows your cards privately", table=snapshot.table_id)
     )
-    if faces.with_emojis and len(embed) > MAX_EMBED:
-        return board_embed(snapshot, TEXT)  # the emojis' markup made it too long: text only
+    if len(embed) > MAX_EMBED:
+        if faces.with_emojis:
+            return board_embed(snapshot, TEXT, rules_fields=rules_fields)  # the emojis' markup: text only
+        if rules_fields > 1:
+            return board_embed(snapshot, TEXT, rules_fields=1)
     return embed
 
 
@@ -664,19 +697,35 @@ def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | 
 
 
 def scores_text(snapshot: TableSnapshot) -> str:
-    """Private /eights scores: each round's scores and the totals so far."""
+    """Private /eights scores: each round's scores and the totals so far. Rounds that do not all fit in a
+    message are left out from the oldest and counted in one line: the totals and latest rounds matter most."""
     if not snapshot.round_scores:
         return _("No round has been scored yet at this table.")
     names = [shown_name(seat.name) for seat in snapshot.seats]
-    lines = [_("**Scores — {preset}**", preset=preset_name(snapshot.preset))]
-    for number, scores in enumerate(snapshot.round_scores, start=1):
-        parts = [f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)]
-        lines.append(_("Round {number}: {scores}", number=number, scores=", ".join(parts)))
+    head = _("**Scores — {preset}**", preset=preset_name(snapshot.preset))
+    rounds = [
+        _(
+            "Round {number}: {scores}",
+            number=number,
+            scores=", ".join(f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)),
+        )
+        for number, scores in enumerate(snapshot.round_scores, start=1)
+    ]
     totals = ", ".join(f"{names[i]} {seat.total}" for i, seat in enumerate(snapshot.seats))
-    lines.append(_("Totals: {totals}", totals=totals))
+    tail = [_("Totals: {totals}", totals=totals)]
     if snapshot.match_end:
-        lines.append(_("Match: {match}.", match=snapshot.match_end_words()))
-    return _clip("\n".join(lines), MAX_CONTENT)
+        tail.append(_("Match: {match}.", match=snapshot.match_end_words()))
+    kept = len(rounds)
+    while kept and len(_scores_lines(head, rounds, kept, tail)) > MAX_CONTENT:
+        kept -= 1
+    return _clip(_scores_lines(head, rounds, kept, tail), MAX_CONTENT)
+
+
+def _scores_lines(head: str, rounds: list[str], kept: int, tail: list[str]) -> str:
+    """The scores with only the ``kept`` latest rounds, the others counted in one line."""
+    earlier = len(rounds) - kept
+    left_out = [ngettext("… {n} earlier round", "… {n} earlier rounds", earlier)] if earlier else []
+    return "\n".join([head, *left_out, *rounds[len(rounds) - kept :], *tail])
 
 
 def final_ranking_text(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:

@@ -10,6 +10,7 @@ from bot.service import crazier
 from bot.service.models import HandView, TableEvent, TableSnapshot
 from bot.ui import render
 from bot.ui.controls import hand_view
+from tests.fakediscord import limits
 from tests.ui.snapshots import seat, snapshot
 
 NAMES = ["Ana", "Ben", "Cleo"]
@@ -193,3 +194,66 @@ def snap_of_team(match: CrazierMatch) -> TableSnapshot:
         totals=(0, 0, 0, 0),
         crazier=crazier.board(match),
     )
+
+
+def offered(view: HandView, action: str) -> list[str]:
+    """The values of every option of the hand's selects for ``action`` ("disc", "eff"), in order."""
+    controls = hand_view(view)
+    assert controls is not None
+    rows = controls.to_components()
+    assert len(rows) <= 5 and not limits.check_components(rows)
+    return [
+        option["value"]
+        for row in rows
+        for item in row["components"]
+        if item.get("custom_id", "").split(":")[3:4] == [action]
+        for option in item.get("options", [])
+    ]
+
+
+def test_every_discard_of_a_hand_with_many_has_a_control() -> None:
+    # 31 legal discards (the four 8s once per colour: 16) passed the one select of 25: six had no control.
+    hands = [
+        ["8B", "8G", "8O", "8P", "AO", "2O", "3O"],
+        ["4B", "5B", "6B", "7B", "JB", "QB", "KB"],
+        ["4G", "5G", "6G", "7G", "JG", "QG", "KG"],
+    ]
+    match = table(hands, "9O")
+    rnd = match.round
+    for card in ["AG", "4O", "5O", "6O", "7O", "10O", "JO", "QO", "KO", "9B", "9G", "9P"]:
+        rnd.draw.remove(card)
+        rnd.hands[0].append(card)
+    legal = [
+        f"{m.card}/{m.colour}" if m.colour else str(m.card)
+        for m in rnd.legal_actions(0)
+        if m.kind == "discard"
+    ]
+    assert len(legal) == 31
+    assert offered(hand_of(match, 0), "disc") == legal
+
+
+def test_an_effect_menu_too_long_for_the_rows_offers_each_event_once_per_choice() -> None:
+    # Four Deaths and four Crowns of Kings before 23 cards in play: 185 effects, more than four selects hold.
+    hands = [
+        ["9B", "9G", "9O", "9P", "10B", "10G", "10O"],
+        ["2B", "3B", "7B", "AB", "AG", "2G", "3G"],
+        ["2O", "3O", "7O", "AO", "AP", "2P", "3P"],
+    ]
+    match = table(hands, "7G")
+    rnd = match.round
+    for i, card in enumerate([c for c in rnd.draw if c[:-1] in ("4", "5", "6", "J", "Q", "K")]):
+        rnd.draw.remove(card)
+        rnd.in_play[1 + i % 2].append(card)
+    rnd.hands[0].append("10P")
+    rnd.draw.remove("10P")
+    moves = [m for m in rnd.legal_actions(0) if m.kind == "effect"]
+    assert len(moves) > 100
+    shown = offered(hand_of(match, 0), "eff")
+    # Any Death (any Crown) does the same: each choice is offered once, whichever colour plays it.
+    wanted = {(m.card[:-1], m.target, m.target_card) for m in moves if m.card}
+    got = set()
+    for value in shown:
+        card, _, choice = value.partition("/")
+        target = int(choice[1:]) if choice.startswith("t") else None
+        got.add((card[:-1], target, choice[1:] if choice.startswith("c") else None))
+    assert got == wanted

@@ -5,12 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 import discord
+import pytest
 
-from bot.i18n import use_locale
+from bot.engine import rule_options
+from bot.engine.rules import PRESETS
+from bot.i18n import _, ngettext, use_locale
 from bot.service import Outcome, RankingLine, TableEvent
 from bot.ui import render
 from bot.ui.faces import CardFaces
 from tests.ui.snapshots import ALICE, BOB, hand, seat, snapshot, to_act
+
+LANGUAGES = ("en", "de", "fr", "es", "pt_BR")
 
 
 def embed_text(snap: object) -> str:
@@ -140,6 +145,87 @@ def test_scores_list_each_round_and_the_totals() -> None:
     assert "Round 1: alice 10, bob 0" in text and "Round 2: alice 5, bob 7" in text
     assert "Totals: alice 15, bob 7" in text
     assert render.scores_text(snapshot()) == "No round has been scored yet at this table."
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_scores_of_a_long_match_keep_the_totals_and_the_latest_rounds(language: str) -> None:
+    # 30 rounds of six (the Rounds house rule allows 50) pass 2,000 characters: the oldest rounds give way.
+    names = ["Alexandra", "Benjamin", "Charlotte", "Dominique", "Emmanuel", "Frederika"]
+    seats = tuple(seat(i, name, 100 + i, total=10 * i + 7) for i, name in enumerate(names))
+    rounds = tuple(tuple((r * 7 + i * 3) % 25 for i in range(len(names))) for r in range(30))
+    snap = snapshot(seats=seats, round_scores=rounds, totals=tuple(s.total for s in seats))
+    with use_locale(language):
+        text = render.scores_text(snap)
+        totals = _("Totals: {totals}", totals=", ".join(f"{n} {10 * i + 7}" for i, n in enumerate(names)))
+        latest = _("Round {number}: {scores}", number=30, scores="").rstrip()
+        match = _("Match: {match}.", match=snap.match_end_words())
+        lines = text.split("\n")
+        shown = len(lines) - 4  # the heading, the rounds left out, the totals and the match
+        left_out = ngettext("… {n} earlier round", "… {n} earlier rounds", 30 - shown)
+    assert len(text) <= 2000 and 0 < shown < 30
+    assert lines[1] == left_out and lines[-3].startswith(latest) and lines[-2:] == [totals, match]
+
+
+# What a host might change at a party table: 22 house rules, more than one field holds in French or German.
+PARTY_RULES = [
+    ("draw_limit", "3"),
+    ("after_draw", "draw-up-to"),
+    ("skip_ranks", "Q"),
+    ("reverse_ranks", "A"),
+    ("draw_ranks", "2:2 4:4"),
+    ("stacking", "on"),
+    ("draw_caps", "2:8 4:16"),
+    ("wild_answers_draw", "on"),
+    ("same_rank_runs", "on"),
+    ("last_card", "on"),
+    ("last_card_penalty", "2"),
+    ("answer_ranks", "7"),
+    ("starter_wild", "bury"),
+    ("starter_effect", "on"),
+    ("draw_with_legal_play", "on"),
+    ("pass_anytime", "on"),
+    ("reshuffle", "off"),
+    ("empty_draw_ends_round", "on"),
+    ("card_values", "switch"),
+    ("rounds", "10"),
+    ("next_leader", "most-points"),
+    ("hand_size", "8"),
+    ("hand_size_two", "10"),
+    ("decks", "two-above-2"),
+    ("wild_must_match", "on"),
+    ("blocked_after", "3"),
+]
+
+
+def party_lobby() -> object:
+    ruleset = PRESETS["classic"]
+    for key, value in PARTY_RULES:
+        ruleset = rule_options.change(ruleset, key, value)
+    return snapshot(phase="lobby", status="lobby", round_number=0, deadline_kind="lobby", ruleset=ruleset)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_board_shows_every_house_rule_over_as_many_fields_as_it_takes(language: str) -> None:
+    # One field of 1,024 characters used to drop the last rules in French and German.
+    snap = party_lobby()
+    with use_locale(language):
+        words = snap.house_rules_words()  # type: ignore[attr-defined]
+        embed = render.board_embed(snap)  # type: ignore[arg-type]
+        names = (_("House rules"), _("House rules (cont.)"))
+    shown = [f for f in embed.fields if f.name in names]
+    assert shown[0].name == names[0] and all(len(f.value or "") <= 1024 for f in shown)
+    text = "\n".join(f.value or "" for f in shown)
+    assert [w for w in words if f"• {w}" not in text] == []
+    assert len(embed) <= 6000
+
+
+def test_house_rules_beyond_the_fields_allowed_point_to_the_rules_command() -> None:
+    # Never dropped without a word: the board's last rules field then says where they all are.
+    with use_locale("de"):
+        fields = render.house_rules_fields(party_lobby(), 1)  # type: ignore[arg-type]
+        pointer = _(render.RULES_POINTER)
+    assert len(fields) == 1 and len(fields[0][1]) <= 1024
+    assert fields[0][1].endswith("\n" + pointer)
 
 
 def test_successive_draws_are_told_once() -> None:
