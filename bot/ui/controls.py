@@ -429,7 +429,9 @@ def _crazier_hand_view(hand: HandView, faces: CardFaces) -> discord.ui.View | No
     if c.choice is not None:
         # A choice of cards (an order, a card in play) shows their faces; a choice of players, none.
         options = [
-            _option(o.value, o.label, o.description, _crazier_emoji(o.value, faces)) for o in c.choice.options
+            # Labels hold players' names: isolated, as on the catch buttons.
+            _option(o.value, plain_name(o.label), o.description, _crazier_emoji(o.value, faces))
+            for o in c.choice.options
         ]
         rows += _selects(Control(table, token, CHOOSE), options, _clip(c.choice.prompt, 150), 1)
     elif hand.your_turn:
@@ -456,12 +458,12 @@ def _crazier_hand_view(hand: HandView, faces: CardFaces) -> discord.ui.View | No
                 continue
             if card.effect_choice == "player":
                 effects += [
-                    _option(f"{code}/t{o.value}", f"{card_name} → {o.label}", ability, emoji)
+                    _option(f"{code}/t{o.value}", f"{card_name} → {plain_name(o.label)}", ability, emoji)
                     for o in card.effect_options
                 ]
             elif card.effect_choice == "card":
                 effects += [
-                    _option(f"{code}/c{o.value}", f"{card_name} → {o.label}", ability, emoji)
+                    _option(f"{code}/c{o.value}", f"{card_name} → {plain_name(o.label)}", ability, emoji)
                     for o in card.effect_options
                 ]
             else:

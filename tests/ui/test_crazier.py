@@ -45,9 +45,9 @@ def snap_of(match: CrazierMatch) -> TableSnapshot:
     )
 
 
-def hand_of(match: CrazierMatch, position: int) -> HandView:
+def hand_of(match: CrazierMatch, position: int, names: list[str] = NAMES) -> HandView:
     snap = snap_of(match)
-    view = crazier.hand(match, position, NAMES[: match.num_seats], playing=True)
+    view = crazier.hand(match, position, names[: match.num_seats], playing=True)
     return HandView(
         table_id=7,
         round_token="7:1:abc",
@@ -153,6 +153,24 @@ def test_a_waiting_choice_is_the_hands_only_select() -> None:
     rows = [row["components"] for row in hand_view(view).to_components()]  # type: ignore[union-attr]
     assert len(rows) == 1 and rows[0][0]["custom_id"].split(":")[3] == "pick"
     assert [o["label"] for o in rows[0][0]["options"]] == NAMES
+
+
+def test_names_in_a_hands_options_are_isolated() -> None:
+    # A right-to-left override in a name reverses that name only, not the rest of the option's label.
+    match = table(HANDS, "AB", [[], ["6B"], []])
+    names = ["alice", "\u202eevil", "carol"]
+    controls = hand_view(hand_of(match, 0, names))
+    assert controls is not None
+    labels = [
+        o["label"]
+        for row in controls.to_components()
+        for c in row["components"]
+        for o in c.get("options", [])
+    ]
+    with_name = [label for label in labels if "\u202e" in label]
+    assert len(with_name) == 3  # Forbidden Knowledge on her, Death and Crown of Kings on her Castle
+    for label in with_name:
+        assert label.index("\u2068") < label.index("\u202e") < label.index("\u2069"), repr(label)
 
 
 def test_a_big_hand_stays_within_the_limits() -> None:
