@@ -31,7 +31,7 @@ meet):
    play, on the bottom of the discard pile.
 9. The game's draw pile is dealt from the shuffled deck: seven cards to each seat, then the starter. The first
    player of a match's first game is random (from the seed); after that, the most points (ties: the first such
-   seat after the previous first player; with teams, that player's team leads).
+   seat after the one whose turn the game ended on; with teams, that player's team leads).
 10. Teams: seats alternate (seats 0, 2, 4 are one team; 1, 3, 5 the other). The members' beginnings of turn
     and draws happen one member at a time, clockwise from the team's first player (as drawing from one source,
     001 §8), before any of them discards or plays; then each discards, plays and ends in any order between

@@ -334,6 +334,8 @@ class CrazierRound:
                 raise EngineError(907)
             if is_wild(m.card) and len(self.hands[m.seat]) > 1 and m.colour not in COLOURS:
                 raise EngineError(936)
+            if m.colour is not None and not is_wild(m.card):
+                raise EngineError(905)  # only an 8 names a colour (seed 000: "you haven't just played an 8")
             return
         key = row_of(m.card).key
         if key is None:

@@ -1,7 +1,7 @@
 """A match of ``crazier-abilities``: games one after another with card-count points, until a total passes the
 target; lowest total wins. The first game's first player is random (from the seed); after each game the player
-with the most points goes first (ties: the first such seat after the previous first player). With teams both
-members of a team hold the team's total, and ``side_ranking`` places the teams.
+with the most points goes first (ties: the first such seat after the one whose turn the game ended on). With
+teams both members of a team hold the team's total, and ``side_ranking`` places the teams.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ class CrazierMatch:
         self.over = max(self.totals) > self.rules.target
 
     def next_first(self) -> int:
-        """The player with the most points (ties: the first such seat after the previous first player)."""
+        """The player with the most points (ties: the first such seat after the one whose turn the game ended
+        on, as the match's games have been replayed by: changing it would change old matches' replays)."""
         best = max(self.totals)
         prev = self.round.lead
         for k in range(1, self.num_seats + 1):

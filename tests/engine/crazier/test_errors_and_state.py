@@ -9,7 +9,7 @@ import pytest
 
 import bot.engine as engine
 from bot.engine import EngineError, RulesetError
-from bot.engine.crazier import CrazierRound, Move, get_preset, rules_help
+from bot.engine.crazier import CrazierMatch, CrazierRound, Move, get_preset, rules_help
 from bot.engine.crazier.cpu import choose_action
 from bot.engine.crazier.deck import RANK_ROWS
 from tests.engine.crazier.support import position, refused
@@ -162,3 +162,28 @@ def test_the_rules_help_lists_every_card() -> None:
     for row in RANK_ROWS.values():
         assert row.name in text and row.ability in text
     assert "Teams" in text and len(text) < 4000
+
+
+def test_naming_a_colour_with_a_discard_that_is_not_an_eight_is_refused_with_905() -> None:
+    # RULESETS.md, "The standard game", errors: "Errors follow seed 000's codes and meanings: ... 905 you
+    # can't choose a suit now ... An illegal action changes nothing." Seed 000: "905 You can't choose a suit;
+    # you haven't just played an 8." Crazier, "A turn" 3: only "an 8 (then names a colour ...)".
+    g, _ = position(["9G 2B", "9P 3B"], "5G", draw="KB")
+    assert Move.discard(0, "9G", "B") not in g.legal_actions(0)  # the engine itself does not offer it
+    refused(g, Move.discard(0, "9G", "B"), 905)
+
+
+def test_most_points_tie_goes_to_the_first_such_seat_after_the_one_the_game_ended_on() -> None:
+    # Spec ("Setup"): "after a game, the player with the most points goes first" (ties: silent).
+    # The engine's written choice (bot/engine/crazier/__init__.py decision 9 and match.py docstring):
+    # "ties: the first such seat after the one whose turn the game ended on".
+    m = CrazierMatch.new(get_preset("crazier-abilities"), 3, seed=11)
+    g, _ = position(["9P 9G", "9O 3P", "5B"], "9B", draw="KO KP 6B", first=0)  # seat 0 plays first
+    m.round = g
+    m.apply(Move.end(0))
+    m.apply(Move.end(1))
+    m.apply(Move.discard(2, "5B"))
+    m.apply(Move.effect(2, "6B"))  # seat 2 goes out on the game's third turn
+    assert m.totals == [3, 3, 0]  # seats 0 and 1 tie on the most points
+    # the game ended on seat 2's turn -> the first seat after it holding the most points is seat 0
+    assert m.next_first() == 0
