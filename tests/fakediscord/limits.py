@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -24,10 +26,61 @@ MAX_PLACEHOLDER = 150
 MAX_OPTION_TEXT = 100
 MAX_AUTOCOMPLETE_CHOICES = 25
 MAX_MODAL_TITLE = 45
+MAX_MODAL_COMPONENTS = 5
+MAX_TEXT_INPUT_LABEL = 45
+MAX_TEXT_INPUT_PLACEHOLDER = 100
+MAX_TEXT_INPUT_VALUE = 4000
+MAX_LABEL_DESCRIPTION = 100
+MAX_LINK_URL = 512
+MAX_EMBED_COLOUR = 0xFFFFFF
+MAX_MENTION_IDS = 100
+MAX_NONCE = 25
+MAX_COMMAND_CHARACTERS = 8000
+MAX_OPTION_LENGTH = 6000
+# Integer and number options: Discord's range is that of a double's exact integers.
+MAX_OPTION_NUMBER = 2**53
 
 FLAG_COMPONENTS_V2 = 1 << 15
 
-_COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+_COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# Discord's locales (https://discord.com/developers/docs/reference#locales; discord.Locale): the only keys a
+# name_localizations or description_localizations dictionary may have.
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
 
 
 def _len(value: Any) -> int:
@@ -72,8 +125,54 @@ def check_embeds(embeds: Any) -> list[str]:
         if author > MAX_AUTHOR:
             errors.append(f"embed {i} author name has {author} characters (at most {MAX_AUTHOR})")
         total += footer + author
+        errors.extend(_check_embed_fields(f"embed {i}", embed))
     if total > MAX_EMBED_TOTAL:
         errors.append(f"embeds hold {total} characters in all (at most {MAX_EMBED_TOTAL})")
+    return errors
+
+
+def _url_error(url: Any, schemes: tuple[str, ...]) -> str | None:
+    """Why Discord refuses ``url`` (None when it is fine): a well-formed URL of one of ``schemes``."""
+    if not isinstance(url, str):
+        return "must be a string"
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "is not a well formed URL"
+    if parts.scheme.lower() not in schemes:
+        return f"has scheme {parts.scheme!r}; it must be one of {schemes}"
+    if not (parts.netloc or (parts.scheme.lower() == "attachment" and parts.path)):
+        return "is not a well formed URL"
+    return None
+
+
+def _check_embed_fields(where: str, embed: dict[str, Any]) -> list[str]:
+    """An embed's colour, links and timestamp."""
+    errors: list[str] = []
+    colour = embed.get("color")
+    if colour is not None and (
+        isinstance(colour, bool) or not isinstance(colour, int) or not 0 <= colour <= MAX_EMBED_COLOUR
+    ):
+        errors.append(f"{where} color {colour!r} is not an integer from 0 to {MAX_EMBED_COLOUR:#x}")
+    if embed.get("url") is not None:
+        why = _url_error(embed["url"], ("http", "https"))
+        if why:
+            errors.append(f"{where} url {why}")
+    for key in ("image", "thumbnail"):
+        media = embed.get(key)
+        if isinstance(media, dict) and media.get("url") is not None:
+            # attachment://name points at a file uploaded with the message.
+            why = _url_error(media["url"], ("http", "https", "attachment"))
+            if why:
+                errors.append(f"{where} {key} url {why}")
+    timestamp = embed.get("timestamp")
+    if timestamp is not None:
+        try:
+            if not isinstance(timestamp, str):
+                raise ValueError(timestamp)
+            datetime.fromisoformat(timestamp)
+        except ValueError:
+            errors.append(f"{where} timestamp {timestamp!r} is not an ISO 8601 date and time")
     return errors
 
 
@@ -85,6 +184,8 @@ def _check_button(where: str, button: dict[str, Any]) -> list[str]:
     if style == 5:
         if not button.get("url") or "custom_id" in button:
             errors.append(f"{where} is a link button: it needs a url and no custom_id")
+        elif _len(button.get("url")) > MAX_LINK_URL:
+            errors.append(f"{where} url longer than {MAX_LINK_URL} characters")
     elif style != 6 and not button.get("custom_id"):
         errors.append(f"{where} needs a custom_id")
     if not button.get("label") and not button.get("emoji") and style != 6:
@@ -118,6 +219,13 @@ def _check_select(where: str, select: dict[str, Any]) -> list[str]:
                     errors.append(f"{where} option {k} {key} must have 1 to {MAX_OPTION_TEXT} characters")
             if _len(option.get("description")) > MAX_OPTION_TEXT:
                 errors.append(f"{where} option {k} description longer than {MAX_OPTION_TEXT} characters")
+        defaults = sum(1 for o in options if o.get("default"))
+        if defaults > max_values:
+            errors.append(f"{where} has {defaults} default options (max_values {max_values})")
+    elif select.get("default_values"):
+        defaults = len(select["default_values"])
+        if defaults > max_values:
+            errors.append(f"{where} has {defaults} default_values (max_values {max_values})")
     return errors
 
 
@@ -191,6 +299,11 @@ def check_message(data: dict[str, Any], *, creating: bool) -> list[str]:
         errors.extend(check_embeds(data["embeds"]))
     if data.get("components") is not None:
         errors.extend(check_components(data["components"], int(data.get("flags") or 0)))
+    if data.get("allowed_mentions") is not None:
+        errors.extend(check_allowed_mentions(data["allowed_mentions"]))
+    nonce = data.get("nonce")
+    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        errors.append(f"nonce has {len(nonce)} characters (at most {MAX_NONCE})")
     if creating and not (
         data.get("content")
         or data.get("embeds")
@@ -200,6 +313,21 @@ def check_message(data: dict[str, Any], *, creating: bool) -> list[str]:
         or data.get("poll")
     ):
         errors.append("cannot send an empty message")
+    return errors
+
+
+def check_allowed_mentions(mentions: Any) -> list[str]:
+    """``parse`` naming a kind excludes the list of ids of that kind; each list holds at most 100 ids."""
+    if not isinstance(mentions, dict):
+        return ["allowed_mentions must be an object"]
+    errors: list[str] = []
+    parse = mentions.get("parse") or []
+    for kind in ("users", "roles"):
+        ids = mentions.get(kind) or []
+        if kind in parse and ids:
+            errors.append(f'allowed_mentions: parse ["{kind}"] and a {kind} list are mutually exclusive')
+        if len(ids) > MAX_MENTION_IDS:
+            errors.append(f"allowed_mentions: {len(ids)} {kind} (at most {MAX_MENTION_IDS})")
     return errors
 
 
@@ -226,9 +354,81 @@ def check_modal(data: dict[str, Any]) -> list[str]:
         errors.append("modal needs a custom_id")
     if not 1 <= _len(data.get("title")) <= MAX_MODAL_TITLE:
         errors.append(f"modal title must have 1 to {MAX_MODAL_TITLE} characters")
-    if not 1 <= len(data.get("components") or []) <= 5:
-        errors.append("modal needs 1 to 5 components")
+    components = data.get("components") or []
+    if not 1 <= len(components) <= MAX_MODAL_COMPONENTS:
+        errors.append(f"modal needs 1 to {MAX_MODAL_COMPONENTS} components")
+    seen: set[str] = set()
+    for c, item in enumerate(components):
+        if not isinstance(item, dict):
+            continue
+        # A text input comes in an action row (with its own label) or in a label component (type 18).
+        if item.get("type") == 18:
+            if not 1 <= _len(item.get("label")) <= MAX_TEXT_INPUT_LABEL:
+                errors.append(f"modal component {c} label must have 1 to {MAX_TEXT_INPUT_LABEL} characters")
+            if _len(item.get("description")) > MAX_LABEL_DESCRIPTION:
+                errors.append(
+                    f"modal component {c} description longer than {MAX_LABEL_DESCRIPTION} characters"
+                )
+            children = [item["component"]] if isinstance(item.get("component"), dict) else []
+        else:
+            children = [i for i in item.get("components") or [] if isinstance(i, dict)]
+        for child in children:
+            custom_id = child.get("custom_id")
+            if custom_id is not None or child.get("type") == 4:
+                if not 1 <= _len(custom_id) <= MAX_CUSTOM_ID:
+                    errors.append(f"modal component {c}: custom_id must have 1 to {MAX_CUSTOM_ID} characters")
+                elif custom_id in seen:
+                    errors.append(f"modal custom_id {custom_id!r} used twice")
+                seen.add(str(custom_id))
+            if child.get("type") == 4:
+                errors.extend(
+                    _check_text_input(f"modal component {c} text input", child, item.get("type") == 1)
+                )
     return errors
+
+
+def _check_text_input(where: str, text_input: dict[str, Any], needs_label: bool) -> list[str]:
+    errors: list[str] = []
+    label = _len(text_input.get("label"))
+    if (needs_label or label) and not 1 <= label <= MAX_TEXT_INPUT_LABEL:
+        errors.append(f"{where} label must have 1 to {MAX_TEXT_INPUT_LABEL} characters")
+    if _len(text_input.get("placeholder")) > MAX_TEXT_INPUT_PLACEHOLDER:
+        errors.append(f"{where} placeholder longer than {MAX_TEXT_INPUT_PLACEHOLDER} characters")
+    if _len(text_input.get("value")) > MAX_TEXT_INPUT_VALUE:
+        errors.append(f"{where} value longer than {MAX_TEXT_INPUT_VALUE} characters")
+    low, high = text_input.get("min_length"), text_input.get("max_length")
+    if low is not None and not 0 <= low <= MAX_TEXT_INPUT_VALUE:
+        errors.append(f"{where} min_length {low} not within 0 to {MAX_TEXT_INPUT_VALUE}")
+    if high is not None and not 1 <= high <= MAX_TEXT_INPUT_VALUE:
+        errors.append(f"{where} max_length {high} not within 1 to {MAX_TEXT_INPUT_VALUE}")
+    return errors
+
+
+def _localized_length(
+    where: str, field: str, item: dict[str, Any], low: int, high: int, *, named: bool = False
+) -> tuple[int, list[str]]:
+    """Check ``item[field + "_localizations"]``: locale keys, values of ``low`` to ``high`` characters (with
+    ``named``, lowercase and of the command name pattern too). Returns the length Discord counts towards a
+    command's total: the longest of the field's default and its translations."""
+    errors: list[str] = []
+    longest = _len(item.get(field))
+    translations = item.get(f"{field}_localizations") or {}
+    if not isinstance(translations, dict):
+        return longest, [f"{where}: {field}_localizations must be an object"]
+    for locale, text in translations.items():
+        if locale not in LOCALES:
+            errors.append(f"{where}: {field}_localizations has invalid locale {locale!r}")
+        if text is None:
+            continue
+        if not isinstance(text, str) or not low <= len(text) <= high:
+            errors.append(f"{where}: {field}_localizations[{locale}] must have {low} to {high} characters")
+            continue
+        if named and not (_COMMAND_NAME.match(text) and text == text.lower()):
+            errors.append(
+                f"{where}: {field}_localizations[{locale}] must be lowercase letters, digits, - or _"
+            )
+        longest = max(longest, len(text))
+    return longest, errors
 
 
 def check_command_schema(command: dict[str, Any]) -> list[str]:
@@ -236,19 +436,41 @@ def check_command_schema(command: dict[str, Any]) -> list[str]:
     errors: list[str] = []
     name = command.get("name", "")
     where = f"command {name!r}"
-    if command.get("type", 1) == 1:
+    chat_input = command.get("type", 1) == 1
+    if chat_input:
         if not (_COMMAND_NAME.match(name) and name == name.lower()):
             errors.append(f"{where}: name must be 1-32 lowercase letters, digits, - or _")
         if not 1 <= _len(command.get("description")) <= 100:
             errors.append(f"{where}: description must have 1 to 100 characters")
-    errors.extend(_check_options(where, command.get("options") or []))
+    # Discord counts, towards 8000, each name, description and choice value of the command and its options,
+    # taking the longest of a field's default and its translations.
+    name_length, name_errors = _localized_length(where, "name", command, 1, 32, named=chat_input)
+    text_length, text_errors = _localized_length(where, "description", command, 1, 100)
+    errors += name_errors + text_errors
+    counted = [name_length + text_length]
+    errors.extend(_check_options(where, command.get("options") or [], counted, parent=None))
+    if sum(counted) > MAX_COMMAND_CHARACTERS:
+        errors.append(f"{where}: {sum(counted)} characters in all (at most {MAX_COMMAND_CHARACTERS})")
     return errors
 
 
-def _check_options(where: str, options: list[dict[str, Any]]) -> list[str]:
+def _check_options(
+    where: str, options: list[dict[str, Any]], counted: list[int], *, parent: int | None
+) -> list[str]:
+    """``parent``: None for the command's own options, else the type of the option holding them (1 a
+    subcommand, 2 a group). ``counted`` gets the characters Discord counts towards the command's total."""
     errors: list[str] = []
     if len(options) > 25:
         errors.append(f"{where}: {len(options)} options (at most 25)")
+    kinds = [o.get("type") for o in options]
+    if parent == 2 and any(kind != 1 for kind in kinds):
+        errors.append(f"{where}: a subcommand group holds only subcommands")
+    elif parent == 1 and any(kind in (1, 2) for kind in kinds):
+        errors.append(f"{where}: a subcommand cannot hold subcommands or groups")
+    elif (
+        parent is None and any(kind in (1, 2) for kind in kinds) and not all(kind in (1, 2) for kind in kinds)
+    ):
+        errors.append(f"{where}: subcommands and groups cannot be mixed with other options")
     seen_optional = False
     names = [o.get("name") for o in options]
     if len(set(names)) != len(names):
@@ -260,8 +482,12 @@ def _check_options(where: str, options: list[dict[str, Any]]) -> list[str]:
             errors.append(f"{here}: name must be 1-32 lowercase letters, digits, - or _")
         if not 1 <= _len(option.get("description")) <= 100:
             errors.append(f"{here}: description must have 1 to 100 characters")
+        name_length, name_errors = _localized_length(here, "name", option, 1, 32, named=True)
+        text_length, text_errors = _localized_length(here, "description", option, 1, 100)
+        errors += name_errors + text_errors
+        counted.append(name_length + text_length)
         if option.get("type") in (1, 2):
-            errors.extend(_check_options(here, option.get("options") or []))
+            errors.extend(_check_options(here, option.get("options") or [], counted, parent=option["type"]))
             continue
         if option.get("required"):
             if seen_optional:
@@ -273,4 +499,40 @@ def _check_options(where: str, options: list[dict[str, Any]]) -> list[str]:
             errors.append(f"{here}: {len(choices)} choices (at most 25)")
         if choices and option.get("autocomplete"):
             errors.append(f"{here}: autocomplete cannot be combined with choices")
+        for k, choice in enumerate(choices):
+            there = f"{here} choice {k}"
+            if not 1 <= _len(choice.get("name")) <= MAX_OPTION_TEXT:
+                errors.append(f"{there}: name must have 1 to {MAX_OPTION_TEXT} characters")
+            choice_length, choice_errors = _localized_length(there, "name", choice, 1, MAX_OPTION_TEXT)
+            errors += choice_errors
+            value = choice.get("value")
+            if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
+                errors.append(f"{there}: value longer than {MAX_OPTION_TEXT} characters")
+            counted.append(choice_length + _len(value))
+        errors.extend(_check_bounds(here, option))
+    return errors
+
+
+def _check_bounds(where: str, option: dict[str, Any]) -> list[str]:
+    """min_value/max_value of integer and number options, min_length/max_length of string options."""
+    errors: list[str] = []
+    low, high = option.get("min_value"), option.get("max_value")
+    for key, bound in (("min_value", low), ("max_value", high)):
+        if bound is None:
+            continue
+        if isinstance(bound, bool) or not isinstance(bound, int | float):
+            errors.append(f"{where}: {key} must be a number")
+        elif option.get("type") == 4 and isinstance(bound, float) and not bound.is_integer():
+            errors.append(f"{where}: {key} of an integer option must be an integer")
+        elif not -MAX_OPTION_NUMBER <= bound <= MAX_OPTION_NUMBER:
+            errors.append(f"{where}: {key} {bound} outside -2^53 to 2^53")
+    if isinstance(low, int | float) and isinstance(high, int | float) and low > high:
+        errors.append(f"{where}: min_value {low} is above max_value {high}")
+    low, high = option.get("min_length"), option.get("max_length")
+    if low is not None and not (isinstance(low, int) and 0 <= low <= MAX_OPTION_LENGTH):
+        errors.append(f"{where}: min_length {low!r} not within 0 to {MAX_OPTION_LENGTH}")
+    if high is not None and not (isinstance(high, int) and 1 <= high <= MAX_OPTION_LENGTH):
+        errors.append(f"{where}: max_length {high!r} not within 1 to {MAX_OPTION_LENGTH}")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        errors.append(f"{where}: min_length {low} is above max_length {high}")
     return errors

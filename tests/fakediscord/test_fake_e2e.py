@@ -724,3 +724,18 @@ async def test_a_message_created_again_with_its_nonce_is_the_first_one(world: Wo
     assert again.id == first.id and other.id != first.id
     assert [m.content for m in fake.channel_messages(world.channel)] == ["Ana played 4♥", "Ben played 8♣"]
     assert fake.nonce_repeats == 1
+
+
+async def test_discord_py_gets_invalid_form_body_for_a_long_nonce_or_a_bad_embed(world: World) -> None:
+    """The limits of limits.py reach the client as Discord's 400 with code 50035, and are recorded."""
+    fake, bot = world.fake, world.bot
+    channel = bot.get_partial_messageable(world.channel.id, guild_id=world.guild.id)
+    with pytest.raises(discord.HTTPException) as nonce:
+        await channel.send("Ana played 4♥", nonce="n" * 26)
+    with pytest.raises(discord.HTTPException) as embed:
+        await channel.send(embed=discord.Embed(title="t", url="ftp://example.com"))
+    assert (nonce.value.status, nonce.value.code) == (400, 50035)
+    assert (embed.value.status, embed.value.code) == (400, 50035)
+    assert "nonce has 26 characters (at most 25)" in nonce.value.text
+    assert len(fake.take_violations()) == 2
+    assert fake.channel_messages(world.channel) == []
