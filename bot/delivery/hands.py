@@ -122,6 +122,8 @@ class HandMessages:
                 await update_in_place(interaction, full, None)
             else:
                 await answer_privately(interaction, full)
+            # Told: the publisher's word that the table closed (show_closed) must not replace this one.
+            self._sessions.pop((table_id, user_id), None)
             return
         faces = await self.appearance.faces(hand.snapshot.guild_id)
         content = render.hand_content(hand, faces=faces)
@@ -255,6 +257,28 @@ class HandMessages:
                     raise
                 log.debug("table %s: hand message no longer editable: %s", table_id, error)
                 session.since = -HAND_EDIT_WINDOW * 2
+                return
+            session.rendered = rendered
+
+    async def show_closed(self, table_id: int, user_id: int, *, abandoned: bool) -> None:
+        """The table closed (ended, abandoned, or its match is over): the player's hand message says so, with
+        no buttons, instead of offering a turn that is gone. Once; a failure leaves the buttons, which
+        answer that they have expired."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None:
+            return
+        async with session.lock:
+            if session.interaction is None or not session.fresh(self._clock.monotonic()):
+                return
+            use_player_locale(session.interaction)
+            content = _(TABLE_CLOSED) if abandoned else _(MATCH_OVER)
+            rendered = (content, view_signature(None))
+            if rendered == session.rendered:
+                return
+            try:
+                await webhook_calls.edit_original(session.interaction, content=content, view=None)
+            except (discord.HTTPException, discord.RateLimited) as error:
+                log.debug("table %s: closed table's hand message not updated: %s", table_id, error)
                 return
             session.rendered = rendered
 

@@ -918,11 +918,22 @@ class TablePublisher:
 
     async def _refresh_hands(self, snapshot: TableSnapshot, users: set[int], feed: TableFeed) -> None:
         """Refresh the hand messages that may look different after this snapshot."""
-        if not snapshot.open or snapshot.phase == "lobby":
+        if snapshot.phase == "lobby":
+            return
+        if not snapshot.open:
+            # Closed however it closed: no hand message may go on offering a turn (the mover's own answer
+            # already told them; the others are told here, once).
+            for seat in snapshot.seats:
+                user_id = seat.user_id
+                if user_id is not None and self.hand_is_fresh(snapshot.table_id, user_id):
+                    await self.hands.show_closed(
+                        snapshot.table_id, user_id, abandoned=snapshot.status == "abandoned"
+                    )
             return
         for seat in snapshot.seats:
             user_id = seat.user_id
-            if user_id is None or seat.taken_over or not self.hand_is_fresh(snapshot.table_id, user_id):
+            # A seat a CPU took over is refreshed too: the message says so, and shows the cards it plays.
+            if user_id is None or not self.hand_is_fresh(snapshot.table_id, user_id):
                 continue
             # Only a hand that may look different is asked for again: the player's turn came or went,
             # their cards changed, or the round did.
