@@ -274,6 +274,13 @@ def _parse_card(text: str) -> Card | None:
         suit = _SUIT_WORDS.get(w[cut:])
         if rank is not None and suit is not None:
             return rank * 4 + suit
+    # A card written as one word in the player's language: German writes "Herzdame", "Pikass".
+    for cut in range(1, len(w)):
+        suit, rank = _suit_word(w[:cut]), _rank_word(w[cut:])
+        if suit is None or rank is None:
+            rank, suit = _rank_word(w[:cut]), _suit_word(w[cut:])
+        if rank is not None and suit is not None:
+            return rank * 4 + suit
     return None
 
 

@@ -91,3 +91,13 @@ def test_another_languages_words_come_after_ones_own_and_english(words: None) ->
             parse_card("Herz Kaiser")
     with use_locale("en"):
         assert parse_card("dame de cœur") == parse_card("QH")
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [("Herzdame", "QH"), ("Pikass", "AS"), ("Kreuzbube", "JC"), ("Karokönig", "KD"), ("karokoenig", "KD")],
+)
+def test_a_german_card_written_as_one_word_is_read(typed: str, code: str) -> None:
+    # German writes a card as one word ("Herzdame") as often as hyphenated ("Herz-Dame").
+    with use_locale("de"):
+        assert parse_card(typed) == parse_card(code)
