@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engine import Match, Ruleset, rule_options
+from bot.engine.crazier import CrazierRules
 from bot.service import crazier
 from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, IDLE_TTL, Work, is_cpu, round_token
 from bot.service.models import RankingLine
@@ -201,4 +202,5 @@ def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
         house_rules=rule_options.house_rules(work.live.ruleset)
         if isinstance(work.live.ruleset, Ruleset)
         else {},
+        teams=isinstance(work.live.ruleset, CrazierRules) and work.live.ruleset.teams,
     )

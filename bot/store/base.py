@@ -215,6 +215,12 @@ class MatchResult:
     round_wins: dict[int, int] = field(default_factory=dict)  # seat position -> rounds won in the match
     round_points: dict[int, int] = field(default_factory=dict)  # seat position -> sum of its round scores
     house_rules: dict[str, Any] = field(default_factory=dict)  # options changed from the preset
+    teams: bool = False  # Crazier Eights' teams: the even and the odd seats are sides, as in a partnership
+
+    @property
+    def by_sides(self) -> bool:
+        """Rated as two sides (the even and the odd seats): a partnership, or Crazier Eights' teams."""
+        return self.teams or bool(self.house_rules.get("partnership"))
 
 
 @dataclass(frozen=True, slots=True)

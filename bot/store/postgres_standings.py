@@ -302,7 +302,7 @@ async def record_match(
     writes: list[Statement] = []
     if rater is not None and folded:
         # The rows are the seats as ``ratings.rate_seats`` takes them.
-        partnership = bool(result.house_rules.get("partnership"))
+        partnership = result.by_sides
         users = [row[2] for row in found]
         new: list[tuple[Any, ...]] = []
         if None not in users and len(set(users)) == len(users) and not partnership:

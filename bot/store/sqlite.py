@@ -1107,7 +1107,7 @@ def _rate(
         level = None if user_id is not None else levels.get(entry.position)
         rating = held.get(user_id if user_id is not None else level, _NOT_RATED)
         seats.append((entry.position, entry.place, user_id, entry.display_name, level, *rating))
-    return ratings.rate_seats(rater, seats, bool(result.house_rules.get("partnership")))
+    return ratings.rate_seats(rater, seats, result.by_sides)
 
 
 _NOT_RATED = (None, None, None, None)  # mu, sigma, matches, recent
@@ -1169,7 +1169,7 @@ def _record_match(
         ranking = sorted(result.ranking, key=_POSITION)
         users = [entry.user_id for entry in ranking]
         new: list[tuple[Any, ...]] = []
-        if None not in users and len(set(users)) == len(users) and not result.house_rules.get("partnership"):
+        if None not in users and len(set(users)) == len(users) and not result.by_sides:
             # The usual match: people only, each at one seat, free for all (the rows as _rate's, straight).
             held: dict[int | None, Sequence[Any]] = dict.fromkeys(users, _NOT_RATED)
             for user_id, *rating in conn.execute(_people_ratings(len(users)), (guild_id, *users)):

@@ -89,13 +89,10 @@ class CrazierMatch:
         return list(self.round.start_events)
 
     def ranking(self) -> list[tuple[int, int, int]]:
-        """(place, seat, total), lowest total first; equal totals share a place."""
-        order = sorted(range(self.num_seats), key=lambda s: (self.totals[s], s))
-        out: list[tuple[int, int, int]] = []
-        for i, seat in enumerate(order):
-            place = out[-1][0] if i and self.totals[seat] == self.totals[order[i - 1]] else i + 1
-            out.append((place, seat, self.totals[seat]))
-        return out
+        """(place, seat, total), lowest total first; equal totals share a place. A seat's place is its team's
+        (``side_ranking``): with teams the losing team is 2nd, not 3rd behind the two winners, as a
+        partnership's side is."""
+        return [(place, seat, total) for place, seats, total in self.side_ranking() for seat in seats]
 
     def sides(self) -> list[tuple[int, ...]]:
         if self.rules.teams:
