@@ -21,7 +21,6 @@ import contextvars
 import functools
 import math
 import threading
-import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -50,6 +49,7 @@ from bot.ui.art.cards import (
     back_image,
     card_image,
     draw_centered_text,
+    drawable_text,
     font,
     suit_badge,
 )
@@ -227,28 +227,14 @@ def _background(direction: int) -> Image.Image:
 # --- names -------------------------------------------------------------------------------------------------
 
 
-@functools.cache
-def _mask_bytes(char: str) -> tuple[tuple[int, int], bytes]:
-    mask = font(16).getmask(char)
-    return mask.size, Image.Image()._new(mask).tobytes()
-
-
-@functools.cache
-def _drawable(char: str) -> bool:
-    """The bundled font has a glyph for ``char`` (it has ASCII only)."""
-    if char.isspace():
-        return True
-    return _mask_bytes(char) != _mask_bytes("\U0010fffd")
-
-
 def drawable_name(name: str, position: int) -> str:
-    """The name as the picture can write it: characters the font lacks become "?", and a name that would
-    be mostly question marks is written as its seat number instead (the alt text has the real name)."""
-    # Accented Latin letters lose their accents ("Zoë" -> "Zoe"): the bundled font has ASCII only.
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name.strip()) if not unicodedata.combining(c))
-    cleaned = "".join(char if _drawable(char) else "?" for char in plain)
+    """The name as the picture can write it (``drawable_text``: "Zoë" -> "Zoe", and "Jürgen" -> "Juergen"
+    on a German server), and a name that would be mostly question marks as its seat instead, in the
+    language in force ("Seat 3", "Platz 3"; the alt text has the real name)."""
+    cleaned = drawable_text(name.strip())
     if not cleaned or cleaned.count("?") * 2 > len(cleaned):
-        return f"Seat {position + 1}"
+        seat = _("seat {seat}", seat=position + 1)
+        return drawable_text(seat[:1].upper() + seat[1:])  # on a name plate: capitalised as a name is
     return cleaned
 
 
@@ -414,6 +400,7 @@ def _parts(snapshot: TableSnapshot, palette: Palette) -> list[Part]:
     cx, cy = CENTRE
 
     def text(words: str, centre: tuple[float, float], size: int, fill: Colour, bold: float) -> None:
+        words = drawable_text(words)  # and kept by the text drawn (the language's, as its font writes it)
         draw = functools.partial(_felt_text, words, size, fill, bold)
         parts.append((draw, ("text", words, size, fill, bold), _at_centre(TEXT_BOX, centre)))
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 import functools
 import io
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine import card_code, parse_card, parse_suit, rank_of, suit_of
+from bot.i18n import current_locale
 
 SUPERSAMPLE = 4
 EMOJI_SIZE = 128  # Discord's recommended emoji size (it accepts up to 256 KiB)
@@ -125,6 +127,92 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return loaded
 
 
+@functools.cache
+def _mask_bytes(char: str) -> tuple[tuple[int, int], bytes]:
+    mask = font(16).getmask(char)
+    return mask.size, Image.Image()._new(mask).tobytes()
+
+
+@functools.cache
+def drawable(char: str) -> bool:
+    """The bundled font has a glyph for ``char`` (ASCII and a few Latin-1 signs: no accented letter)."""
+    if char == " ":
+        return True
+    return not char.isspace() and _mask_bytes(char) != _mask_bytes("\U0010fffd")
+
+
+#: Letters a language writes otherwise without its accents, by convention (German: "Koenig", "gruen").
+TRANSLITERATIONS: dict[str, dict[str, str]] = {
+    "de": {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "ẞ": "SS"},
+}
+#: Letters and signs with no accent to strip, written as their usual ASCII stand-ins in any language.
+STAND_INS = {
+    "ß": "ss",
+    "ẞ": "SS",
+    "œ": "oe",
+    "Œ": "OE",
+    "æ": "ae",
+    "Æ": "AE",
+    "ø": "o",
+    "Ø": "O",
+    "ł": "l",
+    "Ł": "L",
+    "đ": "d",
+    "Đ": "D",
+    "ð": "d",
+    "Ð": "D",
+    "þ": "th",
+    "Þ": "Th",
+    "ı": "i",
+    "‐": "-",
+    "–": "-",
+    "—": "-",
+    "−": "-",
+    "‘": "'",
+    "’": "'",
+    "‚": "'",
+    "‹": "'",
+    "›": "'",
+    "“": '"',
+    "”": '"',
+    "„": '"',
+    "«": '"',
+    "»": '"',
+    "•": "·",
+    "×": "x",
+    "→": "->",
+    "←": "<-",
+}
+
+
+@functools.lru_cache(maxsize=4096)
+def _drawable_in(text: str, language: str) -> str:
+    own = TRANSLITERATIONS.get(language.split("_")[0], {})
+    out = []
+    for char in text:
+        if drawable(char):
+            out.append(char)
+        elif char in own:
+            out.append(own[char])
+        elif char.isspace():
+            out.append(" ")  # a no-break or thin space ("tour : …"): the font has only the plain one
+        elif char in STAND_INS:
+            out.append(STAND_INS[char])
+        else:
+            # Accents stripped ("é" -> "e", "ñ" -> "n", "ç" -> "c"), compatibility forms unfolded ("ﬁ", "Ｔ").
+            plain = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+            out.append(plain if plain and all(drawable(c) for c in plain) else "?")
+    return "".join(out)
+
+
+def drawable_text(text: str) -> str:
+    """``text`` as the pictures' font can write it, in the language in force: every text drawn on a picture
+    goes through here. What the font has stays as it is (English is unchanged); a letter it lacks is written
+    as the language's convention has it (German "ü" -> "ue"), else without its accent ("é" -> "e"), else as
+    its usual ASCII stand-in ("œ" -> "oe", "–" -> "-"); anything else becomes "?"."""
+    return _drawable_in(text, current_locale())
+
+
 def draw_centered_text(
     draw: ImageDraw.ImageDraw,
     text: str,
@@ -137,6 +225,7 @@ def draw_centered_text(
 ) -> None:
     """``text`` centred on ``centre``, emboldened with a stroke of ``bold`` times the size, narrowed to
     ``max_width`` by taking a smaller size."""
+    text = drawable_text(text)
     while True:
         face = font(size)
         stroke = max(1, round(size * bold)) if bold else 0

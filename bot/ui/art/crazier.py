@@ -2,9 +2,9 @@
 
 A face is the card filled with its colour — blue, green, orange, purple — with the rank large in white, the
 colour's suit symbol (moon, ankh, sun, eye) in white below it, and the card's name on a white plate at the
-bottom. Aces are cut diagonally into their two colours and show both symbols; 8s sit in a dark frame and say
-WILD. The colour fills the card because colour is what a discard must match, and it must read at emoji size;
-the symbol tells the colours apart for players who cannot see them.
+bottom (on the board, in the language in force). Aces are cut diagonally into their two colours and show both
+symbols; 8s sit in a dark frame and say WILD. The colour fills the card because colour is what a discard must
+match, and it must read at emoji size; the symbol tells the colours apart for players who cannot see them.
 
 Three levels of detail, one drawing: ``emoji`` (the 128-pixel emoji: a one-word name, since anything longer is
 unreadable there), ``full`` (the board's top card: the whole name, on up to two lines) and ``mini`` (no name:
@@ -21,7 +21,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from bot.engine.crazier.deck import COLOURS, colours_of, rank_of, row_of
-from bot.i18n import N_
+from bot.i18n import N_, _, pgettext
 from bot.ui.art.cards import (
     EMOJI_SIZE,
     INK,
@@ -63,13 +63,17 @@ SHORT_NAMES = {
 
 
 def face_name(card: str, detail: Detail) -> str:
-    """The name the face shows ("" for an Ace, which has none)."""
+    """The name the face shows ("" for an Ace, which has none): on the board's top card (``full``), in the
+    language in force; on an emoji, in English (the emojis are uploaded once, for every server)."""
     rank = rank_of(card)
     if rank == "A" or detail == "mini":
         return ""
-    if detail == "emoji" or rank == "8":
+    if detail == "emoji":
         return SHORT_NAMES[rank]
-    return row_of(card).name
+    if rank == "8":
+        # TRANSLATORS: what the top card of the Crazier Eights board says on an 8 (a wild card), in capitals.
+        return pgettext("picture", "WILD")
+    return _(row_of(card).name)
 
 
 def name_lines(name: str) -> list[str]:

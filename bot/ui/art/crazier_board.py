@@ -28,7 +28,7 @@ from bot.engine.crazier.deck import COLOUR_NAMES, COLOURS, DECK, colours_of, ran
 from bot.i18n import _, current_locale, ngettext, npgettext, pgettext
 from bot.ui.art import png_bands
 from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_text
-from bot.ui.art.cards import INK, SUPERSAMPLE, Colour, Point, back_image, font
+from bot.ui.art.cards import INK, SUPERSAMPLE, Colour, Point, back_image, drawable_text, font
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
 from bot.ui.art.kept import Kept
 from bot.ui.names import plain_name
@@ -102,7 +102,8 @@ def height_for(players: int) -> int:
 
 
 @functools.cache
-def _face(card: str, width: int, height: int, detail: str) -> Image.Image:
+def _face(card: str, width: int, height: int, detail: str, language: str = "") -> Image.Image:
+    """A card's face; a ``full`` one (the top card) names it in ``language``, the language in force."""
     return crazier_card_image(card, width=width, height=height, detail="full" if detail == "full" else "mini")
 
 
@@ -116,14 +117,18 @@ def _badge(colour: str) -> Image.Image:
     return colour_badge(colour, size=BADGE)
 
 
+def _chip_name(card: str) -> str:
+    """A card in play's name as its chip writes it: in the language in force, as the font can write it."""
+    return drawable_text(_(row_of(card).name))
+
+
 @functools.cache
-def _chip(card: str) -> Image.Image:
-    return _draw_chip(card, _face(card, *MINI_CARD, "mini"))
+def _chip(card: str, name: str) -> Image.Image:
+    return _draw_chip(card, _face(card, *MINI_CARD, "mini"), name)
 
 
-def _draw_chip(card: str, face: Image.Image) -> Image.Image:
-    """A card in play: its small face and its name, on a dark plate."""
-    name = row_of(card).name
+def _draw_chip(card: str, face: Image.Image, name: str) -> Image.Image:
+    """A card in play: its small face and its ``name`` (``_chip_name``), on a dark plate."""
     text_width = round(ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(name, font=font(14)))
     width = MINI_CARD[0] + text_width + 20
     chip = Image.new("RGBA", (width, MINI_CARD[1] + 6), (0, 0, 0, 0))
@@ -219,6 +224,7 @@ def _write(
 ) -> None:
     """``text`` at ``point`` (``anchor`` None: centred on it), from the kept ``_words``: where the ground
     under it is ``ground``, the same pixels as writing it there."""
+    text = drawable_text(text)
     whole = (math.floor(point[0]), math.floor(point[1]))
     start = (point[0] - whole[0], point[1] - whole[1])
     tile, mask, left, top = _words(text, size, fill, ground, anchor, start)
@@ -235,6 +241,11 @@ def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float])
 
 
 def _turn_text(board: CrazierBoard) -> str:
+    """Whose turn, or who won, as written (it is cut to its box's width)."""
+    return drawable_text(_turn_words(board))
+
+
+def _turn_words(board: CrazierBoard) -> str:
     if board.game_over:
         winners = [drawable_name(seat.name, seat.position) for seat in board.seats if seat.won]
         if winners:
@@ -312,8 +323,9 @@ def _draw_header(canvas: _Canvas, board: CrazierBoard) -> None:
     draw_pile = pgettext("picture", "draw pile {count}", count=board.draw_pile)
     canvas.write((92, middle + 60), draw_pile, size=15, fill=WHITE, ground=FELT)
     # The top card, large, with the discard pile's size.
-    top = functools.partial(_face, board.top_card, *TOP_CARD, "full")
-    canvas.sprite(("top", board.top_card), top, (250, middle - 6))
+    language = current_locale()  # the face names the card
+    top = functools.partial(_face, board.top_card, *TOP_CARD, "full", language)
+    canvas.sprite(("top", board.top_card, language), top, (250, middle - 6))
     discard_pile = pgettext("picture", "discard pile {count}", count=board.discard_pile)
     canvas.write((250, middle + 82), discard_pile, size=13, fill=WHITE, ground=FELT)
     # The colour(s) to follow.
@@ -353,7 +365,9 @@ def _draw_row(canvas: _Canvas, seat: CrazierSeat, y: float, *, lit: bool) -> Non
     plate_ground = GOLD if lit else ROW_FILL
     # The team, and the win (in gold), at the plate's right end.
     team_label = pgettext("picture", "team {team}", team=seat.team) if seat.team is not None else ""
-    team = " ".join(word for word in (team_label, pgettext("picture", "won") if seat.won else "") if word)
+    team = drawable_text(
+        " ".join(word for word in (team_label, pgettext("picture", "won") if seat.won else "") if word)
+    )  # as written: the name is cut to the room it leaves
     team_width = _length(team, 12) + 8 if team else 0
     name = _fitted(drawable_name(seat.name, seat.position), 15, plate[2] - plate[0] - 16 - team_width)
     canvas.write((plate[0] + 8, y), name, size=15, fill=ink, ground=plate_ground, anchor="lm")
@@ -376,7 +390,8 @@ def _draw_row(canvas: _Canvas, seat: CrazierSeat, y: float, *, lit: bool) -> Non
     x = IN_PLAY_AT
     end = WIDTH - MARGIN - 8
     for shown, card in enumerate(seat.in_play):
-        chip = _chip(card)
+        name = _chip_name(card)
+        chip = _chip(card, name)
         rest = len(seat.in_play) - shown - 1
         more = _more(rest + 1)  # this card and the rest, should this one not fit
         room = end - (_length(more, 14) + CHIP_GAP if rest else 0)
@@ -384,7 +399,7 @@ def _draw_row(canvas: _Canvas, seat: CrazierSeat, y: float, *, lit: bool) -> Non
             canvas.write((x, y), more, size=14, fill=WHITE, ground=ROW_FILL, anchor="lm")
             break
         # Centred where its corner is (x, y - height / 2, rounded): its place as pasted there.
-        canvas.sprite(("chip", card), functools.partial(_chip, card), (x + chip.width / 2, y))
+        canvas.sprite(("chip", card, name), functools.partial(_chip, card, name), (x + chip.width / 2, y))
         x += chip.width + CHIP_GAP
 
 
@@ -399,8 +414,8 @@ def _length(text: str, size: int) -> float:
 
 
 def _more(count: int) -> str:
-    """The cards in play that a row has no room to show."""
-    return npgettext("picture", "+{n} more", "+{n} more", count)
+    """The cards in play that a row has no room to show (as written: its width is kept free)."""
+    return drawable_text(npgettext("picture", "+{n} more", "+{n} more", count))
 
 
 # --- in the board palette ----------------------------------------------------------------------------------
@@ -478,7 +493,7 @@ def _palette() -> Image.Image:
     minis = [
         crazier_card_image(card, width=MINI_CARD[0], height=MINI_CARD[1], detail="mini") for card in DECK
     ]
-    chips = [_draw_chip(card, mini) for card, mini in zip(DECK, minis, strict=True)]
+    chips = [_draw_chip(card, mini, row_of(card).name) for card, mini in zip(DECK, minis, strict=True)]
     backs = [
         back_image(width=PILE_CARD[0], height=PILE_CARD[1]),
         back_image(width=HAND_BACK[0], height=HAND_BACK[1]),
@@ -533,6 +548,7 @@ class _Pieced:
     def write(
         self, point: Point, text: str, *, size: int, fill: Colour, ground: Colour, anchor: str | None = None
     ) -> None:
+        text = drawable_text(text)  # and kept by the text drawn
         whole = (math.floor(point[0]), math.floor(point[1]))
         start = (point[0] - whole[0], point[1] - whole[1])
         words, cover, left, top = _words(text, size, fill, ground, anchor, start)
