@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.engine import Match, Ruleset
+from bot.engine import PRESETS, Match, Ruleset
 from bot.engine.crazier import PRESET_NAME as CRAZIER
 from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.service.clock import Timer
@@ -161,14 +161,22 @@ def table_ruleset(record: TableRecord, doc: dict[str, Any]) -> Ruleset | Crazier
         return CrazierRules.from_json(record.ruleset)  # no house rules for this game
     ruleset = Ruleset.from_json(record.ruleset)
     rules = doc.get("house_rules")
+    if isinstance(rules, dict) and ruleset.name in PRESETS:
+        # What differs from the preset (rule_options.house_rules; the opening's options and the server's
+        # rules included), so applied to the preset, not to the rules as opened: a rule the host set back to
+        # the preset's value is left out of it, and must not come back from the opening at a restart.
+        return PRESETS[ruleset.name].replace(**rules)
     return ruleset.replace(**rules) if rules else ruleset
 
 
-def capacity(live: LiveTable) -> int:
-    """Seats the table offers: what it was opened with, within what its rules allow (a partnership: four,
-    whatever it was opened with)."""
-    rules = live.ruleset
+def capacity(live: LiveTable, rules: Ruleset | CrazierRules | None = None) -> int:
+    """Seats the table offers (under ``rules``, default its own): what it was opened with, within what its
+    rules allow; opened without a number of seats, what its rules allow (a host raising "most players"
+    seats that many). A partnership: four, whatever it was opened with."""
+    rules = live.ruleset if rules is None else rules
     if isinstance(rules, Ruleset) and rules.partnership:
+        return rules.max_seats
+    if live.record.options.get("seats_chosen") is False:
         return rules.max_seats
     return min(int(live.record.options.get("seats", rules.max_seats)), rules.max_seats)
 

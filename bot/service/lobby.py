@@ -124,6 +124,7 @@ class LobbyUseCases:
             "preset": ruleset.name,
             "target": ruleset.target,
             "seats": seat_count,
+            "seats_chosen": seats is not None,  # not chosen: as many as the rules allow, even once changed
             "auto_draw": bool(options.auto_draw),
             "next_round_pause": pause,
         }

@@ -9,7 +9,7 @@ from bot.engine import Ruleset, RulesetError, get_preset, rule_options, rule_wor
 from bot.engine.crazier import CrazierRules
 from bot.i18n import N_, _
 from bot.service.errors import ServiceError
-from bot.service.live import Work
+from bot.service.live import Work, capacity
 from bot.service.models import Actor, HouseOption, Outcome
 from bot.service.registry import TableRegistry
 from bot.service.seats import check_host, may_host
@@ -39,6 +39,16 @@ class HouseRuleUseCases:
                     "bad_option", _("That house rule can't be used: {exc}.", exc=exc)
                 ) from None
             seated = len(work.seats)
+            offered = capacity(work.live, new)
+            if new.min_seats > offered:
+                raise ServiceError(
+                    "bad_option",
+                    _(
+                        "These rules need at least {min_seats} players; this table seats {seats}.",
+                        min_seats=new.min_seats,
+                        seats=offered,
+                    ),
+                )
             if seated > new.max_seats:
                 raise ServiceError(
                     "bad_option",

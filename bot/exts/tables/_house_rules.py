@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.exts.tables._base import TableCog
-from bot.i18n import _
+from bot.i18n import _, fold
 from bot.service import HouseOption, Outcome, ServiceError
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
 from bot.ui.house_panel import HouseValueModal, option_content, option_view, panel_content, panel_view
@@ -63,13 +63,13 @@ class HouseCog(TableCog, name="Eights house rules"):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         options = await self._options_here(interaction)
-        typed = current.strip().lower()
+        typed = fold(current.strip())  # any case, accents optional ("equipes" for "Équipes")
         found = [
-            o for o in options if not typed or typed in o.label.lower() or typed in o.key.replace("_", " ")
+            o for o in options if not typed or typed in fold(o.label) or typed in o.key.replace("_", " ")
         ]
         return [
             app_commands.Choice(
-                name=_("{option} (now {value})", option=o.label, value=o.current)[:100], value=o.key
+                name=_("{option} (now {value})", option=o.label, value=o.described)[:100], value=o.key
             )
             for o in found[:MAX_CHOICES]
         ]
@@ -82,7 +82,9 @@ class HouseCog(TableCog, name="Eights house rules"):
         table_id = await self._table_id_here(interaction)
         values = await self.service.house_values(table_id, option, current)
         return [
-            app_commands.Choice(name=label[:100], value=code[:100]) for code, label in values[:MAX_CHOICES]
+            # The labels are the catalogue's words: in the player's language, as the panel shows them.
+            app_commands.Choice(name=_(label)[:100], value=code[:100])
+            for code, label in values[:MAX_CHOICES]
         ]
 
     async def _table_id_here(self, interaction: discord.Interaction) -> int | None:
