@@ -92,3 +92,27 @@ def test_each_shard_keeps_its_data_in_a_named_volume_and_serves_its_metrics() ->
         assert host == "127.0.0.1" and container_port == env["METRICS_PORT"], port
         published.add(host_port)
     assert len(volumes) == len(published) == len(shards)  # one volume and one host port per shard
+
+
+def test_the_databases_healthcheck_probes_over_tcp() -> None:
+    # On a fresh volume the postgres image first runs a server on its socket only: a probe of the socket would
+    # pass before the shards can connect over the network.
+    test = compose()["services"]["postgres"]["healthcheck"]["test"]
+    assert "pg_isready" in test and "--host=127.0.0.1" in test
+
+
+def test_uncommenting_the_proxy_as_told_leaves_one_global_rate() -> None:
+    # "replace the next line with the two after it": the settings then hold DISCORD_GLOBAL_RATE once.
+    lines = (ROOT / "compose.yaml").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == 'DISCORD_GLOBAL_RATE: "25"')
+    assert "replace the next line with the two after it" in lines[at - 1]
+    edited = [*lines[:at], *(line.replace("# ", "", 1) for line in lines[at + 1 : at + 3]), *lines[at + 3 :]]
+    environment = yaml.safe_load("\n".join(edited))["x-bot-environment"]
+    assert environment["DISCORD_GLOBAL_RATE"] == "proxy" and "DISCORD_API_BASE_URL" in environment
+
+
+def test_ci_unsets_every_setting_the_bot_reads() -> None:
+    # A developer's own settings must not leak into the tests CI runs.
+    script = (ROOT / ".ci" / "run").read_text()
+    unset = script[script.index("\nunset ") :].split("\n#", 1)[0]
+    assert set(VARIABLES) <= set(unset.replace("\\", " ").split())
