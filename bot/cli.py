@@ -138,14 +138,41 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 async def _run(config: Config, token: str) -> int:
     """Claim the shards, migrate, serve; the claim is held until the bot has shut down (or dies with it)."""
-    # The claim first: a second process on the same shards refuses to start and changes nothing.
+    # SIGTERM or SIGINT while starting (waiting for a claim, migrating) stops at once: in a container the bot
+    # is PID 1, which ignores a signal it has no handler for, so `docker stop` would wait for its SIGKILL. A
+    # migration cut short is rolled back whole.
+    starting = asyncio.current_task()
+    signalled: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        log.info("%s received while starting: stopping", signal.Signals(signum).name)
+        signalled.append(signum)
+        if starting is not None:
+            starting.cancel()
+
+    restore = handle_signals(asyncio.get_running_loop(), (signal.SIGTERM, signal.SIGINT), on_signal)
     try:
-        claim = await claim_shards(config.database_url.get(), ShardSet(config.shard_count, config.shard_ids))
-    except ShardsClaimedError as error:
-        fail(str(error))
+        # The claim first: a second process on the same shards refuses to start and changes nothing.
+        try:
+            claim = await claim_shards(
+                config.database_url.get(), ShardSet(config.shard_count, config.shard_ids)
+            )
+        except ShardsClaimedError as error:
+            fail(str(error))
+        try:
+            # The database next: a damaged one, or one from a newer bot, stops run before it connects to
+            # Discord.
+            await _migrate(config)
+        except BaseException:
+            await claim.release()
+            raise
+    except asyncio.CancelledError:
+        if not signalled:
+            raise
+        return 0
+    finally:
+        restore()
     try:
-        # The database next: a damaged one, or one from a newer bot, stops run before it connects to Discord.
-        await _migrate(config)
         from bot.client import EightsBot
 
         bot = EightsBot(config, tune_gc=True, claim=claim)

@@ -6,6 +6,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -374,3 +375,36 @@ async def test_a_signal_reaches_a_busy_loop_whose_wakeup_socket_is_full() -> Non
     finally:
         restore()
     assert signal.getsignal(signal.SIGUSR1) is signal.SIG_DFL  # put back as it was
+
+
+async def test_sigterm_while_starting_stops_at_once(tmp_path: Path) -> None:
+    """In a container the bot is PID 1, which ignores a signal without a handler: SIGTERM while it waits for
+    its database (here a server that accepts and never answers) must stop it, not wait for SIGKILL."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    accepted: list[socket.socket] = []
+    try:
+        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+        env.update(
+            DISCORD_TOKEN=TOKEN,
+            DATABASE_URL=f"postgresql://eights@127.0.0.1:{silent.getsockname()[1]}/eights",
+        )
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        assert process.stderr is not None
+        loop = asyncio.get_running_loop()
+        connection, _ = await asyncio.wait_for(loop.run_in_executor(None, silent.accept), 30)
+        accepted.append(connection)  # the bot is connecting: starting
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(process.wait(), 30)
+        took = time.monotonic() - signalled
+        stderr = (await process.stderr.read()).decode()
+        assert code == 0 and took < 5, (code, took, stderr)
+        assert "Traceback" not in stderr and "received while starting" in stderr
+    finally:
+        for connection in accepted:
+            connection.close()
+        silent.close()
