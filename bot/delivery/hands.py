@@ -15,8 +15,9 @@ Both go through the player's lock, so that a refresh waits until a hand being sh
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 import discord
@@ -226,15 +227,10 @@ class HandMessages:
         """Edit the player's hand message to show their hand now. A failure that may pass is tried again a
         little later (``HAND_ATTEMPTS`` in all); one that will not (the token expired) leaves the hand to the
         "My hand" button."""
-        session = self._sessions.get((table_id, user_id))
-        if session is None:
-            return
-        async with session.lock:
-            if session.interaction is None or not session.fresh(self._clock.monotonic()):
+        async with self._editable(table_id, user_id) as editable:
+            if editable is None:
                 return
-            # A refresh runs in the publisher's lane, after someone else's move: the hand is its owner's,
-            # in their language (the interaction that showed it says which).
-            use_player_locale(session.interaction)
+            session, interaction = editable
             try:
                 hand = await self.service.hand(table_id, user_id)
             except ServiceError:
@@ -246,7 +242,7 @@ class HandMessages:
             if rendered == session.rendered:
                 return
             try:
-                await webhook_calls.edit_original(session.interaction, content=content, view=view)
+                await webhook_calls.edit_original(interaction, content=content, view=view)
                 release(view)
             except Exception as error:
                 if self._is_transient(error) and attempt < HAND_ATTEMPTS and not self._closed:
@@ -260,23 +256,40 @@ class HandMessages:
                 return
             session.rendered = rendered
 
+    @contextlib.asynccontextmanager
+    async def _editable(
+        self, table_id: int, user_id: int
+    ) -> AsyncIterator[tuple[HandSession, discord.Interaction] | None]:
+        """The player's hand session and its interaction, locked, when its message can still be edited (else
+        None). Its edits
+        run in the publisher's lane, after someone else's move: in the language of the hand's owner (the
+        interaction that showed it says which)."""
+        session = self._sessions.get((table_id, user_id))
+        if session is None:
+            yield None
+            return
+        async with session.lock:
+            interaction = session.interaction
+            if interaction is None or not session.fresh(self._clock.monotonic()):
+                yield None
+                return
+            use_player_locale(interaction)
+            yield session, interaction
+
     async def show_closed(self, table_id: int, user_id: int, *, abandoned: bool) -> None:
         """The table closed (ended, abandoned, or its match is over): the player's hand message says so, with
         no buttons, instead of offering a turn that is gone. Once; a failure leaves the buttons, which
         answer that they have expired."""
-        session = self._sessions.get((table_id, user_id))
-        if session is None:
-            return
-        async with session.lock:
-            if session.interaction is None or not session.fresh(self._clock.monotonic()):
+        async with self._editable(table_id, user_id) as editable:
+            if editable is None:
                 return
-            use_player_locale(session.interaction)
+            session, interaction = editable
             content = _(TABLE_CLOSED) if abandoned else _(MATCH_OVER)
             rendered = (content, view_signature(None))
             if rendered == session.rendered:
                 return
             try:
-                await webhook_calls.edit_original(session.interaction, content=content, view=None)
+                await webhook_calls.edit_original(interaction, content=content, view=None)
             except (discord.HTTPException, discord.RateLimited) as error:
                 log.debug("table %s: closed table's hand message not updated: %s", table_id, error)
                 return

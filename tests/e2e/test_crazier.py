@@ -129,7 +129,8 @@ async def test_two_people_and_a_cpu_play_a_match_with_a_restart_mid_turn(world: 
     assert "Traceback" not in public
 
 
-async def test_a_team_game_of_four(world: World) -> None:
+async def start_team_game_of_four(world: World) -> None:
+    """alice and carol against bob and an easy CPU, dealt from a fixed seed."""
     world.service.seed_deals(5)
     board = await world.run(world.alice, "new", preset=PRESET, teams=True)
     for user in (world.bob, world.carol):
@@ -138,6 +139,10 @@ async def test_a_team_game_of_four(world: World) -> None:
     await world.settle()
     await world.run(world.alice, "start")
     await world.settle()
+
+
+async def test_a_team_game_of_four(world: World) -> None:
+    await start_team_game_of_four(world)
     assert "Teams" in world.board().text()
     done = await play_match(world, typed=set())
     assert done.get("discard")

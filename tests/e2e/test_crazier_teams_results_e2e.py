@@ -6,19 +6,12 @@ from __future__ import annotations
 from bot.engine.ratings import OpenSkill
 from bot.store import ratings
 from tests.e2e.conftest import World
-from tests.e2e.test_crazier import PRESET, play_match
+from tests.e2e.test_crazier import play_match, start_team_game_of_four
 from tests.e2e.test_standings_e2e import store_of
 
 
 async def test_a_crazier_team_match_rates_its_teams_as_teams(world: World) -> None:
-    world.service.seed_deals(5)
-    board = await world.run(world.alice, "new", preset=PRESET, teams=True)
-    for user in (world.bob, world.carol):
-        await (await world.fake.click(user, board, label="Join")).callback()
-    await world.run(world.alice, "cpu", level="easy")
-    await world.settle()
-    await world.run(world.alice, "start")
-    await world.settle()
+    await start_team_game_of_four(world)
     await play_match(world, typed=set())
     store = store_of(world)
     (match,) = await store.recent_matches(world.guild.id)
@@ -52,14 +45,7 @@ async def test_a_crazier_team_match_rates_its_teams_as_teams(world: World) -> No
 
 async def test_a_crazier_team_match_records_the_losing_team_second(world: World) -> None:
     """Two teams: the losing team finished 2nd (as partnerships record since migration 0006), not 3rd."""
-    world.service.seed_deals(5)
-    board = await world.run(world.alice, "new", preset=PRESET, teams=True)
-    for user in (world.bob, world.carol):
-        await (await world.fake.click(user, board, label="Join")).callback()
-    await world.run(world.alice, "cpu", level="easy")
-    await world.settle()
-    await world.run(world.alice, "start")
-    await world.settle()
+    await start_team_game_of_four(world)
     await play_match(world, typed=set())
     store = store_of(world)
     (match,) = await store.recent_matches(world.guild.id)
