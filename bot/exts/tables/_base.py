@@ -82,7 +82,8 @@ class TableCog(FeatureCog):
         return self.actor(interaction, can_manage=can_manage)
 
     async def table_here(self, interaction: discord.Interaction) -> int:
-        if interaction.channel_id is None:
+        if interaction.channel_id is None or interaction.guild_id is None:
+            # A DM has a channel but no table: it says where tables are, not "open one" (which it refuses).
             raise ServiceError("no_table", _(NOT_IN_GUILD))
         return await self.service.require_table(interaction.channel_id)
 
