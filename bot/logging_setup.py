@@ -1,10 +1,13 @@
 """Logging: text lines or JSON lines on stderr, with the secrets (token, database URL and password) redacted
-from every record."""
+from every record, and at DEBUG none of what discord.py would log of the traffic itself: the gateway's
+events (the clicked hand message is in each interaction), the REST payloads, and the interactions' tokens
+(each lets anyone post as the bot in its channel for 15 minutes)."""
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import traceback
 from collections.abc import Iterable
@@ -16,6 +19,41 @@ TEXT_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 
 # Attributes every LogRecord has; anything else was passed with ``extra=`` and goes into the JSON line.
 _STANDARD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName"}
+
+
+# An interaction's token in a webhook or callback URL, or in a gateway payload.
+_INTERACTION_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?'\"]+|('token': ')[^']+")
+# discord.py's DEBUG lines that carry a payload, by logger and format: which argument is the payload.
+_PAYLOAD_ARGUMENT = {
+    ("discord.gateway", "For Shard ID %s: WebSocket Event: %s"): 1,
+    ("discord.http", "%s %s with %s has returned %s"): 2,
+    ("discord.http", "%s %s has received %s"): 2,
+}
+
+
+def _event_summary(event: object) -> str:
+    """A gateway event without its data: what happened, not what it said."""
+    if isinstance(event, dict):
+        return f"op {event.get('op')} {event.get('t') or ''} seq {event.get('s')}".rstrip()
+    return "(payload)"
+
+
+class PayloadFilter(logging.Filter):
+    """Keeps the traffic's contents out of every record: discord.py's DEBUG lines of gateway events and
+    REST payloads are written without their payload, and interaction tokens are masked wherever they are."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        at = _PAYLOAD_ARGUMENT.get((record.name, str(record.msg)))
+        if at is not None and isinstance(record.args, tuple) and len(record.args) > at:
+            args = list(record.args)
+            args[at] = _event_summary(args[at]) if record.name == "discord.gateway" else "(payload)"
+            record.args = tuple(args)
+        if record.name.startswith("discord."):
+            message = record.getMessage()
+            masked = _INTERACTION_TOKEN.sub(lambda m: (m.group(1) or m.group(2)) + "{token}", message)
+            if masked != message:
+                record.msg, record.args = masked, ()
+        return True
 
 
 class RedactFilter(logging.Filter):
@@ -85,6 +123,7 @@ def setup_logging(
     """Send every logger's records to ``stream`` (stderr) at ``level``; returns the handler it installed."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
+    handler.addFilter(PayloadFilter())
     handler.addFilter(RedactFilter(secrets))
     root = logging.getLogger()
     for old in list(root.handlers):

@@ -95,3 +95,16 @@ def test_a_database_password_of_any_length_never_reaches_the_output(
     output = stream.getvalue()
     assert password not in output and quote(password, safe="") not in output and TOKEN not in output
     assert output.count(REDACTED) >= 2 and "connecting to" in output
+
+
+def test_rest_payloads_are_left_out_of_the_debug_lines(restore_root_logger: None) -> None:
+    # discord.py logs each REST call with what it sent and received: a board, a line, a member's data.
+    stream = io.StringIO()
+    setup_logging("DEBUG", stream=stream)
+    http = logging.getLogger("discord.http")
+    http.debug(
+        "%s %s with %s has returned %s", "POST", "https://x/channels/1/messages", '{"content": "A♣"}', 200
+    )
+    http.debug("%s %s has received %s", "POST", "https://x/channels/1/messages", {"content": "A♣"})
+    written = stream.getvalue()
+    assert "A♣" not in written and written.count("(payload)") == 2 and "returned 200" in written
