@@ -20,7 +20,8 @@ def may_host(doc: dict[str, Any], actor: Actor) -> bool:
 def check_host(work: Work, actor: Actor) -> None:
     if not may_host(work.doc, actor):
         raise ServiceError(
-            "not_host", _("Only the host (or someone who can manage the channel) can do that.")
+            "not_host",
+            _("Only the host or a manager (Manage Channels, or the server's manager role) can do that."),
         )
 
 

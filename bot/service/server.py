@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Final
 
-from bot.engine import RulesetError, rule_options
+from bot.engine import PRESETS, RulesetError, rule_options
 from bot.engine.errors import typed_shown
 from bot.i18n import LOCALES, _
 from bot.service.catalog import preset_names
@@ -28,6 +28,8 @@ MAX_TURN_TIMEOUT: Final = 24 * 60 * 60
 MAX_ALLOWED_CHANNELS: Final = 25
 #: The /eights settings language value that follows the server's language in Discord again.
 AUTO_LANGUAGE: Final = "auto"
+
+STANDARD_PRESET = "classic"  # the preset house rules are read against when the default takes none
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +51,14 @@ def server_settings(row: GuildSettings) -> ServerSettings:
         default_turn_timeout=row.default_turn_timeout,
         allowed_channel_ids=row.allowed_channel_ids,
         manager_role_id=row.manager_role_id,
-        default_house_rules=house_words(row.default_preset, row.default_house_rules),
+        default_house_rules=house_words(_house_rules_base(row.default_preset), row.default_house_rules),
     )
+
+
+def _house_rules_base(preset: str) -> str:
+    """The preset a server's house rules are read against: its default preset, or the standard game when that
+    one takes none (crazier-abilities); new tables get them whenever their own preset fits them (lobby)."""
+    return preset if preset in PRESETS else STANDARD_PRESET
 
 
 @store_faults
@@ -211,7 +219,7 @@ def _with_default_house_rule(
         raise ServiceError("conflicting-options", _("Give a house rule and its value together."))
     try:
         ruleset = rule_options.change(
-            rule_options.with_house_rules(settings.default_preset, rules), option, value
+            rule_options.with_house_rules(_house_rules_base(settings.default_preset), rules), option, value
         )
     except RulesetError as exc:
         raise ServiceError("bad-house-rule", _("That house rule can't be used: {exc}.", exc=exc)) from None

@@ -8,8 +8,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import pytest
-
 from bot.engine.crazier import DECK, CrazierRound
 from bot.service import Actor, FakeClock, Intent, Outcome, ServiceError, TableService
 from bot.service.models import HandView
@@ -318,10 +316,15 @@ async def test_a_server_may_make_it_the_default_preset(service: TableService, st
     await server.update_settings(500, default_preset=PRESET)
     outcome = await service.open_table(500, 600, ALICE)
     assert outcome.snapshot.preset == PRESET
-    # It has no house rules: one set for it is refused with the reason, not a traceback.
-    with pytest.raises(ServiceError) as info:
-        await server.update_settings(500, house_option="hand_size", house_value="5")
-    assert info.value.code == "bad-house-rule"
+    # It takes no house rules; the server's are for the tables of the presets they fit, read against the
+    # standard game: accepted, and a Crazier table still opens without them.
+    settings = await server.update_settings(500, house_option="draw_limit", house_value="3")
+    assert settings.default_house_rules
+    await service.end(outcome.table_id, ALICE)
+    crazier = await service.open_table(500, 600, ALICE)
+    assert crazier.snapshot.preset == PRESET and crazier.snapshot.house_rules == ()
+    classic = await service.open_table(500, 601, ALICE, "classic")
+    assert classic.snapshot.house_rules
 
 
 async def test_an_8_is_discarded_with_a_colour_named(service: TableService) -> None:
