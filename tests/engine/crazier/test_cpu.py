@@ -67,3 +67,40 @@ def test_hard_empties_its_hand_with_a_potion_and_three_discards() -> None:
     while not g.over and g.acting == [0]:
         g.apply(choose_action(g, 0, "hard", seed=1))
     assert g.over and g.winners == [0]
+
+
+BIG_HAND = "8B 8G 8O 8P 2B 2G 2O 2P 9B 9G 9O 9P 10B 10G 10O 10P 3B 3G 3O 3P AB AG AO AP 7B 7G"
+
+
+def big_position() -> CrazierRound:
+    """27 cards against six seats with cards in play: 183 legal moves, each played out to the turn's end."""
+    g, _ = position(
+        [BIG_HAND, "KB", "KG", "KO", "KP", "QB"],
+        "6B 6G",
+        in_play=["", "4B 5B JB", "4G 5G JG", "4O 5O JO", "4P 5P JP", "6O 6P QG QO"],
+        draw="QP",
+    )
+    return g
+
+
+def test_hard_stops_looking_when_its_time_is_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its decisions take 1-15 ms; this hand's 183 playouts took 73 ms, past the hard level's 50 ms target.
+    from bot.engine.crazier import cpu
+
+    g = big_position()
+    legal = g.legal_actions(0)
+    assert len(legal) > 100
+    looked = 0
+    evaluate = cpu.evaluate
+
+    def counted(game: CrazierRound, seat: int) -> float:
+        nonlocal looked
+        looked += 1
+        return evaluate(game, seat)
+
+    monkeypatch.setattr(cpu, "evaluate", counted)
+    move = cpu._hard(g, 0, legal, random.Random(1), budget=0.0)
+    assert move in legal and looked == 1  # the first move looked at, then no time left
+    looked = 0
+    cpu._hard(g, 0, legal, random.Random(1), budget=60.0)
+    assert looked > 100  # with time, every move worth a look
