@@ -27,6 +27,7 @@ import discord
 from bot.delivery import webhook_calls
 from bot.i18n import _
 from bot.ui.controls import release
+from bot.ui.render import MAX_CONTENT
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,6 @@ TRUSTED_AGE = 10.0  # seconds: an interaction older than this by our clock means
 MAX_IN_FLIGHT = 10_000
 # Whether a finished interaction was answered: the publisher asks within the token's 15 minutes.
 REMEMBER_DONE = 10_000
-MAX_CONTENT = 2000  # Discord's limit on a message's text
 
 
 @dataclass(slots=True, eq=False)

@@ -23,11 +23,10 @@ from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import plain_name
 from bot.ui.paging import page_row
-from bot.ui.render import board_embed, event_lines
+from bot.ui.render import MAX_EMBED, board_embed, event_lines
 
 REPLAYS_COG = "Eights replays"
 FIELD_VALUE_LIMIT = 1024
-MAX_EMBED = 6000  # Discord: all of a message's embeds together
 SELECT_OPTIONS = 25  # Discord's limit
 NOTHING_PUBLIC = N_("(nothing public happened)")
 
