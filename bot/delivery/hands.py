@@ -233,7 +233,9 @@ class HandMessages:
             session, interaction = editable
             try:
                 hand = await self.service.hand(table_id, user_id)
-            except ServiceError:
+            except ServiceError as error:
+                if error.code == "kicked":  # their old hand, with its buttons, would mislead
+                    await self._say(table_id, session, interaction, error.message)
                 return
             faces = await self.appearance.faces(hand.snapshot.guild_id)
             content = render.hand_content(hand, faces=faces)
@@ -284,16 +286,21 @@ class HandMessages:
             if editable is None:
                 return
             session, interaction = editable
-            content = _(TABLE_CLOSED) if abandoned else _(MATCH_OVER)
-            rendered = (content, view_signature(None))
-            if rendered == session.rendered:
-                return
-            try:
-                await webhook_calls.edit_original(interaction, content=content, view=None)
-            except (discord.HTTPException, discord.RateLimited) as error:
-                log.debug("table %s: closed table's hand message not updated: %s", table_id, error)
-                return
-            session.rendered = rendered
+            await self._say(table_id, session, interaction, _(TABLE_CLOSED) if abandoned else _(MATCH_OVER))
+
+    async def _say(
+        self, table_id: int, session: HandSession, interaction: discord.Interaction, content: str
+    ) -> None:
+        """The hand message shows ``content`` and no buttons (once)."""
+        rendered = (content, view_signature(None))
+        if rendered == session.rendered:
+            return
+        try:
+            await webhook_calls.edit_original(interaction, content=content, view=None)
+        except (discord.HTTPException, discord.RateLimited) as error:
+            log.debug("table %s: hand message not updated: %s", table_id, error)
+            return
+        session.rendered = rendered
 
     def _retry(self, table_id: int, user_id: int, attempt: int) -> None:
         async def retry() -> None:

@@ -188,6 +188,13 @@ def position_of(seats: Iterable[SeatRecord], user_id: int) -> int | None:
     return None
 
 
+def was_kicked(doc: dict[str, Any], user_id: int | None) -> bool:
+    """The host removed ``user_id`` from this table. Their seat keeps their id (the match's results are the
+    seat's), but the CPU playing it holds cards that are no longer theirs: they see none, get none of its
+    private news and act for it no more."""
+    return user_id is not None and user_id in doc.get("kicked", ())
+
+
 def is_cpu(seat: SeatRecord) -> bool:
     """A CPU seat, or a person's seat the CPU has taken over."""
     return seat.user_id is None or seat.cpu_takeover

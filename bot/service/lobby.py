@@ -14,7 +14,7 @@ from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.i18n import _
 from bot.service import crazier
 from bot.service.catalog import preset_names
-from bot.service.errors import ServiceError
+from bot.service.errors import REMOVED, ServiceError
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
     STATE_FORMAT,
@@ -159,7 +159,7 @@ class LobbyUseCases:
         def change(work: Work) -> None:
             position = position_of(work.seats, actor.user_id)
             if actor.user_id in work.doc["kicked"]:
-                raise ServiceError("kicked", _("The host removed you from this table."))
+                raise ServiceError("kicked", REMOVED)
             if work.phase == "lobby":
                 if position is not None:
                     raise ServiceError("already_seated", _("You are already seated at this table."))

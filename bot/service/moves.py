@@ -20,7 +20,7 @@ from bot.engine import (
 )
 from bot.i18n import _
 from bot.service.errors import ServiceError
-from bot.service.live import Work, is_cpu
+from bot.service.live import Work, is_cpu, was_kicked
 from bot.service.models import Intent, IntentKind, TableEvent
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ def route(work: Work, event: Any) -> None:
         work.log_events.append({"kind": table_event.kind, "seat": event.seat, "data": data, "to": None})
         return
     seat = work.seats[visible_to] if 0 <= visible_to < len(work.seats) else None
-    user_id = seat.user_id if seat is not None else None
+    user_id = seat.user_id if seat is not None and not was_kicked(work.doc, seat.user_id) else None
     work.log_events.append(
         {"kind": table_event.kind, "seat": event.seat, "data": data, "to": user_id, "to_seat": visible_to}
     )

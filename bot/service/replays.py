@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 GameMatch = TypeVar("GameMatch", Match, CrazierMatch)
 
 RECENT_CHOICES: Final = 25  # Discord's limit on autocomplete choices
+SEARCHED_PER_SHOWN: Final = 4  # matches looked at per one offered, when some channels are not the viewer's
 # Replays kept rebuilt (all their steps, for one viewer): paging through a match must not rebuild it at every
 # click (a Crazier Eights match of a few hundred moves takes tens of milliseconds to replay).
 CACHED_REPLAYS: Final = 8
@@ -300,10 +301,26 @@ class ReplayService:
         # seats, so a replay built before it is not shown again.
         self._built: OrderedDict[tuple[int, int | None, tuple[SeatRecord, ...]], _Built] = OrderedDict()
 
-    async def recent(self, guild_id: int, typed: str = "") -> list[RecentMatch]:
+    async def recent(
+        self,
+        guild_id: int,
+        typed: str = "",
+        *,
+        viewer_id: int | None = None,
+        readable: Callable[[int], bool] | None = None,
+    ) -> list[RecentMatch]:
         """The server's last finished matches, newest first, for autocomplete (filtered by what is typed:
-        the match number, the preset or a player's name)."""
-        matches = await self._store.recent_matches(guild_id, limit=RECENT_CHOICES)
+        the match number, the preset or a player's name). With ``readable`` (a channel id: may the viewer
+        read it), only the matches ``viewer_id`` played or whose channel they can read."""
+        matches = await self._store.recent_matches(
+            guild_id, limit=RECENT_CHOICES if readable is None else RECENT_CHOICES * SEARCHED_PER_SHOWN
+        )
+        if readable is not None:
+            matches = [
+                m
+                for m in matches
+                if readable(m.channel_id) or any(e.user_id == viewer_id for e in m.ranking if e.user_id)
+            ][:RECENT_CHOICES]
         found = [
             RecentMatch(
                 table_id=m.table_id,
@@ -324,16 +341,34 @@ class ReplayService:
             or any(text in name.lower() for name in m.names)
         ]
 
-    async def step(self, guild_id: int, table_id: int, viewer_id: int, index: int) -> ReplayStep:
+    async def step(
+        self,
+        guild_id: int,
+        table_id: int,
+        viewer_id: int,
+        index: int,
+        *,
+        readable: Callable[[int], bool] | None = None,
+    ) -> ReplayStep:
         """Step ``index`` (0-based; past the end: the last) of the match's replay as ``viewer_id`` may see
-        it. Errors: "no-match" (not a finished match of this server), "pruned" (its moves were deleted),
-        "no-replay" (the log does not rebuild the match, or its game cannot be replayed yet)."""
+        it. With ``readable`` (a channel id: may the viewer read it), a match played in a channel the
+        viewer cannot read is theirs only if they played it. Errors: "no-match" (not a finished match of
+        this server, or not the viewer's to see: the same answer, so that it tells nothing), "pruned" (its
+        moves were deleted), "no-replay" (the log does not rebuild the match, or its game cannot be
+        replayed yet)."""
         if not 1 <= table_id <= LARGEST_TABLE_ID:
             raise ServiceError("no-match", NO_MATCH)
         record = await self._store.get_table(table_id)
         if record is None or record.guild_id != guild_id or record.status != "finished":
             raise ServiceError("no-match", NO_MATCH)
-        if not await self._store.match_ranking(table_id):
+        ranking = await self._store.match_ranking(table_id)
+        if not ranking:
+            raise ServiceError("no-match", NO_MATCH)
+        if (
+            readable is not None
+            and not readable(record.channel_id)
+            and not any(entry.user_id == viewer_id for entry in ranking)
+        ):
             raise ServiceError("no-match", NO_MATCH)
         pruned_at = await self._store.moves_pruned_at(table_id)
         if pruned_at is not None:

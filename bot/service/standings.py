@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 PAGE_SIZE: Final = 10
 MIN_MATCHES_FOR_WIN_RATE: Final = 5
 HISTORY_SIZE: Final = 10
+SEARCHED_PER_SHOWN: Final = 4  # matches looked at per one listed, when some channels may not be listed
 RATING_HISTORY: Final = 20  # the rated matches /eights stats draws
 BoardSort = Literal["rating", "wins", "winrate", "points"]
 LEADERBOARD_SORTS: Final[tuple[BoardSort, ...]] = get_args(BoardSort)
@@ -345,8 +346,16 @@ class StandingsService:
         rating = await self._store.player_rating(guild_id, user_id, history=RATING_HISTORY)
         return _model(PlayerRecord, stats, rating=None if rating is None else _rating_record(rating))
 
-    async def history(self, guild_id: int, *, limit: int = HISTORY_SIZE) -> list[PastMatch]:
-        matches = await self._store.recent_matches(guild_id, limit=limit)
+    async def history(
+        self, guild_id: int, *, limit: int = HISTORY_SIZE, readable: Callable[[int], bool] | None = None
+    ) -> list[PastMatch]:
+        """The server's last finished matches; with ``readable`` (a channel id: may its matches be listed
+        here), only those of such channels."""
+        if readable is None:
+            matches = await self._store.recent_matches(guild_id, limit=limit)
+        else:
+            searched = await self._store.recent_matches(guild_id, limit=limit * SEARCHED_PER_SHOWN)
+            matches = [m for m in searched if readable(m.channel_id)][:limit]
         if not matches:
             raise ServiceError("no-matches", _("No match has finished in this server yet."))
         return [_past_match(match) for match in matches]

@@ -6,7 +6,8 @@ user, role or channel mention, a timestamp, an emoji) and ``@everyone`` are made
 ``plain_name`` is for text that Discord does not read as markdown (button labels, select options, a
 picture's alt text).
 
-Both isolate a name holding right-to-left text or bidirectional controls (U+2068 FIRST STRONG ISOLATE …
+Both keep a name on one line (a line break or other control character becomes a space), and both isolate a
+name holding right-to-left text or bidirectional controls (U+2068 FIRST STRONG ISOLATE …
 U+2069 POP DIRECTIONAL ISOLATE): a right-to-left override in a name then reverses the name only, not the
 rest of its line, and an Arabic or Hebrew name does not pull the numbers beside it into its run. Isolate
 controls inside the name are removed, since one of them would close the isolate early. A name without any
@@ -28,6 +29,16 @@ ZERO_WIDTH_SPACE = "\u200b"
 # explicit embeddings, overrides and isolates.
 _REORDERING = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 _ISOLATE_CONTROLS = re.compile("[\u2066-\u2069]")
+# Line breaks and other control characters: a name stays on its line (a name "Round over\nEve" would
+# otherwise print a line that reads as the bot's own).
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+# "1. " at the start of a line is a numbered list in Discord's markdown, which escape_markdown leaves.
+_LIST_NUMBER = re.compile(r"^(\d+)\.(?=\s)")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of line breaks and control characters made one space."""
+    return _CONTROLS.sub(" ", text)
 
 
 @functools.lru_cache(maxsize=4096)  # every board and line writes each seat's name again: kept, not redone
@@ -39,15 +50,17 @@ def isolate(text: str) -> str:
 
 
 def plain_name(name: str) -> str:
-    """A name for plain text (labels, options, alt text): isolated when needed (see the module docstring)."""
-    return isolate(name)
+    """A name for plain text (labels, options, alt text): on one line, isolated when needed (see the module
+    docstring)."""
+    return isolate(one_line(name))
 
 
 @functools.lru_cache(maxsize=4096)
 def shown_name(name: str) -> str:
     """A name for markdown: markdown escaped, mentions and other ``<…>`` markup made inert, isolated when
     needed."""
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(one_line(name)))
+    text = _LIST_NUMBER.sub(r"\1\\.", text)
     # Every Discord markup in text starts with "<" (<@id>, <@&id>, <#id>, <t:…>, <:emoji:id>, </cmd:id>).
     text = text.replace("<", "<" + ZERO_WIDTH_SPACE)
     # Discord makes a link of any "scheme://…" in text: a name is not a link to click on a public board.

@@ -9,7 +9,7 @@ and parses components.
 from __future__ import annotations
 
 import logging
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import discord
 from discord.ext import commands
@@ -21,6 +21,17 @@ log = logging.getLogger(__name__)
 
 NOT_AVAILABLE = N_("The game is not available right now.")
 HandlerT = TypeVar("HandlerT")
+# isinstance against a runtime-checkable Protocol walks the protocol's members every time (a few percent of
+# a click's CPU under load); a cog's class either handles the protocol or not, so the answer is kept.
+_HANDLES: dict[tuple[type, type], bool] = {}
+
+
+def _handles(cog: object, protocol: type) -> bool:
+    key = (type(cog), protocol)
+    handles = _HANDLES.get(key)
+    if handles is None:
+        handles = _HANDLES[key] = isinstance(cog, protocol)
+    return handles
 
 
 async def handler(
@@ -34,8 +45,8 @@ async def handler(
     use_player_locale(interaction)
     client = interaction.client
     cog = client.get_cog(cog_name) if isinstance(client, commands.bot.BotBase) else None
-    if isinstance(cog, protocol):
-        return cog
+    if cog is not None and _handles(cog, protocol):
+        return cast(HandlerT, cog)
     log.warning("no %s for a click; is the %s cog loaded?", protocol.__name__, cog_name)
     await interaction.response.send_message(_(NOT_AVAILABLE), ephemeral=True)
     return None

@@ -129,6 +129,8 @@ async def test_kick_hands_the_seat_to_a_cpu_player(world: World) -> None:
     await world.run(world.alice, "start")
     await world.settle()
 
+    bobs_hand = await world.hand_message(world.bob)
+    assert "Your hand" in bobs_hand.content
     before = public_state(world)
     by_carol = await world.run(world.carol, "kick", member=world.bob)
     await refused(world, by_carol, before, "host")
@@ -138,9 +140,13 @@ async def test_kick_hands_the_seat_to_a_cpu_player(world: World) -> None:
     await world.settle()
     assert "bob** (CPU plays" in world.board().text()
     assert any("bob was removed" in text for text in world.public_texts())
-    # The CPU plays for bob now; his own moves are refused privately.
+    # The CPU plays for bob now, with cards that are not his: his hand message says he was removed, with
+    # no buttons; his hand, his moves and a way back are refused privately.
+    assert "removed you" in bobs_hand.content and "Your hand" not in bobs_hand.content, bobs_hand.content
+    assert not bobs_hand.buttons
     before = public_state(world)
     answer = await world.run(world.bob, "draw")
-    await refused(world, answer, before, "A CPU player has your seat")
-    rejoin = await world.run(world.bob, "join")
-    assert rejoin.ephemeral and "removed you" in rejoin.content
+    await refused(world, answer, before, "removed you")
+    for command in ("hand", "join"):
+        answer = await world.run(world.bob, command)
+        assert answer.ephemeral and "removed you" in answer.content and "Your hand" not in answer.content

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import NO_TABLE, TableService
+from types import SimpleNamespace
+
+from bot.engine.events import Event
+from bot.service import NO_TABLE, Intent, TableService
+from bot.service.moves import route
+from bot.store.base import SeatRecord
 from bot.store import GuildSettings, Store
 from tests.service.support import (
     ALICE,
@@ -196,6 +201,32 @@ async def test_kick_during_a_match_hands_the_seat_to_a_cpu(service: TableService
     assert "taken_over" in [e.kind for e in outcome.public_events]
     assert [e.kind for e in outcome.private_events[BOB.user_id]] == ["taken_over"]
     await refused(service.join(table_id, BOB), "kicked")
+
+
+async def test_a_kicked_member_has_no_part_in_their_old_seat(service: TableService) -> None:
+    """The seat keeps the kicked member's id (its results are the seat's), but the CPU playing it holds
+    cards that are no longer theirs: they are not shown them, cannot act for the seat, and get none of its
+    private news (the cards its CPU draws)."""
+    table_id = await open_with(service, ALICE, BOB, CAROL)
+    await service.hand(table_id, BOB.user_id)  # before: bob sees his hand
+    await service.kick(table_id, ALICE, BOB.user_id)
+    error = await refused(service.hand(table_id, BOB.user_id), "kicked")
+    assert error.message == "The host removed you from this table."
+    await refused(service.act(table_id, BOB, Intent.draw()), "kicked")
+    # A person who left may still look at the seat they can take back.
+    await service.leave(table_id, CAROL)
+    assert (await service.hand(table_id, CAROL.user_id)).cards
+
+
+def test_the_seat_of_a_kicked_member_tells_them_nothing() -> None:
+    """An engine event meant for a seat (the card its player drew) reaches the seat's person, unless the
+    host removed them: then it is logged for the seat and told to no one."""
+    seats = [SeatRecord(0, ALICE.user_id, "alice"), SeatRecord(1, BOB.user_id, "bob", cpu_takeover=True)]
+    for kicked, told in (([], {BOB.user_id}), ([BOB.user_id], set())):
+        work = SimpleNamespace(seats=seats, doc={"kicked": kicked}, public=[], private={}, log_events=[])
+        route(work, Event("drew", 1, {"card": "9S"}, visible_to=1))  # type: ignore[arg-type]
+        assert set(work.private) == told
+        assert work.public == [] and work.log_events[0]["to_seat"] == 1
 
 
 async def test_rules_text_and_presets(service: TableService) -> None:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
+from bot.exts.channel_access import readable_by_member
 from bot.i18n import N_, _
 from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.replays import ReplayService
@@ -48,7 +49,9 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
     async def _show(
         self, interaction: discord.Interaction[Any], guild_id: int, table_id: int, step: int, *, new: bool
     ) -> None:
-        shown = await self.replays.step(guild_id, table_id, interaction.user.id, step)
+        shown = await self.replays.step(
+            guild_id, table_id, interaction.user.id, step, readable=readable_by_member(interaction)
+        )
         faces = await self.appearance.faces(guild_id)
         picture = await self.appearance.picture(shown.snapshot)
         embed = replay_embed(shown, faces)
@@ -76,7 +79,12 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
         if interaction.guild_id is None:
             return []
         try:
-            found = await self.replays.recent(interaction.guild_id, str(current or ""))
+            found = await self.replays.recent(
+                interaction.guild_id,
+                str(current or ""),
+                viewer_id=interaction.user.id,
+                readable=readable_by_member(interaction),
+            )
         except (ServiceError, DatabaseFault):  # a list left empty says enough while the database is away
             return []
         return [app_commands.Choice(name=recent_choice_name(m), value=m.table_id) for m in found[:25]]

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.exts._group import EightsGroup, FeatureCog
+from bot.exts.channel_access import readable_where_asked
 from bot.i18n import N_, _, use_locale
 from bot.service.errors import ServiceError
 from bot.service.standings import BoardSort, StandingsService
@@ -130,7 +131,9 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
             await _private(interaction, _(NOT_IN_GUILD))
             return
         try:
-            matches = await self.standings.history(interaction.guild_id)
+            matches = await self.standings.history(
+                interaction.guild_id, readable=readable_where_asked(interaction)
+            )
         except ServiceError as error:
             await _private(interaction, error.message)
             return

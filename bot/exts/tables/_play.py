@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery.answers import answer_privately
+from bot.engine.errors import typed_shown
 from bot.exts.tables._base import TableCog
 from bot.i18n import _, fold
 from bot.service import HandView, Intent, ServiceError, TableSnapshot
@@ -31,9 +32,14 @@ from bot.ui.controls import (
     Control,
     suit_label,
 )
-from bot.ui.names import plain_name
+from bot.ui.names import plain_name, shown_name
 
 log = logging.getLogger(__name__)
+
+
+def _nobody_called(typed: str) -> str:
+    """The refusal of a player name that no seat has: what was typed quoted as text, never as markup."""
+    return _("No one called '{name}' sits at this table.", name=shown_name(typed_shown(typed)))
 
 
 class PlayCog(TableCog, name="Eights play"):
@@ -118,9 +124,7 @@ class PlayCog(TableCog, name="Eights play"):
         if player is not None:
             position = _seat_named(await self.service.snapshot(table_id), player)
             if position is None:
-                await answer_privately(
-                    interaction, _("No one called {name!r} sits at this table.", name=player.strip()[:40])
-                )
+                await answer_privately(interaction, _nobody_called(player))
                 return
         await self.play_move(interaction, table_id, Intent.effect(card, target=position, option=target))
 
@@ -209,9 +213,7 @@ class PlayCog(TableCog, name="Eights play"):
         snapshot = await self.service.snapshot(table_id)
         position = _seat_named(snapshot, player)
         if position is None:
-            await answer_privately(
-                interaction, _("No one called {name!r} sits at this table.", name=player.strip()[:40])
-            )
+            await answer_privately(interaction, _nobody_called(player))
             return
         await self.play_move(interaction, table_id, Intent.catch(position))
 
