@@ -48,12 +48,21 @@ class PayloadFilter(logging.Filter):
             args = list(record.args)
             args[at] = _event_summary(args[at]) if record.name == "discord.gateway" else "(payload)"
             record.args = tuple(args)
-        if record.name.startswith("discord."):
-            message = record.getMessage()
-            masked = _INTERACTION_TOKEN.sub(lambda m: (m.group(1) or m.group(2)) + "{token}", message)
-            if masked != message:
-                record.msg, record.args = masked, ()
+        # Every logger's records: a network error (aiohttp's) names the webhook URL it failed on, and the
+        # bot's own lines write such errors as they are.
+        message = record.getMessage()
+        masked = _mask_tokens(message)
+        if masked != message:
+            record.msg, record.args = masked, ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
+        if record.exc_text:
+            record.exc_text = _mask_tokens(record.exc_text)
         return True
+
+
+def _mask_tokens(text: str) -> str:
+    return _INTERACTION_TOKEN.sub(lambda m: (m.group(1) or m.group(2)) + "{token}", text)
 
 
 class RedactFilter(logging.Filter):

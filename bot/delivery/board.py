@@ -19,11 +19,12 @@ import hashlib
 import io
 import logging
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 
 from bot.delivery.carrier import BoardCarrier
+from bot.delivery.channel_refusals import MISSING_PERMISSIONS, is_gone
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
 from bot.delivery.store_failures import level_of
 from bot.i18n import current_locale, use_locale
@@ -34,6 +35,7 @@ from bot.ui.art.board import BoardPicture
 from bot.ui.controls import board_view, release
 from bot.ui.faces import CardFaces
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -204,17 +206,34 @@ class BoardMessages:
             return None
         return await self.appearance.picture(snapshot)
 
-    def _files_refused(self, snapshot: TableSnapshot, error: discord.Forbidden) -> None:
-        """Without Attach Files in a channel, boards sent through it go on as text (said once per channel)."""
-        if snapshot.channel_id not in self._no_files:
-            self._no_files.add(snapshot.channel_id)
+    async def _without_files(
+        self, snapshot: TableSnapshot, error: discord.Forbidden, send: Callable[[], Awaitable[T]]
+    ) -> T:
+        """A send carrying the picture was refused with 403: without Attach Files in a channel (Missing
+        Permissions), boards sent through it go on as text (said once per channel). Another refusal
+        (Missing Access: the channel itself), or the same refusal without the picture, is not about the
+        files: raised."""
+        if error.code != MISSING_PERMISSIONS:
+            raise error
+        channel_id = snapshot.channel_id
+        new = channel_id not in self._no_files
+        self._no_files.add(channel_id)
+        try:
+            result = await send()
+        except discord.Forbidden:
+            if new:
+                self._no_files.discard(channel_id)
+            raise
+        self._built[snapshot.table_id] = ""
+        if new:
             log.warning(
                 "table %s: the board picture was refused in channel %s (%s; Attach Files missing?); "
                 "boards edited through the channel are shown without it",
                 snapshot.table_id,
-                snapshot.channel_id,
+                channel_id,
                 error.text or error.status,
             )
+        return result
 
     async def _post(self, snapshot: TableSnapshot) -> int:
         channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
@@ -224,9 +243,7 @@ class BoardMessages:
         except discord.Forbidden as error:
             if fields.pop("file", None) is None:
                 raise
-            self._files_refused(snapshot, error)
-            self._built[snapshot.table_id] = ""
-            message = await channel.send(**fields)
+            message = await self._without_files(snapshot, error, lambda: channel.send(**fields))
         finally:
             release(fields.get("view"))  # routed by custom id: nothing of it is kept
         await self.on_posted(snapshot.table_id, message.id)
@@ -275,9 +292,9 @@ class BoardMessages:
             except discord.Forbidden as error:
                 if fields.pop("file", None) is None:
                     raise
-                self._files_refused(snapshot, error)
-                self._built[snapshot.table_id] = ""
-                message = await via.followup.send(wait=True, **fields)
+                message = await self._without_files(
+                    snapshot, error, lambda: via.followup.send(wait=True, **fields)
+                )
         finally:
             release(fields.get("view"))  # routed by custom id: nothing of it is kept
         await self.on_posted(snapshot.table_id, message.id)
@@ -326,13 +343,14 @@ class BoardMessages:
             except discord.Forbidden as error:
                 if not fields.get("attachments"):
                     raise
-                self._files_refused(snapshot, error)
                 fields["attachments"] = []
                 picture_key = None
-                await send(**fields)
+                await self._without_files(snapshot, error, lambda: send(**fields))
             finally:
                 release(fields.get("view"))  # routed by custom id: nothing of it is kept
-        except discord.NotFound:
+        except discord.NotFound as error:
+            if is_gone(error):
+                raise  # the channel itself: the publisher closes its table
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile
             log.info("table %s: the board message was deleted; posting it again", snapshot.table_id)

@@ -75,6 +75,7 @@ from bot.delivery import answers, webhook_calls
 from bot.delivery.board import BoardMessages
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER, BoardCarrier
+from bot.delivery.channel_refusals import ChannelRefusals
 from bot.delivery.feed import (
     TURN_EVENTS,
     UNKNOWN,
@@ -94,7 +95,15 @@ from bot.delivery.hands import HandMessages
 from bot.delivery.relay import OutcomeRelay
 from bot.delivery.store_failures import level_of
 from bot.i18n import use_locale
-from bot.service import Outcome, SystemClock, TableEvent, TableService, TableSnapshot, UntoldLine
+from bot.service import (
+    Outcome,
+    ServiceError,
+    SystemClock,
+    TableEvent,
+    TableService,
+    TableSnapshot,
+    UntoldLine,
+)
 from bot.ui import render
 from bot.ui.appearance import TEXT_ONLY, Appearance
 
@@ -192,6 +201,7 @@ class TablePublisher:
         self._feeds: dict[int, TableFeed] = {}
         self._carriers: dict[int, BoardCarrier] = {}  # table id -> the interaction that posted its board
         self._board_slots = asyncio.Semaphore(BOARD_EDITS_IN_FLIGHT)
+        self._refusals = ChannelRefusals()
         self._board = BoardMessages(client, appearance, self.remember_board, lambda: self.service)
         self.hands = HandMessages(
             service, appearance, self._clock, is_transient=is_transient, retry_delay=retry_delay
@@ -476,8 +486,8 @@ class TablePublisher:
                 via = await self._usable_via(feed)
                 if via is not None:
                     await self._post_line(feed, via)
-                elif not self._line_due(feed):
-                    # Lobby chatter: nothing to post, no turn needed.
+                elif not self._line_due(feed) or self._channel_refuses(feed):
+                    # Lobby chatter (nothing to post, no turn needed), or a channel that refuses the bot.
                     feed.events, feed.versions, feed.line_since = [], [], None
                 else:
                     async with self.budget.turn(self._budget_since(feed.line_since)):
@@ -501,6 +511,8 @@ class TablePublisher:
                 if carrier is not None:
                     async with self._board_slots:  # exempt, no turn of the budget; one of the slots
                         await self._show_board(feed, carrier)
+                elif self._channel_refuses(feed):
+                    feed.board_since = None  # shown again at the table's next news after the pause
                 else:
                     async with self.budget.turn(self._budget_since(feed.board_since)):
                         await self._show_board(feed)
@@ -629,7 +641,8 @@ class TablePublisher:
                 feed.board_since = since if feed.board_next is None else min(since, feed.board_next)
                 return
             if not is_transient(error):
-                log.warning("table %s: could not show the board: %s", feed.table_id, error)
+                if not self._refused(feed, error):
+                    log.warning("table %s: could not show the board: %s", feed.table_id, error)
                 feed.board_since = feed.board_next  # given up until the next outcome
                 return
             # Still behind since the first outcome it missed; shown again, with the latest state, later.
@@ -646,6 +659,74 @@ class TablePublisher:
         feed.board_failures = 0
         if self.on_board_shown is not None:
             self.on_board_shown(self._clock.monotonic() - since)
+
+    # --- channels that refuse the bot -----------------------------------------------------------------------
+
+    def _channel_refuses(self, feed: TableFeed) -> bool:
+        """The table's channel refused the bot lately: its routes are left alone for now."""
+        snapshot = feed.snapshot
+        return snapshot is not None and self._refusals.refused(snapshot.channel_id, self._clock.monotonic())
+
+    def _refused(self, feed: TableFeed, error: BaseException) -> bool:
+        """Note a failure of the table's channel route; True when it was the channel refusing the bot (said
+        here: once a pause, not at every move). A deleted channel's table is closed."""
+        snapshot = feed.snapshot
+        if snapshot is None:
+            return False
+        channel_id, now = snapshot.channel_id, self._clock.monotonic()
+        known = self._refusals.refused(channel_id, now)
+        if not self._refusals.note(channel_id, snapshot.guild_id, error, now):
+            return False
+        if self._refusals.gone(channel_id):
+            self.channel_deleted(channel_id)
+        elif not known:
+            log.warning(
+                "table %s: channel %s refuses the bot (%s: View Channel, Send Messages, Embed Links or "
+                "Attach Files removed?); its lines and board wait for its permissions to change",
+                feed.table_id,
+                channel_id,
+                error,
+            )
+        return True
+
+    def channel_deleted(self, channel_id: int) -> None:
+        """The channel was deleted (Discord's event, or a request's 404 Unknown Channel): its open table is
+        closed, and nothing is sent to the channel again."""
+        self._refusals.note_gone(channel_id)
+        self._close_gone(channel_id=channel_id)
+
+    def guild_left(self, guild_id: int) -> None:
+        """The bot was removed from a server: its tables are closed (nothing of them can be shown again)."""
+        for table_id in self.service.tables_in_guild(guild_id):
+            self._close_gone(table_id=table_id)
+
+    def permissions_changed(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:
+        """Discord said a channel's (or a server's roles') permissions changed: a channel that refused the
+        bot is tried again at its next news."""
+        self._refusals.forgive(channel_id=channel_id, guild_id=guild_id)
+
+    def _close_gone(self, *, channel_id: int | None = None, table_id: int | None = None) -> None:
+        """Close the table (of the channel) whose channel is gone; its closing is shown where it still can
+        be (the players' hand messages), not in the channel."""
+
+        async def close() -> None:
+            found = table_id if channel_id is None else await self.service.table_in_channel(channel_id)
+            if found is None:
+                return
+            try:
+                outcome = await self.service.channel_gone(found)
+            except ServiceError:
+                return  # closed meanwhile
+            except Exception:
+                log.exception("table %s: could not close the table of a channel that is gone", found)
+                return
+            self._refusals.note_gone(outcome.snapshot.channel_id)
+            log.info("table %s closed: its channel is gone", found)
+            await self.on_outcome(outcome)
+
+        task = asyncio.create_task(close(), name=f"eights-channel-gone-{channel_id or table_id}")
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
 
     async def _post_line(self, feed: TableFeed, via: discord.Interaction | None) -> None:
         """Tell the events gathered so far: as a follow-up of ``via``, or in the channel; in several messages
@@ -676,7 +757,8 @@ class TablePublisher:
         except Exception as error:
             if not is_transient(error) and via is None:
                 # 403 and the like would only repeat (and count towards Discord's ban): given up.
-                log.warning("table %s: could not post the turn line: %s", feed.table_id, error)
+                if not self._refused(feed, error):
+                    log.warning("table %s: could not post the turn line: %s", feed.table_id, error)
                 return
             untold = events[told:] or [event for event in events if event.kind == "match_over"]
             untold_versions = versions[told:] or [

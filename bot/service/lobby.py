@@ -320,6 +320,15 @@ class LobbyUseCases:
 
         return await self._registry.mutate(table_id, None, actor, {"kind": "end"}, change)
 
+    async def channel_gone(self, table_id: int) -> Outcome:
+        """The table's channel was deleted, or the bot can no longer reach its server: the table is
+        abandoned (no result recorded), as nothing of it could be shown again."""
+
+        def change(work: Work) -> None:
+            work.close("abandoned", "channel_gone")
+
+        return await self._registry.mutate(table_id, None, None, {"kind": "channel_gone"}, change)
+
 
 def preset_ruleset(name: str, *, teams: bool = False) -> Ruleset | CrazierRules:
     if crazier.is_crazier_preset(name):

@@ -120,7 +120,8 @@ class TableEvent:
     "auto_drew" [count] (the referee drew for a player with no legal play), "auto_passed", "timed_out"
     [user_id, name, in_a_row, count drawn], "round_result" [round_number, scores, totals, winners],
     "next_round_at" [at: unix seconds], "match_over" [ranking: list of {place, position, name, total,
-    user_id}], "closed" [reason: "ended" | "lobby_expired" | "idle" | "finished" | "empty"].
+    user_id}], "closed" [reason: "ended" | "lobby_expired" | "idle" | "finished" | "empty" |
+    "channel_gone"].
     Private service events: "taken_over" to the player whose seat a CPU took.
 
     ``seat`` is the seat position the event is about, when there is one."""

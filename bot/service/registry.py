@@ -113,6 +113,9 @@ class TableRegistry:
         table_id = self._by_channel.get(channel_id)
         return self._tables.get(table_id) if table_id is not None else None
 
+    def in_guild(self, guild_id: int) -> list[int]:
+        return [live.id for live in self._tables.values() if live.record.guild_id == guild_id]
+
     def open_count(self) -> int:
         """The tables held: every open table of this process."""
         return len(self._tables)

@@ -155,6 +155,14 @@ class TableService:
         """/eights end (host or manager): abandon the table; no result is recorded."""
         return await self._lobby.end(table_id, actor)
 
+    async def channel_gone(self, table_id: int) -> Outcome:
+        """The table's channel was deleted (or the bot removed from its server): abandoned, no result."""
+        return await self._lobby.channel_gone(table_id)
+
+    def tables_in_guild(self, guild_id: int) -> list[int]:
+        """The open tables of a server that this process serves."""
+        return self._registry.in_guild(guild_id)
+
     async def act(
         self, table_id: int, actor: Actor, intent: Intent, round_token: str | None = None
     ) -> Outcome:

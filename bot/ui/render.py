@@ -269,6 +269,7 @@ CLOSED_REASONS = {
     "lobby_expired": N_("The table closed: nobody started it in time"),
     "idle": N_("The table closed after a long idle time"),
     "empty": N_("The table closed: everyone left"),
+    "channel_gone": N_("The table closed: its channel is gone"),
 }
 
 

@@ -365,8 +365,9 @@ async def test_an_uncalled_last_card_refreshes_the_opponents_hands_with_catch_un
 # --- the global budget: turns, coalescing, failures ---------------------------------------------------------
 
 
-def http_error(kind: type[discord.HTTPException], status: int) -> discord.HTTPException:
-    return kind(SimpleNamespace(status=status, reason="stub"), "stub")  # type: ignore[arg-type]
+def http_error(kind: type[discord.HTTPException], status: int, code: int = 0) -> discord.HTTPException:
+    message: Any = {"code": code, "message": "stub"} if code else "stub"
+    return kind(SimpleNamespace(status=status, reason="stub"), message)  # type: ignore[arg-type]
 
 
 class FlakyChannel(StubChannel):
@@ -867,7 +868,7 @@ async def test_without_attach_files_a_board_edited_in_the_channel_goes_on_as_tex
         async def edit(self, **kwargs: Any) -> None:
             tried.append(bool(kwargs.get("attachments")))
             if kwargs.get("attachments"):
-                raise http_error(discord.Forbidden, 403)
+                raise http_error(discord.Forbidden, 403, 50013)  # Missing Permissions: Attach Files
             await super().edit(**kwargs)
 
     channel.get_partial_message = lambda message_id: NoFiles(channel, message_id)

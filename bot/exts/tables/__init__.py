@@ -4,7 +4,8 @@
   move, dealing the first round) and the deferral watchdog on every one of their commands;
 - ``_lobby``: new, join, leave, cpu, start, end, kick; ``_play``: hand, play, draw, pass, last, catch, suit;
   ``_information``: status, scores, rules; ``_house_rules``: ``/eights house`` and the House rules panel;
-- ``_controls``: the table's buttons, selects and forms.
+- ``_controls``: the table's buttons, selects and forms; ``_channels``: channels deleted, the bot removed
+  from a server, permissions changed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from discord.ext import commands
 
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup
+from bot.exts.tables._channels import ChannelsCog
 from bot.exts.tables._controls import ControlsCog
 from bot.exts.tables._house_rules import HouseCog
 from bot.exts.tables._information import InformationCog
@@ -35,6 +37,7 @@ async def setup(
         InformationCog(bot, group, service, publisher, hands),
         house,
         ControlsCog(bot, group, service, publisher, hands, house),
+        ChannelsCog(publisher),
     ]
     for cog in cogs:
         await bot.add_cog(cog)

@@ -1,0 +1,83 @@
+"""Channels that refuse the bot: deleted (404 Unknown Channel), or no longer visible or writable to it (403
+Missing Access or Missing Permissions, after a moderator changed its permissions).
+
+Discord counts every refused request towards its ban (10,000 invalid requests in 10 minutes), and a table
+that plays on by itself (CPU seats, its players' interactions spent) would meet a refusal at every line and
+board edit it sends through the channel. So a channel that refused is left alone for a while
+(``REFUSED_FOR``, doubled at each new refusal up to ``REFUSED_MAX``): its lines are dropped meanwhile and its
+board waits, and it is tried again after that, or at once when Discord says its permissions changed
+(``forgive``). A deleted channel is never tried again (its table is closed by the publisher).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+REFUSED_FOR = 60.0  # seconds a channel is left alone after its first refusal ...
+REFUSED_MAX = 900.0  # ... doubled at each refusal that follows, up to this
+
+
+def is_gone(error: BaseException) -> bool:
+    """The channel itself is gone (deleted), not only a message of it."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
+
+
+def is_refusal(error: BaseException) -> bool:
+    """A refusal that would only repeat while the channel's permissions stay as they are."""
+    return is_gone(error) or (
+        isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS, MISSING_PERMISSIONS)
+    )
+
+
+@dataclass(slots=True)
+class _Refused:
+    guild_id: int | None
+    until: float
+    pause: float
+
+
+class ChannelRefusals:
+    """Which channels' routes the publisher leaves alone now (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._refused: dict[int, _Refused] = {}
+        self._gone: set[int] = set()
+
+    def refused(self, channel_id: int, now: float) -> bool:
+        if channel_id in self._gone:
+            return True
+        entry = self._refused.get(channel_id)
+        return entry is not None and now < entry.until
+
+    def gone(self, channel_id: int) -> bool:
+        return channel_id in self._gone
+
+    def note(self, channel_id: int, guild_id: int | None, error: BaseException, now: float) -> bool:
+        """Record ``error`` of a request through the channel; True when it is a refusal (recorded)."""
+        if is_gone(error):
+            self.note_gone(channel_id)
+            return True
+        if not is_refusal(error):
+            return False
+        entry = self._refused.get(channel_id)
+        if entry is not None and now < entry.until:
+            return True  # another lane's request met it during the same pause
+        pause = REFUSED_FOR if entry is None else min(REFUSED_MAX, entry.pause * 2)
+        self._refused[channel_id] = _Refused(guild_id, now + pause, pause)
+        return True
+
+    def note_gone(self, channel_id: int) -> None:
+        self._gone.add(channel_id)
+        self._refused.pop(channel_id, None)
+
+    def forgive(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:
+        """The permissions of a channel (or of every channel of a server: its roles) may have changed: try
+        it again at its next news."""
+        for refused_id, entry in list(self._refused.items()):
+            if refused_id == channel_id or (guild_id is not None and entry.guild_id == guild_id):
+                del self._refused[refused_id]
