@@ -53,6 +53,7 @@ def find_migrations_dir(prefix: str = sys.prefix, checkout: Path = CHECKOUT_MIGR
 
 DEFAULT_MIGRATIONS_DIR = find_migrations_dir()
 POSTGRES_SUBDIR = "postgres"
+MIGRATION_TIMEOUT = 7 * 24 * 3600.0  # seconds: no limit in practice (see ``migrate_postgres``)
 DEFAULT_POSTGRES_MIGRATIONS_DIR = DEFAULT_MIGRATIONS_DIR / POSTGRES_SUBDIR
 
 _FILE_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -250,7 +251,10 @@ async def migrate_postgres(
 
     schema = str(await conn.fetchval("SELECT current_schema()"))
     key = advisory_lock_key(schema)
-    await conn.execute("SELECT pg_advisory_lock($1)", key)
+    # Waiting for another process's migration, and a migration's statements, take as long as they take:
+    # the pool's limit on a statement (a minute) would stop a process starting beside a long data migration,
+    # and roll back a migration longer than that at every start.
+    await conn.execute("SELECT pg_advisory_lock($1)", key, timeout=MIGRATION_TIMEOUT)
     try:
         await conn.execute(_CREATE_PG_LEDGER)
         for migration in known:
@@ -260,7 +264,7 @@ async def migrate_postgres(
                 if any(record.version == migration.version for record in done):
                     continue
                 try:
-                    await conn.execute(migration.sql)
+                    await conn.execute(migration.sql, timeout=MIGRATION_TIMEOUT)
                     step = (data_steps or {}).get(migration.version)
                     if step is not None:
                         await step(conn)

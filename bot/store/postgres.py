@@ -41,7 +41,7 @@ from urllib.parse import parse_qs, urlsplit
 import asyncpg
 
 from bot.shards import ShardSet
-from bot.store import forget, postgres_vacuum, ratings, rows, statements
+from bot.store import forget, postgres_standings, postgres_vacuum, ratings, rows, statements
 from bot.store import migrations as migration_runner
 from bot.store.base import (
     BulkWriter,
@@ -127,6 +127,9 @@ SELECT id FROM created
 """
 
 
+# Seconds a statement may take before the store gives it up as the server's fault (a move waits no longer).
+COMMAND_TIMEOUT = 60.0
+
 def _is_unavailable(error: BaseException) -> bool:
     """The server cannot be used now (restarting, unreachable, connections cut, disk full, a standby after
     a failover); the statement did not commit, and the same work may succeed once it is back."""
@@ -144,7 +147,9 @@ def _is_unavailable(error: BaseException) -> bool:
         | asyncpg.PostgresConnectionError
         | asyncpg.OperatorInterventionError  # admin shutdown, pg_terminate_backend, starting up
         | asyncpg.InsufficientResourcesError  # disk full, too many connections
-        | asyncpg.ReadOnlySQLTransactionError,  # a standby after a failover
+        | asyncpg.ReadOnlySQLTransactionError  # a standby after a failover
+        | asyncpg.LockNotAvailableError  # the server's lock_timeout: a row held by another session
+        | asyncpg.TransactionRollbackError,  # a serialization failure or a deadlock: rolled back
     )
 
 
@@ -242,7 +247,7 @@ class PostgresStore(PostgresStandings):
                 min_size=0,
                 max_size=max(1, pool_size),
                 timeout=CONNECT_TIMEOUT,
-                command_timeout=60.0,
+                command_timeout=COMMAND_TIMEOUT,
                 server_settings=settings,
             )
             async with pool.acquire():
@@ -375,6 +380,25 @@ class PostgresStore(PostgresStandings):
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:
         async with self._pool.acquire() as conn, conn.transaction():
+            # A match of theirs recorded meanwhile (by another process) reads their rating before the forget
+            # deletes it, and writes it back after: each guild's ratings lock, the one match results take,
+            # makes one wait for the other (taken in order: no two forgets wait for each other).
+            guilds = (
+                [guild_id]
+                if guild_id is not None
+                else sorted(
+                    int(row[0])
+                    for row in await conn.fetch(
+                        "SELECT DISTINCT guild_id FROM player_stats WHERE user_id = $1", user_id
+                    )
+                )
+            )
+            for guild in guilds:
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock($1, ($2::bigint & 2147483647)::integer)",
+                    postgres_standings.RATINGS_LOCK,
+                    guild,
+                )
             return await run_steps(conn, forget.procedure(user_id, guild_id))
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:

@@ -11,7 +11,13 @@ import asyncpg
 import pytest
 
 from bot.store import MigrationError, parse_database_url
-from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, DEFAULT_POSTGRES_MIGRATIONS_DIR, discover
+from bot.store import postgres
+from bot.store.migrations import (
+    DEFAULT_MIGRATIONS_DIR,
+    DEFAULT_POSTGRES_MIGRATIONS_DIR,
+    advisory_lock_key,
+    discover,
+)
 from bot.store.postgres import PostgresStore
 from tests.store.test_migrations import copy_migrations as copy_sqlite_style
 
@@ -130,3 +136,25 @@ async def test_processes_migrating_at_once_apply_each_migration_once(pg_schema_u
 def test_the_wheel_ships_the_postgres_migrations() -> None:
     pyproject = (DEFAULT_MIGRATIONS_DIR.parent / "pyproject.toml").read_text()
     assert '"share/crazy-eights-bot/migrations/postgres" = ["migrations/postgres/*.sql"]' in pyproject
+
+
+async def test_a_process_starting_beside_a_long_migration_waits_past_the_statement_limit(
+    pg_schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README: "processes starting at once wait for each other (an advisory lock)". The pool's limit on a
+    statement (a minute; 0.5 s here) must not end that wait: a big deployment's data migration takes longer."""
+    monkeypatch.setattr(postgres, "COMMAND_TIMEOUT", 0.5)
+    store = await PostgresStore.open(parse_database_url(pg_schema_url))
+    first = await asyncpg.connect(parse_database_url(pg_schema_url).url)
+    try:
+        async with store._pool.acquire() as conn:  # the key of the schema the store migrates
+            key = advisory_lock_key(str(await conn.fetchval("SELECT current_schema()")))
+        await first.execute("SELECT pg_advisory_lock($1)", key)  # the first process, migrating
+        waiting = asyncio.create_task(store.migrate())
+        await asyncio.sleep(1.5)  # three times the statement limit
+        assert not waiting.done(), waiting.exception()
+        await first.execute("SELECT pg_advisory_unlock($1)", key)
+        assert await asyncio.wait_for(waiting, 30) == LATEST
+    finally:
+        await first.close()
+        await store.close()
