@@ -524,6 +524,27 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
     if integrity != ["ok"]:
         found = "; ".join(integrity[:3])
         return [f"database {path}: integrity check failed ({found}): {RESTORE_HINT}"]
+    if path.with_name(path.name + ".lock").exists():  # else no process holds it (and none is made here)
+        return _check_claim(config)
+    return []
+
+
+def _check_claim(config: Config) -> list[str]:
+    """run claims its shards first and refuses to start when another process holds any of them (or runs
+    another SHARD_COUNT): tried here and let go at once."""
+
+    async def attempt() -> None:
+        claim = await claim_shards(
+            config.database_url.get(), ShardSet(config.shard_count, config.shard_ids), retry_for=0.0
+        )
+        await claim.release()
+
+    try:
+        asyncio.run(attempt())
+    except ShardsClaimedError as error:
+        return [f"{error}; run would exit 1"]
+    except StoreError as error:
+        return [f"shards: cannot be claimed: {_scrub(config, str(error))}"]
     return []
 
 
@@ -555,7 +576,7 @@ def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> 
     )
     if integrity != ["ok"]:
         return [f"database {shown}: {'; '.join(integrity[:3])}"]
-    return []
+    return _check_claim(config)
 
 
 async def _migrate_in_memory() -> int:

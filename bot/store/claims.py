@@ -272,6 +272,7 @@ class _PostgresClaim:
         self._on_lost: Callable[[], None] = _nothing
         self._on_back: Callable[[], None] = _nothing
         self._on_taken: Callable[[str], None] = _nothing
+        self._taken: str | None = None  # why another process holds the shards now, once it does
         self._lost = asyncio.Event()  # set by asyncpg the moment the claim's connection goes
         self._releasing = False
         conn.add_termination_listener(self._terminated)
@@ -281,6 +282,12 @@ class _PostgresClaim:
         self, on_lost: Callable[[], None], on_back: Callable[[], None], on_taken: Callable[[str], None]
     ) -> None:
         self._on_lost, self._on_back, self._on_taken = on_lost, on_back, on_taken
+        # What happened before anyone watched (the claim lost while the process was still starting: migrating,
+        # logging in) is told now, or the process would play shards another one holds.
+        if self._taken is not None:
+            on_taken(self._taken)
+        elif not self.held:
+            on_lost()
 
     def _terminated(self, conn: Any) -> None:
         if not self._releasing and conn is self._conn:
@@ -384,7 +391,8 @@ class _PostgresClaim:
             if now - refused_since >= self.reclaim_for:
                 refusal = _refusal(self._target.shown, self._shards, _conflict_detail(self._shards, *failed))
                 log.error("%s", refusal)
-                self._on_taken(str(refusal))
+                self._taken = str(refusal)
+                self._on_taken(self._taken)
                 return False
             await asyncio.sleep(PG_RECLAIM_EVERY)
 
