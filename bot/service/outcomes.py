@@ -55,18 +55,24 @@ class OutcomeFeed:
             max(pending.version, outcome.version),
         )
 
+    async def flush(self, table_id: int) -> None:
+        """Hand the table's gathered outcome to the listener now (nothing when none is gathered): before a
+        person's move that came after it is shown, so that the table's news goes out in the order it was
+        committed (a CPU's or a timeout's play told before the move that answered it)."""
+        outcome = self._pending.pop(table_id, None)
+        if outcome is None or self.listener is None:
+            return
+        now = self._current(table_id)
+        if now is not None:
+            # The board shows the table as it is now, not as it was when the first move was gathered.
+            outcome = Outcome(now, outcome.public_events, outcome.private_events, outcome.version)
+        try:
+            await self.listener.on_outcome(outcome)
+        except Exception:
+            log.exception("table %s: listener failed", table_id)
+
     def _flusher(self, table_id: int) -> Callable[[], Any]:
         async def flush() -> None:
-            outcome = self._pending.pop(table_id, None)
-            if outcome is None or self.listener is None:
-                return
-            now = self._current(table_id)
-            if now is not None:
-                # The board shows the table as it is now, not as it was when the first move was gathered.
-                outcome = Outcome(now, outcome.public_events, outcome.private_events, outcome.version)
-            try:
-                await self.listener.on_outcome(outcome)
-            except Exception:
-                log.exception("table %s: listener failed", table_id)
+            await self.flush(table_id)
 
         return flush

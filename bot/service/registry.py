@@ -322,7 +322,11 @@ class TableRegistry:
             change(work)
             if actor is not None:
                 work.doc["last_human_at"] = work.now
-            return await self.commit(live, work, actor.user_id if actor else None, action)
+            outcome = await self.commit(live, work, actor.user_id if actor else None, action)
+        # What happened on its own before this move (gathered for the batch window) goes to the listener
+        # first: the caller shows this move's outcome next.
+        await self.feed.flush(table_id)
+        return outcome
 
     async def automatic(
         self,
