@@ -107,17 +107,23 @@ class HandMessages:
     ) -> None:
         user_id = interaction.user.id
         hand: HandView | None
+        refused: ServiceError | None = None
         try:
             hand = await self.service.hand(table_id, user_id)
-        except ServiceError:
+        except ServiceError as error:
             if outcome is None:
                 raise
-            hand = None
+            hand, refused = None, error
         if hand is None:
-            # The move ended the match (the table is closed): nothing to show but the news.
-            text = _(MATCH_OVER)
-            if outcome is not None and outcome.snapshot.status == "abandoned":
-                text = _(TABLE_CLOSED)
+            # The table closed (the move ended the match, or the table was ended or closed while the move was
+            # answered: its outcome then still says it is playing): nothing to show but the news.
+            text = (
+                _(MATCH_OVER)
+                if outcome is not None and outcome.snapshot.status == "finished"
+                else _(TABLE_CLOSED)
+            )
+            if refused is not None and refused.code == "kicked":
+                text = refused.message
             full = f"{note}\n{text}" if note else text
             if in_place:
                 await update_in_place(interaction, full, None)
