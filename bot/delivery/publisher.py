@@ -61,9 +61,10 @@ this file its ``refresh``. The service's outcomes reach it through ``bot.deliver
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -118,6 +119,7 @@ MAX_GATHER = 1.6  # seconds: a longer wait for a CPU would hold a person's play 
 # clicks, hands and turn lines keep their speed. At 300 busy tables it never binds (bench/e2e.py).
 BOARD_EDITS_IN_FLIGHT = 6
 ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following it up with the public line
+BOARD_COMING_WAIT = 10.0  # seconds a board lane waits for the table's first board, posted as an answer
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
 UNKNOWN_MESSAGE = 10008  # Discord's error code: the message is gone
@@ -202,6 +204,7 @@ class TablePublisher:
         self._carriers: dict[int, BoardCarrier] = {}  # table id -> the interaction that posted its board
         self._board_slots = asyncio.Semaphore(BOARD_EDITS_IN_FLIGHT)
         self._refusals = ChannelRefusals()
+        self._boards_coming: dict[int, asyncio.Event] = {}  # table id -> set once its first board is known
         self._board = BoardMessages(client, appearance, self.remember_board, lambda: self.service)
         self.hands = HandMessages(
             service, appearance, self._clock, is_transient=is_transient, retry_delay=retry_delay
@@ -363,6 +366,20 @@ class TablePublisher:
         the server shows it), for ``send`` or an interaction response."""
         return await self._board.fields(snapshot)  # in the server's language (``BoardMessages``)
 
+    @contextlib.asynccontextmanager
+    async def board_coming(self, table_id: int) -> AsyncIterator[None]:
+        """The table's first board is being posted as an interaction's answer (``/eights new``) and
+        remembered within this block: meanwhile the board lane waits for it rather than posting another in
+        the channel (a join while the table opens left two boards, one of them never edited again)."""
+        event = asyncio.Event()
+        self._boards_coming[table_id] = event
+        try:
+            yield
+        finally:
+            event.set()
+            if self._boards_coming.get(table_id) is event:
+                del self._boards_coming[table_id]
+
     async def remember_board(
         self, table_id: int, message_id: int, via: discord.Interaction | None = None
     ) -> None:
@@ -504,6 +521,11 @@ class TablePublisher:
             while feed.board_since is not None and feed.snapshot is not None:
                 await self._gather(feed)
                 await self._sleep_until(max(feed.last_board + self.min_interval, feed.board_retry_at))
+                coming = self._boards_coming.get(feed.table_id)
+                if coming is not None:
+                    await self._clock.wait(coming, BOARD_COMING_WAIT)
+                if feed.snapshot is None:
+                    break
                 if self._board.unchanged(feed.snapshot, feed):
                     feed.board_since = None  # nothing to send: no turn needed
                     continue

@@ -79,9 +79,10 @@ class LobbyCog(TableCog, name="Eights lobby"):
             await answer_privately(interaction, text)
             return
         snapshot = outcome.snapshot
-        message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
-        if message_id is not None:
-            await self.publisher.remember_board(snapshot.table_id, message_id, via=interaction)
+        async with self.publisher.board_coming(snapshot.table_id):
+            message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
+            if message_id is not None:
+                await self.publisher.remember_board(snapshot.table_id, message_id, via=interaction)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table.")
     async def join(self, interaction: discord.Interaction) -> None:
