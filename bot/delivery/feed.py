@@ -146,7 +146,12 @@ def cpu_to_act(snapshot: TableSnapshot) -> bool:
 
 def board_view_key(snapshot: TableSnapshot) -> tuple[Any, ...]:
     """What the board's buttons depend on (see ``board_view``)."""
-    return (snapshot.phase, snapshot.round_token, any(seat.taken_over for seat in snapshot.seats))
+    return (
+        snapshot.phase,
+        snapshot.round_token,
+        any(seat.taken_over for seat in snapshot.seats),
+        len(snapshot.seats) if snapshot.phase == "lobby" else None,  # "Add CPU" carries the seats it saw
+    )
 
 
 def hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:

@@ -121,9 +121,12 @@ class TableService:
         """/eights leave: free the lobby seat, or let a CPU take it over during a match."""
         return await self._lobby.leave(table_id, actor)
 
-    async def add_cpu(self, table_id: int, actor: Actor, level: str = "normal") -> Outcome:
-        """/eights cpu [level]: a CPU seat in the lobby (host or manager)."""
-        return await self._lobby.add_cpu(table_id, actor, level)
+    async def add_cpu(
+        self, table_id: int, actor: Actor, level: str = "normal", *, seats_seen: int | None = None
+    ) -> Outcome:
+        """/eights cpu [level]: a CPU seat in the lobby (host or manager). ``seats_seen``: the number of
+        seats the "Add CPU" button was pressed on (a second press of a double tap is refused)."""
+        return await self._lobby.add_cpu(table_id, actor, level, seats_seen=seats_seen)
 
     async def kick(self, table_id: int, actor: Actor, member_id: int) -> Outcome:
         """/eights kick member (host or manager)."""

@@ -245,7 +245,10 @@ def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
         buttons = [
             TableButton.make(Control(table, "", JOIN), pgettext("button", "Join"), style=green),
             TableButton.make(Control(table, "", LEAVE), pgettext("button", "Leave"), style=grey),
-            TableButton.make(Control(table, "", CPU), pgettext("button", "Add CPU"), style=blue),
+            # The seats it was pressed on: a double tap adds one CPU player, not two.
+            TableButton.make(
+                Control(table, "", CPU, str(len(snapshot.seats))), pgettext("button", "Add CPU"), style=blue
+            ),
             TableButton.make(Control(table, "", START), pgettext("button", "Start"), style=green),
             TableButton.make(Control(table, "", HOUSE), pgettext("button", "House rules"), style=grey),
         ]

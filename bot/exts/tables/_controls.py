@@ -118,7 +118,11 @@ class ControlsCog(TableCog, name=COG_NAME):
             self.publisher.publish(outcome)
             await acknowledge(interaction)
         elif action == CPU:
-            outcome = await self.service.add_cpu(table_id, await self.manager_actor(interaction))
+            arg = control.arg
+            seen = int(arg) if arg is not None and arg.isascii() and arg.isdigit() and len(arg) < 3 else None
+            outcome = await self.service.add_cpu(
+                table_id, await self.manager_actor(interaction), seats_seen=seen
+            )
             self.publisher.publish(outcome)
             await acknowledge(interaction)
         elif action == START:
