@@ -38,6 +38,7 @@ TRUSTED_AGE = 10.0  # seconds: an interaction older than this by our clock means
 MAX_IN_FLIGHT = 10_000
 # Whether a finished interaction was answered: the publisher asks within the token's 15 minutes.
 REMEMBER_DONE = 10_000
+MESSAGE_ANSWER = discord.InteractionResponseType.channel_message  # an answer that is a message
 
 
 @dataclass(slots=True, eq=False)
@@ -184,7 +185,12 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
-            await interaction.response.send_message(text, ephemeral=True, **kwargs)
+            try:
+                await interaction.response.send_message(text, ephemeral=True, **kwargs)
+            except discord.HTTPException as error:
+                if not webhook_calls.answered_before(error):
+                    raise
+                webhook_calls.mark_responded(interaction, MESSAGE_ANSWER)
         _mark_answered(interaction, state)
     release(kwargs.get("view"))
 
@@ -213,7 +219,12 @@ async def update_in_place(
             await interaction.edit_original_response(content=content, view=view)
         else:
             # No message object is built from the callback's answer: nothing here reads it.
-            await webhook_calls.update_clicked(interaction, content=content, view=view)
+            try:
+                await webhook_calls.update_clicked(interaction, content=content, view=view)
+            except discord.HTTPException as error:
+                if not webhook_calls.answered_before(error):
+                    raise
+                webhook_calls.mark_responded(interaction, discord.InteractionResponseType.message_update)
         _mark_answered(interaction, state)
 
 
@@ -222,7 +233,14 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            await interaction.response.defer()
+            try:
+                await interaction.response.defer()
+            except discord.HTTPException as error:
+                if not webhook_calls.answered_before(error):
+                    raise
+                webhook_calls.mark_responded(
+                    interaction, discord.InteractionResponseType.deferred_message_update
+                )
         _mark_answered(interaction, state)
 
 
@@ -256,11 +274,18 @@ async def _post_publicly(
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            response = await interaction.response.send_message(embed=embed, **extra)
+            try:
+                message_id = (await interaction.response.send_message(embed=embed, **extra)).message_id
+            except discord.HTTPException as error:
+                if not webhook_calls.answered_before(error):
+                    raise
+                # The board was posted by the first try: its id is read back through the token.
+                webhook_calls.mark_responded(interaction, MESSAGE_ANSWER)
+                message_id = (await interaction.original_response()).id
             _mark_answered(interaction, state)
-            if response.message_id is not None:
-                _remember(_originals, interaction.id, response.message_id)
-            return response.message_id
+            if message_id is not None:
+                _remember(_originals, interaction.id, message_id)
+            return message_id
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):
         return None

@@ -73,6 +73,23 @@ def _alone() -> int:
 _ALONE = _alone()
 
 
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code: the interaction has been answered already
+
+
+def answered_before(error: BaseException) -> bool:
+    """Discord refused an interaction's answer because it has one already: an earlier try of the same answer
+    reached Discord although its reply was lost (a 5xx from Discord's edge after Discord took it, then the
+    same answer sent again). The answer stands."""
+    return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
+
+
+def mark_responded(interaction: discord.Interaction, kind: discord.InteractionResponseType) -> None:
+    """Record in discord.py that ``interaction`` was answered (``kind``), as its own call does on success:
+    what follows goes out as follow-ups."""
+    if isinstance(interaction, discord.Interaction):
+        interaction.response._response_type = kind
+
+
 def _session(interaction: discord.Interaction) -> dict[str, Any]:
     """The adapter call's session and proxy, as discord.py passes them."""
     http = interaction._state.http
