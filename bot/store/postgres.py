@@ -130,6 +130,7 @@ SELECT id FROM created
 # Seconds a statement may take before the store gives it up as the server's fault (a move waits no longer).
 COMMAND_TIMEOUT = 60.0
 
+
 def _is_unavailable(error: BaseException) -> bool:
     """The server cannot be used now (restarting, unreachable, connections cut, disk full, a standby after
     a failover); the statement did not commit, and the same work may succeed once it is back."""

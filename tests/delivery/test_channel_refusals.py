@@ -1,4 +1,4 @@
-"""Which channels the publisher leaves alone after they refused the bot (``bot.delivery.channel_refusals``)."""
+"""Which channels the publisher leaves alone after they refused the bot (bot.delivery.channel_refusals)."""
 
 from __future__ import annotations
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
-
 from types import SimpleNamespace
+
+import pytest
 
 from bot.engine.events import Event
 from bot.service import NO_TABLE, Intent, TableService
 from bot.service.moves import route
-from bot.store.base import SeatRecord
 from bot.store import GuildSettings, Store
+from bot.store.base import SeatRecord
 from tests.service.support import (
     ALICE,
     BOB,

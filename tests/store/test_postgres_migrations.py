@@ -10,8 +10,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store import MigrationError, parse_database_url
-from bot.store import postgres
+from bot.store import MigrationError, parse_database_url, postgres
 from bot.store.migrations import (
     DEFAULT_MIGRATIONS_DIR,
     DEFAULT_POSTGRES_MIGRATIONS_DIR,
@@ -142,7 +141,8 @@ async def test_a_process_starting_beside_a_long_migration_waits_past_the_stateme
     pg_schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """README: "processes starting at once wait for each other (an advisory lock)". The pool's limit on a
-    statement (a minute; 0.5 s here) must not end that wait: a big deployment's data migration takes longer."""
+    statement (a minute; 0.5 s here) must not end that wait: a big deployment's data migration takes
+    longer."""
     monkeypatch.setattr(postgres, "COMMAND_TIMEOUT", 0.5)
     store = await PostgresStore.open(parse_database_url(pg_schema_url))
     first = await asyncpg.connect(parse_database_url(pg_schema_url).url)
