@@ -68,6 +68,7 @@ class LobbyUseCases:
         "table_exists" (``table_id`` is the open one), "bad_option" (unknown preset, target, seats outside 2
         to the ruleset's maximum, turn timeout outside 15 s – 24 h, pause outside 0–60 s)."""
         self._registry.check_open()
+        self._registry.check_not_paused()
         settings = await self._registry.store.get_guild_settings(guild_id)
         if settings.allowed_channel_ids and channel_id not in settings.allowed_channel_ids:
             where = ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)

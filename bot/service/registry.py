@@ -152,6 +152,14 @@ class TableRegistry:
         if self.closing:
             raise ServiceError("closing", _("The bot is restarting; try again in a moment."))
 
+    def check_not_paused(self) -> None:
+        """Play is paused (this process lost its shard claim; another may hold it now): nothing is stored
+        meanwhile, new tables included."""
+        if self.paused is not None:
+            refused = StoreUnavailableError(self.paused)
+            self.outage.commit_failed(refused)
+            raise refused
+
     # --- observers ------------------------------------------------------------------------------------------
 
     def observe(self, observer: TableObserver) -> None:
@@ -420,10 +428,7 @@ class TableRegistry:
         deadline = store_deadline(work)
         game = work.game
         state = {**doc, "match": game.to_json() if game is not None else None}
-        if self.paused is not None:
-            refused = StoreUnavailableError(self.paused)
-            self.outage.commit_failed(refused)
-            raise refused
+        self.check_not_paused()
         try:
             version = await self.store.commit_move(
                 MoveCommit(

@@ -23,7 +23,17 @@ from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.store import Store, StoreUnavailableError, open_store
 from tests.service.db_faults import OwnPostgres, SqliteDiskFull, SqliteLockHolder, TcpProxy
-from tests.service.support import ALICE, CPU_DELAY, Recorder, make_service, open_with, take_turn
+from tests.service.support import (
+    ALICE,
+    BOB,
+    CPU_DELAY,
+    GUILD,
+    OTHER_CHANNEL,
+    Recorder,
+    make_service,
+    open_with,
+    take_turn,
+)
 
 TIMEOUT = 30.0
 
@@ -272,6 +282,10 @@ async def test_a_paused_service_commits_nothing_and_plays_the_due_moves_when_res
     with pytest.raises(DatabaseFault) as refused:
         await take_turn(service, table_id, ALICE)
     assert refused.value.unavailable and "shard claim" in str(refused.value)
+    # No new table either: another process may hold this one's shards now.
+    with pytest.raises(DatabaseFault) as refused:
+        await service.open_table(GUILD, OTHER_CHANNEL, BOB)
+    assert refused.value.unavailable and await service.table_in_channel(OTHER_CHANNEL) is None
     await clock.advance(TIMEOUT + 30.0)
     assert recorder.outcomes == [] and await service.snapshot(table_id) == before
     assert len(await store.moves(table_id)) == stored
