@@ -17,6 +17,7 @@ import discord
 
 from bot.service import TableEvent, TableSnapshot, UntoldLine
 from bot.ui import render
+from bot.ui.controls import cpu_seats
 
 # Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
 # are told in several messages rather than summarised, so that every play is told.
@@ -150,7 +151,7 @@ def board_view_key(snapshot: TableSnapshot) -> tuple[Any, ...]:
         snapshot.phase,
         snapshot.round_token,
         any(seat.taken_over for seat in snapshot.seats),
-        len(snapshot.seats) if snapshot.phase == "lobby" else None,  # "Add CPU" carries the seats it saw
+        cpu_seats(snapshot) if snapshot.phase == "lobby" else None,  # "Add CPU" carries the CPUs it saw
     )
 
 

@@ -213,18 +213,18 @@ class LobbyUseCases:
         return await self._registry.mutate(table_id, None, actor, {"kind": "leave"}, change)
 
     async def add_cpu(
-        self, table_id: int, actor: Actor, level: str = "normal", *, seats_seen: int | None = None
+        self, table_id: int, actor: Actor, level: str = "normal", *, cpus_seen: int | None = None
     ) -> Outcome:
-        """/eights cpu [level]: the host (or a manager) adds a CPU seat in the lobby. ``seats_seen``: the
-        number of seats the board's "Add CPU" button was pressed on, if it was.
-        Errors: "not_host", "not_lobby", "full", "bad_option" (unknown level), "stale" (the seats changed
+        """/eights cpu [level]: the host (or a manager) adds a CPU seat in the lobby. ``cpus_seen``: the CPU
+        seats beside the board's "Add CPU" button pressed, if it was.
+        Errors: "not_host", "not_lobby", "full", "bad_option" (unknown level), "stale" (a CPU seat was added
         since the button was shown: the second press of a double tap)."""
 
         def change(work: Work) -> None:
             check_host(work, actor)
             if work.phase != "lobby":
                 raise ServiceError("not_lobby", _("CPU players can only be added before the game starts."))
-            if seats_seen is not None and seats_seen != len(work.seats):
+            if cpus_seen is not None and cpus_seen != sum(1 for s in work.seats if s.user_id is None):
                 raise ServiceError(
                     "stale",
                     _("The seats changed meanwhile: press Add CPU again to add another CPU player."),

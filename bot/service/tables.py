@@ -122,11 +122,11 @@ class TableService:
         return await self._lobby.leave(table_id, actor)
 
     async def add_cpu(
-        self, table_id: int, actor: Actor, level: str = "normal", *, seats_seen: int | None = None
+        self, table_id: int, actor: Actor, level: str = "normal", *, cpus_seen: int | None = None
     ) -> Outcome:
-        """/eights cpu [level]: a CPU seat in the lobby (host or manager). ``seats_seen``: the number of
-        seats the "Add CPU" button was pressed on (a second press of a double tap is refused)."""
-        return await self._lobby.add_cpu(table_id, actor, level, seats_seen=seats_seen)
+        """/eights cpu [level]: a CPU seat in the lobby (host or manager). ``cpus_seen``: the CPU
+        seats beside the "Add CPU" button pressed (a second press of a double tap is refused)."""
+        return await self._lobby.add_cpu(table_id, actor, level, cpus_seen=cpus_seen)
 
     async def kick(self, table_id: int, actor: Actor, member_id: int) -> Outcome:
         """/eights kick member (host or manager)."""

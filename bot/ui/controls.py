@@ -70,6 +70,11 @@ HOUSE_ACTIONS = frozenset({HOUSE, HOUSE_OPTION, HOUSE_VALUE, HOUSE_TYPE})
 SUIT_CODES = ("C", "D", "H", "S")
 
 
+def cpu_seats(snapshot: TableSnapshot) -> int:
+    """The table's CPU seats (not people's seats a CPU took over)."""
+    return sum(1 for seat in snapshot.seats if seat.user_id is None)
+
+
 def suit_label(code: str) -> str:
     """ "♣ Clubs" in the current language: the one wording (bot.ui.faces)."""
     return TEXT.suit(code)
@@ -245,9 +250,9 @@ def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
         buttons = [
             TableButton.make(Control(table, "", JOIN), pgettext("button", "Join"), style=green),
             TableButton.make(Control(table, "", LEAVE), pgettext("button", "Leave"), style=grey),
-            # The seats it was pressed on: a double tap adds one CPU player, not two.
+            # The CPU players it was pressed beside: a double tap adds one, not two.
             TableButton.make(
-                Control(table, "", CPU, str(len(snapshot.seats))), pgettext("button", "Add CPU"), style=blue
+                Control(table, "", CPU, str(cpu_seats(snapshot))), pgettext("button", "Add CPU"), style=blue
             ),
             TableButton.make(Control(table, "", START), pgettext("button", "Start"), style=green),
             TableButton.make(Control(table, "", HOUSE), pgettext("button", "House rules"), style=grey),

@@ -121,7 +121,7 @@ class ControlsCog(TableCog, name=COG_NAME):
             arg = control.arg
             seen = int(arg) if arg is not None and arg.isascii() and arg.isdigit() and len(arg) < 3 else None
             outcome = await self.service.add_cpu(
-                table_id, await self.manager_actor(interaction), seats_seen=seen
+                table_id, await self.manager_actor(interaction), cpus_seen=seen
             )
             self.publisher.publish(outcome)
             await acknowledge(interaction)
