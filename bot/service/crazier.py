@@ -141,13 +141,22 @@ def referee_move(rnd: CrazierRound, seat: int) -> Move | None:
     return Move.end(seat)
 
 
-def referee_turn(work: Work, seat: int, steps: int) -> None:
+def referee_turn(work: Work, seat: int, steps: int) -> int:
+    """The referee ends the seat's turn that ran out: it answers its pending choices and ends it, and stops
+    there (the seat's next turn, or a new game, is the player's again, with a time of its own). Returns the
+    moves it made."""
+    assert work.crazier is not None
+    turn = turn_key(work.crazier)
+    made = 0
     for _n in range(steps):
-        assert work.crazier is not None
+        if turn_key(work.crazier) != turn:
+            break
         move = referee_move(work.crazier.round, seat)
         if move is None:
-            return
+            break
         apply(work, move)
+        made += 1
+    return made
 
 
 def human_acting(rnd: CrazierRound, seats: list[SeatRecord]) -> list[int]:

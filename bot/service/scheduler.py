@@ -194,9 +194,27 @@ class TableScheduler:
         """crazier-abilities: the referee answers the pending choices and ends the turn of every person who
         may still act (with teams, each member who did not end theirs)."""
         assert work.crazier is not None
-        for seat in crazier.human_acting(work.crazier.round, work.seats):
+        turn = crazier.turn_key(work.crazier)
+        timed_out: list[int] = []
+        stuck: set[int] = set()  # seats the referee could not move for (another's choice comes first)
+        # Who may act is read again after each referee's part: with teams, answering one member's choice
+        # may give the next choice to a teammate, and the first member's turn ends only after it. Each person
+        # is timed out once; it all stays within the turn that ran out.
+        for _n in range(MAX_STEPS_PER_MOVE):
+            if crazier.turn_key(work.crazier) != turn:
+                break
+            acting = [s for s in crazier.human_acting(work.crazier.round, work.seats) if s not in stuck]
+            if not acting:
+                break
+            seat = acting[0]
+            if crazier.referee_turn(work, seat, MAX_STEPS_PER_MOVE):
+                stuck.clear()
+                if seat not in timed_out:
+                    timed_out.append(seat)
+            else:
+                stuck.add(seat)
+        for seat in timed_out:
             record = work.seats[seat]
-            crazier.referee_turn(work, seat, MAX_STEPS_PER_MOVE)
             work.doc["timeouts"][seat] += 1
             in_a_row = work.doc["timeouts"][seat]
             work.say_seat("timed_out", record, in_a_row=in_a_row, count=0)
