@@ -188,6 +188,12 @@ class LobbyUseCases:
             work.doc["timeouts"][position] = 0
             work.seats_changed = True
             work.say("rejoined", position, user_id=actor.user_id, name=actor.display_name)
+            host_id = work.doc["host_id"]
+            if not any(s.user_id == host_id and not s.cpu_takeover for s in work.seats):
+                # Everyone had left (the host role found nobody to go to): the person back takes it, or
+                # nobody but managers could end the table.
+                work.doc["host_id"] = actor.user_id
+                work.say_seat("host_changed", work.seats[position])
 
         return await self._registry.mutate(table_id, None, actor, {"kind": "join"}, change)
 

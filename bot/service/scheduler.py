@@ -57,21 +57,34 @@ class TableScheduler:
         def at(when: float, handler: Callable[[int, int], Any]) -> None:
             live.timers.append(self._clock.call_later(when - now, self._guarded(handler, live.id, version)))
 
-        at(doc["last_human_at"] + IDLE_TTL, self._on_idle)
+        # Idle: no person acted for IDLE_TTL. A time the table gave itself (a person's turn, the pause, the
+        # lobby) is never cut short by it: a turn may last up to a day too.
+        idle_at = doc["last_human_at"] + IDLE_TTL
         phase = live.phase
         if phase == "lobby" and doc.get("lobby_until") is not None:
             at(doc["lobby_until"], self._on_lobby_expired)
+            idle_at = max(idle_at, doc["lobby_until"])
         elif phase == "between_rounds" and doc.get("pause_until") is not None:
             at(doc["pause_until"], self._on_pause_over)
+            idle_at = max(idle_at, doc["pause_until"])
         elif phase == "playing" and live.game is not None:
             turn = doc.get("turn")
             if turn:
                 deadline = float(turn["deadline"])
-                if restoring and deadline < now:
-                    deadline = now + min(RESTORE_GRACE, live.record.turn_timeout)
+                if restoring:
+                    # Nobody could act while the bot was down: at least a short grace after it is back, the
+                    # same whether it was down a little or long. Kept in the table's document, so that the
+                    # board shows it and the moves that follow keep it (stored with the next move).
+                    graced = max(deadline, now + min(RESTORE_GRACE, live.record.turn_timeout))
+                    if graced != deadline:
+                        deadline = graced
+                        doc["turn"] = {**turn, "deadline": graced}
+                        live.snapshot_of = None
                 at(deadline, self._on_turn_timeout)
+                idle_at = max(idle_at, deadline)
             if self._cpu_has_move(live):
                 at(now + self._cpu_delay, self._on_cpu)
+        at(idle_at, self._on_idle)
 
     def _guarded(self, handler: Callable[[int, int], Any], table_id: int, version: int) -> Callable[[], Any]:
         async def run() -> None:
@@ -181,7 +194,8 @@ class TableScheduler:
             work.doc["timeouts"][seat] += 1
             in_a_row = work.doc["timeouts"][seat]
             work.say_seat("timed_out", record, in_a_row=in_a_row, count=drawn)
-            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER:
+            # A timeout whose move ended the round (the last card played for them) hands nothing over.
+            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.match.round.over:
                 take_over(work, seat, "timeouts")
                 if record.user_id is not None:
                     # An absent host would leave nobody but managers able to end the table.
@@ -218,7 +232,7 @@ class TableScheduler:
             work.doc["timeouts"][seat] += 1
             in_a_row = work.doc["timeouts"][seat]
             work.say_seat("timed_out", record, in_a_row=in_a_row, count=0)
-            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER:
+            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.crazier.round.over:
                 take_over(work, seat, "timeouts")
                 if record.user_id is not None:
                     pass_host(work, record.user_id)

@@ -20,10 +20,10 @@ def _team_position(service: TableService, table_id: int) -> CrazierRound:
     assert live is not None and live.crazier is not None
     rules = live.crazier.rules
     hands = [
-        "2B 2G 2P 3B 3G".split(),
-        "9B 9G 9P 10B 10G".split(),
-        "4B 4G 4P 3P 2O".split(),
-        "7B 7G 7P 10P AB".split(),
+        ["2B", "2G", "2P", "3B", "3G"],
+        ["9B", "9G", "9P", "10B", "10G"],
+        ["4B", "4G", "4P", "3P", "2O"],
+        ["7B", "7G", "7P", "10P", "AB"],
     ]
     in_play = [["5B"], [], ["5G"], []]
     discard = ["5O"]

@@ -157,12 +157,16 @@ async def test_a_table_where_no_person_acted_for_a_day_is_abandoned(
     snap = await drive(service, clock, table_id, until=lambda s: s.to_act == 0 or s.phase != "playing")
     # Heads-up classic: the CPU's one turn in between cannot end the round (it holds seven cards).
     assert snap is not None and snap.phase == "playing" and snap.to_act == 0
-    # Alice's own turn deadline is later than a day after her last action: the idle rule closes the table
-    # first.
-    await clock.advance(acted_at + 24 * 3600 - clock.now() - 1)
+    # A day after her last action the table is idle, but her own turn (a day long, as the board tells her)
+    # is not cut short: it runs out first, then the idle table closes.
+    view = await service.hand(table_id, ALICE.user_id)
+    assert view.deadline is not None and view.deadline > acted_at + 24 * 3600
+    await clock.advance(view.deadline - clock.now() - 1)
     assert recorder.events("closed") == []
+    assert (await service.snapshot(table_id)).to_act == 0  # still hers
     await clock.advance(1)
     assert [e.data["reason"] for e in recorder.events("closed")] == ["idle"]
+    assert [e.seat for e in recorder.events("timed_out")] == [0]  # her turn ran out first
     record = await store.get_table(table_id)
     assert record is not None and record.status == "abandoned"
 
