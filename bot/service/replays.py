@@ -88,6 +88,8 @@ class RecentMatch:
 class Replayer(Protocol):
     """A game's match replayed move by move."""
 
+    stored_final: dict[str, Any]  # the match as stored at its end, as this engine writes it
+
     def start(self) -> None: ...
 
     def apply(self, step: dict[str, Any]) -> None: ...
@@ -116,6 +118,9 @@ class _Replayer(ABC, Generic[GameMatch]):
         self._table_doc = doc
         self._seats = [replace(seat, cpu_takeover=False) for seat in seats]
         self.match: GameMatch | None = None
+        # The stored end as this engine writes it (read and written again): a match an earlier release
+        # stored lacks what this one writes at its defaults, and must compare equal all the same.
+        self.stored_final: dict[str, Any] = final
 
     # --- what each game says ---------------------------------------------------------------------------
 
@@ -189,6 +194,7 @@ class _EightsReplayer(_Replayer[Match]):
     ) -> None:
         super().__init__(record, seats, doc, final)
         final_match = Match.from_json(final)
+        self.stored_final = final_match.to_json()
         self._ruleset: Ruleset = final_match.ruleset
         self._seat_count = final_match.num_seats
 
@@ -229,6 +235,7 @@ class _CrazierReplayer(_Replayer[CrazierMatch]):
     ) -> None:
         super().__init__(record, seats, doc, final)
         final_match = CrazierMatch.from_json(final)
+        self.stored_final = final_match.to_json()
         self._rules: CrazierRules = final_match.rules
         self._seat_count = final_match.num_seats
 
@@ -418,7 +425,7 @@ class ReplayService:
                 "no-replay", _("Match #{id} can't be replayed from its moves.", id=table_id)
             ) from None
         # The whole match is replayed in a worker thread (the context goes along: the language in force).
-        return await asyncio.to_thread(_rebuild, replayer, record, moves, final, position)
+        return await asyncio.to_thread(_rebuild, replayer, record, moves, position)
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,7 +462,6 @@ def _rebuild(
     game: Replayer,
     record: TableRecord,
     moves: Sequence[MoveRecord],
-    final: dict[str, Any],
     position: int | None,
 ) -> _Built:
     """Every step of the match, replayed from its log (the end checked against the stored final state)."""
@@ -484,7 +490,7 @@ def _rebuild(
         raise ServiceError(
             "no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id)
         ) from None
-    if game.final_state() != final:
+    if game.final_state() != game.stored_final:
         log.warning("match %s: its move log does not rebuild its final state", record.id)
         raise ServiceError("no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id))
     return _Built(record.id, position, played, tuple(boards), tuple(hands), tuple(rounds))

@@ -4,12 +4,14 @@ and house rules, a pruned match, and refusals."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
 from bot.engine import PRESET_NAMES, Match, card_code
 from bot.service import FakeClock, TableService
+from bot.service import replays as replays_module
 from bot.service.replays import ReplayService, ReplayStep
 from bot.service.server import ServerService
 from bot.store import Store
@@ -258,3 +260,23 @@ async def test_paging_through_a_replay_rebuilds_it_once_and_a_forgotten_player_i
     after = await replays.step(GUILD, table_id, ALICE.user_id, 0)
     assert counting.move_reads == 3
     assert all(seat.name != BOB.display_name for seat in after.snapshot.seats)
+
+
+async def test_a_match_stored_by_an_earlier_release_replays(store: Store) -> None:
+    """README, Replays: "matches played before replays existed replay too". An earlier release stored the
+    match without what this engine writes at its defaults (the round's ``out``, the rules'
+    ``pass_when_no_draw`` and ``partnership``: before house rules and partnerships); its log rebuilds the
+    same match, and the end compares equal read as this engine reads it (it was refused: "can't be
+    replayed from its moves")."""
+    table_id, _ = await play_match(store, ALICE, BOB, cpus=("easy",), target=30)
+    state = await store.get_state(table_id)
+    assert state is not None
+    old = copy.deepcopy(state.state["match"])
+    del old["round"]["out"]
+    assert old["ruleset"].pop("pass_when_no_draw") is False
+    assert old["ruleset"].pop("partnership") is False
+    record = await store.get_table(table_id)
+    assert record is not None
+    replayer = replays_module.GAMES["eights"](record, await store.list_seats(table_id), state.state, old)
+    built = replays_module._rebuild(replayer, record, await store.moves(table_id), 0)
+    assert built.step(len(built.played) - 1).snapshot.status == "finished"
