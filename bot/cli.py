@@ -47,7 +47,7 @@ from bot.store import (
     open_store,
     parse_database_url,
 )
-from bot.store.base import RESTORE_HINT
+from bot.store.base import RESTORE_HINT, require_sound
 from bot.store.claims import claims_enforced
 
 if TYPE_CHECKING:
@@ -377,6 +377,7 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     async def forget() -> tuple[int, list[int]]:
         store = await _open(config)
         try:
+            await require_sound(store, parse_database_url(config.database_url.get()).shown)
             await store.migrate()
             changed = await store.forget_user(args.user_id, args.guild)
             return changed, await store.open_tables_of_user(args.user_id)
@@ -522,8 +523,9 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
     pending = f"run will apply {latest - version} migration(s)" if version < latest else "up to date"
     add(f"database: {path}, schema version {version} of {latest} ({pending})")
     if integrity != ["ok"]:
-        found = "; ".join(integrity[:3])
-        return [f"database {path}: integrity check failed ({found}): {RESTORE_HINT}"]
+        return [f"database {path}: integrity check failed ({_first_problems(integrity)}): {RESTORE_HINT}"]
+    if (reason := _unwritable(path)) is not None:
+        return [f"database {path}: {reason}; run could not save a move (give the bot's user write access)"]
     if path.with_name(path.name + ".lock").exists():  # else no process holds it (and none is made here)
         return _check_claim(config)
     return []
@@ -546,6 +548,28 @@ def _check_claim(config: Config) -> list[str]:
     except StoreError as error:
         return [f"shards: cannot be claimed: {_scrub(config, str(error))}"]
     return []
+
+
+def _first_problems(problems: list[str], limit: int = 200) -> str:
+    """An integrity check's report on one line: SQLite's rows hold line breaks of their own, and a damaged
+    file can give a hundred of them."""
+    text = "; ".join(" ".join(problem.split()) for problem in problems[:3])
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    more = len(problems) - 3
+    return f"{text} (and {more} more)" if more > 0 else text
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why the bot could not write the database file (or the journal files beside it), or None. Opened for
+    writing without writing anything: what the file's mode, owner or an immutable flag says, as run meets
+    it."""
+    try:
+        with path.open("r+b"):
+            pass
+    except OSError as error:
+        return f"the file cannot be written ({error.strerror or error})"
+    return _folder_problem(path.parent)
 
 
 def _folder_problem(folder: Path) -> str | None:
@@ -575,7 +599,7 @@ def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> 
         f"pool of {config.database_pool_size} connections"
     )
     if integrity != ["ok"]:
-        return [f"database {shown}: {'; '.join(integrity[:3])}"]
+        return [f"database {shown}: {_first_problems(integrity)}"]
     return _check_claim(config)
 
 
@@ -743,15 +767,23 @@ def _unexpected(error: Exception, *urls: str | None) -> int:
     """``urls``: database URLs on the command line (copy-db): their passwords are masked too."""
     import discord
 
+    from bot.service.errors import DatabaseFault  # the service's word for the store's failure (start-up)
+
     if isinstance(error, discord.LoginFailure):
         print(f"{PROG}: configuration error: DISCORD_TOKEN: Discord rejected the token", file=sys.stderr)
         return 2
     # A database error (asyncpg's included: not a bug of ours) may quote a URL: the text is scrubbed.
-    database_error = isinstance(error, OSError | StoreError) or type(error).__module__.startswith("asyncpg")
+    database_error = isinstance(error, OSError | StoreError | DatabaseFault) or type(
+        error
+    ).__module__.startswith("asyncpg")
     if database_error or isinstance(error, discord.HTTPException | discord.GatewayNotFound):
         config, _ = inspect_config()
         # The store's own errors are written for the admin; a driver's is named by its type.
-        text = str(error) if isinstance(error, StoreError) else f"{type(error).__name__}: {error}"
+        text = (
+            str(error)
+            if isinstance(error, StoreError | DatabaseFault)
+            else f"{type(error).__name__}: {error}"
+        )
         print(f"{PROG}: failed: {_scrub(config, text, *urls)}", file=sys.stderr)
         return 1
     # A bug: the traceback goes through logging, where the token filter removes the token.

@@ -428,6 +428,8 @@ class EightsBot(commands.AutoShardedBot):
             # After the last beat: `health` fails from now on, not only once the beat is 60 s old.
             try:
                 await self._store.mark_stopped(self.owned_shards.key, time.time())
+            except StoreError as error:  # the database is away or refuses writes: said, no traceback
+                log.warning("could not mark the process stopped in the database: %s", error)
             except Exception:
                 log.exception("could not mark the process stopped in the database")
         self.card_emojis.stop()

@@ -126,6 +126,14 @@ class DamagedDatabaseError(MigrationError):
         self.path = path
 
 
+async def require_sound(store: Store, shown: str) -> None:
+    """Before a command writes to (or copies from) a database: DamagedDatabaseError naming it when its
+    integrity check finds damage, which a write would only build on (a copy would carry it along). Slow on a
+    big file (it reads every page): for the command line's occasional writes, not the bot's moves."""
+    if await store.integrity_check() != ["ok"]:
+        raise DamagedDatabaseError(shown)
+
+
 class MissingDatabaseError(StoreError):
     """The SQLite file to read from does not exist (and was not created)."""
 

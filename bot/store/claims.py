@@ -119,7 +119,8 @@ async def claim_shards(
     assert target.path is not None
     if target.is_memory or fcntl is None:
         return _NoClaim()  # a database no other process can open, or no fcntl locks
-    return await asyncio.to_thread(_FileClaim.take, Path(target.path), shards)
+    # The file itself, whatever name it was given (a symlink, a relative path): one lock file per database.
+    return await asyncio.to_thread(_FileClaim.take, Path(target.path).resolve(), shards)
 
 
 def claims_enforced(target: DatabaseTarget) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bot.shards import ShardSet
 from bot.store import Store, open_store
-from bot.store.base import StoreError
+from bot.store.base import StoreError, require_sound
 from bot.store.claims import ShardsClaimedError, claim_shards
 from bot.store.statements import DATA_TABLES
 from bot.store.urls import DatabaseTarget, parse_database_url
@@ -52,6 +52,7 @@ async def copy_database(
                 f"a running bot uses {source_target.shown}: stop it, then copy again; nothing was copied"
             ) from None
         try:
+            await require_sound(source, source_target.shown)  # before the target is made: nothing written
             return await _copy(source, target_url, target_target, progress)
         finally:
             await claim.release()

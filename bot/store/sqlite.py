@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import aiosqlite
+import orjson
 
 from bot.shards import ShardSet
 from bot.store import forget, ratings, rows, statements
@@ -281,6 +282,9 @@ class SqliteStore:
         run_on_worker: Callable[..., Awaitable[Any]] = db._execute
         try:
             return cast(T, await run_on_worker(work, db._conn))
+        except orjson.JSONDecodeError as error:
+            # The bot writes only valid JSON: a stored value that does not read back is a damaged page.
+            raise DamagedDatabaseError(self._path) from error
         except sqlite3.DatabaseError as error:
             # A damaged file shows up in whichever query first reads a bad page: the same one-line error
             # everywhere (the transaction was rolled back, nothing was written).
@@ -355,7 +359,13 @@ class SqliteStore:
             except sqlite3.Error as error:
                 raise _unwritable(path, error) from None
             try:
-                source.backup(destination, pages=-1)
+                try:
+                    source.backup(destination, pages=-1)
+                except sqlite3.OperationalError as error:  # the disk filled up, an I/O error
+                    raise StoreError(
+                        f"the backup to {path} could not be written ({error}): free some space or choose "
+                        "another folder; nothing was kept"
+                    ) from None
                 check = destination.execute("PRAGMA quick_check").fetchone()
                 if check is None or check[0] != "ok":
                     raise StoreError(f"backup at {partial} failed its integrity check")
