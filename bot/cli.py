@@ -526,7 +526,8 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         return [f"database {path}: integrity check failed ({_first_problems(integrity)}): {RESTORE_HINT}"]
     if (reason := _unwritable(path)) is not None:
         return [f"database {path}: {reason}; run could not save a move (give the bot's user write access)"]
-    if path.with_name(path.name + ".lock").exists():  # else no process holds it (and none is made here)
+    real = path.resolve()  # the claim's lock is the file's own, whatever name it was given
+    if real.with_name(real.name + ".lock").exists():  # else no process holds it (and none is made here)
         return _check_claim(config)
     return []
 

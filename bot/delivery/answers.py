@@ -122,6 +122,16 @@ async def _defer(interaction: discord.Interaction, update: bool) -> None:
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException as error:
+            if webhook_calls.answered_before(error):
+                # A first try reached Discord although its reply was lost: the defer stands, and the answer
+                # goes out as its edit.
+                webhook_calls.mark_responded(
+                    interaction,
+                    discord.InteractionResponseType.deferred_message_update
+                    if update
+                    else discord.InteractionResponseType.deferred_channel_message,
+                )
+                return
             log.warning("could not defer interaction %s: %s", interaction.id, error)
 
 

@@ -71,6 +71,12 @@ class ChannelRefusals:
         self._refused[channel_id] = _Refused(guild_id, now + pause, pause)
         return True
 
+    def pause(self, channel_id: int, guild_id: int | None, now: float) -> None:
+        """Leave the channel alone as after a refusal, without one (the bot was removed from its server)."""
+        entry = self._refused.get(channel_id)
+        if entry is None or entry.until <= now:
+            self._refused[channel_id] = _Refused(guild_id, now + REFUSED_MAX, REFUSED_MAX)
+
     def note_gone(self, channel_id: int) -> None:
         self._gone.add(channel_id)
         self._refused.pop(channel_id, None)

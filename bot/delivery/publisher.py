@@ -718,16 +718,19 @@ class TablePublisher:
         self._close_gone(channel_id=channel_id)
 
     def guild_left(self, guild_id: int) -> None:
-        """The bot was removed from a server: its tables are closed (nothing of them can be shown again)."""
+        """The bot was removed from a server: its tables are closed (nothing of them can be shown again), and
+        its channels left alone until it is added back (``permissions_changed``)."""
         for table_id in self.service.tables_in_guild(guild_id):
-            self._close_gone(table_id=table_id)
+            self._close_gone(table_id=table_id, gone=False)
 
     def permissions_changed(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:
         """Discord said a channel's (or a server's roles') permissions changed: a channel that refused the
         bot is tried again at its next news."""
         self._refusals.forgive(channel_id=channel_id, guild_id=guild_id)
 
-    def _close_gone(self, *, channel_id: int | None = None, table_id: int | None = None) -> None:
+    def _close_gone(
+        self, *, channel_id: int | None = None, table_id: int | None = None, gone: bool = True
+    ) -> None:
         """Close the table (of the channel) whose channel is gone; its closing is shown where it still can
         be (the players' hand messages), not in the channel."""
 
@@ -742,7 +745,12 @@ class TablePublisher:
             except Exception:
                 log.exception("table %s: could not close the table of a channel that is gone", found)
                 return
-            self._refusals.note_gone(outcome.snapshot.channel_id)
+            if gone:
+                self._refusals.note_gone(outcome.snapshot.channel_id)
+            else:
+                self._refusals.pause(
+                    outcome.snapshot.channel_id, outcome.snapshot.guild_id, self._clock.monotonic()
+                )
             log.info("table %s closed: its channel is gone", found)
             await self.on_outcome(outcome)
 

@@ -22,7 +22,7 @@ import logging
 import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Generic, Protocol, TypeVar
 
@@ -314,7 +314,7 @@ class ReplayService:
         typed: str = "",
         *,
         viewer_id: int | None = None,
-        readable: Callable[[int], bool] | None = None,
+        readable: Callable[[int], Awaitable[bool]] | None = None,
     ) -> list[RecentMatch]:
         """The server's last finished matches, newest first, for autocomplete (filtered by what is typed:
         the match number, the preset or a player's name). With ``readable`` (a channel id: may the viewer
@@ -323,11 +323,12 @@ class ReplayService:
             guild_id, limit=RECENT_CHOICES if readable is None else RECENT_CHOICES * SEARCHED_PER_SHOWN
         )
         if readable is not None:
-            matches = [
-                m
-                for m in matches
-                if readable(m.channel_id) or any(e.user_id == viewer_id for e in m.ranking if e.user_id)
-            ][:RECENT_CHOICES]
+            shown = []
+            for m in matches:
+                played = any(e.user_id == viewer_id for e in m.ranking if e.user_id)
+                if played or await readable(m.channel_id):
+                    shown.append(m)
+            matches = shown[:RECENT_CHOICES]
         found = [
             RecentMatch(
                 table_id=m.table_id,
@@ -355,7 +356,7 @@ class ReplayService:
         viewer_id: int,
         index: int,
         *,
-        readable: Callable[[int], bool] | None = None,
+        readable: Callable[[int], Awaitable[bool]] | None = None,
     ) -> ReplayStep:
         """Step ``index`` (0-based; past the end: the last) of the match's replay as ``viewer_id`` may see
         it. With ``readable`` (a channel id: may the viewer read it), a match played in a channel the
@@ -373,8 +374,8 @@ class ReplayService:
             raise ServiceError("no-match", NO_MATCH)
         if (
             readable is not None
-            and not readable(record.channel_id)
             and not any(entry.user_id == viewer_id for entry in ranking)
+            and not await readable(record.channel_id)
         ):
             raise ServiceError("no-match", NO_MATCH)
         pruned_at = await self._store.moves_pruned_at(table_id)
@@ -438,6 +439,9 @@ class _Built:
     boards: tuple[TableSnapshot, ...]
     hands: tuple[tuple[str, ...] | None, ...]
     rounds: tuple[int, ...]
+    removed_at: int | None = (
+        None  # the step the host removed the viewer at: from it on, the seat's not theirs
+    )
 
     def step(self, index: int) -> ReplayStep:
         count = len(self.played)
@@ -453,7 +457,9 @@ class _Built:
             lines=_public(self.played[index]),
             snapshot=self.boards[index],
             hand=self.hands[index],
-            private=_private(self.played[index], self.position),
+            private=_private(self.played[index], self.position)
+            if self.removed_at is None or index < self.removed_at
+            else (),
             version=self.played[index].version,
         )
 
@@ -475,15 +481,20 @@ def _rebuild(
     boards: list[TableSnapshot] = []
     hands: list[tuple[str, ...] | None] = []
     rounds: list[int] = []
+    removed_at: int | None = None  # the step the host removed the viewer at: the seat is not theirs after
     try:
         for i, move in enumerate(played):
             if i == 0:
                 game.start()
             for step in _steps(move):
                 game.apply(step)
-            game.told(_public(move))
+            public = _public(move)
+            game.told(public)
+            kicked = position is not None and any(e.kind == "kicked" and e.seat == position for e in public)
+            if kicked and removed_at is None:
+                removed_at = i  # as at the table: the CPU's cards in their old seat are not theirs
             rounds.append(game.round_number())
-            hands.append(game.hand(position) if position is not None else None)
+            hands.append(game.hand(position) if position is not None and removed_at is None else None)
             boards.append(game.board(i, last=i == count - 1))
     except Exception as error:  # an engine error: the log does not match the engine any more
         log.warning("match %s: replaying its move log failed: %r", record.id, error)
@@ -493,4 +504,4 @@ def _rebuild(
     if game.final_state() != game.stored_final:
         log.warning("match %s: its move log does not rebuild its final state", record.id)
         raise ServiceError("no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id))
-    return _Built(record.id, position, played, tuple(boards), tuple(hands), tuple(rounds))
+    return _Built(record.id, position, played, tuple(boards), tuple(hands), tuple(rounds), removed_at)

@@ -194,8 +194,8 @@ class TableScheduler:
             work.doc["timeouts"][seat] += 1
             in_a_row = work.doc["timeouts"][seat]
             work.say_seat("timed_out", record, in_a_row=in_a_row, count=drawn)
-            # A timeout whose move ended the round (the last card played for them) hands nothing over.
-            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.match.round.over:
+            # A timeout whose move ended the match (its last card played for them) hands nothing over.
+            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.match.over:
                 take_over(work, seat, "timeouts")
                 if record.user_id is not None:
                     # An absent host would leave nobody but managers able to end the table.
@@ -232,7 +232,7 @@ class TableScheduler:
             work.doc["timeouts"][seat] += 1
             in_a_row = work.doc["timeouts"][seat]
             work.say_seat("timed_out", record, in_a_row=in_a_row, count=0)
-            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.crazier.round.over:
+            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.crazier.over:
                 take_over(work, seat, "timeouts")
                 if record.user_id is not None:
                     pass_host(work, record.user_id)

@@ -12,7 +12,14 @@ from typing import Any
 from bot.engine import Match, Ruleset, rule_options
 from bot.engine.crazier import CrazierRules
 from bot.service import crazier
-from bot.service.live import DEFAULT_NEXT_ROUND_PAUSE, IDLE_TTL, Work, is_cpu, round_token
+from bot.service.live import (
+    DEFAULT_NEXT_ROUND_PAUSE,
+    IDLE_TTL,
+    Work,
+    is_cpu,
+    round_token,
+    was_kicked,
+)
 from bot.service.models import RankingLine
 from bot.service.moves import auto_draw, route
 from bot.service.snapshots import ranking_lines
@@ -190,7 +197,9 @@ def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
         ranking=[
             RankingEntry(
                 position=line.position,
-                user_id=line.user_id,
+                # A member the host removed played no part in what their seat's CPU did after: the seat
+                # counts as the CPU's (rated as its level), not theirs.
+                user_id=None if was_kicked(work.doc, line.user_id) else line.user_id,
                 display_name=line.name,
                 place=line.place,
                 total=line.total,

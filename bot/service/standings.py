@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
@@ -347,7 +347,11 @@ class StandingsService:
         return _model(PlayerRecord, stats, rating=None if rating is None else _rating_record(rating))
 
     async def history(
-        self, guild_id: int, *, limit: int = HISTORY_SIZE, readable: Callable[[int], bool] | None = None
+        self,
+        guild_id: int,
+        *,
+        limit: int = HISTORY_SIZE,
+        readable: Callable[[int], Awaitable[bool]] | None = None,
     ) -> list[PastMatch]:
         """The server's last finished matches; with ``readable`` (a channel id: may its matches be listed
         here), only those of such channels."""
@@ -355,7 +359,7 @@ class StandingsService:
             matches = await self._store.recent_matches(guild_id, limit=limit)
         else:
             searched = await self._store.recent_matches(guild_id, limit=limit * SEARCHED_PER_SHOWN)
-            matches = [m for m in searched if readable(m.channel_id)][:limit]
+            matches = [m for m in searched if await readable(m.channel_id)][:limit]
         if not matches:
             raise ServiceError("no-matches", _("No match has finished in this server yet."))
         return [_past_match(match) for match in matches]

@@ -7,10 +7,11 @@ process or a retried commit finds the result recorded, or the flag set, and rate
 the recorded matches whose flag is unset, in the order they were played: the data step of migration 0009, in
 that migration's transaction.
 
-Who is rated: a seat's person (``user_id``; a seat the CPU took over is still its person's), or a CPU seat's
-level (``cpu_level``), whose rating is per level and guild; a level at several seats of one match takes the
-mean of their new ratings. A seat with neither (a player who asked to be forgotten, in an old match) takes
-part as a new rating and is not stored. A partnership match rates its two sides (seats 0 and 2, 1 and 3) as
+Who is rated: a seat's person (``user_id``; a seat the CPU took over is still its person's, unless the host
+removed them: the service then records the seat as the CPU's), or a CPU seat's level (``cpu_level``), whose
+rating is per level and guild; a level at several seats of one match takes the mean of their new ratings. A
+seat with neither (a player who asked to be forgotten, in an old match) takes part as a new rating and is not
+stored. A partnership match rates its two sides (seats 0 and 2, 1 and 3) as
 teams. Each rating keeps the displayed skill after its last ``RECENT`` matches, for the picture in
 /eights stats: a row, not a history table, so that a match's rating costs one write per player.
 

@@ -37,8 +37,11 @@ _LIST_NUMBER = re.compile(r"^(\d+)\.(?=\s)")
 
 
 def one_line(text: str) -> str:
-    """``text`` with every run of line breaks and control characters made one space."""
-    return _CONTROLS.sub(" ", text)
+    """``text`` with every run of line breaks and control characters made one space (none at its ends, so
+    that what starts the name still starts the line: markup there is escaped as at any line's start)."""
+    if _CONTROLS.search(text) is None:
+        return text
+    return _CONTROLS.sub(" ", text).strip(" ")
 
 
 @functools.lru_cache(maxsize=4096)  # every board and line writes each seat's name again: kept, not redone

@@ -26,12 +26,31 @@ class ChannelsCog(commands.Cog, name="Channels"):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         self.publisher.guild_left(guild.id)
 
+    # A channel's overwrites reach its threads too, and a role or the bot's own roles reach every channel:
+    # each of these tries again every refused channel of the server (one request each, at its next news).
+
     @commands.Cog.listener()
     async def on_guild_channel_update(
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
-        self.publisher.permissions_changed(channel_id=after.id)
+        self.publisher.permissions_changed(guild_id=after.guild.id)
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         self.publisher.permissions_changed(guild_id=after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        me = after.guild.me
+        if me is not None and after.id == me.id:  # the bot's own roles changed
+            self.publisher.permissions_changed(guild_id=after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self.publisher.permissions_changed(guild_id=guild.id)  # added back: its channels are reachable again
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        # Discord's GUILD_CREATE says "unavailable: false" both after an outage and, at times, for a server
+        # that added the bot back: either way its channels may be reached again.
+        self.publisher.permissions_changed(guild_id=guild.id)
