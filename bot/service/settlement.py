@@ -26,6 +26,7 @@ from bot.service.snapshots import ranking_lines
 from bot.store.base import MatchResult, RankingEntry, RoundResult
 
 RECENT_EVENTS = 12
+KICKED_SEAT_NAME = "CPU"  # a kicked member's seat in the recorded ranking (untranslated, as "CPU 1")
 # Engine events not worth keeping in the board's "last plays".
 _NOT_RECENT = {"turn", "dealt", "drew_cards", "round_started", "next_round_at"}
 
@@ -180,6 +181,15 @@ def deal_next(work: Work) -> None:
         route(work, event)
 
 
+def _ranking_entry(work: Work, line: RankingLine) -> RankingEntry:
+    if was_kicked(work.doc, line.user_id):
+        # A member the host removed played no part in what their seat's CPU did after: the seat is the
+        # CPU's (rated as its level), under the CPU's name (nothing of theirs stays without their id, which
+        # forget-user looks for).
+        return RankingEntry(line.position, None, KICKED_SEAT_NAME, line.place, line.total)
+    return RankingEntry(line.position, line.user_id, line.name, line.place, line.total)
+
+
 def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
     game = work.game
     assert game is not None
@@ -194,18 +204,7 @@ def _match_result(work: Work, ranking: Sequence[RankingLine]) -> MatchResult:
     return MatchResult(
         preset=str(work.live.record.options.get("preset", work.live.ruleset.name)),
         rounds_played=game.round_number if isinstance(game, Match) else game.number,
-        ranking=[
-            RankingEntry(
-                position=line.position,
-                # A member the host removed played no part in what their seat's CPU did after: the seat
-                # counts as the CPU's (rated as its level), not theirs.
-                user_id=None if was_kicked(work.doc, line.user_id) else line.user_id,
-                display_name=line.name,
-                place=line.place,
-                total=line.total,
-            )
-            for line in ranking
-        ],
+        ranking=[_ranking_entry(work, line) for line in ranking],
         round_wins=round_wins,
         round_points=round_points,
         house_rules=rule_options.house_rules(work.live.ruleset)

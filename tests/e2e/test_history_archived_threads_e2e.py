@@ -8,24 +8,13 @@ import pytest
 
 from tests.e2e.conftest import World
 from tests.e2e.contexts import make_thread, update_thread
+from tests.e2e.test_replays_e2e import play_match
 
 SQLITE_ONLY = pytest.mark.parametrize("backend_url", ["sqlite"], indirect=True)
 
 
 async def _play_a_match(world: World) -> int:
-    board = await world.run(world.alice, "new", preset="classic", target=1)
-    await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await world.settle()
-    table_id = await world.table_id()
-    await world.run(world.alice, "start")
-    await world.settle()
-    for _ in range(20):
-        await world.play_round_by_buttons()
-        if await world.service.table_in_channel(world.channel.id) is None:
-            break
-        await (await world.fake.click(world.alice, world.board(), label="Next round")).callback()
-        await world.settle()
-    assert await world.service.table_in_channel(world.channel.id) is None, "the match did not end"
+    table_id, _ = await play_match(world, cpu=False)
     return table_id
 
 

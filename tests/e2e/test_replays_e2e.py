@@ -33,13 +33,15 @@ def store_of(world: World) -> Store:
     return world.bot.store
 
 
-async def play_match(world: World) -> tuple[int, StateLog]:
-    """Alice hosts, Bob joins, an easy CPU sits down; target 1: the first round that scores ends the match."""
+async def play_match(world: World, *, cpu: bool = True) -> tuple[int, StateLog]:
+    """Alice hosts, Bob joins, an easy CPU sits down (``cpu``); target 1: the first round that scores ends
+    the match."""
     log = StateLog()
     world.service.observe(log)
     board = await world.run(world.alice, "new", preset="classic", target=1)
     await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await world.run(world.alice, "cpu", level="easy")
+    if cpu:
+        await world.run(world.alice, "cpu", level="easy")
     await world.settle()
     table_id = await world.table_id()
     await world.run(world.alice, "start")

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from tests.e2e.conftest import World
+from tests.e2e.test_replays_e2e import play_match
 
 VIEW_CHANNEL = 1 << 10
 
@@ -46,19 +47,7 @@ async def test_a_member_who_cannot_see_the_channel_cannot_replay_its_match(world
     check only that the match is a finished one of this server (``record.guild_id``), never whether the
     viewer may view ``record.channel_id`` (bot/exts/replays/_cog.py passes no member or permissions)."""
     await _make_private(world)
-    board = await world.run(world.alice, "new", preset="classic", target=1)
-    await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await world.settle()
-    table_id = await world.table_id()
-    await world.run(world.alice, "start")
-    await world.settle()
-    for _ in range(20):
-        await world.play_round_by_buttons()
-        if await world.service.table_in_channel(world.channel.id) is None:
-            break
-        await (await world.fake.click(world.alice, world.board(), label="Next round")).callback()
-        await world.settle()
-    assert await world.service.table_in_channel(world.channel.id) is None, "the match did not end"
+    table_id, _ = await play_match(world, cpu=False)
 
     handle = await world.fake.invoke(world.carol, world.other_channel, "eights replay", match=table_id)
     answer = await handle.reply()
