@@ -260,6 +260,8 @@ async def survives_an_outage(world: World, fault: Fault, caplog: pytest.LogCaptu
         return len(await store.moves(table_id)) >= count + 2
 
     await world.until(cpu_moved, "the CPU's move after the second outage", timeout=RECOVERY)
+    # The commit is in the database a moment before the bot hears it and says the database is back.
+    await world.settle()
     moves = await store.moves(table_id)
     assert_each_move_once(moves)
     assert moves[count].actor_id == world.alice.id and moves[count + 1].actor_id is None
