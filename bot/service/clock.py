@@ -32,6 +32,10 @@ class Clock(Protocol):
         """Run ``await callback()`` after ``delay`` seconds (at once for delay <= 0, but never inline)."""
         ...
 
+    def monotonic(self) -> float:
+        """Seconds that never jump (what ``call_later`` counts in)."""
+        ...
+
 
 class _LoopTimer:
     def __init__(self) -> None:
@@ -110,14 +114,20 @@ class FakeClock:
 
     def __init__(self, start: float = 1_700_000_000.0) -> None:
         self._now = start
+        self._wall_offset = 0.0  # ``set_wall``: the wall clock set apart from the time that passed
         self._queue: list[tuple[float, int, _FakeTimer, TimerCallback]] = []
         self._seq = itertools.count()
 
     def now(self) -> float:
-        return self._now
+        return self._now + self._wall_offset
 
     def monotonic(self) -> float:
         return self._now
+
+    def set_wall(self, seconds: float) -> None:
+        """The wall clock is set ``seconds`` on (or back), as NTP or a resumed VM does: no time passes, no
+        timer falls due."""
+        self._wall_offset += seconds
 
     async def sleep(self, delay: float) -> None:
         """Return once ``advance`` has moved time ``delay`` seconds on (at once for 0 or less)."""

@@ -51,6 +51,9 @@ class LiveTable:
     crazier: CrazierMatch | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[Timer] = field(default_factory=list)
+    # Each deadline (Unix seconds) timed by this process, and when it falls due on the monotonic clock: a
+    # deadline already timed keeps its time left however the wall clock is set meanwhile (NTP, a VM resumed).
+    due_at: dict[float, float] = field(default_factory=dict)
     notes: dict[int, deque[TableEvent]] = field(default_factory=dict)  # user id -> latest private events
     # The snapshot of (version, record) last built: a move's answer, its hand refreshes and its board all
     # show the same committed state.

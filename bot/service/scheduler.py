@@ -50,12 +50,18 @@ class TableScheduler:
             self._store_retry.clear()  # the outage is over
         if self._registry.closing:
             return
-        now = self._clock.now()
+        now, monotonic = self._clock.now(), self._clock.monotonic()
         version = live.version
         doc = live.doc
+        timed, live.due_at = live.due_at, {}
 
         def at(when: float, handler: Callable[[int, int], Any]) -> None:
-            live.timers.append(self._clock.call_later(when - now, self._guarded(handler, live.id, version)))
+            # A deadline already timed keeps its monotonic due time: a wall clock set forward meanwhile must
+            # not make a player's turn run out at the next move (nor set back, run longer).
+            due = timed.get(when)
+            delay = when - now if due is None else due - monotonic
+            live.due_at[when] = monotonic + delay
+            live.timers.append(self._clock.call_later(delay, self._guarded(handler, live.id, version)))
 
         # Idle: no person acted for IDLE_TTL. A time the table gave itself (a person's turn, the pause, the
         # lobby) is never cut short by it: a turn may last up to a day too.

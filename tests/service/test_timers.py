@@ -13,6 +13,7 @@ from bot.store import MoveCommit, Store
 from tests.service.support import (
     ALICE,
     BOB,
+    CAROL,
     CHANNEL,
     CPU_DELAY,
     GUILD,
@@ -214,3 +215,22 @@ async def test_a_failed_automatic_move_is_tried_again(store: Store, clock: FakeC
     assert (await service.snapshot(table_id)) == snap  # the failed move left the table as it was
     await clock.advance(RETRY_DELAY + CPU_DELAY)
     assert recorder.outcomes and any(e.seat == 1 for e in recorder.outcomes[0].public_events)
+
+
+@pytest.mark.parametrize("step", [3600.0, -3600.0])
+async def test_a_wall_clock_set_meanwhile_leaves_the_player_to_move_their_time(
+    service: TableService, clock: FakeClock, recorder: Recorder, step: float
+) -> None:
+    """The machine's clock is set an hour on (NTP, a VM resumed, a Raspberry Pi without a clock battery) or
+    back, 10 s into Alice's 30 s turn; then another person acts (Carol leaves, not her turn). Alice keeps the
+    20 s she had left: the turn was timed on the monotonic clock. (Timed again from the wall clock at every
+    move, she was timed out at once when it was set on, and given an hour more when it was set back.)"""
+    table_id = await open_with(service, ALICE, BOB, CAROL, turn_timeout=TIMEOUT)
+    assert (await service.snapshot(table_id)).to_act == 0
+    await clock.advance(10.0)
+    clock.set_wall(step)
+    await service.leave(table_id, CAROL)  # a commit: every timer of the table is set again
+    await clock.advance(TIMEOUT - 10.0 - 0.5)
+    assert recorder.events("timed_out") == [], "her turn ran out early"
+    await clock.advance(1.0)
+    assert [e.seat for e in recorder.events("timed_out")] == [0], "her turn did not run out on time"
