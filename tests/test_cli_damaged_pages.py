@@ -118,40 +118,14 @@ async def test_run_on_a_file_with_a_damaged_page_in_a_tables_state_is_one_line(
     ``CRITICAL bot: unexpected error``, a traceback, "unexpected error: JSONDecodeError" (the SQLite store
     decodes a table's damaged state row with orjson, and that error is neither the store's
     DamagedDatabaseError nor caught where restore_all leaves an unreadable table alone)."""
-    import os
-    import subprocess
-    import sys
-
-    from bot.config import VARIABLES
-    from tests.fakediscord import FakeDiscord
+    from tests.test_cli_read_only_file import run_for_a_while
 
     folder = tmp_path / "bot"
     folder.mkdir()
     database = folder / "eights.sqlite3"
     database.write_bytes(_game_state_page_overwritten(tmp_path, good_database))
-    async with FakeDiscord(token=TOKEN) as fake:
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN,
-            DISCORD_API_BASE_URL=fake.api_base_url,
-            DISCORD_GATEWAY_URL=fake.gateway_url,
-            DATABASE_URL=f"sqlite:///{database}",
-        )
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            "run",
-            cwd=folder,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        try:
-            out, err = await asyncio.wait_for(process.communicate(), 30)
-        except TimeoutError:  # still running: it left the damaged table alone, which is fine too
-            process.terminate()
-            out, err = await process.communicate()
+    # Still running after 30 s: it left the damaged table alone, which is fine too.
+    process, out, err = await run_for_a_while(folder, f"sqlite:///{database}")
     said = (out + err).decode()
     assert "Traceback" not in said and "unexpected error" not in said, said[-2500:]
     if process.returncode not in (0, -15):

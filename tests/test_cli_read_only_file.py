@@ -61,13 +61,24 @@ def test_check_is_not_ready_when_the_database_file_cannot_be_written(read_only_d
 
 async def test_run_on_a_database_file_it_cannot_write_fails_in_one_line(read_only_database: Path) -> None:
     folder = read_only_database.parent.parent
+    _, out, err = await run_for_a_while(folder, "sqlite:///data/eights.sqlite3")
+    said = (out + err).decode()
+    # Whether it stops or plays on with "could not save" answers, no traceback and no "unexpected error".
+    assert "Traceback" not in said and "unexpected error" not in said, said[-2500:]
+
+
+async def run_for_a_while(
+    folder: Path, database_url: str, seconds: float = 30.0
+) -> tuple[asyncio.subprocess.Process, bytes, bytes]:
+    """``python -m bot run`` in ``folder`` against a fake Discord, until it stops or ``seconds`` pass (then
+    it is stopped): the process and what it wrote."""
     async with FakeDiscord(token=TOKEN) as fake:
         env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
         env.update(
             DISCORD_TOKEN=TOKEN,
             DISCORD_API_BASE_URL=fake.api_base_url,
             DISCORD_GATEWAY_URL=fake.gateway_url,
-            DATABASE_URL="sqlite:///data/eights.sqlite3",
+            DATABASE_URL=database_url,
         )
         process = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -80,10 +91,8 @@ async def test_run_on_a_database_file_it_cannot_write_fails_in_one_line(read_onl
             stderr=subprocess.PIPE,
         )
         try:
-            out, err = await asyncio.wait_for(process.communicate(), 30)
-        except TimeoutError:
+            out, err = await asyncio.wait_for(process.communicate(), seconds)
+        except TimeoutError:  # still running
             process.terminate()
             out, err = await process.communicate()
-    said = (out + err).decode()
-    # Whether it stops or plays on with "could not save" answers, no traceback and no "unexpected error".
-    assert "Traceback" not in said and "unexpected error" not in said, said[-2500:]
+    return process, out, err

@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 
 from bot.shards import ShardSet
-from bot.store import open_store
 from bot.store.claims import claim_shards
+from tests.store.test_claims_one_file_two_names import database_and_link
 from tests.test_cli import TOKEN, bot
 
 
@@ -19,14 +19,7 @@ async def test_check_through_a_symlink_says_run_would_be_refused_while_a_bot_hol
     decides whether to try the claim by looking for ``<the path as written>.lock`` (bot/cli.py
     ``_check_database``: ``path.with_name(path.name + ".lock").exists()``, not resolved), finds none beside
     the link, and says ready (exit 0) while run exits 1."""
-    data = tmp_path / "srv"
-    data.mkdir()
-    database = data / "eights.sqlite3"
-    store = await open_store(f"sqlite:///{database}", create=True)
-    await store.migrate()
-    await store.close()
-    link = tmp_path / "eights.sqlite3"
-    link.symlink_to(database)
+    database, link = await database_and_link(tmp_path)
     env = {"DATABASE_URL": f"sqlite:///{link}", "DISCORD_TOKEN": TOKEN}
     running = await claim_shards(f"sqlite:///{database}", ShardSet(None, None))  # the bot already running
     try:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import World
-from tests.e2e.race_steps import two_people
+from tests.e2e.test_hand_messages_e2e import two_people
 
 
 async def test_a_move_answered_after_the_host_ended_the_table_says_the_table_is_closed(

@@ -12,7 +12,8 @@ import asyncio
 from typing import Any
 
 from tests.e2e.conftest import World
-from tests.e2e.race_steps import fire_turn_timeout, two_people, with_default_cpu_delay
+from tests.e2e.race_steps import fire_turn_timeout, with_default_cpu_delay
+from tests.e2e.test_hand_messages_e2e import two_people
 
 
 def line_index(world: World, words: str) -> int:

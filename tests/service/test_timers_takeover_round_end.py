@@ -1,12 +1,11 @@
-"""Review of the turn timer changes (4cbabcd)."""
+"""A third timeout in a row that ends a round, not the match: the seat goes to a CPU."""
 
 from __future__ import annotations
 
 from bot.service import FakeClock, TableService
 from bot.store import Store
-from tests.service.support import ALICE, BOB, Recorder, make_service, open_with, take_turn
-
-TIMEOUT = 30.0
+from tests.service.support import ALICE, BOB, Recorder, make_service, open_with
+from tests.service.test_timers_match_end_by_timeout import TIMEOUT, alice_walks_away
 
 
 async def test_a_third_timeout_that_ends_a_round_not_the_match_still_hands_the_seat_to_a_cpu(
@@ -22,19 +21,7 @@ async def test_a_third_timeout_that_ends_a_round_not_the_match_still_hands_the_s
     recorder = Recorder()
     service: TableService = make_service(store, clock, recorder, seed=1)  # the deal of the match-end test
     table_id = await open_with(service, ALICE, BOB, turn_timeout=TIMEOUT, target=500)
-    away = False
-    for _ in range(400):
-        snap = await service.snapshot(table_id)
-        if snap.phase != "playing":
-            break
-        if snap.to_act == 1:
-            await take_turn(service, table_id, BOB)
-            continue
-        away = away or len((await service.hand(table_id, ALICE.user_id)).cards) <= 3
-        if away:
-            await clock.advance(TIMEOUT)
-        else:
-            await take_turn(service, table_id, ALICE)
+    await alice_walks_away(service, clock, table_id)
     snap = await service.snapshot(table_id)
     assert snap.phase == "between_rounds", snap.phase  # round 1 over, the match goes on
     assert [e.data["in_a_row"] for e in recorder.events("timed_out")] == [1, 2, 3]

@@ -21,15 +21,7 @@ from bot.store import ShardsClaimedError, claim_shards, open_store
 
 
 async def test_a_second_run_on_the_same_file_through_a_symlink_is_refused(tmp_path: Path) -> None:
-    data = tmp_path / "srv"
-    data.mkdir()
-    database = data / "eights.sqlite3"
-    store = await open_store(f"sqlite:///{database}", create=True)
-    await store.migrate()
-    await store.close()
-    # The admin's other unit (or a container's bind mount of the file) names it through a link.
-    link = tmp_path / "eights.sqlite3"
-    link.symlink_to(database)
+    database, link = await database_and_link(tmp_path)
     assert link.resolve() == database.resolve()
 
     first = await claim_shards(f"sqlite:///{database}", ShardSet(None, None))
@@ -39,3 +31,17 @@ async def test_a_second_run_on_the_same_file_through_a_symlink_is_refused(tmp_pa
             await second.release()
     finally:
         await first.release()
+
+
+async def database_and_link(tmp_path: Path) -> tuple[Path, Path]:
+    """A migrated SQLite file in ``tmp_path/srv``, and a symlink to it in ``tmp_path``: the admin's other unit
+    (or a container's bind mount of the file) names it through a link."""
+    data = tmp_path / "srv"
+    data.mkdir()
+    database = data / "eights.sqlite3"
+    store = await open_store(f"sqlite:///{database}", create=True)
+    await store.migrate()
+    await store.close()
+    link = tmp_path / "eights.sqlite3"
+    link.symlink_to(database)
+    return database, link
