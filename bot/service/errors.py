@@ -29,6 +29,7 @@ NO_LONGER_POSSIBLE = N_("That move is no longer possible.")
 EXPIRED = N_("This button has expired.")
 NO_TABLE = N_("There is no open table in this channel. Open one with /eights new.")
 REMOVED = N_("The host removed you from this table.")
+NOT_SEATED = N_("You are not seated at this table.")
 
 
 class DatabaseFault(Exception):

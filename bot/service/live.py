@@ -23,6 +23,7 @@ from bot.engine import PRESETS, Match, Ruleset
 from bot.engine.crazier import PRESET_NAME as CRAZIER
 from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.service.clock import Timer
+from bot.service.errors import NOT_SEATED, REMOVED, ServiceError
 from bot.service.models import Phase, TableEvent, TableSnapshot
 from bot.store.base import MatchResult, RoundResult, SeatRecord, TableRecord, TableStatus
 
@@ -196,6 +197,17 @@ def was_kicked(doc: dict[str, Any], user_id: int | None) -> bool:
     seat's), but the CPU playing it holds cards that are no longer theirs: they see none, get none of its
     private news and act for it no more."""
     return user_id is not None and user_id in doc.get("kicked", ())
+
+
+def player_position(seats: Iterable[SeatRecord], doc: dict[str, Any], user_id: int) -> int:
+    """The seat ``user_id`` plays (a CPU may be playing it for them). ServiceError "not_seated" when they
+    have none, "kicked" when the host removed them (the seat is no longer theirs)."""
+    position = position_of(seats, user_id)
+    if position is None:
+        raise ServiceError("not_seated", NOT_SEATED)
+    if was_kicked(doc, user_id):
+        raise ServiceError("kicked", REMOVED)
+    return position
 
 
 def is_cpu(seat: SeatRecord) -> bool:

@@ -14,7 +14,7 @@ from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.i18n import _
 from bot.service import crazier
 from bot.service.catalog import preset_names
-from bot.service.errors import REMOVED, ServiceError
+from bot.service.errors import NOT_SEATED, REMOVED, ServiceError
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
     STATE_FORMAT,
@@ -205,7 +205,7 @@ class LobbyUseCases:
         def change(work: Work) -> None:
             position = position_of(work.seats, actor.user_id)
             if position is None:
-                raise ServiceError("not_seated", _("You are not seated at this table."))
+                raise ServiceError("not_seated", NOT_SEATED)
             if work.phase == "lobby":
                 remove_seat(work, position)
                 work.say("left", None, user_id=actor.user_id, name=actor.display_name)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from bot.engine import EngineError
 from bot.i18n import _
 from bot.service import crazier
-from bot.service.errors import NO_LONGER_POSSIBLE, REMOVED, ServiceError
-from bot.service.live import Work, game_number, position_of, round_token_at, was_kicked
+from bot.service.errors import NO_LONGER_POSSIBLE, ServiceError
+from bot.service.live import Work, game_number, player_position, position_of, round_token_at
 from bot.service.models import Actor, Intent, Outcome
 from bot.service.moves import apply_intent
 from bot.service.registry import TableRegistry
@@ -52,11 +52,7 @@ class PlayUseCases:
             game = work.game
             if work.phase != "playing" or game is None or game.round.over:
                 raise ServiceError("no_round", _("The game hasn't started yet."))
-            position = position_of(work.seats, actor.user_id)
-            if position is None:
-                raise ServiceError("not_seated", _("You are not seated at this table."))
-            if was_kicked(work.doc, actor.user_id):
-                raise ServiceError("kicked", REMOVED)
+            position = player_position(work.seats, work.doc, actor.user_id)
             if work.seats[position].cpu_takeover:
                 raise ServiceError(
                     "taken_over", _("A CPU player has your seat; use /eights join to take it back.")
@@ -91,10 +87,7 @@ class PlayUseCases:
         "expired" (a button of an older round)."""
 
         def change(work: Work) -> None:
-            if position_of(work.seats, actor.user_id) is None:
-                raise ServiceError("not_seated", _("You are not seated at this table."))
-            if was_kicked(work.doc, actor.user_id):
-                raise ServiceError("kicked", REMOVED)
+            player_position(work.seats, work.doc, actor.user_id)
             if work.phase != "between_rounds":
                 raise ServiceError("stale", NO_LONGER_POSSIBLE)
             work.doc["last_human_at"] = work.now

@@ -26,7 +26,7 @@ from bot.engine import (
 from bot.engine.crazier import CrazierMatch
 from bot.i18n import N_, _, current_locale
 from bot.service import crazier
-from bot.service.errors import REMOVED, ServiceError
+from bot.service.errors import ServiceError
 from bot.service.live import (
     DEFAULT_NEXT_ROUND_PAUSE,
     LiveTable,
@@ -34,9 +34,9 @@ from bot.service.live import (
     game_number,
     is_cpu,
     phase_of,
+    player_position,
     position_of,
     round_token,
-    was_kicked,
 )
 from bot.service.models import (
     CardChoice,
@@ -94,11 +94,7 @@ def situation_of(doc: dict[str, Any], match: Match | CrazierMatch | None, positi
 
 def hand_view(live: LiveTable, user_id: int) -> HandView:
     """The player's private hand view, with every control that is legal now."""
-    position = position_of(live.seats, user_id)
-    if position is None:
-        raise ServiceError("not_seated", _("You are not seated at this table."))
-    if was_kicked(live.doc, user_id):
-        raise ServiceError("kicked", REMOVED)
+    position = player_position(live.seats, live.doc, user_id)
     if live.crazier is not None:
         return _crazier_hand_view(live, live.crazier, position, user_id)
     if live.match is None:
