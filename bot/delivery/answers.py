@@ -117,21 +117,20 @@ async def _defer(interaction: discord.Interaction, update: bool) -> None:
         if interaction.response.is_done():
             return
         try:
+            # A first try that reached Discord although its reply was lost stands: the answer edits it.
             if update:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException as error:
-            if webhook_calls.answered_before(error):
-                # A first try reached Discord although its reply was lost: the defer stands, and the answer
-                # goes out as its edit.
-                webhook_calls.mark_responded(
+                await webhook_calls.respond_once(
                     interaction,
-                    discord.InteractionResponseType.deferred_message_update
-                    if update
-                    else discord.InteractionResponseType.deferred_channel_message,
+                    interaction.response.defer(),
+                    discord.InteractionResponseType.deferred_message_update,
                 )
-                return
+            else:
+                await webhook_calls.respond_once(
+                    interaction,
+                    interaction.response.defer(ephemeral=True, thinking=True),
+                    discord.InteractionResponseType.deferred_channel_message,
+                )
+        except discord.HTTPException as error:
             log.warning("could not defer interaction %s: %s", interaction.id, error)
 
 
@@ -195,12 +194,9 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True, **kwargs)
         else:
-            try:
-                await interaction.response.send_message(text, ephemeral=True, **kwargs)
-            except discord.HTTPException as error:
-                if not webhook_calls.answered_before(error):
-                    raise
-                webhook_calls.mark_responded(interaction, MESSAGE_ANSWER)
+            await webhook_calls.respond_once(
+                interaction, interaction.response.send_message(text, ephemeral=True, **kwargs), MESSAGE_ANSWER
+            )
         _mark_answered(interaction, state)
     release(kwargs.get("view"))
 
@@ -229,12 +225,11 @@ async def update_in_place(
             await interaction.edit_original_response(content=content, view=view)
         else:
             # No message object is built from the callback's answer: nothing here reads it.
-            try:
-                await webhook_calls.update_clicked(interaction, content=content, view=view)
-            except discord.HTTPException as error:
-                if not webhook_calls.answered_before(error):
-                    raise
-                webhook_calls.mark_responded(interaction, discord.InteractionResponseType.message_update)
+            await webhook_calls.respond_once(
+                interaction,
+                webhook_calls.update_clicked(interaction, content=content, view=view),
+                discord.InteractionResponseType.message_update,
+            )
         _mark_answered(interaction, state)
 
 
@@ -243,14 +238,11 @@ async def acknowledge(interaction: discord.Interaction) -> None:
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            try:
-                await interaction.response.defer()
-            except discord.HTTPException as error:
-                if not webhook_calls.answered_before(error):
-                    raise
-                webhook_calls.mark_responded(
-                    interaction, discord.InteractionResponseType.deferred_message_update
-                )
+            await webhook_calls.respond_once(
+                interaction,
+                interaction.response.defer(),
+                discord.InteractionResponseType.deferred_message_update,
+            )
         _mark_answered(interaction, state)
 
 
@@ -284,14 +276,13 @@ async def _post_publicly(
     state = _state(interaction)
     async with state.lock:
         if not interaction.response.is_done():
-            try:
-                message_id = (await interaction.response.send_message(embed=embed, **extra)).message_id
-            except discord.HTTPException as error:
-                if not webhook_calls.answered_before(error):
-                    raise
-                # The board was posted by the first try: its id is read back through the token.
-                webhook_calls.mark_responded(interaction, MESSAGE_ANSWER)
-                message_id = (await interaction.original_response()).id
+            response = await webhook_calls.respond_once(
+                interaction, interaction.response.send_message(embed=embed, **extra), MESSAGE_ANSWER
+            )
+            # None: the board was posted by a first try whose reply was lost; its id is read back.
+            message_id = (
+                response.message_id if response is not None else (await interaction.original_response()).id
+            )
             _mark_answered(interaction, state)
             if message_id is not None:
                 _remember(_originals, interaction.id, message_id)

@@ -745,9 +745,7 @@ class TablePublisher:
             except Exception:
                 log.exception("table %s: could not close the table of a channel that is gone", found)
                 return
-            if gone:
-                self._refusals.note_gone(outcome.snapshot.channel_id)
-            else:
+            if not gone:  # (a channel gone was noted so by ``channel_deleted``)
                 self._refusals.pause(
                     outcome.snapshot.channel_id, outcome.snapshot.guild_id, self._clock.monotonic()
                 )

@@ -18,15 +18,17 @@ This is the one place that reaches into discord.py's interaction internals;
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
+
+T = TypeVar("T")
 
 
 def let_go(holder: object, name: str, new: discord.Interaction | None) -> None:
@@ -76,18 +78,21 @@ _ALONE = _alone()
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code: the interaction has been answered already
 
 
-def answered_before(error: BaseException) -> bool:
-    """Discord refused an interaction's answer because it has one already: an earlier try of the same answer
-    reached Discord although its reply was lost (a 5xx from Discord's edge after Discord took it, then the
-    same answer sent again). The answer stands."""
-    return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
-
-
-def mark_responded(interaction: discord.Interaction, kind: discord.InteractionResponseType) -> None:
-    """Record in discord.py that ``interaction`` was answered (``kind``), as its own call does on success:
-    what follows goes out as follow-ups."""
-    if isinstance(interaction, discord.Interaction):
-        interaction.response._response_type = kind
+async def respond_once(
+    interaction: discord.Interaction, call: Awaitable[T], kind: discord.InteractionResponseType
+) -> T | None:
+    """Await ``call``, the interaction's first answer (of type ``kind``). Discord refuses it when the
+    interaction has an answer already: an earlier try of it reached Discord although its reply was lost (a
+    5xx from Discord's edge after Discord took it, then sent again). That answer stands: it is recorded in
+    discord.py as its own call records a success (what follows goes out as follow-ups), and None returned."""
+    try:
+        return await call
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ACKNOWLEDGED:
+            raise
+        if isinstance(interaction, discord.Interaction):
+            interaction.response._response_type = kind
+        return None
 
 
 def _session(interaction: discord.Interaction) -> dict[str, Any]:

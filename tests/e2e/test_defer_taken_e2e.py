@@ -14,11 +14,10 @@ from tests.e2e.conftest import World
 @pytest.mark.parametrize("backend_url", ["sqlite"], indirect=True)
 async def test_an_answer_after_a_defer_discord_took_reaches_the_member(world: World) -> None:
     """The command's work runs late, so the watchdog defers ("thinking…"); Discord takes that callback but
-    its edge answers 502, discord.py sends it again and meets 400 40060 (``_defer`` logs "could not defer",
-    the response is not marked done). The answer then goes out as an interaction response, meets 40060 too,
-    and ``answer_privately`` takes 40060 to mean "the answer stands" (``mark_responded(…,
-    channel_message)``): but what Discord holds is the defer. bob's "thinking…" is never filled: he never
-    learns he left. After 40060 the text should go out as the deferred answer's edit or a follow-up."""
+    its edge answers 502, and discord.py sends it again and meets 400 40060 (already acknowledged). The
+    defer stands, so the answer goes out as its edit: bob learns he left. (The defer was taken for failed,
+    the answer was then sent as a response, met 40060 in turn and was taken for delivered: bob's
+    "thinking…" was never filled.)"""
     fake = world.fake
     await world.run(world.alice, "new", target=1000)
     await world.run(world.bob, "join")
