@@ -87,13 +87,15 @@ def hash_command_payload(application_id: int | None, payload: list[dict[str, Any
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-# Young collections after this many new container objects instead of CPython's 700 (a move allocates a few
-# thousand short-lived objects; collecting every 700 rescans the requests in flight many times over), middle
-# ones after 5 young ones instead of 10, so that a middle pass walks at most ~25,000 objects, and full passes
-# after at least 100 middle ones instead of 10: a full pass walks every live object, about 300 ms with 1,000
-# open tables, and every one of them is a stall in the answers to clicks. Garbage that is not in a cycle (most
-# of it) is freed at once whatever these are.
-GC_THRESHOLDS = (5_000, 5, 100)
+# A young collection comes when 20,000 more container objects were made than freed (CPython's 700; freeing an
+# old object counts too, so a pass finds several times that many young ones), a middle one after 5 young ones
+# (CPython's 10), and a full pass after at least 100 middle ones (CPython's 10): a full pass walks every live
+# object, about 300 ms with 1,000 open tables, a stall in the answers to clicks. The young threshold sets how
+# many of the objects in flight (requests, snapshots, interactions) live long enough to be walked: at 1,000
+# busy tables, 5,000 gave 9 young passes a second and 12 s of pauses a minute; 20,000 gives under one a
+# second and 4.3 s (bench/e2e.py, README). Garbage that is not in a cycle (most of it) is freed at once
+# whatever these are.
+GC_THRESHOLDS = (20_000, 5, 100)
 
 
 def tune_garbage_collector() -> None:
