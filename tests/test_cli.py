@@ -11,12 +11,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bot.cli import handle_signals, main
 from bot.config import VARIABLES
+from bot.shards import ShardSet
 from bot.store import open_store
+from bot.store.claims import claim_shards
+
+if TYPE_CHECKING:
+    from tests.fakediscord import FakeDiscord
 
 TOKEN = "MTA4OTk1NjE2NzE0NjM0MjQwMA.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 COMMANDS = ["run", "sync", "migrate", "check", "backup", "health", "forget-user", "copy-db"]
@@ -34,6 +40,38 @@ def bot(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.
         text=True,
         timeout=60,
     )
+
+
+async def check_and_run_while_held(
+    cwd: Path, env: dict[str, str], url: str, shards: ShardSet
+) -> subprocess.CompletedProcess[str]:
+    """``check``, then ``run``, with ``env`` while another process holds ``shards`` of ``url``; asserts that
+    ``check`` says what ``run`` does (refused, exit 1) and returns how ``run`` ended."""
+    running = await claim_shards(url, shards)
+    try:
+        checked = await asyncio.to_thread(bot, cwd, "check", env=env)
+        ran = await asyncio.to_thread(bot, cwd, "run", env=env)
+    finally:
+        await running.release()
+    assert ran.returncode == 1, ran.stderr
+    assert checked.returncode == 1, (
+        f"check exits {checked.returncode} and says {checked.stdout.strip().splitlines()[-1]!r}, "
+        f"while run with the same settings exits 1: {ran.stderr.strip()!r}"
+    )
+    return ran
+
+
+def env_against(fake: FakeDiscord, **extra: str) -> dict[str, str]:
+    """The environment of ``python -m bot`` against ``fake``: none of the bot's variables set but the token,
+    the fake's addresses and ``extra``."""
+    env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
+    env.update(
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE_URL=fake.api_base_url,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        **extra,
+    )
+    return env
 
 
 def files_in(directory: Path) -> list[str]:
@@ -253,11 +291,8 @@ async def test_run_against_a_fake_discord_then_sigterm_exits_0_within_10_s(tmp_p
 
     async with FakeDiscord(token=TOKEN) as fake:
         fake.create_guild("Cards")
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN,
-            DISCORD_API_BASE_URL=fake.api_base_url,
-            DISCORD_GATEWAY_URL=fake.gateway_url,
+        env = env_against(
+            fake,
             EIGHTS_CPU_DELAY="0",
             LOG_LEVEL="DEBUG",  # the chattiest logs (HTTP, gateway) must not hold the token either
         )
@@ -300,11 +335,8 @@ async def test_sync_sends_the_commands_without_connecting_to_the_gateway(tmp_pat
 
     async with FakeDiscord(token=TOKEN) as fake:
         guild = fake.create_guild("Cards")
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN,
-            DISCORD_API_BASE_URL=fake.api_base_url,
-            DISCORD_GATEWAY_URL=fake.gateway_url,
+        env = env_against(
+            fake,
             DEV_GUILD_ID=str(guild.id),
         )
 
@@ -337,10 +369,7 @@ async def test_a_token_discord_rejects_exits_2_naming_the_variable(tmp_path: Pat
     from tests.fakediscord import FakeDiscord
 
     async with FakeDiscord(token="the-real-token") as fake:
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL=fake.api_base_url, DISCORD_GATEWAY_URL=fake.gateway_url
-        )
+        env = env_against(fake)
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
         )

@@ -7,7 +7,6 @@ exit code, no traceback, no password, and nothing changed."""
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 import subprocess
 import sys
@@ -15,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import VARIABLES
 from bot.shards import ShardSet
 from bot.store import claim_shards
-from tests.test_cli import TOKEN, bot, files_in
+from tests.test_cli import TOKEN, bot, env_against, files_in
 
 
 def one_line(text: str) -> str:
@@ -100,11 +98,8 @@ async def test_a_metrics_port_in_use_stops_run_with_exit_2_naming_the_port(tmp_p
         taken.listen()
         port = taken.getsockname()[1]
         async with FakeDiscord(token=TOKEN) as fake:
-            env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-            env.update(
-                DISCORD_TOKEN=TOKEN,
-                DISCORD_API_BASE_URL=fake.api_base_url,
-                DISCORD_GATEWAY_URL=fake.gateway_url,
+            env = env_against(
+                fake,
                 METRICS_PORT=str(port),
                 LOG_LEVEL="ERROR",
             )

@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import VARIABLES
 from tests.fakediscord import FakeDiscord
-from tests.test_cli import TOKEN, bot
+from tests.test_cli import TOKEN, bot, env_against
 from tests.test_cli_database_errors import _played_database
 
 
@@ -73,11 +72,8 @@ async def run_for_a_while(
     """``python -m bot run`` in ``folder`` against a fake Discord, until it stops or ``seconds`` pass (then
     it is stopped): the process and what it wrote."""
     async with FakeDiscord(token=TOKEN) as fake:
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN,
-            DISCORD_API_BASE_URL=fake.api_base_url,
-            DISCORD_GATEWAY_URL=fake.gateway_url,
+        env = env_against(
+            fake,
             DATABASE_URL=database_url,
         )
         process = await asyncio.create_subprocess_exec(

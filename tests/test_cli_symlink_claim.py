@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from bot.shards import ShardSet
-from bot.store.claims import claim_shards
 from tests.store.test_claims_one_file_two_names import database_and_link
-from tests.test_cli import TOKEN, bot
+from tests.test_cli import TOKEN, check_and_run_while_held
 
 
 async def test_check_through_a_symlink_says_run_would_be_refused_while_a_bot_holds_the_file(
@@ -21,14 +19,10 @@ async def test_check_through_a_symlink_says_run_would_be_refused_while_a_bot_hol
     the link, and says ready (exit 0) while run exits 1."""
     database, link = await database_and_link(tmp_path)
     env = {"DATABASE_URL": f"sqlite:///{link}", "DISCORD_TOKEN": TOKEN}
-    running = await claim_shards(f"sqlite:///{database}", ShardSet(None, None))  # the bot already running
-    try:
-        checked = await asyncio.to_thread(bot, tmp_path, "check", env=env)
-        ran = await asyncio.to_thread(bot, tmp_path, "run", env=env)
-    finally:
-        await running.release()
-    assert ran.returncode == 1 and "another process already runs" in ran.stderr, ran.stderr
-    assert checked.returncode == 1, (
-        f"check exits {checked.returncode} and says {checked.stdout.strip().splitlines()[-1]!r}, "
-        f"while run with the same settings exits 1: {ran.stderr.strip()!r}"
+    ran = await check_and_run_while_held(
+        tmp_path,
+        env,
+        f"sqlite:///{database}",
+        ShardSet(None, None),  # the bot already running
     )
+    assert "another process already runs" in ran.stderr, ran.stderr

@@ -7,15 +7,13 @@ PostgreSQL, against the fake Discord."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from pathlib import Path
 
-from bot.config import VARIABLES
 from bot.store import parse_database_url
 from tests.e2e.test_shard_processes import REPO, ShardProcess
 from tests.fakediscord import FakeDiscord
-from tests.test_cli import TOKEN
+from tests.test_cli import TOKEN, env_against
 
 
 async def command(folder: Path, env: dict[str, str], *args: str, timeout: float = 45) -> tuple[int, str, str]:
@@ -52,11 +50,8 @@ async def test_a_second_process_on_the_same_shards_is_refused_and_a_killed_one_r
     database = parse_database_url(backend_url).path or shown  # SQLite: the file; PostgreSQL: the masked URL
     async with FakeDiscord(token=TOKEN) as fake:
         fake.create_guild("Cards")
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN,
-            DISCORD_API_BASE_URL=fake.api_base_url,
-            DISCORD_GATEWAY_URL=fake.gateway_url,
+        env = env_against(
+            fake,
             DATABASE_URL=backend_url,
             SHARD_COUNT="2",
             EIGHTS_CPU_DELAY="0",

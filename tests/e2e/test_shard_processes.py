@@ -10,17 +10,15 @@ twice. Last, /eights forget asked in one guild forgets the player in both."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-from bot.config import VARIABLES
 from bot.store import Store, open_store
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage
-from tests.test_cli import TOKEN
+from tests.test_cli import TOKEN, env_against
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -86,11 +84,8 @@ async def test_two_shard_processes_share_one_database_and_never_both_act_on_a_ta
         alice = fake.create_user("alice")
         for guild in guilds:
             fake.add_member(guild, alice)
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN,
-            DISCORD_API_BASE_URL=fake.api_base_url,
-            DISCORD_GATEWAY_URL=fake.gateway_url,
+        env = env_against(
+            fake,
             DATABASE_URL=pg_url,
             SHARD_COUNT="2",
             EIGHTS_CPU_DELAY="0.25",  # a round of three CPU players lasts long enough to restart both

@@ -14,12 +14,11 @@ import signal
 import time
 from pathlib import Path
 
-from bot.config import VARIABLES
 from bot.engine import card_label, parse_card
 from bot.store import open_store
 from tests.e2e.test_shard_processes import ShardProcess, public_lines
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from tests.test_cli import TOKEN
+from tests.test_cli import TOKEN, env_against
 
 REPO = Path(__file__).resolve().parents[2]
 # A play as a line tells it, its card emoji (once uploaded) before the label.
@@ -35,11 +34,8 @@ async def test_every_play_is_shown_once_and_in_order_though_the_bot_is_killed(tm
         alice = fake.create_user("alice")
         fake.add_member(guild, alice)
         url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
-        env = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-        env.update(
-            DISCORD_TOKEN=TOKEN,
-            DISCORD_API_BASE_URL=fake.api_base_url,
-            DISCORD_GATEWAY_URL=fake.gateway_url,
+        env = env_against(
+            fake,
             DATABASE_URL=url,
             EIGHTS_CPU_DELAY="0.15",  # a match long enough for several lines, even when each folds many moves
             PYTHONPATH=str(REPO),

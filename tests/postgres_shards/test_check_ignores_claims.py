@@ -19,25 +19,17 @@ from pathlib import Path
 from bot.shards import ShardSet
 from bot.store import open_store
 from bot.store.claims import claim_shards
-from tests.test_cli import TOKEN, bot
+from tests.test_cli import TOKEN, bot, check_and_run_while_held
 
 
 async def test_check_says_run_would_be_refused_when_another_process_holds_the_shards(
     tmp_path: Path, own_db: tuple[str, str]
 ) -> None:
     _, url = own_db
-    running = await claim_shards(url, ShardSet(2, (0,)))  # the process already running shard 0 of 2
-    try:
-        env = {"DATABASE_URL": url, "DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "2", "SHARD_IDS": "0"}
-        checked = await asyncio.to_thread(bot, tmp_path, "check", env=env)
-        ran = await asyncio.to_thread(bot, tmp_path, "run", env=env)
-    finally:
-        await running.release()
-    assert ran.returncode == 1 and "another process already runs shard 0 of 2" in ran.stderr, ran.stderr
-    assert checked.returncode == 1, (
-        f"check exits {checked.returncode} and says {checked.stdout.strip().splitlines()[-1]!r}, "
-        f"while run with the same settings exits 1: {ran.stderr.strip()!r}"
-    )
+    env = {"DATABASE_URL": url, "DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "2", "SHARD_IDS": "0"}
+    # the process already running shard 0 of 2
+    ran = await check_and_run_while_held(tmp_path, env, url, ShardSet(2, (0,)))
+    assert "another process already runs shard 0 of 2" in ran.stderr, ran.stderr
 
 
 async def test_check_says_run_would_be_refused_when_another_process_holds_the_sqlite_file(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.engine.crazier import DECK, CrazierRound
+from bot.engine.crazier import CrazierRound
 from bot.service import FakeClock, TableService
+from tests.engine.crazier.support import position
 from tests.service.support import ALICE, BOB, CAROL, Recorder, clock, open_with, recorder, service, store
 
 __all__ = ["clock", "recorder", "service", "store"]
@@ -18,47 +17,13 @@ def _team_position(service: TableService, table_id: int) -> CrazierRound:
     Alice and Carol each control an Angel of Hope, so each of them has a choice at the beginning of turn."""
     live = service._registry.get(table_id)
     assert live is not None and live.crazier is not None
-    rules = live.crazier.rules
-    hands = [
-        ["2B", "2G", "2P", "3B", "3G"],
-        ["9B", "9G", "9P", "10B", "10G"],
-        ["4B", "4G", "4P", "3P", "2O"],
-        ["7B", "7G", "7P", "10P", "AB"],
-    ]
-    in_play = [["5B"], [], ["5G"], []]
-    discard = ["5O"]
-    used = {c for h in hands for c in h} | {c for p in in_play for c in p} | set(discard)
-    draw = [c for c in DECK if c not in used]
-    data: dict[str, Any] = {
-        "format": 1,
-        "game": rules.name,
-        "rules": rules.to_json(),
-        "n": 4,
-        "seed": 7,
-        "reshuffles": 0,
-        "hands": hands,
-        "draw": draw,
-        "discard": discard,
-        "in_play": in_play,
-        "follow": None,
-        "alive": [True] * 4,
-        "lost_with": [None] * 4,
-        "turn": 1,
-        "lead": 0,
-        "active": [0, 2],
-        "stage": ["start", "done", "start", "done"],
-        "discards_left": [1, 0, 1, 0],
-        "effect_used": [False] * 4,
-        "batch": [],
-        "choice": None,
-        "over": False,
-        "winners": [],
-        "scores": None,
-        "reason": "",
-        "recent": [],
-    }
-    rnd = CrazierRound.from_json(data)
-    rnd.resume()
+    rnd, _events = position(
+        ["2B 2G 2P 3B 3G", "9B 9G 9P 10B 10G", "4B 4G 4P 3P 2O", "7B 7G 7P 10P AB"],
+        "5O",
+        in_play=["5B", "", "5G", ""],
+        teams=True,
+        rules=live.crazier.rules,
+    )
     live.crazier.round = rnd
     live.snapshot_of = None
     return rnd

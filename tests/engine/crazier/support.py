@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.engine import EngineError
-from bot.engine.crazier import DECK, CrazierRound, Move, get_preset
+from bot.engine.crazier import DECK, CrazierRound, CrazierRules, Move, get_preset
 from bot.engine.crazier.game import START
 from bot.engine.events import Event
 
@@ -26,13 +26,15 @@ def position(
     teams: bool = False,
     rest: str | int = "draw",
     follow: str | None = None,
+    rules: CrazierRules | None = None,
 ) -> tuple[CrazierRound, list[Event]]:
     """A game whose seat ``first`` (with teams: its team) is about to begin its turn, then run to the first
     decision. ``discard`` lists the discard pile bottom to top, ``draw`` the draw pile from its top; every
     other card goes under the draw pile (``rest="draw"``), under the discard pile (``"discard"``) or into a
-    seat's hand (an int)."""
+    seat's hand (an int). ``rules``: a table's own (else the preset's)."""
     n = len(hands)
-    rules = get_preset("crazier-abilities", teams=teams)
+    if rules is None:
+        rules = get_preset("crazier-abilities", teams=teams)
     hand_lists = [words(h) for h in hands]
     plays = [words(p) for p in (in_play or [""] * n)]
     pile = words(discard)
