@@ -26,9 +26,12 @@ from bot.ui.art.kept import Kept
 
 BAND_ROWS = 15  # 30 bands on an 800 × 450 board: about 12 kB of pixels each
 LEVEL = 1  # zlib's effort (see bot.ui.art.board.PNG_LEVEL)
-# About 1.8 kB of deflate each: measured full in bench/soak.py, 14.3 MiB of deflate and ~18 MiB with the keys
-# and the map (the process's largest kept part; full after ~4 minutes of the soak's 14 tables).
-CACHE_BANDS = 8192
+# About 1.8 kB of deflate each, ~2.2 kB with its key: 2,048 hold ~4.5 MiB. The hits that count are a table's
+# bands unchanged since its last picture, a few thousand insertions earlier at 300 busy tables; what is kept
+# longer is mostly hands and piles never drawn again. Replaying the bands of a 300-table run (bench/e2e.py)
+# through LRU maps: 4.6 new bands a picture with 2,048 kept, 3.6 with 8,192 (~20 us more a picture), while
+# 8,192 took 18 MiB and filled over 15-20 minutes of bench/soak.py (its RSS target, issue 26).
+CACHE_BANDS = 2048
 _ADLER_BASE = 65521
 _FINAL_BLOCK = b"\x03\x00"  # an empty final block (fixed Huffman): ends the joined stream
 
