@@ -42,6 +42,10 @@ meet):
     concerns one player only" has nothing to apply to yet; the per-seat stages are where such a card would
     act.
 12. The turn cap (1,000 turns by default) settles the game as an impossible draw (fewest cards wins).
+13. A card played for its effect leaves the hand as it is played: a player who plays their last card has
+    zero cards in hand and wins at once (detail 4: the game is over), before the card's effect. An event
+    played so (Forbidden Knowledge, on oneself or on another) does nothing and goes to the bottom of the
+    discard pile; an asset goes into play. Only Forbidden Knowledge changes a result this way.
 """
 
 from __future__ import annotations

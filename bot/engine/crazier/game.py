@@ -381,7 +381,9 @@ class CrazierRound:
             if row.kind == "asset":
                 self.in_play[seat].append(card)
             else:
-                if ability.resolve is not None:
+                # A last card has left the hand as it is played: its player has won at once (detail 4, the
+                # game is over) and the event does nothing (decision 13).
+                if ability.resolve is not None and self.hands[seat]:
                     ability.resolve(self, seat, card, target, {}, ev)
                 # The event goes to the bottom of the discard pile after doing what it says.
                 self.discard.insert(0, card)

@@ -247,9 +247,9 @@ def test_the_first_team_with_a_player_out_of_cards_wins_and_points_are_by_team()
     """ "The first team with a player out of cards wins; points are by team." """
     g, _ = position(["9G 2B", "9O 3B", "6G", "9P 3P 4P"], "5G", draw="KB 2O", teams=True)
     g.apply(Move.discard(2, "6G"))
-    g.apply(Move.effect(2, "2O", target=1))
+    g.apply(Move.effect(2, "2O", target=1))  # its last card: the game is over before seat 1 would draw
     assert g.over and g.winners == [0, 2]
-    assert g.scores == [0, 7, 0, 7]  # seat 1: 4 cards, seat 3: 3 cards
+    assert g.scores == [0, 5, 0, 5]  # seat 1: 2 cards, seat 3: 3 cards
 
 
 def test_a_match_with_teams_ranks_the_teams() -> None:
@@ -258,8 +258,8 @@ def test_a_match_with_teams_ranks_the_teams() -> None:
     m.round = position(["9G 2B", "9O 3B", "6G", "9P 3P 4P"], "5G", draw="KB 2O", teams=True)[0]
     m.apply(Move.discard(2, "6G"))
     m.apply(Move.effect(2, "2O", target=1))
-    assert m.totals == [0, 7, 0, 7]
-    assert m.side_ranking() == [(1, (0, 2), 0), (2, (1, 3), 7)]
+    assert m.totals == [0, 5, 0, 5]
+    assert m.side_ranking() == [(1, (0, 2), 0), (2, (1, 3), 5)]
 
 
 # --------------------------------------------------------------------------------------- safety net
