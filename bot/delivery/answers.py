@@ -184,21 +184,41 @@ def unwatch(interaction: discord.Interaction) -> None:
         _done.popitem(last=False)
 
 
-async def answer_privately(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """A short ephemeral answer, whether or not the interaction was answered or deferred already."""
-    if len(text) > MAX_CONTENT:
+async def answer_privately(interaction: discord.Interaction, text: str | None, **kwargs: Any) -> None:
+    """A short ephemeral answer (text, or None beside an ``embed``), whether or not the interaction was
+    answered or deferred already."""
+    if text is not None and len(text) > MAX_CONTENT:
         # Cut rather than refused by Discord (nobody answered): what quotes input is clipped before this.
         text = text[: MAX_CONTENT - 1] + "…"
     state = _state(interaction)
     async with state.lock:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **kwargs)
+            await interaction.followup.send(
+                text if text is not None else discord.utils.MISSING, ephemeral=True, **kwargs
+            )
         else:
             await webhook_calls.respond_once(
                 interaction, interaction.response.send_message(text, ephemeral=True, **kwargs), MESSAGE_ANSWER
             )
         _mark_answered(interaction, state)
     release(kwargs.get("view"))
+
+
+async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None:
+    """Replace the clicked message's ``fields`` (content, embed, view, attachments): the response, or an edit
+    after a deferred update. The caller has checked that the message is one the control may change."""
+    state = _state(interaction)
+    async with state.lock:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await webhook_calls.respond_once(
+                interaction,
+                interaction.response.edit_message(**fields),
+                discord.InteractionResponseType.message_update,
+            )
+        _mark_answered(interaction, state)
+    release(fields.get("view"))
 
 
 def from_private_message(interaction: discord.Interaction) -> bool:

@@ -102,10 +102,19 @@ class EightsGroup(app_commands.Group):
 
 
 class FeatureCog(commands.Cog):
-    """A cog whose application commands are ``/eights`` subcommands (module docstring)."""
+    """A cog whose application commands are ``/eights`` subcommands (module docstring). Every one of them is
+    answered in time: deferred if its work runs late (``answers.watch``; a database waiting on a lock can take
+    longer than Discord's 3 seconds). The group's error handler and ``unwatch_on_completion`` drop the
+    watch."""
 
-    def __init__(self, group: EightsGroup) -> None:
+    def __init__(self, group: EightsGroup, *, defer_after: float = answers.DEFER_AFTER) -> None:
         self.group = group
+        self.defer_after = defer_after
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            answers.watch(interaction, update=False, after=self.defer_after)
+        return True
 
     async def cog_load(self) -> None:
         # Called by discord.py before it adds a cog's top-level commands to the tree: once they are children

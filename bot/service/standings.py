@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, get_args
 
 from bot.i18n import _, ngettext
-from bot.service.errors import ServiceError
+from bot.service.errors import EXPIRED, ServiceError
 from bot.service.faults import store_faults
 from bot.service.views import house_words
 from bot.store.base import RATED_TO_RANK, MatchSummary, PlayerRating, RatingRow, Store
@@ -28,6 +28,7 @@ MIN_MATCHES_FOR_WIN_RATE: Final = 5
 HISTORY_SIZE: Final = 10
 SEARCHED_PER_SHOWN: Final = 4  # matches looked at per one listed, when some channels may not be listed
 RATING_HISTORY: Final = 20  # the rated matches /eights stats draws
+LARGEST_ID: Final = 2**63 - 1  # Discord's ids and ours fit a signed 64-bit column
 BoardSort = Literal["rating", "wins", "winrate", "points"]
 LEADERBOARD_SORTS: Final[tuple[BoardSort, ...]] = get_args(BoardSort)
 
@@ -234,6 +235,9 @@ class StandingsService:
         pressed on an old message after the board shrank shows the last page instead. At most three queries:
         the board's size, the page, and the viewer's rank only when the viewer is not on the page.
         """
+        if not (0 <= guild_id <= LARGEST_ID and 0 <= viewer_id <= LARGEST_ID):
+            # Only a tampered page button names one: no database column holds such a number.
+            raise ServiceError("expired", EXPIRED)
         if sort is None:
             rated = await self._store.rating_board_size(guild_id) + await self._store.rating_board_size(
                 guild_id, ranked=False

@@ -278,6 +278,23 @@ class ForgetAnswers(Protocol):
     ) -> None: ...
 
 
+def is_leaderboard(message: discord.Message | None, pressed: str) -> bool:
+    """Whether ``message`` is a leaderboard, which a page button may edit: it carries a page button besides
+    the ``pressed`` one (Previous and Next differ by construction; a tampered client's component, sent on
+    another message, comes alone)."""
+    if message is None:
+        return False
+    return any(
+        isinstance(child, discord.Button)
+        and child.custom_id is not None
+        and child.custom_id.startswith("eights-lb:")
+        and child.custom_id != pressed
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for child in row.children
+    )
+
+
 class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEADERBOARD_TEMPLATE):
     """Previous or Next under a leaderboard: edits that message in place to show ``page``.
 

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
 from bot.exts.channel_access import readable_by_member
 from bot.i18n import N_, _
@@ -34,17 +35,25 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
         self, interaction: discord.Interaction[Any], table_id: int, step: int, *, new: bool
     ) -> None:
         """Show step ``step`` of the match: a new private message (``new``), else the replay's own message
-        edited in place."""
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            await interaction.response.send_message(_(NOT_IN_GUILD), ephemeral=True)
-            return
+        edited in place. A replay's message is private: a step pressed on a public one (only a tampered client
+        sends it there) is a new private message, and that message is left alone."""
+        new = new or not answers.from_private_message(interaction)
+        component = interaction.type is discord.InteractionType.component
+        if component:  # (a command is watched by the cog's ``interaction_check``)
+            answers.watch(interaction, update=not new)
         try:
+            guild_id = interaction.guild_id
+            if guild_id is None:
+                await answers.answer_privately(interaction, _(NOT_IN_GUILD))
+                return
             await self._show(interaction, guild_id, table_id, step, new=new)
         except ServiceError as error:
-            await interaction.response.send_message(error.message, ephemeral=True)
+            await answers.answer_privately(interaction, error.message)
         except Exception as error:  # a button has no command error handler: answer as the table controls do
             await answer_unexpected(interaction, error, "replay")
+        finally:
+            if component:
+                answers.unwatch(interaction)
 
     async def _show(
         self, interaction: discord.Interaction[Any], guild_id: int, table_id: int, step: int, *, new: bool
@@ -63,9 +72,9 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
             )
         view = replay_view(shown)
         if new:
-            await interaction.response.send_message(embed=embed, view=view, files=files, ephemeral=True)
+            await answers.answer_privately(interaction, None, embed=embed, view=view, files=files)
         else:
-            await interaction.response.edit_message(embed=embed, view=view, attachments=files)
+            await answers.edit_in_place(interaction, embed=embed, view=view, attachments=files)
 
     @app_commands.command(name="replay", description="Step through a finished match of this server.")
     @app_commands.describe(match="The match (its number in /eights history)")

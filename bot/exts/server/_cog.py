@@ -10,13 +10,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.exts._group import EightsGroup, FeatureCog
+from bot.delivery import answers
+from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
 from bot.i18n import LANGUAGE_NAMES, N_, _
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
 from bot.service.server import AUTO_LANGUAGE, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
 from bot.ui.appearance import Appearance
-from bot.ui.controls import release
 from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view, settings_embed
 
 NOT_IN_GUILD = N_("Use this command in a server.")
@@ -24,7 +24,7 @@ PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_
 
 
 async def _private(interaction: discord.Interaction, message: str) -> None:
-    await interaction.response.send_message(message, ephemeral=True)
+    await answers.answer_privately(interaction, message)
 
 
 # The languages by their own names (Discord shows a choice's name in the reader's language only when a
@@ -127,8 +127,8 @@ class ServerCog(FeatureCog, name=SERVER_COG):
             return
         # Boards and hands use the new switches from their next update on.
         self.appearance.set_switches(interaction.guild_id, display)
-        await interaction.response.send_message(
-            embed=settings_embed(settings, display, changed=changes), ephemeral=True
+        await answers.answer_privately(
+            interaction, None, embed=settings_embed(settings, display, changed=changes)
         )
 
     @settings.autocomplete("house_option")
@@ -153,21 +153,30 @@ class ServerCog(FeatureCog, name=SERVER_COG):
     async def on_forget_answer(
         self, interaction: discord.Interaction[Any], user_id: int, confirm: bool
     ) -> None:
-        """The answer to /eights forget's question (``bot.ui.standings.ForgetButton``)."""
-        if interaction.user.id != user_id:
-            await interaction.response.send_message(
-                _("Only the member who asked can answer this."), ephemeral=True
-            )
-            return
-        if not confirm:
-            await interaction.response.edit_message(content=_("Your statistics are kept."), view=None)
-            return
-        await self.server.forget(user_id)
-        await interaction.response.edit_message(content=_(FORGOTTEN), view=None)
+        """The answer to /eights forget's question (``bot.ui.standings.ForgetButton``): the question, edited
+        in place. Pressed on any other message (only a tampered client sends it there), the answer is a new
+        private message and that message is left alone."""
+        in_place = answers.from_private_message(interaction)
+        answers.watch(interaction, update=in_place)
+        try:
+            if interaction.user.id != user_id:
+                await _private(interaction, _("Only the member who asked can answer this."))
+                return
+            if confirm:
+                await self.server.forget(user_id)
+            text = _(FORGOTTEN) if confirm else _("Your statistics are kept.")
+            if in_place:
+                await answers.edit_in_place(interaction, content=text, view=None)
+            else:
+                await _private(interaction, text)
+        except ServiceError as error:
+            await _private(interaction, error.message)
+        except Exception as error:  # a button has no command error handler: answer as the table controls do
+            await answer_unexpected(interaction, error, "forget")
+        finally:
+            answers.unwatch(interaction)
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
     async def forget(self, interaction: discord.Interaction) -> None:
         # The deletion itself happens when the member confirms (bot.ui.standings.ForgetButton).
-        view = forget_view(interaction.user.id)
-        await interaction.response.send_message(_(FORGET_QUESTION), view=view, ephemeral=True)
-        release(view)
+        await answers.answer_privately(interaction, _(FORGET_QUESTION), view=forget_view(interaction.user.id))

@@ -1,6 +1,8 @@
 """The standings subcommands of /eights: leaderboard, stats and history. Each resolves who and where, calls
 ``StandingsService`` and renders with ``bot.ui.standings``. A mistaken request (a ``ServiceError``) gets a
-short private answer here; anything unexpected goes to the group's error handler (``bot.exts._group``).
+short private answer here; anything unexpected goes to the group's error handler (``bot.exts._group``), or,
+for the leaderboard's page buttons, to ``answer_unexpected``. Every answer goes through
+``bot.delivery.answers``, which knows whether the deferral watchdog answered first.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.exts._group import EightsGroup, FeatureCog
+from bot.delivery import answers
+from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
 from bot.exts.channel_access import readable_where_asked
 from bot.i18n import N_, _, use_locale
 from bot.service.errors import ServiceError
@@ -20,6 +23,7 @@ from bot.ui.replays import history_view
 from bot.ui.standings import (
     STANDINGS_COG,
     history_embed,
+    is_leaderboard,
     leaderboard_embed,
     leaderboard_view,
     stats_embed,
@@ -27,11 +31,10 @@ from bot.ui.standings import (
 )
 
 NOT_IN_GUILD = N_("Use this command in a server.")
-NO_MENTIONS = discord.AllowedMentions.none()
 
 
 async def _private(interaction: discord.Interaction, message: str) -> None:
-    await interaction.response.send_message(message, ephemeral=True)
+    await answers.answer_privately(interaction, message)
 
 
 class StandingsCog(FeatureCog, name=STANDINGS_COG):
@@ -52,22 +55,31 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         self, interaction: discord.Interaction[Any], guild_id: int, sort: BoardSort, page: int, viewer_id: int
     ) -> None:
         """Previous or Next under a leaderboard (``bot.ui.standings.LeaderboardPageButton``): that message,
-        edited in place to show the page."""
-        if interaction.guild_id != guild_id:
-            await interaction.response.send_message(
-                _("This leaderboard belongs to another server."), ephemeral=True
-            )
-            return
+        edited in place to show the page. Pressed on any other message (only a tampered client sends it
+        there), the page is a new private message and that message is left alone."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        pressed = str(data.get("custom_id", ""))
+        in_place = is_leaderboard(interaction.message, pressed)
+        answers.watch(interaction, update=in_place)
         try:
+            if interaction.guild_id != guild_id:
+                await _private(interaction, _("This leaderboard belongs to another server."))
+                return
             shown = await self.standings.leaderboard(
                 guild_id, viewer_id=viewer_id, sort=sort, page=page, clamp=True
             )
+            with use_locale(await self._public(guild_id)):
+                embed, view = leaderboard_embed(shown), leaderboard_view(shown)
+            if in_place:
+                await answers.edit_in_place(interaction, embed=embed, view=view)
+            else:
+                await answers.answer_privately(interaction, None, embed=embed, view=view)
         except ServiceError as error:
-            await interaction.response.send_message(error.message, ephemeral=True)
-            return
-        with use_locale(await self._public(guild_id)):
-            embed, view = leaderboard_embed(shown), leaderboard_view(shown)
-        await interaction.response.edit_message(embed=embed, view=view)
+            await _private(interaction, error.message)
+        except Exception as error:  # a button has no command error handler: answer as the table controls do
+            await answer_unexpected(interaction, error, "leaderboard page")
+        finally:
+            answers.unwatch(interaction)
 
     @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
     @app_commands.describe(
@@ -100,7 +112,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
             return
         with use_locale(await self._public(interaction.guild_id)):
             embed, view = leaderboard_embed(board), leaderboard_view(board)
-        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await answers.answer_publicly(interaction, embed=embed, view=view)
 
     @app_commands.command(name="stats", description="A player's Crazy Eights statistics in this server.")
     @app_commands.describe(member="Whose statistics (default: yours)")
@@ -119,11 +131,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         with use_locale(await self._public(interaction.guild_id)):
             picture = await stats_picture(stats)  # the rating over the last matches, once there is one
             embed = stats_embed(stats)
-        await interaction.response.send_message(
-            embed=embed,
-            allowed_mentions=NO_MENTIONS,
-            files=[] if picture is None else [picture],
-        )
+        await answers.answer_publicly(interaction, embed=embed, file=picture)
 
     @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
     async def history(self, interaction: discord.Interaction) -> None:
@@ -139,8 +147,4 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
             return
         with use_locale(await self._public(interaction.guild_id)):
             embed, view = history_embed(matches), history_view(matches)  # the Replay select: bot.exts.replays
-        await interaction.response.send_message(
-            embed=embed,
-            view=view,
-            allowed_mentions=NO_MENTIONS,
-        )
+        await answers.answer_publicly(interaction, embed=embed, view=view)

@@ -3,8 +3,8 @@ table), which table the channel has, showing a player their hand (in place or as
 making a game move then answering with the updated hand, and the deal of the first round (a command and the
 lobby's Start button).
 
-Every application command of a ``TableCog`` is watched by the deferral watchdog (``interaction_check``): a
-command added to any table cog has it by construction, with no list to keep.
+Every application command of a ``TableCog`` is watched by the deferral watchdog (``FeatureCog``'s
+``interaction_check``): a command added to any table cog has it by construction, with no list to keep.
 """
 
 from __future__ import annotations
@@ -50,19 +50,11 @@ class TableCog(FeatureCog):
         *,
         defer_after: float = answers.DEFER_AFTER,
     ) -> None:
-        super().__init__(group)
+        super().__init__(group, defer_after=defer_after)
         self.bot = bot
         self.service = service
         self.publisher = publisher
         self.hands = hands
-        self.defer_after = defer_after
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Every command of a table cog is answered in time: deferred if its work runs late (``answers``).
-        The group's error handler and ``unwatch_on_completion`` drop the watch."""
-        if interaction.type is discord.InteractionType.application_command:
-            answers.watch(interaction, update=False, after=self.defer_after)
-        return True
 
     @staticmethod
     def actor(interaction: discord.Interaction, *, can_manage: bool = False) -> Actor:
