@@ -77,7 +77,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
         except Exception as error:  # a button has no command error handler: answer as the table controls do
-            await answer_unexpected(interaction, error, "leaderboard page")
+            await answer_unexpected(interaction, error, "leaderboard")
         finally:
             answers.unwatch(interaction)
 
