@@ -129,14 +129,15 @@ def cpu_move(rnd: CrazierRound, seat: int, level: str, seed: int) -> Move:
 
 
 def referee_move(rnd: CrazierRound, seat: int) -> Move | None:
-    """What the referee does for a seat whose time ran out: answers a pending choice as a normal CPU would,
-    and otherwise ends the turn (nothing is discarded or played for the absent player)."""
+    """What the referee does for a seat whose time ran out: answers its pending choice as a normal CPU would,
+    and otherwise ends the turn (nothing is discarded or played for the absent player; with teams, a member
+    at their own part of the turn while a teammate's choice waits is ended too)."""
     if rnd.over or seat not in rnd.acting:
         return None
     legal = rnd.legal_actions(seat)
     if not legal:
         return None
-    if rnd.choice is not None:
+    if rnd.choice is not None and rnd.choice["by"] == seat:
         return normal_move(rnd.view(seat), legal)
     return Move.end(seat)
 

@@ -34,10 +34,15 @@ meet):
    seat after the one whose turn the game ended on; with teams, that player's team leads).
 10. Teams: seats alternate (seats 0, 2, 4 are one team; 1, 3, 5 the other). The members' beginnings of turn
     and draws happen one member at a time, clockwise from the team's first player (as drawing from one source,
-    001 §8), before any of them discards or plays; then each discards, plays and ends in any order between
-    them. The team's first player moves one seat on every team turn. A team wins with any member's win (empty
-    hand, King Arthur, fewest cards); its members all score 0; the other team's members each score their
-    team's total. Mordred, Castle and Crown of Kings count only the other team as opponents.
+    001 §8). A member whose own beginning and draw are done discards, plays and ends at any time, in any order
+    with the others, even while a teammate's beginning-of-turn choice waits: ``acting`` is the seat owing the
+    choice (its choice first, before any move of its own), then every member at their own part. After such a
+    move the waiting choice is asked again as when it came (decision 4): with no option left (an Elven
+    Princess whose card a draw took off the draw pile) the ability does nothing; with one, it is taken. The
+    team's turn ends when every member has ended theirs and no beginning is left. The team's first player
+    moves one seat on every team turn. A team wins with any member's win (empty hand, King Arthur, fewest
+    cards); its members all score 0; the other team's members each score their team's total. Mordred, Castle
+    and Crown of Kings count only the other team as opponents.
 11. No card of this deck skips a turn or gives an extra one, so the section's "a skip or an extra turn
     concerns one player only" has nothing to apply to yet; the per-seat stages are where such a card would
     act.

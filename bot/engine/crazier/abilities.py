@@ -93,7 +93,10 @@ def _crown(g: CrazierRound, seat: int, card: str, target: Any, data: dict[str, A
 
 # ------------------------------------------------------------------------------------------------ assets
 def _princess_options(g: CrazierRound, seat: int, data: dict[str, Any]) -> list[Any]:
-    return ["keep", "move"] if data.get("seen") is not None else []
+    """Keep or move the card looked at, while it is still the top card of the draw pile (a teammate's draw
+    may take it meanwhile: then there is nothing left to choose)."""
+    seen = data.get("seen")
+    return ["keep", "move"] if seen is not None and g.draw and g.draw[-1] == seen else []
 
 
 def _princess(

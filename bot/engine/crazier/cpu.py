@@ -154,7 +154,7 @@ def determinized(game: CrazierRound, seat: int, rng: random.Random) -> CrazierRo
     seen_top = None
     ch = game.choice
     if ch is not None and ch["by"] == seat and ch["kind"] == "look" and game.draw:
-        # While the choice waits nothing else moves, so the card it looks at is still the top one.
+        # A pending look's card is the top one: a teammate's draw that takes it meanwhile ends the choice.
         seen_top = ch["entry"][2].get("seen")
     known = set(game.hands[seat]) | set(game.discard) | {c for cs in game.in_play for c in cs}
     if seen_top is not None:
@@ -166,6 +166,10 @@ def determinized(game: CrazierRound, seat: int, rng: random.Random) -> CrazierRo
             k = len(game.hands[s])
             data["hands"][s], unseen = unseen[:k], unseen[k:]
     data["draw"] = unseen + ([seen_top] if seen_top is not None else [])
+    if ch is not None and ch["by"] != seat and ch["kind"] == "look" and data["draw"]:
+        # A teammate's look waits while this seat moves: the card it looks at is hidden from this seat, so
+        # in the copy it is the copy's own top card.
+        data["choice"]["entry"][2]["seen"] = data["draw"][-1]
     data["seed"] = rng.randrange(1 << 30)
     data["recent"] = []
     return CrazierRound.from_json(data)

@@ -6,7 +6,10 @@ the top (``draw[-1]`` is drawn next, ``discard[-1]`` is the top card); "the bott
 
 The engine runs every step that asks nothing of anyone: the beginning-of-turn abilities without a choice, the
 turn's draw, and the end of a turn with nothing left to do. It stops at the first choice (``choice``) or at
-the players' own part of the turn (discard, effect, end), and resumes there after a JSON round trip.
+the players' own part of the turn (discard, effect, end), and resumes there after a JSON round trip. With
+teams, a member whose beginning of turn and draw are done may discard, play and end while a teammate's
+beginning-of-turn choice waits (decision 10): after each such move the choice is checked again, as when it
+was asked.
 
 Events (``bot.engine.events.Event``; cards are codes; private ones carry ``visible_to``):
   dealt {cards} (private) · starter {card, follow} · turn {seats, turn} · ability {card, name} (a
@@ -161,11 +164,13 @@ class CrazierRound:
 
     @property
     def acting(self) -> list[int]:
+        """The seats that may move now: the seat owing the pending choice first (choice moves only), then
+        every active seat at its own part of the turn (with teams, while a teammate's choice waits too)."""
         if self.over:
             return []
-        if self.choice is not None:
-            return [self.choice["by"]]
-        return [s for s in self.active if self.stage[s] == MAIN]
+        by = self.choice["by"] if self.choice is not None else None
+        out = [] if by is None else [by]
+        return out + [s for s in self.active if self.stage[s] == MAIN and s != by]
 
     def top(self) -> str:
         return self.discard[-1]
@@ -208,8 +213,8 @@ class CrazierRound:
             for s in self.acting:
                 out += self.legal_actions(s)
             return out
-        if self.choice is not None:
-            return self._choice_moves() if self.choice["by"] == seat else []
+        if self.choice is not None and self.choice["by"] == seat:
+            return self._choice_moves()
         if seat not in self.active or self.stage[seat] != MAIN:
             return []
         return [*self._main_moves(seat), Move.end(seat)]
@@ -283,6 +288,8 @@ class CrazierRound:
         self._check(move)
         ev: list[Event] = []
         self._do(move, ev)
+        if move.kind not in CHOICE_KINDS:
+            self._recheck_choice(ev)
         self._advance(ev)
         self._remember(ev)
         return ev
@@ -309,16 +316,15 @@ class CrazierRound:
             raise EngineError(924)
         if type(m.seat) is not int or not 0 <= m.seat < self.n:
             raise EngineError(923)
-        if self.choice is not None:
-            if m.seat != self.choice["by"]:
-                raise EngineError(901)
+        if self.choice is not None and m.seat == self.choice["by"]:
             if m.kind not in CHOICE_KINDS:
                 raise EngineError(935)
             if m not in self._choice_moves():
                 raise EngineError(934)
             return
         if m.kind in CHOICE_KINDS:
-            raise EngineError(934)
+            # Another seat's choice is not this seat's to answer; with none pending nothing is offered.
+            raise EngineError(901 if self.choice is not None else 934)
         if m.seat not in self.active or self.stage[m.seat] != MAIN:
             raise EngineError(901)
         if m.kind == END:
@@ -499,6 +505,28 @@ class CrazierRound:
             self._finish_entry(entry, options[0], ev)  # "it must": a single option is taken
             return
         self.choice = {"kind": ability.choice, "by": controller, "entry": entry}
+
+    def _recheck_choice(self, ev: list[Event]) -> None:
+        """After a teammate's discard, effect or end while a choice waits: the choice as ``_begin_step`` and
+        ``_resolve_entry`` would ask it now. An order whose abilities no longer differ is no longer asked
+        (``_advance`` resolves them); an ability whose choice has no option left does nothing, one with a
+        single option takes it (decision 4), otherwise the choice still waits (its options read anew)."""
+        ch = self.choice
+        if ch is None:
+            return
+        if ch["kind"] == ORDER:
+            if not self.batch or len({rank_of(c) for c in self._order_options()}) < 2:
+                self.choice = None
+            return
+        entry = ch["entry"]
+        options = self._entry_options(entry)
+        if len(options) > 1 or (options and ch["kind"] == LOOK):
+            return
+        self.choice = None
+        if not options:
+            ev.append(Event("no_effect", entry[1], {"card": entry[0]}))
+            return
+        self._finish_entry(entry, options[0], ev)
 
     def _finish_entry(self, entry: list[Any], value: Any, ev: list[Event]) -> None:
         card, controller, data = entry

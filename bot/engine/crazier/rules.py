@@ -136,9 +136,9 @@ def rules_help(rules: CrazierRules) -> str:
         lines.append(
             _(
                 "• Teams: two teams seated alternately take turns; each member does their own beginning of "
-                "turn and draw (one after the other), then discards and plays in any order; the team's turn "
-                "ends when every member has ended theirs. The first team with a player out of cards wins; "
-                "points are by team."
+                "turn and draw, one member after the other; a member who has drawn may discard, play and end "
+                "at once, even while a teammate is still choosing; the team's turn ends when every member "
+                "has ended theirs. The first team with a player out of cards wins; points are by team."
             )
         )
     lines.append(_("**The cards** (every colour of a rank is the same card)"))
