@@ -120,23 +120,34 @@ def line_nonce(table_id: int, first: int, last: int, index: int) -> str:
     return hashlib.blake2b(f"{table_id}:{first}:{last}:{index}".encode(), digest_size=12).hexdigest()
 
 
-def mentioning(user_id: int | None) -> discord.AllowedMentions:
-    """Only the person to move is pinged: never everyone, roles, or anyone named in a display name."""
+def mentioning(mention: object) -> discord.AllowedMentions:
+    """Only the people to move are pinged (``mention``: a user id, several, or None; as stored in the
+    outbox, a list): never everyone, roles, or anyone named in a display name."""
+    users = mentioned_users(mention)
     return discord.AllowedMentions(
         everyone=False,
         roles=False,
         replied_user=False,
-        users=[discord.Object(user_id)] if user_id is not None else False,
+        users=[discord.Object(user_id) for user_id in users] if users else False,
     )
 
 
-def user_to_act(snapshot: TableSnapshot) -> int | None:
-    if snapshot.phase != "playing" or snapshot.to_act is None:
-        return None
-    for seat in snapshot.seats:
-        if seat.position == snapshot.to_act and not seat.is_cpu:
-            return seat.user_id
-    return None
+def mentioned_users(mention: object) -> tuple[int, ...]:
+    """The user ids of a line's ``mention`` (an id, a sequence of ids, or None); anything else is none."""
+    if isinstance(mention, int) and not isinstance(mention, bool):
+        return (mention,)
+    if isinstance(mention, list | tuple):
+        return tuple(m for m in mention if isinstance(m, int) and not isinstance(m, bool))
+    return ()
+
+
+def acting_joined(before: TableSnapshot | None, after: TableSnapshot) -> bool:
+    """Whether a person may move in ``after`` who could not in ``before`` without a new turn: with Crazier
+    Eights teams, a member whose beginning of turn came once a teammate's choice was made. Their turn is
+    announced as a new one's would be."""
+    if before is None or after.crazier is None or before.round_token != after.round_token:
+        return False
+    return bool(set(after.people_to_act()) - set(before.people_to_act()))
 
 
 def cpu_to_act(snapshot: TableSnapshot) -> bool:

@@ -81,6 +81,7 @@ from bot.delivery.feed import (
     TURN_EVENTS,
     UNKNOWN,
     TableFeed,
+    acting_joined,
     board_view_key,
     cpu_to_act,
     hand_key,
@@ -89,7 +90,6 @@ from bot.delivery.feed import (
     mentioning,
     told_in_line,
     told_with_versions,
-    user_to_act,
 )
 from bot.delivery.hand_session import HAND_EDIT_WINDOW
 from bot.delivery.hands import HandMessages
@@ -145,7 +145,7 @@ class LineMessage:
     events are told once it is sent, and whether it announces the turn."""
 
     content: str | None
-    mention: int | None
+    mention: int | tuple[int, ...] | None
     told: int
     announce: bool
 
@@ -253,7 +253,9 @@ class TablePublisher:
             feed.versions.extend([outcome.version] * len(outcome.public_events))
             if feed.line_since is None:
                 feed.line_since = now
-            if any(event.kind in TURN_EVENTS for event in outcome.public_events):
+            if any(event.kind in TURN_EVENTS for event in outcome.public_events) or acting_joined(
+                feed.snapshot, outcome.snapshot
+            ):
                 feed.turns += 1
         feed.seen_version = max(feed.seen_version, outcome.version)
         seat = outcome.snapshot.seat_of(shown_to) if shown_to is not None else None
@@ -832,10 +834,10 @@ class TablePublisher:
 
     def _line_for(
         self, snapshot: TableSnapshot, events: list[TableEvent], announce: bool
-    ) -> tuple[str | None, int | None]:
-        """(the line, the user it mentions)."""
-        to_act_user = user_to_act(snapshot)
-        fresh = to_act_user is not None and self.hand_is_fresh(snapshot.table_id, to_act_user)
+    ) -> tuple[str | None, int | tuple[int, ...] | None]:
+        """(the line, the user or users it mentions)."""
+        people = snapshot.people_to_act()
+        fresh = bool(people) and all(self.hand_is_fresh(snapshot.table_id, user) for user in people)
         faces = self.appearance.cached_faces(snapshot.guild_id)
         # Public: in the server's language, whoever's move (and interaction) it follows.
         with use_locale(self.appearance.cached_language(snapshot.guild_id)):
@@ -911,7 +913,7 @@ class TablePublisher:
         assert line is not None and snapshot is not None
         attempt = line.attempt
         lines = [
-            (str(content), mention if isinstance(mention, int) else None, str(nonce))
+            (str(content), mention if isinstance(mention, int | list) else None, str(nonce))
             for content, mention, nonce in attempt.get("lines") or []
         ]
         if attempt.get("via") == "followup":

@@ -249,6 +249,24 @@ class TableSnapshot:
                 return seat
         return None
 
+    def positions_to_act(self) -> tuple[int, ...]:
+        """Who may move now: ``to_act``, or with Crazier Eights teams every member who may (the one owing a
+        choice first)."""
+        if self.phase != "playing" or self.to_act is None:
+            return ()
+        if self.crazier is not None and self.crazier.acting:
+            return tuple(self.crazier.acting)
+        return (self.to_act,)
+
+    def people_to_act(self) -> tuple[int, ...]:
+        """The user ids of the people (not CPU seats) among ``positions_to_act``, in that order."""
+        people = []
+        for position in self.positions_to_act():
+            seat = next((s for s in self.seats if s.position == position), None)
+            if seat is not None and seat.user_id is not None and not seat.is_cpu:
+                people.append(seat.user_id)
+        return tuple(people)
+
     def name_at(self, position: int) -> str:
         """The name of the player in a seat, as given (not escaped for Markdown)."""
         for seat in self.seats:

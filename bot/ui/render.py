@@ -502,7 +502,8 @@ def board_embed(
         _add_house_rules(embed, snapshot, rules_fields)
     elif phase == "playing":
         embed.colour = COLOUR_PLAYING
-        to_act = seat_name(snapshot, snapshot.to_act)
+        # With Crazier Eights teams several members may move at once: all are named.
+        to_act = ", ".join(seat_name(snapshot, p) for p in snapshot.positions_to_act() or (snapshot.to_act,))
         embed.description = _("**{name}** to move.", name=to_act)
         if snapshot.deadline and snapshot.deadline_kind == "turn":
             embed.description += " " + _("Turn ends {when}.", when=f"<t:{int(snapshot.deadline)}:R>")
@@ -573,11 +574,11 @@ def turn_line(
     hand_is_fresh: bool,
     announce_turn: bool = True,
     faces: CardFaces = TEXT,
-) -> tuple[str | None, int | None]:
+) -> tuple[str | None, int | tuple[int, ...] | None]:
     """The short public message for the moves gathered since the last one: the plays in words, then (when
     the turn passed) who moves next, mentioning that person (and, when their hand message can no longer be
     refreshed, pointing at "My hand"). Returns (content, or None when there is nothing to say; the user id to
-    mention)."""
+    mention: one user id, or several when several people may move)."""
     lines = event_lines(events, snapshot, faces)
     if faces.with_emojis and len("\n".join(lines[-MAX_LINES:])) > MAX_CONTENT - 200:
         lines = event_lines(events, snapshot)  # too long with emojis: text only
@@ -586,13 +587,16 @@ def turn_line(
         lines = [ngettext("… {n} earlier move", "… {n} earlier moves", earlier), *lines[-(MAX_LINES - 1) :]]
     if not lines and not announce_turn:
         return None, None
-    mention_id: int | None = None
+    mention_id: int | tuple[int, ...] | None = None
     # Only a turn that passed is announced: after a wild, the player who names the suit is not called again.
     if announce_turn and snapshot.phase == "playing" and snapshot.to_act is not None:
         seat = next((s for s in snapshot.seats if s.position == snapshot.to_act), None)
-        if seat is not None and seat.user_id is not None and not seat.is_cpu:
-            mention_id = seat.user_id
-            mention = f"<@{seat.user_id}>"
+        # Every person who may move (with Crazier Eights teams, several members at once; the first may be a
+        # CPU owing a choice while a person plays their part).
+        people = snapshot.people_to_act()
+        if people:
+            mention_id = people[0] if len(people) == 1 else people
+            mention = ", ".join(f"<@{user_id}>" for user_id in people)
             if hand_is_fresh:
                 lines.append(_("▶ {mention}, your turn.", mention=mention))
             else:
