@@ -239,9 +239,17 @@ def event_lines(
             continue
         close()
         if text:
-            lines.append(text[0].upper() + text[1:])
+            lines.append(_sentence(text, snapshot))
     close()
     return lines
+
+
+def _sentence(text: str, snapshot: TableSnapshot) -> str:
+    """``text`` as a line of its own: a capital first letter, unless it begins with a player's name, which is
+    shown as the player wrote it ("alice" stays "alice", and is not another player's "Alice")."""
+    if any(text.startswith(_name(snapshot, seat.position)) for seat in snapshot.seats):
+        return text
+    return text[0].upper() + text[1:]
 
 
 # --- the board ----------------------------------------------------------------------------------------------
