@@ -88,7 +88,15 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
     if kind == IntentKind.EFFECT:
         card = parse_card(intent.card)
         target_card = parse_card(intent.option) if intent.option else None
-        return Move.effect(position, card, target=intent.target, target_card=target_card)
+        move = Move.effect(position, card, target=intent.target, target_card=target_card)
+        offered = [m for m in rnd.legal_actions(position) if m.kind == "effect" and m.card == card]
+        if offered and move not in offered:
+            # Playable, but the choice it needs was left out (a wrong choice is the engine's to refuse).
+            if intent.target is None and any(m.target is not None for m in offered):
+                raise ServiceError("need_player", _("Name the player it chooses (player option)."))
+            if target_card is None and any(m.target_card is not None for m in offered):
+                raise ServiceError("need_target", _("Name the card in play it chooses (target option)."))
+        return move
     if kind in (IntentKind.END_TURN, IntentKind.PASS):  # typed, /eights pass ends one's turn
         return Move.end(position)
     if kind == IntentKind.CHOOSE:

@@ -102,8 +102,10 @@ def rules_help(rules: CrazierRules) -> str:
     lines = [
         _("{title} — teams", title=title) if rules.teams else title,
         _(
-            "• 2–6 players, one deck of 52 cards in four colours: {colours}. Seven cards each; the next card"
-            " starts the discard pile. Empty your hand to win.",
+            "• {players}, one deck of 52 cards in four colours: {colours}. Seven cards each; the next card "
+            "starts the discard pile. Empty your hand to win, at once: a last card played for its effect "
+            "wins too (an event played so does nothing).",
+            players=_("4 or 6 players in two teams") if rules.teams else _("2–6 players"),
             colours=colours,
         ),
         _(
@@ -119,8 +121,8 @@ def rules_help(rules: CrazierRules) -> str:
             "and none can be, the game ends: fewest cards wins (ties share the win)."
         ),
         _(
-            "• A player who loses leaves: their hand and cards in play go to the bottom of the discard pile, "
-            "and count as their points. The last player left wins."
+            "• A player who loses leaves: their hand and cards in play go to the bottom of the discard pile; "
+            "the cards they held in hand count as their points. The last player left wins."
         ),
         _(
             "• Destroyed cards go to the bottom of the discard pile. A card that needs a choice is playable "

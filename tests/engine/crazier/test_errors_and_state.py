@@ -164,6 +164,17 @@ def test_the_rules_help_lists_every_card() -> None:
     assert "Teams" in text and len(text) < 4000
 
 
+def test_the_rules_help_says_what_the_engine_decides_about_losing_and_the_last_card() -> None:
+    # Decision 8: a loser scores the cards they held in hand (not those in play); decision 13: a last card
+    # played for its effect wins at once, and an event played so does nothing.
+    text = rules_help(get_preset("crazier-abilities"))
+    assert "the cards they held in hand count as their points" in text
+    assert "discard pile, and count as their points" not in text
+    assert "a last card played for its effect wins too (an event played so does nothing)" in text
+    assert "2–6 players" in text
+    assert "4 or 6 players in two teams" in rules_help(get_preset("crazier-abilities", teams=True))
+
+
 def test_naming_a_colour_with_a_discard_that_is_not_an_eight_is_refused_with_905() -> None:
     # RULESETS.md, "The standard game", errors: "Errors follow seed 000's codes and meanings: ... 905 you
     # can't choose a suit now ... An illegal action changes nothing." Seed 000: "905 You can't choose a suit;
