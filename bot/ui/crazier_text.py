@@ -218,7 +218,8 @@ def event_lines(
             lines.append(head + (": " + "; ".join(rest) if rest else ""))
             open_line.clear()
 
-    for event in events:
+    events = list(events)
+    for index, event in enumerate(events):
         kind = event.kind
         if kind not in OWN_KINDS:
             close()
@@ -232,7 +233,7 @@ def event_lines(
             if text:
                 open_line.append(text)
             continue
-        consequence = kind in _CONSEQUENCES or (kind == "drew" and event.data.get("by") is not None)
+        consequence = _consequence(event, events[index + 1] if index + 1 < len(events) else None)
         if consequence and open_line:
             if text:
                 open_line.append(text)
@@ -242,6 +243,18 @@ def event_lines(
             lines.append(_sentence(text, snapshot))
     close()
     return lines
+
+
+def _consequence(event: TableEvent, following: TableEvent | None) -> bool:
+    """Whether ``event`` is something the effect or ability being told did. A reshuffle is only when what
+    it made room for is: a draw a card caused, or a look (the turn's own draw reshuffles on its own)."""
+    if event.kind == "drew":
+        return event.data.get("by") is not None
+    if event.kind == "reshuffled":
+        return following is not None and (
+            following.kind == "looked" or (following.kind == "drew" and following.data.get("by") is not None)
+        )
+    return event.kind in _CONSEQUENCES
 
 
 def _sentence(text: str, snapshot: TableSnapshot) -> str:
