@@ -357,6 +357,8 @@ def _hand_content(hand: HandView, note: str | None, *, abilities: bool, faces: C
         lines.append(
             _("The game is over.") if snapshot.phase == "between_rounds" else _("The game is not running.")
         )
+    elif board is not None and not board.alive[hand.position]:
+        lines.append(_("You are out of this game; the next one deals you in again."))
     elif c.choice is not None:
         lines.append(_("**Your choice:** {prompt}", prompt=c.choice.prompt))
     elif hand.your_turn and board is not None:
