@@ -82,8 +82,8 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
             and rnd.is_legal(plain._replace(colour="B"))
         ):
             raise ServiceError("need_suit", _("Name a colour with that 8 (suit option)."))
-        if not is_wild(card):
-            colour = None
+        if not is_wild(card) or rnd.hands[position] == [card]:
+            colour = None  # a last 8 ends the game: a colour typed with it is not asked for
         return Move.discard(position, card, colour)
     if kind == IntentKind.EFFECT:
         card = parse_card(intent.card)

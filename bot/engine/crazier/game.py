@@ -342,6 +342,8 @@ class CrazierRound:
                 raise EngineError(936)
             if m.colour is not None and not is_wild(m.card):
                 raise EngineError(905)  # only an 8 names a colour (seed 000: "you haven't just played an 8")
+            if m.colour is not None and len(self.hands[m.seat]) == 1:
+                raise EngineError(905)  # a last 8 ends the game: there is nothing left to follow
             return
         key = row_of(m.card).key
         if key is None:

@@ -40,3 +40,17 @@ def test_last_card_forbidden_knowledge_does_not_add_to_the_losers_points() -> No
     assert g.over and g.winners == [0]
     assert g.scores == [0, 2]
     assert g.hands[1] == ["9O", "3O"] and g.draw == draw_pile  # nothing drawn after the game ended
+
+
+def test_a_last_eight_names_no_colour_and_wins() -> None:
+    """An 8 discarded as the last card ends the game (detail 4): nothing is left to follow, so it names no
+    colour. ``legal_actions`` offers it without one, and ``is_legal`` accepts exactly that (905 for a colour,
+    as for any move that names a colour when none can be named)."""
+    g, _ = position(["8P 3B", "9O 3O"], "5G", draw="9G KB QB")
+    g.apply(Move.effect(0, "3B"))  # Potion of Vitality: two more discards this turn
+    g.apply(Move.discard(0, "9G"))
+    assert g.hands[0] == ["8P"]
+    assert [m for m in g.legal_actions(0) if m.kind == "discard"] == [Move.discard(0, "8P")]
+    assert not g.is_legal(Move.discard(0, "8P", "B"))
+    g.apply(Move.discard(0, "8P"))
+    assert g.over and g.winners == [0] and g.follow == "P"
