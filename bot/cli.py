@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -39,6 +40,7 @@ from bot.store import (
     Heartbeat,
     MigrationError,
     MissingDatabaseError,
+    ShardClaim,
     ShardsClaimedError,
     Store,
     StoreError,
@@ -47,8 +49,9 @@ from bot.store import (
     open_store,
     parse_database_url,
 )
-from bot.store.base import RESTORE_HINT, require_sound
+from bot.store.base import RESTORE_HINT, first_problems, require_sound
 from bot.store.claims import claims_enforced
+from bot.store.folders import folder_problem
 
 if TYPE_CHECKING:
     from bot.client import EightsBot
@@ -57,6 +60,11 @@ PROG = "python -m bot"
 HEALTH_PROBE_KEY = "health_probe_at"  # written by each `health`: the database must accept writes
 HEALTH_MAX_AGE = 60.0  # seconds; the bot writes its heartbeat every 20 s
 SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, inside Docker's default 10 s grace period
+# Its last second is for leaving when the orderly shutdown overran (a database that does not answer): the rest
+# of the bot's close once its database connections are dropped, then the shard claim's release.
+CLOSE_AFTER_ABANDON = 0.5
+CLAIM_RELEASE_TIMEOUT = 0.5
+ORDERLY_SHUTDOWN = SHUTDOWN_DEADLINE - CLOSE_AFTER_ABANDON - CLAIM_RELEASE_TIMEOUT
 
 log = logging.getLogger("bot")
 
@@ -178,7 +186,17 @@ async def _run(config: Config, token: str) -> int:
         bot = EightsBot(config, tune_gc=True, claim=claim)
         return await _serve(bot, token)
     finally:
-        await claim.release()
+        await _release(claim)
+
+
+async def _release(claim: ShardClaim) -> None:
+    """Let the claim go, within CLAIM_RELEASE_TIMEOUT: a PostgreSQL server that does not answer would hold
+    its connection's close for 5 s. Cut short, the connection is dropped, and the server ends the claim with
+    it (as at a crash)."""
+    try:
+        await asyncio.wait_for(claim.release(), timeout=CLAIM_RELEASE_TIMEOUT)
+    except TimeoutError:
+        log.warning("the database did not answer the shard claim's release: its connection is dropped")
 
 
 async def _migrate(config: Config) -> tuple[int, int]:
@@ -236,9 +254,18 @@ async def _serve(bot: EightsBot, token: str) -> int:
         await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stopper.done():
             try:
-                await asyncio.wait_for(bot.close(), timeout=SHUTDOWN_DEADLINE)
+                await asyncio.wait_for(bot.close(), timeout=ORDERLY_SHUTDOWN)
             except TimeoutError:
-                log.warning("shutdown took longer than %.0f s; exiting anyway", SHUTDOWN_DEADLINE)
+                # What still runs waits for the database (a server that drops every packet), and asyncio.run
+                # would wait for it at exit: each cancelled statement for its cancel request, up to the pool's
+                # 60 s command timeout. Dropped, the rest of the close gets what time is left.
+                log.warning(
+                    "shutdown took longer than %.0f s: dropping the database connections and exiting",
+                    ORDERLY_SHUTDOWN,
+                )
+                bot.abandon()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(bot.close(), timeout=CLOSE_AFTER_ABANDON)
             if not runner.done():
                 runner.cancel()
             await asyncio.gather(runner, return_exceptions=True)
@@ -476,7 +503,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         add(f"metrics: http://{config.metrics_address}:{config.metrics_port}/metrics")
     art = art_cache_dir(config)
-    if (reason := _folder_problem(art)) is not None:
+    if (reason := folder_problem(art)) is not None:
         # Not a problem: run starts, it only draws the card art again at every start.
         add(f"note: the card art cannot be cached in {art} ({reason}); run draws it again at every start")
     if any(error.variable == "DATABASE_URL" for error in errors):
@@ -506,7 +533,7 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         add(f"database: in memory (lost at exit), migrations up to version {latest}")
         return []
     if not path.exists():
-        if (reason := _folder_problem(path.parent)) is not None:
+        if (reason := folder_problem(path.parent)) is not None:
             return [f"DATABASE_URL: cannot create {path}: {reason}"]
         add(f"database: {path} does not exist yet; run will create it at schema version {latest}")
         return []
@@ -523,9 +550,11 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
     pending = f"run will apply {latest - version} migration(s)" if version < latest else "up to date"
     add(f"database: {path}, schema version {version} of {latest} ({pending})")
     if integrity != ["ok"]:
-        return [f"database {path}: integrity check failed ({_first_problems(integrity)}): {RESTORE_HINT}"]
+        return [f"database {path}: integrity check failed ({first_problems(integrity)}): {RESTORE_HINT}"]
     if (reason := _unwritable(path)) is not None:
         return [f"database {path}: {reason}; run could not save a move (give the bot's user write access)"]
+    if refused := _write_refused(config):
+        return refused
     real = path.resolve()  # the claim's lock is the file's own, whatever name it was given
     if real.with_name(real.name + ".lock").exists():  # else no process holds it (and none is made here)
         return _check_claim(config)
@@ -551,14 +580,25 @@ def _check_claim(config: Config) -> list[str]:
     return []
 
 
-def _first_problems(problems: list[str], limit: int = 200) -> str:
-    """An integrity check's report on one line: SQLite's rows hold line breaks of their own, and a damaged
-    file can give a hundred of them."""
-    text = "; ".join(" ".join(problem.split()) for problem in problems[:3])
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    more = len(problems) - 3
-    return f"{text} (and {more} more)" if more > 0 else text
+def _write_refused(config: Config) -> list[str]:
+    """run's first step, migrating, writes (SQLite: it takes the write lock even with nothing to apply): an
+    SQLite file another process is writing to (an sqlite3 shell left in a transaction), or a read-only
+    PostgreSQL server or session, stops it. Tried here without writing anything."""
+
+    async def attempt() -> None:
+        store = await _open(config)
+        try:
+            await store.check_writable()
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(attempt())
+    except StoreError as error:
+        return [f"{_scrub(config, str(error))}; run would exit 1"]
+    except Exception as error:
+        return [f"database: cannot be written ({_scrub(config, f'{type(error).__name__}: {error}')})"]
+    return []
 
 
 def _unwritable(path: Path) -> str | None:
@@ -570,18 +610,7 @@ def _unwritable(path: Path) -> str | None:
             pass
     except OSError as error:
         return f"the file cannot be written ({error.strerror or error})"
-    return _folder_problem(path.parent)
-
-
-def _folder_problem(folder: Path) -> str | None:
-    """Why files cannot be created in ``folder`` (its first part that exists decides: run creates the rest),
-    or None when they can."""
-    existing = next((p for p in [folder, *folder.parents] if p.exists()), Path("."))
-    if not existing.is_dir():
-        return f"{existing.resolve()} is not a folder"
-    if not os.access(existing, os.W_OK):
-        return f"{existing.resolve()} is not writable"
-    return None
+    return folder_problem(path.parent)
 
 
 def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> list[str]:
@@ -600,8 +629,8 @@ def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> 
         f"pool of {config.database_pool_size} connections"
     )
     if integrity != ["ok"]:
-        return [f"database {shown}: {_first_problems(integrity)}"]
-    return _check_claim(config)
+        return [f"database {shown}: {first_problems(integrity)}"]
+    return _write_refused(config) or _check_claim(config)
 
 
 async def _migrate_in_memory() -> int:
@@ -764,6 +793,25 @@ def _run_handler(handler: Callable[[argparse.Namespace], int], args: argparse.Na
         return _unexpected(error, getattr(args, "source", None), getattr(args, "target", None))
 
 
+TOKEN_REJECTED = "DISCORD_TOKEN: Discord rejected the token"
+# Gateway close codes that end `run` (discord.py raises ConnectionClosed instead of reconnecting) because of a
+# setting, with the line naming it. Not here: 4014 (privileged intents), raised as PrivilegedIntentsRequired,
+# which no setting causes (the bot asks for the guilds intent only), nor 4012 and 4013 (the API version and
+# the intents: the code's own); any other close is a Discord failure, exit 1.
+GATEWAY_CLOSED_BY_A_SETTING = {
+    4004: TOKEN_REJECTED,
+    4010: (
+        "SHARD_COUNT: Discord refused a shard as invalid (gateway close code 4010): check SHARD_COUNT and "
+        "SHARD_IDS"
+    ),
+    4011: (
+        "SHARD_COUNT: too few shards for the bot's servers (Discord's gateway close code 4011, sharding "
+        "required: at most 2,500 servers a shard): raise SHARD_COUNT, the same in every process of the bot, "
+        "or, without SHARD_IDS, leave it empty for the number Discord recommends"
+    ),
+}
+
+
 def _unexpected(error: Exception, *urls: str | None) -> int:
     """``urls``: database URLs on the command line (copy-db): their passwords are masked too."""
     import discord
@@ -771,13 +819,18 @@ def _unexpected(error: Exception, *urls: str | None) -> int:
     from bot.service.errors import DatabaseFault  # the service's word for the store's failure (start-up)
 
     if isinstance(error, discord.LoginFailure):
-        print(f"{PROG}: configuration error: DISCORD_TOKEN: Discord rejected the token", file=sys.stderr)
+        print(f"{PROG}: configuration error: {TOKEN_REJECTED}", file=sys.stderr)
+        return 2
+    # The gateway closed for good (discord.py does not reconnect after these codes) because of a setting.
+    if isinstance(error, discord.ConnectionClosed) and error.code in GATEWAY_CLOSED_BY_A_SETTING:
+        print(f"{PROG}: configuration error: {GATEWAY_CLOSED_BY_A_SETTING[error.code]}", file=sys.stderr)
         return 2
     # A database error (asyncpg's included: not a bug of ours) may quote a URL: the text is scrubbed.
     database_error = isinstance(error, OSError | StoreError | DatabaseFault) or type(
         error
     ).__module__.startswith("asyncpg")
-    if database_error or isinstance(error, discord.HTTPException | discord.GatewayNotFound):
+    discord_error = discord.HTTPException | discord.GatewayNotFound | discord.ConnectionClosed
+    if database_error or isinstance(error, discord_error):
         config, _ = inspect_config()
         # The store's own errors are written for the admin; a driver's is named by its type.
         text = (

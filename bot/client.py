@@ -46,7 +46,7 @@ from bot.service.server import ServerService
 from bot.service.standings import StandingsService
 from bot.shards import ShardSet
 from bot.store import ShardClaim, open_store
-from bot.store.base import Store, StoreError
+from bot.store.base import Store, StoreError, terminate_store
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
 from bot.ui.art.cards import PALETTES
@@ -63,6 +63,11 @@ RESTARTING_MESSAGE = N_("The bot is restarting, try again in a moment.")
 HEARTBEAT_INTERVAL = 20.0  # seconds; `python -m bot health` allows 60
 HEARTBEAT_RETRY = 2.0  # seconds between beats while the database fails
 CLOSERS_TIMEOUT = 6.0  # seconds for the work in flight, so that the whole shutdown stays under 10 s
+# Seconds the shutdown waits for the database's answer to its own write (the stopped mark), and for the store
+# to close, before it goes on without: a server that drops every packet (its host gone, a partition) would
+# hold each for asyncpg's 60 s command timeout.
+STOPPED_MARK_TIMEOUT = 2.0
+STORE_CLOSE_TIMEOUT = 2.0
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
 COMMAND_TREE_HASH_KEY = "command_tree_hash"
 BOARD_CHECKS_IN_PARALLEL = 4
@@ -112,8 +117,8 @@ class EightsBot(commands.AutoShardedBot):
 
     ``closers`` are awaited, last registered first, when the bot shuts down and before the store closes: the
     service registers one that finishes the move in flight and stops its timers.
-    ``restore_tables`` is False for one-shot commands (``python -m bot sync``) that must not drive live tables
-    alongside a running bot.
+    ``restore_tables`` is False for one-shot commands (``python -m bot sync``) that must not drive live
+    tables, serve metrics or write the heartbeat alongside a running bot.
     """
 
     def __init__(
@@ -228,8 +233,11 @@ class EightsBot(commands.AutoShardedBot):
         )
         version = await self._store.migrate()
         log.info("database ready at schema version %d", version)
-        await self._write_heartbeat()
-        self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
+        # The heartbeat is the playing bot's: a one-shot command beside it would write the same row (the key
+        # is the shards') and mark it stopped at its exit, for a bot still running.
+        if self.restore_tables:
+            await self._write_heartbeat()
+            self._heartbeat_task = asyncio.create_task(self._heartbeat_loop(), name="eights-heartbeat")
 
         await asyncio.to_thread(i18n.preload)  # the catalogues, read off the loop (see bot.i18n.preload)
         await self.tree.set_translator(CatalogueTranslator())
@@ -422,30 +430,71 @@ class EightsBot(commands.AutoShardedBot):
 
     async def _shutdown(self) -> None:
         self.draining = True
-        if self._heartbeat_task is not None:
-            self._heartbeat_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat_task
-        if self._store is not None:
-            # After the last beat: `health` fails from now on, not only once the beat is 60 s old.
-            try:
-                await self._store.mark_stopped(self.owned_shards.key, time.time())
-            except StoreError as error:  # the database is away or refuses writes: said, no traceback
-                log.warning("could not mark the process stopped in the database: %s", error)
-            except Exception:
-                log.exception("could not mark the process stopped in the database")
+        if self._heartbeat_task is not None and self._store is not None:
+            await self._mark_stopped(self._heartbeat_task, self._store)
         self.card_emojis.stop()
         await self._run_closers()
         if self._pending_replies:
             await asyncio.wait(set(self._pending_replies), timeout=REPLIES_TIMEOUT)
         if self._store is not None:
-            try:
-                await self._store.close()
-            except Exception:
-                log.exception("closing the database failed")
+            await self._close_store(self._store)
         await super().close()
         await self.metrics.stop_server()
         log.info("shut down")
+
+    async def _mark_stopped(self, heartbeat: asyncio.Task[None], store: Store) -> None:
+        """Stop the heartbeat, then mark this process stopped: `health` fails from now on, not only once the
+        beat is 60 s old. Waited for STOPPED_MARK_TIMEOUT at most (asyncio.wait, not wait_for: a cancelled
+        asyncpg statement waits for its cancel request, which a silent server never answers); the mark is all
+        it writes, so skipping it loses nothing but that early `health` answer."""
+
+        async def mark() -> None:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
+            # After the last beat (and only then: a beat written after it would undo it).
+            await store.mark_stopped(self.owned_shards.key, time.time())
+
+        marking = asyncio.create_task(mark(), name="eights-mark-stopped")
+        await asyncio.wait({marking}, timeout=STOPPED_MARK_TIMEOUT)
+        if not marking.done():
+            # It ends when the store closes (or its connections are dropped); its error is no news then.
+            marking.add_done_callback(lambda task: task.cancelled() or task.exception())
+            log.warning(
+                "the database did not answer within %.0f s: this process is not marked stopped (health "
+                "fails once its last heartbeat is 60 s old); nothing else is lost",
+                STOPPED_MARK_TIMEOUT,
+            )
+            return
+        error = marking.exception()
+        if isinstance(error, StoreError):  # the database is away or refuses writes: said, no traceback
+            log.warning("could not mark the process stopped in the database: %s", error)
+        elif error is not None:
+            log.error("could not mark the process stopped in the database", exc_info=error)
+
+    async def _close_store(self, store: Store) -> None:
+        """Close the store, waiting STORE_CLOSE_TIMEOUT at most for the statements still running (a server
+        that does not answer): then PostgreSQL's connections are dropped. What the server committed is kept;
+        a statement cut short did not commit, and was not answered as done."""
+        closing = asyncio.create_task(store.close(), name="eights-close-store")
+        await asyncio.wait({closing}, timeout=STORE_CLOSE_TIMEOUT)
+        if not closing.done() and terminate_store(store):
+            log.warning(
+                "the database did not answer within %.0f s: its connections are dropped (what it committed "
+                "is kept)",
+                STORE_CLOSE_TIMEOUT,
+            )
+        try:
+            await closing
+        except Exception:
+            log.exception("closing the database failed")
+
+    def abandon(self) -> None:
+        """The shutdown is out of time (``python -m bot run``'s deadline after SIGTERM): drop the database
+        connections now, so that nothing waits for a server that does not answer (asyncpg's cancel requests
+        included). What it committed is kept; the rest of the shutdown goes on without it."""
+        if self._store is not None:
+            terminate_store(self._store)
 
     async def _run_closers(self) -> None:
         async def run_all() -> None:

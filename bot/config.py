@@ -129,7 +129,8 @@ class DatabaseUrl(Secret):
         return f"DatabaseUrl({str(self)!r})"
 
     def secrets(self) -> list[str]:
-        """What a log line must never show: the URL and its password (as written, and decoded)."""
+        """What a log line must never show: the URL's password (as written, and decoded), and the URL itself
+        when it holds one (see ``DatabaseTarget.secrets``); a URL that cannot be read, whole."""
         try:
             return parse_database_url(self._value).secrets
         except UnsupportedDatabaseError:
@@ -167,7 +168,8 @@ class Config:
             object.__setattr__(self, "database_url", DatabaseUrl(self.database_url))
 
     def secrets(self) -> list[str]:
-        """Every value the log filter must remove: the token, the database URL and its password."""
+        """Every value the log filter must remove: the token, the database URL's password (and the URL when
+        it holds one)."""
         return [value for value in (self.token.get(), *self.database_url.secrets()) if value]
 
     def require_token(self) -> str:

@@ -1,7 +1,7 @@
-"""Logging: text lines or JSON lines on stderr, with the secrets (token, database URL and password) redacted
-from every record, and at DEBUG none of what discord.py would log of the traffic itself: the gateway's
-events (the clicked hand message is in each interaction), the REST payloads, and the interactions' tokens
-(each lets anyone post as the bot in its channel for 15 minutes)."""
+"""Logging: text lines or JSON lines on stderr, with the secrets (token, database password, a URL holding
+one) redacted from every record, and at DEBUG none of what discord.py would log of the traffic itself: the
+gateway's events (the clicked hand message is in each interaction), the REST payloads, and the interactions'
+tokens (each lets anyone post as the bot in its channel for 15 minutes)."""
 
 from __future__ import annotations
 

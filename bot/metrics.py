@@ -28,9 +28,11 @@ bot's state without threads.
 from __future__ import annotations
 
 import collections
+import errno
 import functools
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable
 
@@ -210,12 +212,7 @@ class BotMetrics:
             await web.TCPSite(runner, address, port).start()
         except OSError as error:
             await runner.cleanup()
-            reason = os.strerror(error.errno) if error.errno else str(error)
-            raise ConfigError(
-                "METRICS_PORT",
-                f"port {port} on {address} cannot be opened ({reason}): stop what uses it, choose another "
-                "port, or leave METRICS_PORT empty for no metrics",
-            ) from None
+            raise _cannot_listen(address, port, error) from None
         self._runner = runner
         log.info("serving Prometheus metrics at http://%s:%d/metrics", address, port)
 
@@ -223,3 +220,32 @@ class BotMetrics:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+
+# Errors of the address itself (not this machine's, or of a family it has no interface for), not of the port.
+ADDRESS_ERRNOS = frozenset({errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT})
+
+
+def _cannot_listen(address: str, port: int, error: OSError) -> ConfigError:
+    """The setting to change when ``address:port`` cannot be listened on: METRICS_ADDRESS for a name that
+    does not resolve or an address this machine does not have, else METRICS_PORT (in use, or refused)."""
+    if isinstance(error, socket.gaierror):
+        # Its errno is getaddrinfo's own code (os.strerror reads it "Unknown error -2"); its text is the
+        # resolver's.
+        return ConfigError(
+            "METRICS_ADDRESS",
+            f"{address!r} cannot be resolved ({error.strerror or error}): give an address of this machine, "
+            "127.0.0.1 (this machine only) or 0.0.0.0 (every interface, as in a container)",
+        )
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    if error.errno in ADDRESS_ERRNOS:
+        return ConfigError(
+            "METRICS_ADDRESS",
+            f"{address} is not an address of this machine ({reason}): give one of its own, 127.0.0.1 (this "
+            "machine only) or 0.0.0.0 (every interface, as in a container)",
+        )
+    return ConfigError(
+        "METRICS_PORT",
+        f"port {port} on {address} cannot be opened ({reason}): stop what uses it, choose another port, or "
+        "leave METRICS_PORT empty for no metrics",
+    )

@@ -365,6 +365,39 @@ async def test_sync_sends_the_commands_without_connecting_to_the_gateway(tmp_pat
         fake.assert_clean()
 
 
+async def test_sync_beside_a_running_bot_leaves_its_heartbeat_alone(tmp_path: Path) -> None:
+    """sync is a one-shot command run beside the running bot: it neither writes that bot's heartbeat row
+    (the same key: the same SHARD_COUNT and SHARD_IDS) nor marks it stopped at its exit, so `health` (Docker's
+    HEALTHCHECK) still answers healthy for the running bot. Its beat is written here directly, so that no
+    next beat can hide a change."""
+    from tests.fakediscord import FakeDiscord
+
+    running_pid = 4242
+    assert bot(tmp_path, "migrate").returncode == 0
+    database = f"sqlite:///{tmp_path / 'data' / 'eights.sqlite3'}"
+    store = await open_store(database)
+    try:
+        await store.write_heartbeat(time.time(), "all", pid=running_pid, host="bot-host")  # every shard's
+    finally:
+        await store.close()
+    async with FakeDiscord(token=TOKEN) as fake:
+        env = env_against(fake, LOG_LEVEL="ERROR")
+        synced = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "sync", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        _, errors = await asyncio.wait_for(synced.communicate(), timeout=60)
+        assert synced.returncode == 0, errors.decode()
+    health = await asyncio.to_thread(bot, tmp_path, "health")
+    store = await open_store(database)
+    try:
+        beat = await store.heartbeat("all")
+    finally:
+        await store.close()
+    assert beat is not None
+    assert (beat.pid, beat.host, beat.stopped_at) == (running_pid, "bot-host", None), beat
+    assert health.returncode == 0, health.stdout
+
+
 async def test_a_token_discord_rejects_exits_2_naming_the_variable(tmp_path: Path) -> None:
     from tests.fakediscord import FakeDiscord
 

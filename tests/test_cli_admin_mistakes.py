@@ -1,8 +1,8 @@
 """The command line given an admin's mistakes (issue 23): an id out of range, a backup path that cannot be
 written, a mistyped copy-db source, a malformed DATABASE_URL in the environment, a metrics port in use, a
 password the URL holds in an unusual place, a port out of range, copy-db on a database in use, a misspelt
-variable in .env, a data folder that is a file. Each is one line naming what is wrong, with the documented
-exit code, no traceback, no password, and nothing changed."""
+variable in .env, a data folder that is a file, a SHARD_COUNT Discord refuses. Each is one line naming what is
+wrong, with the documented exit code, no traceback, no password, and nothing changed."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,3 +235,56 @@ def test_check_is_not_ready_when_the_data_folder_is_a_file(tmp_path: Path) -> No
     )
     # The card art cannot be cached there either: a note, as run would start without its cache.
     assert f"note: the card art cannot be cached in data/art ({data} is not a folder)" in checked.stdout
+
+
+@pytest.mark.parametrize("command", ["migrate", "run"])
+def test_run_and_migrate_say_the_data_folder_is_a_file(tmp_path: Path, command: str) -> None:
+    """The commands an admin runs first say what check says ("… is not a folder"), not what creating the
+    folder or the lock file in it met ("File exists", as a FileExistsError's traceback or line)."""
+    (tmp_path / "data").write_text("a file where the data folder should be\n")
+    env = {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10"}
+    result = bot(tmp_path, command, env=env)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert f"{tmp_path.resolve() / 'data'} is not a folder" in last, result.stderr
+    assert (tmp_path / "data").read_text() == "a file where the data folder should be\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "variable"),
+    [(4011, "SHARD_COUNT"), (4010, "SHARD_COUNT"), (4004, "DISCORD_TOKEN")],
+    ids=["sharding-required", "invalid-shard", "authentication-failed"],
+)
+async def test_a_gateway_closed_for_a_setting_stops_run_with_exit_2_naming_it(
+    tmp_path: Path, code: int, variable: str
+) -> None:
+    """Close codes after which discord.py gives up (ConnectionClosed out of the client) and that a setting
+    causes: 4011 "Sharding required" for a SHARD_COUNT too low for the bot's servers (grown past 2,500 a
+    shard, e.g. compose.yaml's "2" kept), 4010 for an invalid shard, 4004 for a token reset since the login.
+    Each is a setting to change: one line naming it, exit 2 (README, *On the command line*), no traceback."""
+    from tests.fakediscord import FakeDiscord
+
+    class ClosingGateway(FakeDiscord):
+        """Discord's answer to every IDENTIFY: the close code."""
+
+        async def _identify(self, ws: Any, data: dict[str, Any]) -> None:
+            self.identifies.append(tuple(data.get("shard") or [0, 1]))
+            await ws.close(code=code, message=b"refused")
+
+    async with ClosingGateway(token=TOKEN) as fake:
+        env = env_against(fake, SHARD_COUNT="1", LOG_LEVEL="ERROR")
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        try:
+            _, stderr_bytes = await asyncio.wait_for(process.communicate(), timeout=60)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    stderr = stderr_bytes.decode()
+    assert fake.identifies, "the bot never reached the gateway"
+    assert process.returncode == 2, stderr
+    assert one_line(stderr).startswith(f"python -m bot: configuration error: {variable}: "), stderr
+    assert TOKEN not in stderr

@@ -16,6 +16,7 @@ import pytest
 
 from bot.store import open_store
 from tests.store.test_copy import fill
+from tests.store.test_postgres_migrations import copy_migrations, fetch, migrate
 from tests.test_cli import TOKEN, bot
 
 PASSWORD = "hunter2-not-shown"
@@ -171,3 +172,94 @@ def test_health_checks_each_shard_process_on_its_own(tmp_path: Path, pg_url: str
     assert second.returncode == 1 and "unhealthy (shard 1 of 2): last heartbeat 30" in second.stdout
     everything = bot(tmp_path, "health", env=env)  # a process running both shards has its own heartbeat
     assert everything.returncode == 1 and "has not written a heartbeat" in everything.stdout
+
+
+def test_the_printed_pg_dump_command_works_with_the_documented_synchronous_commit_option(
+    pg_database: str, tmp_path: Path
+) -> None:
+    """README ("PostgreSQL") suggests `?synchronous_commit=on`: a server setting that asyncpg sends, not a
+    libpq parameter, so the printed URL keeps only what libpq takes (pg_dump refuses any other: "invalid URI
+    query parameter")."""
+    url = f"{with_password(pg_database)}?synchronous_commit=on"
+    advice = bot(tmp_path, "backup", "eights.dump", env={"DATABASE_URL": url})
+    assert advice.returncode == 1, advice.stderr
+    assert_masked(advice.stdout, advice.stderr)
+    line = next(line.strip() for line in advice.stderr.splitlines() if line.strip().startswith("pg_dump "))
+    if shutil.which("pg_dump") is None:
+        pytest.skip("pg_dump is not installed")
+    command = shlex.split(line)
+    dumped = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert dumped.returncode == 0, f"{line}: {dumped.stderr}"
+    assert (tmp_path / "eights.dump").stat().st_size > 0
+
+
+# A database made by an older bot (README "PostgreSQL" step 1 makes an empty one): `run` migrates it at start,
+# as it does an SQLite file, so the other commands take it as one to migrate, not as a damaged one.
+OLD_VERSION = 8
+
+
+def old_schema(url: str, tmp_path: Path) -> None:
+    assert asyncio.run(migrate(url, copy_migrations(tmp_path / "old_code", upto=OLD_VERSION))) == OLD_VERSION
+
+
+def test_check_is_ready_on_an_empty_postgres_database(pg_schema_url: str, tmp_path: Path) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": with_password(pg_schema_url)}
+    checked = bot(tmp_path, "check", env=env)
+    assert "schema version 0 of 13 (run will apply 13 migration(s))" in checked.stdout, checked.stdout
+    assert checked.returncode == 0, checked.stdout  # run would start: it migrates first
+    assert_masked(checked.stdout)
+
+
+def test_check_is_ready_on_a_postgres_database_of_an_older_schema(pg_schema_url: str, tmp_path: Path) -> None:
+    old_schema(pg_schema_url, tmp_path)
+    checked = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN, "DATABASE_URL": pg_schema_url})
+    assert f"schema version {OLD_VERSION} of 13" in checked.stdout, checked.stdout
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_forget_user_migrates_an_older_postgres_database(pg_schema_url: str, tmp_path: Path) -> None:
+    old_schema(pg_schema_url, tmp_path)
+    result = bot(tmp_path, "forget-user", "5", env={"DATABASE_URL": pg_schema_url})
+    assert result.returncode == 0, result.stderr
+    assert asyncio.run(fetch(pg_schema_url, "SELECT max(version) FROM schema_migrations")) == [(13,)]
+
+
+def test_copy_db_from_an_older_postgres_database(pg_schema_url: str, tmp_path: Path) -> None:
+    old_schema(pg_schema_url, tmp_path)
+    result = bot(tmp_path, "copy-db", "--from", pg_schema_url, "--to", "sqlite:///copy.sqlite3")
+    assert result.returncode == 0, result.stderr
+    assert "schema version 13" in result.stdout
+
+
+def test_a_table_of_the_schema_that_cannot_be_read_is_named_and_no_sqlite_file_is_blamed(
+    pg_schema_url: str, tmp_path: Path
+) -> None:
+    """Each table is read on its own: the one missing is named, not every table after it ("current
+    transaction is aborted"). forget-user refuses it in PostgreSQL's words."""
+    assert asyncio.run(migrate(pg_schema_url)) == 13
+    asyncio.run(fetch(pg_schema_url, "DROP TABLE ratings"))
+    url = with_password(pg_schema_url)
+    checked = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert checked.returncode == 1, checked.stdout
+    problem = next(line for line in checked.stdout.splitlines() if line.startswith("PROBLEM"))
+    assert problem.endswith(': ratings: relation "ratings" does not exist'), problem
+    forgot = bot(tmp_path, "forget-user", "5", env={"DATABASE_URL": url})
+    assert forgot.returncode == 1, forgot.stderr
+    assert "failed its check: ratings: relation" in forgot.stderr and "SQLite" not in forgot.stderr
+    assert_masked(checked.stdout, forgot.stderr)
+
+
+def test_check_says_run_would_not_start_on_a_read_only_postgres_session(
+    pg_schema_url: str, tmp_path: Path
+) -> None:
+    """run migrates first, which writes (a standby after a failover, a user or database whose transactions
+    are read-only by default): check tries whether it may, writing nothing."""
+    assert asyncio.run(migrate(pg_schema_url)) == 13
+    url = f"{with_password(pg_schema_url)}&default_transaction_read_only=on"
+    env = {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10"}
+    checked = bot(tmp_path, "check", env=env)
+    ran = bot(tmp_path, "run", env=env)
+    assert ran.returncode == 1 and "read-only transaction" in ran.stderr, ran.stderr
+    assert checked.returncode == 1, checked.stdout
+    assert "accepts no writes" in checked.stdout and "run would exit 1" in checked.stdout, checked.stdout
+    assert_masked(checked.stdout, ran.stderr)

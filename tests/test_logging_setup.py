@@ -108,3 +108,29 @@ def test_rest_payloads_are_left_out_of_the_debug_lines(restore_root_logger: None
     http.debug("%s %s has received %s", "POST", "https://x/channels/1/messages", {"content": "A♣"})
     written = stream.getvalue()
     assert "A♣" not in written and written.count("(payload)") == 2 and "returned 200" in written
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://eights@db.example:5432/eights", "postgresql://eights@db.example:5432/eights"),
+        ("sqlite:///data/eights.sqlite3", "sqlite:///data/eights.sqlite3"),
+        ("postgresql://eights:pw7@db.example:5432/eights", "postgresql://eights:***@db.example:5432/eights"),
+    ],
+)
+def test_a_log_line_names_the_database_as_shown(restore_root_logger: None, url: str, shown: str) -> None:
+    """README (Configuration, DATABASE_URL): "logs, check and errors show user:***@host". A URL without a
+    password (PGPASSWORD or ~/.pgpass; trust, peer or certificate authentication) holds no secret: the line
+    names the server, so that the admin can tell which one failed."""
+    from bot.config import load_config
+    from bot.store.urls import parse_database_url
+
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url}, None)
+    stream = io.StringIO()
+    setup_logging("INFO", "text", secrets=config.secrets(), stream=stream)
+    logging.getLogger("bot.service.outage").warning(
+        "the database is unavailable (%s cannot be used now: TimeoutError)", parse_database_url(url).shown
+    )
+    output = stream.getvalue()
+    assert f"unavailable ({shown} cannot be used now" in output, output
+    assert "pw7" not in output

@@ -119,6 +119,25 @@ async def test_the_endpoint_serves_the_registry_and_a_busy_port_is_refused() -> 
             pass
 
 
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [("192.0.2.1", "assign requested address"), ("metrics-host.invalid", "cannot be resolved")],
+    ids=["not-this-machine", "no-such-name"],
+)
+async def test_an_address_that_cannot_be_listened_on_is_refused_naming_metrics_address(
+    address: str, reason: str
+) -> None:
+    """An address of another machine (e.g. the Prometheus server's) or a name that does not resolve: the
+    setting to fix is METRICS_ADDRESS, not the port, and the reason reads as the resolver's own words
+    (getaddrinfo's error numbers are not errnos: os.strerror reads them "Unknown error -2")."""
+    with pytest.raises(ConfigError) as refused:
+        await BotMetrics().start_server(address, free_port())
+    error = refused.value
+    assert error.variable == "METRICS_ADDRESS", str(error)
+    assert address in str(error) and reason in str(error), str(error)
+    assert "Unknown error" not in str(error) and "port" not in str(error), str(error)
+
+
 def test_failed_commits_are_counted() -> None:
     metrics = BotMetrics()
     assert samples(metrics.scrape().decode())[("eights_failed_commits_total", ())] == 0

@@ -36,6 +36,7 @@ from bot.store.base import (
     UnsupportedDatabaseError,
 )
 from bot.store.claims import ShardClaim, ShardsClaimedError, claim_shards
+from bot.store.folders import creation_failure
 from bot.store.urls import DatabaseTarget, mask_password, parse_database_url
 
 __all__ = [
@@ -95,5 +96,10 @@ async def open_store(database_url: str, *, pool_size: int = DEFAULT_POOL_SIZE, c
     if not target.is_memory:
         if not create and not Path(target.path).is_file():
             raise MissingDatabaseError(target.path)
-        Path(target.path).parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(target.path).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a file where the folder should be: said as `check` says it
+            reason = creation_failure(folder, error)
+            raise StoreError(f"cannot create the database file {target.path}: {reason}") from None
     return await SqliteStore.open(target.path)

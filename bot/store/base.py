@@ -119,19 +119,53 @@ RESTORE_HINT = "restore it from a backup, see README 'Backups'"
 class DamagedDatabaseError(MigrationError):
     """The database file is not an SQLite database or is damaged (truncated, overwritten). Raised instead of
     the driver's own error wherever the store finds it (opening, migrating, any query); the store wrote
-    nothing to the file. The message is one line for an admin: the file, what is wrong, what to do."""
+    nothing to the file. The message is one line for an admin: the file, what is wrong, what to do.
 
-    def __init__(self, path: str) -> None:
-        super().__init__(f"the database file {path} is not an SQLite database or is damaged: {RESTORE_HINT}")
+    ``problems`` (PostgreSQL, whose server is no file): what its check could not read, said instead."""
+
+    def __init__(self, path: str, problems: str | None = None) -> None:
+        if problems is None:
+            message = f"the database file {path} is not an SQLite database or is damaged: {RESTORE_HINT}"
+        else:
+            message = f"the database {path} failed its check: {problems}"
+        super().__init__(message)
         self.path = path
+
+
+def first_problems(problems: list[str], limit: int = 200) -> str:
+    """An integrity check's report on one line: SQLite's rows hold line breaks of their own, and a damaged
+    file can give a hundred of them."""
+    text = "; ".join(" ".join(problem.split()) for problem in problems[:3])
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    more = len(problems) - 3
+    return f"{text} (and {more} more)" if more > 0 else text
 
 
 async def require_sound(store: Store, shown: str) -> None:
     """Before a command writes to (or copies from) a database: DamagedDatabaseError naming it when its
     integrity check finds damage, which a write would only build on (a copy would carry it along). Slow on a
-    big file (it reads every page): for the command line's occasional writes, not the bot's moves."""
-    if await store.integrity_check() != ["ok"]:
-        raise DamagedDatabaseError(shown)
+    big file (it reads every page): for the command line's occasional writes, not the bot's moves. ``shown``:
+    the database's URL, its password masked. A database older than this bot's schema is sound: the command
+    migrates it next."""
+    problems = await store.integrity_check()
+    if problems == ["ok"]:
+        return
+    # A PostgreSQL server is no file, let alone an SQLite one: its check names the tables it cannot read.
+    sqlite = shown.lower().startswith("sqlite:")
+    raise DamagedDatabaseError(shown, None if sqlite else first_problems(problems))
+
+
+def terminate_store(store: Store) -> bool:
+    """Drop the store's connections at once, without a word to a server that may not answer (a shutdown out
+    of time): statements in flight fail, and what the server committed stays committed. A store with no
+    connection to drop (SQLite's file, in this process) has no ``terminate``: False, and it is left as it
+    is."""
+    terminate: Callable[[], None] | None = getattr(store, "terminate", None)
+    if terminate is None:
+        return False
+    terminate()
+    return True
 
 
 class MissingDatabaseError(StoreError):
@@ -409,6 +443,12 @@ class Store(Protocol):
 
     async def integrity_check(self) -> list[str]:
         """The database's own consistency check; ``["ok"]`` when sound."""
+        ...
+
+    async def check_writable(self) -> None:
+        """StoreUnavailableError when this process could not write now, as ``migrate`` finds at start-up
+        (another process holds SQLite's write lock past the busy timeout; a read-only PostgreSQL server or
+        session). Writes nothing: for ``check``."""
         ...
 
     async def forget_user(self, user_id: int, guild_id: int | None = None) -> int:

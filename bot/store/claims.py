@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.shards import ShardSet
 from bot.store.base import StoreError
+from bot.store.folders import creation_failure
 from bot.store.urls import DatabaseTarget, parse_database_url
 
 if TYPE_CHECKING:
@@ -191,8 +192,10 @@ class _FileClaim(_HeldForGood):
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
-            except OSError as error:
-                raise StoreError(f"cannot open the lock file {path}: {error.strerror or error}") from None
+            except OSError as error:  # a file where the folder should be: said as `check` says it
+                raise StoreError(
+                    f"cannot open the lock file {path}: {creation_failure(path.parent, error)}"
+                ) from None
             try:
                 failed = cls._lock(fd, shards)
             except BaseException:

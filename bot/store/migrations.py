@@ -109,6 +109,24 @@ def discover(directory: Path) -> list[Migration]:
     return migrations
 
 
+_TABLE_DDL = re.compile(
+    r"\b(CREATE|DROP)\s+TABLE\s+(?:IF\s+(?:NOT\s+)?EXISTS\s+)?([a-z_][a-z0-9_]*)", re.IGNORECASE
+)
+
+
+def created_tables(migrations: list[Migration]) -> set[str]:
+    """The tables a database has once ``migrations`` (in order) are applied: those they create and do not
+    drop. A database at an older version lacks the tables of the later ones, and is not damaged for it."""
+    tables: set[str] = set()
+    for migration in migrations:
+        for verb, table in _TABLE_DDL.findall(_strip_comments(migration.sql)):
+            if verb.upper() == "CREATE":
+                tables.add(table.lower())
+            else:
+                tables.discard(table.lower())
+    return tables
+
+
 def applied(conn: sqlite3.Connection) -> list[AppliedMigration]:
     """What the database records as applied; empty for a new database."""
     exists = conn.execute(
@@ -174,7 +192,9 @@ def migrate(
     check(known, applied(conn))
     for migration in known:
         # BEGIN IMMEDIATE takes the write lock before reading the ledger, so two processes starting at once
-        # cannot both apply the same migration.
+        # cannot both apply the same migration. Taken even with nothing to apply: a start on a file another
+        # process is writing to (past the busy timeout) stops here in one line, not later with every move
+        # failing; `check` tries the same lock (Store.check_writable).
         conn.execute("BEGIN IMMEDIATE")
         try:
             done = applied(conn)

@@ -64,7 +64,7 @@ from bot.store.base import (
 from bot.store.postgres_standings import PostgresStandings, record_match, run_steps
 from bot.store.rows import dumps, loads
 from bot.store.statements import SEAT_COLUMNS, TABLE_COLUMNS
-from bot.store.urls import DatabaseTarget, without_password
+from bot.store.urls import DatabaseTarget, for_libpq
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -297,6 +297,13 @@ class PostgresStore(PostgresStandings):
             log.debug("closing the PostgreSQL pool failed; terminating it", exc_info=True)
             self._pool.terminate()
 
+    def terminate(self) -> None:
+        """Close every connection now, waiting for nothing (``bot.store.base.terminate_store``): a statement
+        in flight fails, and asyncpg's cancel requests (each bounded only by COMMAND_TIMEOUT) are dropped."""
+        self._pool.terminate()
+        if self._vacuuming is not None:
+            self._vacuuming.cancel()
+
     # --- schema and operations -------------------------------------------------------------------------
 
     async def migrate(self) -> int:
@@ -318,16 +325,35 @@ class PostgresStore(PostgresStandings):
             return await migration_runner.schema_version_postgres(conn)
 
     async def integrity_check(self) -> list[str]:
-        """What PostgreSQL can tell without extensions: the ledger and every table of the schema are
-        readable. (The server checks its own pages: enable data checksums with initdb -k.)"""
+        """What PostgreSQL can tell without extensions: the ledger and every table its applied migrations
+        made are readable. A table of a migration not yet applied is not looked for: an empty database, or
+        one of an older bot, is sound, and migrating makes it (SQLite's check knows no schema either). (The
+        server checks its own pages: enable data checksums with initdb -k.)"""
+        known = migration_runner.discover(self._migrations_dir)
         problems = []
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            for table in statements.DATA_TABLES:
+            version = await migration_runner.schema_version_postgres(conn)
+            made = migration_runner.created_tables(known[:version])
+            for table in (table for table in statements.DATA_TABLES if table in made):
                 try:
-                    await conn.fetchval(f"SELECT 1 FROM {table} LIMIT 1")
+                    # A savepoint: after a table that cannot be read, the next ones are still read (an error
+                    # aborts the whole transaction otherwise).
+                    async with conn.transaction():
+                        await conn.fetchval(f"SELECT 1 FROM {table} LIMIT 1")
                 except asyncpg.PostgresError as error:
                     problems.append(f"{table}: {error}")
         return problems or ["ok"]
+
+    async def check_writable(self) -> None:
+        """A standby, or a session read-only by default (``default_transaction_read_only``), takes no write:
+        ``migrate`` fails there at once."""
+        async with self._pool.acquire() as conn:
+            read_only = await conn.fetchval("SELECT current_setting('transaction_read_only')")
+        if read_only == "on":
+            raise StoreUnavailableError(
+                f"PostgreSQL at {self._target.shown} accepts no writes (transaction_read_only is on: a "
+                "standby, or default_transaction_read_only set for this user or database)"
+            )
 
     async def backup(self, path: str) -> None:
         raise StoreError(backup_advice(self._target, path))
@@ -807,8 +833,9 @@ class PostgresStore(PostgresStandings):
 
 def backup_advice(target: DatabaseTarget, path: str) -> str:
     """How to back up (and restore) a PostgreSQL database: pg_dump, which the bot does not replace."""
-    # No password in the URL at all: a masked one (user:***@) would be sent instead of PGPASSWORD's.
-    url = without_password(target.url)
+    # No password in the URL at all: a masked one (user:***@) would be sent instead of PGPASSWORD's. Nor
+    # asyncpg's server settings (?synchronous_commit=on), which libpq refuses.
+    url = for_libpq(target.url)
     return (
         "the bot backs up SQLite only; for PostgreSQL use pg_dump, which takes a consistent snapshot while "
         f"the bot runs:\n  pg_dump --format=custom --file={path} '{url}'\n"

@@ -337,6 +337,16 @@ class SqliteStore:
         rows = await self._call(lambda conn: conn.execute("PRAGMA integrity_check").fetchall())
         return [str(row[0]) for row in rows]
 
+    async def check_writable(self) -> None:
+        """The write lock, taken (waiting the busy timeout, as every write does) and let go: ``migrate``
+        takes it first at every start, and a bot started without it could save no move."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("ROLLBACK")
+
+        await self._call(work)
+
     async def backup(self, path: str) -> None:
         """Copy the database to ``path`` with SQLite's online backup API.
 

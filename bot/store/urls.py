@@ -52,15 +52,22 @@ class DatabaseTarget:
 
     @property
     def secrets(self) -> list[str]:
-        """The URL, then every password in it (as written, and decoded), longest first."""
+        """What a log line must not show: the URL when it holds a password, then every password in it (as
+        written, and decoded), longest first. A URL without one is no secret: the logs name the database by
+        it, as ``shown`` does (a URL redacted whole would hide which server failed)."""
+        url = [self.url] if self.url != self.shown else []
+        return [*url, *self._passwords]
+
+    @property
+    def _passwords(self) -> list[str]:
         found = {self.password or "", *_written_passwords(self.url)}
         found |= {unquote(value) for value in found}
-        return [self.url, *sorted((value for value in found if value), key=len, reverse=True)]
+        return sorted((value for value in found if value), key=len, reverse=True)
 
     def scrub(self, text: str) -> str:
         """``text`` (an error message) with the URL and the password masked."""
         text = text.replace(self.url, self.shown)
-        for secret in self.secrets[1:]:
+        for secret in self._passwords:
             text = text.replace(secret, PASSWORD_MASK)
         return text
 
@@ -131,6 +138,28 @@ def without_password(url: str) -> str:
         url = url[:start] + credentials.partition(":")[0] + url[start + len(credentials) :]
     base, _, query = url.partition("?")
     kept = [item for item in query.split("&") if item and not _PASSWORD_PARAM.match(item)]
+    return f"{base}?{'&'.join(kept)}" if kept else base
+
+
+# The query parameters libpq (pg_dump, psql) accepts in a URL: its connection keywords up to PostgreSQL 17,
+# less the password ones (PGPASSWORD or ~/.pgpass give it) and replication (not a dump's connection). libpq
+# refuses a URL with any other ("invalid URI query parameter"): synchronous_commit and the like are server
+# settings, which asyncpg sends at connect and a dump does not need.
+LIBPQ_PARAMETERS = frozenset({
+    "application_name", "channel_binding", "client_encoding", "connect_timeout", "dbname",
+    "fallback_application_name", "gssdelegation", "gssencmode", "gsslib", "host", "hostaddr", "keepalives",
+    "keepalives_count", "keepalives_idle", "keepalives_interval", "krbsrvname", "load_balance_hosts",
+    "options", "passfile", "port", "require_auth", "requirepeer", "service", "ssl_max_protocol_version",
+    "ssl_min_protocol_version", "sslcert", "sslcertmode", "sslcompression", "sslcrl", "sslcrldir", "sslkey",
+    "sslmode", "sslnegotiation", "sslrootcert", "sslsni", "target_session_attrs", "tcp_user_timeout", "user",
+})  # fmt: skip
+
+
+def for_libpq(url: str) -> str:
+    """A PostgreSQL URL (one ``parse_database_url`` accepted) as pg_dump and pg_restore take it: without a
+    password (``without_password``) and without the query parameters libpq does not know."""
+    base, _, query = without_password(url).partition("?")
+    kept = [item for item in query.split("&") if unquote(item.partition("=")[0]) in LIBPQ_PARAMETERS]
     return f"{base}?{'&'.join(kept)}" if kept else base
 
 

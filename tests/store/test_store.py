@@ -30,7 +30,7 @@ from bot.store import (
 )
 from bot.store.migrations import DEFAULT_MIGRATIONS_DIR, discover
 from bot.store.sqlite import SqliteStore
-from bot.store.urls import without_password
+from bot.store.urls import for_libpq, without_password
 from tests.backends import integrity_error, raw_execute
 from tests.store.conftest import CHANNEL, GUILD, HOST, host_seat, new_table
 
@@ -159,6 +159,16 @@ def test_the_url_without_its_password_keeps_the_user_hosts_and_options() -> None
     assert without_password(url) == "postgresql://eights@h1:5432,h2:5433/eights?sslmode=require"
     assert without_password("postgresql://eights:p%40ss@db/eights") == "postgresql://eights@db/eights"
     assert without_password("postgresql://db/eights") == "postgresql://db/eights"
+
+
+def test_the_url_for_pg_dump_keeps_only_what_libpq_takes() -> None:
+    """asyncpg sends a parameter it does not know to the server as a setting (README suggests
+    ?synchronous_commit=on); libpq refuses the whole URL for one ("invalid URI query parameter")."""
+    url = "postgresql://eights:s3cret@h1,h2:5433/eights?synchronous_commit=on&sslmode=require&search_path=x"
+    assert for_libpq(url) == "postgresql://eights@h1,h2:5433/eights?sslmode=require"
+    url = "postgresql:///eights?host=/run/postgresql&port=5433&application_name=a&password=s3cret"
+    assert for_libpq(url) == "postgresql:///eights?host=/run/postgresql&port=5433&application_name=a"
+    assert for_libpq("postgresql://db/eights?synchronous_commit=on") == "postgresql://db/eights"
 
 
 async def test_sqlite_url_with_a_query_opens_the_named_file(tmp_path: Path, monkeypatch) -> None:
