@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -67,6 +68,27 @@ async def answer_unexpected(interaction: discord.Interaction, error: BaseExcepti
         await answer_privately(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell the user about error ref %s", ref)
+
+
+@contextlib.asynccontextmanager
+async def answering_control(
+    interaction: discord.Interaction, where: str, *, update: bool | None
+) -> AsyncIterator[None]:
+    """The body of a button's or select's handler, which has no command error handler: watched by the deferral
+    watchdog (``update``: its answer edits the clicked message, else it is a new private one; None: watched
+    already, as a command is), a refusal (``ServiceError``) answered privately, anything unexpected answered
+    as ``answer_unexpected`` does (else the user would see "This interaction failed")."""
+    if update is not None:
+        answers.watch(interaction, update=update)
+    try:
+        yield
+    except ServiceError as error:
+        await answer_privately(interaction, error.message)
+    except Exception as error:
+        await answer_unexpected(interaction, error, where)
+    finally:
+        if update is not None:
+            answers.unwatch(interaction)
 
 
 class EightsGroup(app_commands.Group):

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery import answers
-from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
+from bot.exts._group import EightsGroup, FeatureCog, answering_control
 from bot.exts.channel_access import readable_by_member
 from bot.i18n import N_, _
 from bot.service.errors import DatabaseFault, ServiceError
@@ -38,22 +38,14 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
         edited in place. A replay's message is private: a step pressed on a public one (only a tampered client
         sends it there) is a new private message, and that message is left alone."""
         new = new or not answers.from_private_message(interaction)
+        # (a command is watched by the cog's ``interaction_check``)
         component = interaction.type is discord.InteractionType.component
-        if component:  # (a command is watched by the cog's ``interaction_check``)
-            answers.watch(interaction, update=not new)
-        try:
+        async with answering_control(interaction, "replay", update=not new if component else None):
             guild_id = interaction.guild_id
             if guild_id is None:
                 await answers.answer_privately(interaction, _(NOT_IN_GUILD))
                 return
             await self._show(interaction, guild_id, table_id, step, new=new)
-        except ServiceError as error:
-            await answers.answer_privately(interaction, error.message)
-        except Exception as error:  # a button has no command error handler: answer as the table controls do
-            await answer_unexpected(interaction, error, "replay")
-        finally:
-            if component:
-                answers.unwatch(interaction)
 
     async def _show(
         self, interaction: discord.Interaction[Any], guild_id: int, table_id: int, step: int, *, new: bool

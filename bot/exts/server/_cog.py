@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery import answers
-from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
+from bot.exts._group import EightsGroup, FeatureCog, answering_control
 from bot.i18n import LANGUAGE_NAMES, N_, _
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
@@ -157,8 +157,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         in place. Pressed on any other message (only a tampered client sends it there), the answer is a new
         private message and that message is left alone."""
         in_place = answers.from_private_message(interaction)
-        answers.watch(interaction, update=in_place)
-        try:
+        async with answering_control(interaction, "forget", update=in_place):
             if interaction.user.id != user_id:
                 await _private(interaction, _("Only the member who asked can answer this."))
                 return
@@ -169,12 +168,6 @@ class ServerCog(FeatureCog, name=SERVER_COG):
                 await answers.edit_in_place(interaction, content=text, view=None)
             else:
                 await _private(interaction, text)
-        except ServiceError as error:
-            await _private(interaction, error.message)
-        except Exception as error:  # a button has no command error handler: answer as the table controls do
-            await answer_unexpected(interaction, error, "forget")
-        finally:
-            answers.unwatch(interaction)
 
     @app_commands.command(name="forget", description="Delete your Crazy Eights statistics everywhere.")
     async def forget(self, interaction: discord.Interaction) -> None:

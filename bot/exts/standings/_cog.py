@@ -1,7 +1,7 @@
 """The standings subcommands of /eights: leaderboard, stats and history. Each resolves who and where, calls
 ``StandingsService`` and renders with ``bot.ui.standings``. A mistaken request (a ``ServiceError``) gets a
 short private answer here; anything unexpected goes to the group's error handler (``bot.exts._group``), or,
-for the leaderboard's page buttons, to ``answer_unexpected``. Every answer goes through
+for the leaderboard's page buttons, to ``answering_control``. Every answer goes through
 ``bot.delivery.answers``, which knows whether the deferral watchdog answered first.
 """
 
@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery import answers
-from bot.exts._group import EightsGroup, FeatureCog, answer_unexpected
+from bot.exts._group import EightsGroup, FeatureCog, answering_control
 from bot.exts.channel_access import readable_where_asked
 from bot.i18n import N_, _, use_locale
 from bot.service.errors import ServiceError
@@ -60,8 +60,7 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         data: dict[str, Any] = dict(interaction.data or {})
         pressed = str(data.get("custom_id", ""))
         in_place = is_leaderboard(interaction.message, pressed)
-        answers.watch(interaction, update=in_place)
-        try:
+        async with answering_control(interaction, "leaderboard", update=in_place):
             if interaction.guild_id != guild_id:
                 await _private(interaction, _("This leaderboard belongs to another server."))
                 return
@@ -74,12 +73,6 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
                 await answers.edit_in_place(interaction, embed=embed, view=view)
             else:
                 await answers.answer_privately(interaction, None, embed=embed, view=view)
-        except ServiceError as error:
-            await _private(interaction, error.message)
-        except Exception as error:  # a button has no command error handler: answer as the table controls do
-            await answer_unexpected(interaction, error, "leaderboard")
-        finally:
-            answers.unwatch(interaction)
 
     @app_commands.command(name="leaderboard", description="This server's best Crazy Eights players.")
     @app_commands.describe(
