@@ -22,6 +22,7 @@ from bot.ui.controls import (
     TableButton,
     TableSelect,
 )
+from bot.ui.render import preset_name
 
 MAX_LABEL = 100
 MAX_DESCRIPTION = 100
@@ -36,7 +37,7 @@ def panel_content(differences: Sequence[str], preset: str) -> str:
     lines = [
         _(
             "**House rules** — {preset}. Pick an option to change it (host, before the first deal).",
-            preset=preset,
+            preset=preset_name(preset),
         )
     ]
     if differences:

@@ -161,7 +161,8 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
     # Service events.
     name = shown_name(str(data["name"])) if "name" in data else who
     if kind == "opened":
-        return _("{name} opened a table ({preset})", name=name, preset=data.get("preset", "classic"))
+        preset = preset_name(str(data.get("preset", "classic")))
+        return _("{name} opened a table ({preset})", name=name, preset=preset)
     if kind == "joined":
         return _("{name} joined", name=name)
     if kind == "rejoined":

@@ -23,7 +23,7 @@ from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
 from bot.ui.names import plain_name
 from bot.ui.paging import page_row
-from bot.ui.render import MAX_EMBED, board_embed, event_lines
+from bot.ui.render import MAX_EMBED, board_embed, event_lines, preset_name
 
 REPLAYS_COG = "Eights replays"
 FIELD_VALUE_LIMIT = 1024
@@ -271,8 +271,10 @@ class ReplaySelect(
 
 
 def match_label(table_id: int, preset: str, names: Sequence[str]) -> str:
-    # Names isolated: a right-to-left one would otherwise reorder the rest of the label.
-    return _clip(f"#{table_id} {preset}: " + ", ".join(plain_name(name) for name in names), 100)
+    """ "#12 classic: ana, ben", the preset as the reader's Discord names it. Names isolated: a right-to-left
+    one would otherwise reorder the rest of the label."""
+    shown = preset_name(preset)
+    return _clip(f"#{table_id} {shown}: " + ", ".join(plain_name(name) for name in names), 100)
 
 
 def history_view(matches: Sequence[PastMatch]) -> discord.ui.View:

@@ -39,7 +39,7 @@ from bot.ui import routing
 from bot.ui.art.rating import alt_text, rating_chart
 from bot.ui.names import shown_name
 from bot.ui.paging import page_row
-from bot.ui.render import cpu_level
+from bot.ui.render import cpu_level, preset_name
 
 SORT_LABELS: dict[BoardSort, str] = {
     "rating": N_("rating"),
@@ -439,7 +439,9 @@ def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
         if words:
             value += "\n" + _("House rules: {rules}", rules="; ".join(words))
         embed.add_field(
-            name=f"{match.preset} · {rounds}", value=_clip(value, FIELD_VALUE_LIMIT), inline=False
+            name=f"{preset_name(match.preset)} · {rounds}",
+            value=_clip(value, FIELD_VALUE_LIMIT),
+            inline=False,
         )
     # All of an embed's text counts towards Discord's 6,000: the oldest matches give way.
     while len(embed) > EMBED_LIMIT and len(embed.fields) > 1:
