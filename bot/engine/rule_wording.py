@@ -84,9 +84,14 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
         "two-above-5": _("Two decks above 5 players"),
         "two-above-2": _("Two decks above 2 players"),
     }[rs.decks],
-    "hand_size": lambda rs: _("Deal {hand_size} cards each", hand_size=rs.hand_size),
-    "hand_size_two": lambda rs: _(
-        "Deal {hand_size_two} cards each with two players", hand_size_two=rs.hand_size_two
+    "hand_size": lambda rs: ngettext(
+        "Deal {hand_size} card each", "Deal {hand_size} cards each", rs.hand_size, hand_size=rs.hand_size
+    ),
+    "hand_size_two": lambda rs: ngettext(
+        "Deal {hand_size_two} card each with two players",
+        "Deal {hand_size_two} cards each with two players",
+        rs.hand_size_two,
+        hand_size_two=rs.hand_size_two,
     ),
     "wild_rank": lambda rs: (
         _("No wild cards") if rs.wild_rank is None else _("{plural} are wild", plural=_plural(rs.wild_rank))
@@ -180,7 +185,12 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
     "blocked_after": lambda rs: (
         _("The round is blocked when everyone passes in a row")
         if rs.blocked_after is None
-        else _("The round is blocked after {blocked_after} passes in a row", blocked_after=rs.blocked_after)
+        else ngettext(
+            "The round is blocked after {blocked_after} pass in a row",
+            "The round is blocked after {blocked_after} passes in a row",
+            rs.blocked_after,
+            blocked_after=rs.blocked_after,
+        )
     ),
     "turn_cap": lambda rs: _("A round ends after {turn_cap} turns at most", turn_cap=rs.turn_cap),
     "scoring": lambda rs: {
@@ -199,9 +209,13 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
         "rounds": _("The match is a number of rounds"),
         "one-round": _("The match is one round"),
     }[rs.match_end],
-    "target": lambda rs: _("Target: {target} points", target=rs.target),
+    "target": lambda rs: ngettext(
+        "Target: {target} point", "Target: {target} points", rs.target or 0, target=rs.target
+    ),
     "rounds": lambda rs: (
-        _("{rounds} rounds", rounds=rs.rounds) if rs.rounds else _("No set number of rounds")
+        ngettext("{rounds} round", "{rounds} rounds", rs.rounds, rounds=rs.rounds)
+        if rs.rounds
+        else _("No set number of rounds")
     ),
     "next_leader": lambda rs: (
         _("The player with the most points leads the next round")
