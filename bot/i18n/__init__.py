@@ -204,6 +204,18 @@ def spellings(word: str) -> frozenset[str]:
     return frozenset({fold(lower), fold(lower.translate(_UMLAUTS))} - {""})
 
 
+def typed_in(typed: str, text: str, *, at_start: bool = False) -> bool:
+    """Whether what a player typed so far (any case, accents optional, German's umlauts written out or not)
+    is part of ``text`` (``at_start``: begins it), for the lists that narrow as they type. Nothing typed is
+    part of everything."""
+    folded = fold(typed)
+    if not folded:
+        return True
+    if at_start:
+        return any(spelling.startswith(folded) for spelling in spellings(text))
+    return any(folded in spelling for spelling in spellings(text))
+
+
 def listed_words(locale: str, words: Callable[[], str]) -> frozenset[str]:
     """The words that ``words()`` lists, comma-separated, in ``locale``, in all their spellings.
 

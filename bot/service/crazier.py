@@ -28,7 +28,7 @@ from bot.engine.crazier import get_preset as crazier_preset
 from bot.engine.crazier.cpu import choose_action, normal_move
 from bot.engine.crazier.deck import COLOUR_NAMES, is_wild, row_of
 from bot.engine.crazier.game import CrazierRound
-from bot.i18n import N_, _
+from bot.i18n import N_, _, typed_in
 from bot.service.errors import ServiceError
 from bot.service.live import Work, is_cpu
 from bot.service.models import (
@@ -325,7 +325,7 @@ def effect_choices(match: CrazierMatch, position: int, current: str) -> list[tup
     out = []
     for card in cards:
         label = f"{card_label(card)}: {_(row_of(card).ability)}"[:100]
-        if typed and typed not in label.lower():
+        if not typed_in(typed, label):
             continue
         out.append((card, label))
     return out[:25]
@@ -338,7 +338,7 @@ def discard_choices(match: CrazierMatch, position: int, current: str) -> list[tu
         if m.kind == "discard" and m.card is not None and m.card not in cards:
             cards.append(m.card)
     typed = current.strip().lower()
-    return [(c, card_label(c)) for c in cards if not typed or typed in card_label(c).lower()][:25]
+    return [(c, card_label(c)) for c in cards if typed_in(typed, card_label(c))][:25]
 
 
 def seat_names(seats: list[SeatRecord]) -> list[str]:

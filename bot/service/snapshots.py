@@ -24,7 +24,7 @@ from bot.engine import (
     suit_code,
 )
 from bot.engine.crazier import CrazierMatch
-from bot.i18n import N_, _, current_locale
+from bot.i18n import N_, _, current_locale, typed_in
 from bot.service import crazier
 from bot.service.errors import ServiceError
 from bot.service.live import (
@@ -219,8 +219,8 @@ def card_choices(live: LiveTable | None, user_id: int, current: str) -> list[Car
             typed
             and card != parsed
             and not card_code(card).lower().startswith(typed)
-            and not label.lower().startswith(typed)
-            and typed not in card_name(card).lower()
+            and not typed_in(typed, label, at_start=True)
+            and not typed_in(typed, card_name(card))
         ):
             continue
         choices.append(CardChoice(value=card_code(card), label=label))

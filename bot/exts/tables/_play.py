@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.delivery.answers import answer_privately
 from bot.engine.errors import typed_shown
 from bot.exts.tables._base import TableCog
-from bot.i18n import _, fold
+from bot.i18n import _, fold, typed_in
 from bot.service import HandView, Intent, ServiceError, TableSnapshot
 from bot.ui.controls import (
     CATCH,
@@ -80,7 +80,7 @@ class PlayCog(TableCog, name="Eights play"):
             return [
                 app_commands.Choice(name=f"{_(name)} {symbol}", value=code)
                 for code, name, symbol in COLOURS
-                if not typed or typed in name or typed in _(name).lower() or typed == code.lower()
+                if typed_in(typed, name) or typed_in(typed, _(name)) or typed == code.lower()
             ]
         return _suit_choices(current)
 
@@ -318,5 +318,5 @@ def _suit_choices(current: str) -> list[app_commands.Choice[str]]:
     return [
         app_commands.Choice(name=name, value=code)
         for name, code in ((suit_label(code), code) for code in SUIT_CODES)
-        if not typed or typed in name.lower() or typed == code.lower()
+        if typed_in(typed, name) or typed == code.lower()
     ]
