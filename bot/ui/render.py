@@ -120,9 +120,9 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
     if kind == "reversed":
         return _("Direction reversed")
     if kind == "draw_penalty":
-        return ngettext(
-            "{who} takes {n} card owed", "{who} takes {n} cards owed", int(data.get("count", 0)), who=who
-        )
+        # The cards drawn: fewer than owed when the stock ran out.
+        drawn = int(data.get("drawn", data.get("count", 0)))
+        return ngettext("{who} takes {n} card owed", "{who} takes {n} cards owed", drawn, who=who)
     if kind == "reshuffled":
         return ngettext(
             "The discard pile was shuffled into the stock ({n} card)",
@@ -289,16 +289,38 @@ def _house_rule_text(data: Mapping[str, Any], snapshot: TableSnapshot) -> str:
 
 
 def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: CardFaces = TEXT) -> list[str]:
-    """The events in words; a seat's successive draws become one line ("bob drew 3 cards"), and draws the
-    referee made for a player are told once, as such."""
+    """The events in words; a seat's successive draws become one line ("bob drew 3 cards"). Each draw is
+    told once: cards owed by the line that says so ("carol takes 2 cards owed"), and draws the referee made
+    for a player by its own line ("bob had no card to play and drew 1 card"), in the place of the draws,
+    before what came of them (a pass)."""
     if snapshot.crazier is not None:
         return crazier_text.event_lines(events, snapshot, partial(describe_event, faces=faces), faces)
+    events = list(events)
     lines: list[str] = []
     drawing: tuple[int | None, int] | None = None  # (seat, cards) of the draws not told yet
+    told: set[int] = set()  # the referee's notes already told, by index
 
-    def tell_draws() -> None:
+    def referee_note(after: int, seat: int | None) -> int | None:
+        """The index of the referee's note on ``seat``'s draws, if one follows them in this batch."""
+        for index in range(after + 1, len(events)):
+            later = events[index]
+            if later.seat == seat and later.kind == "auto_drew":
+                return index
+            if later.seat == seat and later.kind == "drew":
+                return None  # a note further on is about those draws
+        return None
+
+    def tell_draws(at: int) -> None:
         nonlocal drawing
-        if drawing is not None:
+        if drawing is None:
+            return
+        note = referee_note(at - 1, drawing[0])
+        if note is not None:
+            told.add(note)
+            line = _described(events[note], snapshot, faces)
+            if line:
+                lines.append(line)
+        else:
             lines.append(
                 ngettext(
                     "{who} drew {n} card",
@@ -307,24 +329,30 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: Ca
                     who=seat_name(snapshot, drawing[0]),
                 )
             )
-            drawing = None
+        drawing = None
 
-    for event in events:
+    for index, event in enumerate(events):
+        if index in told:
+            continue
         if event.kind == "drew":
             count = int(event.data.get("count", 1))
             if drawing is not None and drawing[0] == event.seat:
                 drawing = (event.seat, drawing[1] + count)
             else:
-                tell_draws()
+                tell_draws(index)
                 drawing = (event.seat, count)
             continue
-        if event.kind == "auto_drew" and drawing is not None and drawing[0] == event.seat:
-            drawing = None  # the referee's line below says it
-        tell_draws()
+        if drawing is not None and drawing[0] == event.seat and event.kind in ("draw_penalty", "auto_drew"):
+            if event.kind == "draw_penalty":
+                note = referee_note(index, event.seat)
+                if note is not None:
+                    told.add(note)  # the cards owed are the whole story
+            drawing = None  # this event's line says them
+        tell_draws(index)
         line = _described(event, snapshot, faces)
         if line:
             lines.append(line)
-    tell_draws()
+    tell_draws(len(events))
     return lines
 
 

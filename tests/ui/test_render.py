@@ -248,6 +248,34 @@ def test_successive_draws_are_told_once() -> None:
     assert render.event_lines(auto, snap) == ["bob had no card to play and drew 2 cards", "bob played 2♠"]
 
 
+def test_a_draw_is_told_once_when_a_pass_or_cards_owed_come_between_it_and_the_referees_note() -> None:
+    # The engine tells what came of a draw (a forced pass, cards owed paid) before the service adds its note
+    # that the referee drew: one line for the draw, in its place.
+    snap = snapshot()
+    drew = TableEvent("drew", 1, {"count": 1}, "engine")
+    turn = TableEvent("turn", 0, {}, "engine")
+    passed = [
+        drew,
+        TableEvent("passed", 1, {"forced": True}, "engine"),
+        turn,
+        TableEvent("auto_drew", 1, {"count": 1}),
+    ]
+    assert render.event_lines(passed, snap) == [
+        "bob had no card to play and drew 1 card",
+        "bob could not play and passed",
+    ]
+    owed = [
+        TableEvent("drew", 1, {"count": 2}, "engine"),
+        TableEvent("draw_penalty", 1, {"count": 4, "drawn": 2}, "engine"),  # the stock held only two
+        turn,
+        TableEvent("auto_drew", 1, {"count": 2}),
+    ]
+    assert render.event_lines(owed, snap) == ["bob takes 2 cards owed"]
+    # Drawn by the player themselves: the same, without the referee.
+    assert render.event_lines(owed[:3], snap) == ["bob takes 2 cards owed"]
+    assert render.event_lines(passed[:3], snap) == ["bob drew 1 card", "bob could not play and passed"]
+
+
 def test_no_one_is_called_again_while_their_turn_goes_on() -> None:
     snap = snapshot()  # alice still to move: she played a wild and names the suit next
     content, mention = render.turn_line(
