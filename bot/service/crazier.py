@@ -321,11 +321,10 @@ def effect_choices(match: CrazierMatch, position: int, current: str) -> list[tup
     for m in rnd.legal_actions(position):
         if m.kind == "effect" and m.card is not None and m.card not in cards:
             cards.append(m.card)
-    typed = current.strip().lower()
     out = []
     for card in cards:
         label = f"{card_label(card)}: {_(row_of(card).ability)}"[:100]
-        if not typed_in(typed, label):
+        if not typed_in(current, label):
             continue
         out.append((card, label))
     return out[:25]
@@ -337,8 +336,7 @@ def discard_choices(match: CrazierMatch, position: int, current: str) -> list[tu
     for m in rnd.legal_actions(position):
         if m.kind == "discard" and m.card is not None and m.card not in cards:
             cards.append(m.card)
-    typed = current.strip().lower()
-    return [(c, card_label(c)) for c in cards if typed_in(typed, card_label(c))][:25]
+    return [(c, card_label(c)) for c in cards if typed_in(current, card_label(c))][:25]
 
 
 def seat_names(seats: list[SeatRecord]) -> list[str]:

@@ -254,8 +254,12 @@ def leaderboard_embed(page: LeaderboardPage) -> discord.Embed:
     return embed
 
 
+LEADERBOARD_PREFIX = "eights-lb:"  # every page button's custom id
 LEADERBOARD_TEMPLATE = (
-    r"eights-lb:(?P<guild>\d+):(?P<sort>" + "|".join(LEADERBOARD_SORTS) + r"):(?P<page>\d+):(?P<viewer>\d+)"
+    LEADERBOARD_PREFIX
+    + r"(?P<guild>\d+):(?P<sort>"
+    + "|".join(LEADERBOARD_SORTS)
+    + r"):(?P<page>\d+):(?P<viewer>\d+)"
 )
 
 
@@ -287,7 +291,7 @@ def is_leaderboard(message: discord.Message | None, pressed: str) -> bool:
     return any(
         isinstance(child, discord.Button)
         and child.custom_id is not None
-        and child.custom_id.startswith("eights-lb:")
+        and child.custom_id.startswith(LEADERBOARD_PREFIX)
         and child.custom_id != pressed
         for row in message.components
         if isinstance(row, discord.ActionRow)
@@ -318,7 +322,7 @@ class LeaderboardPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], temp
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"eights-lb:{guild_id}:{sort}:{page}:{viewer_id}",
+                custom_id=f"{LEADERBOARD_PREFIX}{guild_id}:{sort}:{page}:{viewer_id}",
                 disabled=disabled,
             )
         )
