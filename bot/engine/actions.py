@@ -42,31 +42,38 @@ class Action(NamedTuple):
 
     @staticmethod
     def play(seat: int, card: Card, suit: Suit | None = None) -> Action:
-        if suit is None and 0 <= seat < MAX_SEATS and type(card) is int and MIN_CARD <= card <= MAX_CARD:
+        # A seat that is not an int (a float, a string) is left to ``apply``, which answers 923 for it.
+        if (
+            suit is None
+            and type(seat) is int
+            and 0 <= seat < MAX_SEATS
+            and type(card) is int
+            and MIN_CARD <= card <= MAX_CARD
+        ):
             return PLAY_ACTIONS[seat][card]
         return Action(PLAY, seat, card, suit)
 
     @staticmethod
     def draw(seat: int) -> Action:
-        return DRAW_ACTIONS[seat] if 0 <= seat < MAX_SEATS else Action(DRAW, seat)
+        return DRAW_ACTIONS[seat] if type(seat) is int and 0 <= seat < MAX_SEATS else Action(DRAW, seat)
 
     @staticmethod
     def pass_(seat: int) -> Action:
-        return PASS_ACTIONS[seat] if 0 <= seat < MAX_SEATS else Action(PASS, seat)
+        return PASS_ACTIONS[seat] if type(seat) is int and 0 <= seat < MAX_SEATS else Action(PASS, seat)
 
     @staticmethod
     def name_suit(seat: int, suit: Suit) -> Action:
-        if 0 <= seat < MAX_SEATS and type(suit) is int and 0 <= suit <= 3:
+        if type(seat) is int and 0 <= seat < MAX_SEATS and type(suit) is int and 0 <= suit <= 3:
             return SUIT_ACTIONS[seat][suit]
         return Action(SUIT, seat, None, suit)
 
     @staticmethod
     def call_last(seat: int) -> Action:
-        return CALL_ACTIONS[seat] if 0 <= seat < MAX_SEATS else Action(CALL_LAST, seat)
+        return CALL_ACTIONS[seat] if type(seat) is int and 0 <= seat < MAX_SEATS else Action(CALL_LAST, seat)
 
     @staticmethod
     def catch(seat: int, target: int) -> Action:
-        if 0 <= seat < MAX_SEATS and 0 <= target < MAX_SEATS:
+        if type(seat) is int and type(target) is int and 0 <= seat < MAX_SEATS and 0 <= target < MAX_SEATS:
             return CATCH_ACTIONS[seat][target]
         return Action(CATCH, seat, None, None, target)
 

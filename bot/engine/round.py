@@ -378,12 +378,18 @@ class Round:
         ev: list[Event] = [Event("dealt", s, {"cards": [CODES[c] for c in hands[s]]}, s) for s in range(n)]
         starter = stock.pop()
         buried: list[Card] = []
-        if t.bury:
-            while starter >> 2 == t.wild:
-                stock.insert(len(stock) // 2, starter)
-                buried.append(starter)
-                self._history.append(("bury", CODES[starter]))
-                starter = stock.pop()
+        if t.bury and starter >> 2 == t.wild:
+            # Each wild goes to the middle of the stock. In a stock of two or three cards (a short deck under
+            # a house hand size) the middle is just under the top, and two wilds would take turns there for
+            # ever: once every wild has been buried, one turned again goes under the whole stock; a stock of
+            # wilds only leaves the starter where it is.
+            wilds = 1 + sum(1 for c in stock if c >> 2 == t.wild)
+            if wilds <= len(stock):
+                while starter >> 2 == t.wild:
+                    stock.insert(0 if len(buried) >= wilds else len(stock) // 2, starter)
+                    buried.append(starter)
+                    self._history.append(("bury", CODES[starter]))
+                    starter = stock.pop()
         self._discard = [starter]
         self._history.append(("starter", CODES[starter]))
         ev.append(Event("starter", None, {"card": CODES[starter], "buried": [CODES[c] for c in buried]}))
@@ -463,7 +469,13 @@ class Round:
         return self._reason
 
     def hand(self, seat: int) -> list[Card]:
-        return list(self._hands[seat])
+        return list(self._hands[self._seat(seat)])
+
+    def _seat(self, seat: int) -> int:
+        """``seat`` if the round has it; else 923 (a negative index would be another seat's hand)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise EngineError(923)
+        return seat
 
     @property
     def hand_sizes(self) -> list[int]:
@@ -1037,6 +1049,17 @@ class Round:
         k = self._skips
         if k:
             self._skips = 0
+            if self._pending:
+                # A card that both skips and makes the next player draw (house rules: skip and draw on one
+                # rank, or a two-player reverse that skips): the next player owes the cards and loses the
+                # turn, so they draw them now, unable to answer, and are passed over.
+                owed = self._pending
+                got = self._take(s, owed, ev)
+                self._pending = 0
+                self._pending_rank = 0
+                self._history.append(("penalty", s, got))
+                if ev is not None:
+                    ev.append(Event("draw_penalty", s, {"count": owed, "drawn": got}))
             for _n in range(k):
                 self._history.append(("skip", s))
                 if ev is not None:
@@ -1122,9 +1145,10 @@ class Round:
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public view, its own hand, its legal actions, its private events."""
+        hand = self._hands[self._seat(seat)]
         v = self.public_view()
         v["seat"] = seat
-        v["hand"] = [CODES[c] for c in self._hands[seat]]
+        v["hand"] = [CODES[c] for c in hand]
         v["legal"] = [a.to_json() for a in self.legal_actions(seat)]
         v["last_events"] = [e.to_json() for e in events_for(self._recent, seat)]
         return v
