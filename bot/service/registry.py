@@ -47,7 +47,8 @@ from bot.store.base import (
 
 log = logging.getLogger(__name__)
 
-# Moves not told within a day (their process down that long, their channel gone) are no longer told.
+# Moves of a closed table not told within a day (its channel gone, its process down that long) are no longer
+# told; an open table's are told whenever its process is back.
 UNTOLD_TTL = 24 * 3600.0
 # A commit whose connection broke: how long to keep asking whether the server stored it. With the server
 # up (its connections terminated, a cut) the pool's next connection answers at once; an outage never does.

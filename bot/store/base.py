@@ -538,7 +538,8 @@ class Store(Protocol):
         ...
 
     async def drop_untold(self, created_before: float) -> int:
-        """Delete outbox rows older than ``created_before`` (news too old to tell); returns how many."""
+        """Delete outbox rows older than ``created_before`` of tables no longer open (news too old to tell);
+        returns how many."""
         ...
 
     # --- retention of closed tables' move logs ---------------------------------------------------------

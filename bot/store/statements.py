@@ -140,4 +140,9 @@ OUTBOX_NOTE = (
     "UPDATE move_outbox SET attempt = :attempt WHERE table_id = :table AND version >= :first "
     "AND version <= :last"
 )
-OUTBOX_DROP_OLD = "DELETE FROM move_outbox WHERE created_at < :before"
+# Old news of closed tables only (their channel gone, or finished long ago): an open table's untold moves are
+# told however long its process was down.
+OUTBOX_DROP_OLD = (
+    "DELETE FROM move_outbox WHERE created_at < :before AND NOT EXISTS (SELECT 1 FROM game_tables AS t "
+    "WHERE t.id = move_outbox.table_id AND t.status IN ('lobby', 'playing'))"
+)

@@ -112,12 +112,21 @@ async def test_a_process_reads_only_its_shards_rows(store: Store) -> None:
     assert len(await store.untold()) == 2
 
 
-async def test_old_rows_are_dropped(store: Store) -> None:
+async def test_old_rows_of_a_closed_table_are_dropped(store: Store) -> None:
+    table = await new_table(store)
+    await store.commit_move(move(table, 0, played(1), now=10.0))
+    await store.commit_move(dataclasses.replace(move(table, 1, played(2), now=500.0), status="finished"))
+    assert await store.drop_untold(100.0) == 1
+    assert [row.version for row in await store.untold()] == [2]
+
+
+async def test_an_open_tables_rows_are_kept_however_old(store: Store) -> None:
+    """Its process down for days, an open table's moves are still told when it is back."""
     table = await new_table(store)
     await store.commit_move(move(table, 0, played(1), now=10.0))
     await store.commit_move(move(table, 1, played(2), now=500.0))
-    assert await store.drop_untold(100.0) == 1
-    assert [row.version for row in await store.untold()] == [2]
+    assert await store.drop_untold(1_000.0) == 0
+    assert [row.version for row in await store.untold()] == [1, 2]
 
 
 async def test_forget_user_takes_the_person_out_of_a_closed_tables_untold_moves(store: Store) -> None:
