@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Any, Protocol
 
 import discord
@@ -31,6 +32,7 @@ from bot.service import HandView, Outcome, ServiceError, TableService
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.controls import hand_view, release
+from bot.ui.faces import Note, note_text
 from bot.ui.locales import use_player_locale
 
 log = logging.getLogger(__name__)
@@ -90,18 +92,19 @@ class HandMessages:
         message: a hand is shown to its player only. ``outcome``: the player's own move, if this answers
         one (with ``tell_move``, the hand message says what they played and drew)."""
         in_place = in_place and from_private_message(interaction)
+        shown_note: Note | None = note
         if tell_move and outcome is not None:
-            faces = await self.appearance.faces(outcome.snapshot.guild_id)
-            note = render.move_note(outcome, interaction.user.id, faces)
+            # Made for the faces the hand is shown with (a hand too long for emojis is shown as text).
+            shown_note = partial(render.move_note, outcome, interaction.user.id)
         async with self.lock(table_id, interaction.user.id):
-            await self._show(interaction, table_id, note=note, in_place=in_place, outcome=outcome)
+            await self._show(interaction, table_id, note=shown_note, in_place=in_place, outcome=outcome)
 
     async def _show(
         self,
         interaction: discord.Interaction,
         table_id: int,
         *,
-        note: str | None,
+        note: Note | None,
         in_place: bool,
         outcome: Outcome | None,
     ) -> None:
@@ -124,7 +127,10 @@ class HandMessages:
             )
             if refused is not None and refused.code == "kicked":
                 text = refused.message
-            full = f"{note}\n{text}" if note else text
+            told = note_text(note)
+            full = f"{told}\n{text}" if told else text
+            if len(full) > render.MAX_CONTENT:
+                full = f"{note_text(note, brief=True)}\n{text}"
             if in_place:
                 await update_in_place(interaction, full, None)
             else:

@@ -19,7 +19,7 @@ from bot.engine.crazier.deck import COLOUR_NAMES, row_of
 from bot.i18n import N_, _, ngettext
 from bot.service.models import AbilityCard, HandView, Outcome, TableEvent, TableSnapshot
 from bot.ui.crazier_picture import colour_code
-from bot.ui.faces import TEXT, CardFaces
+from bot.ui.faces import TEXT, CardFaces, Note, note_text
 from bot.ui.names import shown_name
 
 MAX_CONTENT = 2000
@@ -321,17 +321,21 @@ def _clip(text: str, limit: int) -> str:
 # --- the private hand ---------------------------------------------------------------------------------------
 
 
-def hand_content(hand: HandView, note: str | None, faces: CardFaces = TEXT) -> str:
+def hand_content(hand: HandView, note: Note | None, faces: CardFaces = TEXT) -> str:
     """Every card with its name and what it does (✓ may be discarded now, ★ may be played for its effect),
     the top card, what is left to do this turn, and the choice waiting; with ``faces``, each card's emoji
     beside it. Too long, the emojis go first, then the abilities (the selects' descriptions still carry
-    each ability)."""
+    each ability), then the note counts the cards drawn instead of listing them."""
     tries = ((True, faces), (True, TEXT), (False, faces)) if faces.with_emojis else ((True, TEXT),)
     for abilities, shown in tries:
-        content = _hand_content(hand, note, abilities=abilities, faces=shown)
+        content = _hand_content(hand, note_text(note, shown), abilities=abilities, faces=shown)
         if len(content) <= MAX_CONTENT:
             return content
-    return _clip(_hand_content(hand, note, abilities=False, faces=TEXT), MAX_CONTENT)
+    content = _hand_content(hand, note_text(note, TEXT), abilities=False, faces=TEXT)
+    if len(content) <= MAX_CONTENT:
+        return content
+    brief = note_text(note, TEXT, brief=True)
+    return _clip(_hand_content(hand, brief, abilities=False, faces=TEXT), MAX_CONTENT)
 
 
 def _hand_content(hand: HandView, note: str | None, *, abilities: bool, faces: CardFaces) -> str:
@@ -374,8 +378,8 @@ def _hand_content(hand: HandView, note: str | None, *, abilities: bool, faces: C
     return "\n".join(lines)
 
 
-def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | None:
-    """What only the mover learns: the cards they drew, and the card they looked at."""
+def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT, brief: bool = False) -> str | None:
+    """What only the mover learns: the cards they drew (``brief``: how many), and the card they looked at."""
     parts: list[str] = []
     drawn: list[str] = []
     for event in outcome.private_events.get(user_id, ()):
@@ -383,6 +387,8 @@ def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | 
             drawn.extend(str(code) for code in event.data.get("cards") or [])
         if event.kind == "looked_card" and event.data.get("card"):
             parts.append(_("The top card of the draw pile is {card}.", card=_card(event.data["card"], faces)))
-    if drawn:
+    if drawn and brief:
+        parts.insert(0, ngettext("You drew {n} card.", "You drew {n} cards.", len(drawn)))
+    elif drawn:
         parts.insert(0, _("You drew {cards}.", cards=", ".join(_card(code, faces) for code in drawn)))
     return " ".join(parts) or None

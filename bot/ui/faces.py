@@ -7,7 +7,7 @@ with emojis is made by ``bot.delivery.emojis.CardEmojis.faces``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import discord
@@ -75,3 +75,11 @@ class CardFaces:
 
 
 TEXT = CardFaces()
+
+# A note atop a hand message: text, or made for the faces the hand is shown with and, ``brief``, with its
+# drawn cards counted rather than listed (a draw of sixty cards would push the hand out of the message).
+Note = str | Callable[[CardFaces, bool], str | None]
+
+
+def note_text(note: Note | None, faces: CardFaces = TEXT, *, brief: bool = False) -> str | None:
+    return note(faces, brief) if callable(note) else note

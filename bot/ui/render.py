@@ -22,7 +22,7 @@ from bot.engine.errors import RulesetError
 from bot.i18n import N_, _, current_locale, ngettext, pgettext
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
 from bot.ui import crazier_text
-from bot.ui.faces import TEXT, CardFaces
+from bot.ui.faces import TEXT, CardFaces, Note, note_text
 from bot.ui.names import shown_name
 
 MAX_CONTENT = 2000
@@ -640,16 +640,20 @@ def turn_line(
 # --- the private hand ---------------------------------------------------------------------------------------
 
 
-def hand_content(hand: HandView, *, note: str | None = None, faces: CardFaces = TEXT) -> str:
+def hand_content(hand: HandView, *, note: Note | None = None, faces: CardFaces = TEXT) -> str:
     """The ephemeral hand message: every card (its emoji beside the text, with ``faces``), the playable ones
-    marked, and what to do now. A hand too long to show with emojis is shown as text."""
+    marked, and what to do now. A hand too long to show with emojis is shown as text, the note too; still too
+    long, the note counts the cards drawn instead of listing them."""
     if hand.crazier is not None:
         return crazier_text.hand_content(hand, note, faces)
     if faces.with_emojis:
-        content = _hand_content(hand, note, faces)
+        content = _hand_content(hand, note_text(note, faces), faces)
         if len(content) <= MAX_CONTENT:
             return content
-    return _clip(_hand_content(hand, note, TEXT), MAX_CONTENT)
+    content = _hand_content(hand, note_text(note), TEXT)
+    if len(content) <= MAX_CONTENT:
+        return content
+    return _clip(_hand_content(hand, note_text(note, brief=True), TEXT), MAX_CONTENT)
 
 
 def _hand_content(hand: HandView, note: str | None, faces: CardFaces) -> str:
@@ -708,10 +712,11 @@ def _hand_card(code: str, text: str, playable: bool, faces: CardFaces) -> str:
     return f"{emoji}{shown}" if emoji else shown
 
 
-def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | None:
-    """What only the mover learns from their move, for their hand message: "You played 9♦. You drew 7♣."."""
+def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT, brief: bool = False) -> str | None:
+    """What only the mover learns from their move, for their hand message: "You played 9♦. You drew 7♣."
+    (``brief``: "You drew 60 cards.")."""
     if outcome.snapshot.crazier is not None:
-        return crazier_text.move_note(outcome, user_id, faces)
+        return crazier_text.move_note(outcome, user_id, faces, brief)
     seat = outcome.snapshot.seat_of(user_id)
     position = seat.position if seat else None
     parts: list[str] = []
@@ -722,7 +727,9 @@ def move_note(outcome: Outcome, user_id: int, faces: CardFaces = TEXT) -> str | 
     for event in outcome.private_events.get(user_id, ()):
         if event.kind == "drew_cards":
             drawn.extend(event.data.get("cards") or [])
-    if drawn:
+    if drawn and brief:
+        parts.append(ngettext("You drew {n} card.", "You drew {n} cards.", len(drawn)))
+    elif drawn:
         parts.append(_("You drew {cards}.", cards=faces.cards(drawn)))
     return " ".join(parts) or None
 

@@ -350,8 +350,8 @@ def check_autocomplete_choices(choices: Any, option_type: int) -> list[str]:
 
 def check_modal(data: dict[str, Any]) -> list[str]:
     errors: list[str] = []
-    if not data.get("custom_id"):
-        errors.append("modal needs a custom_id")
+    if not 1 <= _len(data.get("custom_id")) <= MAX_CUSTOM_ID:
+        errors.append(f"modal custom_id must have 1 to {MAX_CUSTOM_ID} characters")
     if not 1 <= _len(data.get("title")) <= MAX_MODAL_TITLE:
         errors.append(f"modal title must have 1 to {MAX_MODAL_TITLE} characters")
     components = data.get("components") or []
@@ -372,6 +372,8 @@ def check_modal(data: dict[str, Any]) -> list[str]:
             children = [item["component"]] if isinstance(item.get("component"), dict) else []
         else:
             children = [i for i in item.get("components") or [] if isinstance(i, dict)]
+            if len(item.get("components") or []) > 1:  # a modal's action row holds one text input
+                errors.append(f"modal component {c}: an action row in a modal holds a single text input")
         for child in children:
             custom_id = child.get("custom_id")
             if custom_id is not None or child.get("type") == 4:
