@@ -56,9 +56,13 @@ from bot.service.models import (
 )
 from bot.service.tables import TableService
 
+# The name the store writes in place of a forgotten person's (the face shows it in the reader's language).
+from bot.store.rows import ANONYMOUS_NAME as FORGOTTEN_NAME
+
 __all__ = [
     "CPU_LEVELS",
     "EXPIRED",
+    "FORGOTTEN_NAME",
     "NO_LONGER_POSSIBLE",
     "NO_TABLE",
     "Actor",

@@ -22,6 +22,9 @@ import unicodedata
 
 import discord
 
+from bot.i18n import _
+from bot.service import FORGOTTEN_NAME
+
 FIRST_STRONG_ISOLATE = "\u2068"
 POP_DIRECTIONAL_ISOLATE = "\u2069"
 ZERO_WIDTH_SPACE = "\u200b"
@@ -55,13 +58,23 @@ def isolate(text: str) -> str:
 def plain_name(name: str) -> str:
     """A name for plain text (labels, options, alt text): on one line, isolated when needed (see the module
     docstring)."""
-    return isolate(one_line(name))
+    return isolate(one_line(_unforgotten(name)))
 
 
-@functools.lru_cache(maxsize=4096)
+def _unforgotten(name: str) -> str:
+    """The words in place of a forgotten person's name in the reader's language (the store keeps them in
+    English)."""
+    return _("Deleted player") if name == FORGOTTEN_NAME else name
+
+
 def shown_name(name: str) -> str:
     """A name for markdown: markdown escaped, mentions and other ``<…>`` markup made inert, isolated when
     needed."""
+    return _shown_name(_unforgotten(name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shown_name(name: str) -> str:
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(one_line(name)))
     text = _LIST_NUMBER.sub(r"\1\\.", text)
     # Every Discord markup in text starts with "<" (<@id>, <@&id>, <#id>, <t:…>, <:emoji:id>, </cmd:id>).

@@ -383,7 +383,10 @@ def stats_embed(stats: PlayerRecord) -> discord.Embed:
     average = i18n.decimal(stats.round_points / stats.rounds_played) if stats.rounds_played else "—"
     embed.add_field(name=_("Average round score"), value=average)
     embed.add_field(name=_("Best finish"), value=ordinal(stats.best_place) if stats.best_place else "—")
-    embed.add_field(name=_("Favourite preset"), value=stats.favourite_preset or "—")
+    embed.add_field(
+        name=_("Favourite preset"),
+        value=preset_name(stats.favourite_preset) if stats.favourite_preset else "—",
+    )
     last = f"<t:{int(stats.last_played_at)}:R>" if stats.last_played_at is not None else "—"
     embed.add_field(name=_("Last played"), value=last)
     embed.add_field(name=_("Ranking points"), value=str(stats.points))
