@@ -244,13 +244,16 @@ class TableScheduler:
                     pass_host(work, record.user_id)
 
     async def _crazier_cpu(self, work: Work, seed_base: int) -> None:
-        """crazier-abilities: every CPU seat that may act plays until no CPU may (with teams, a person's
-        teammate keeps their own part of the turn)."""
+        """crazier-abilities: every CPU seat that may act in this turn plays until no CPU may (with teams, a
+        person's teammate keeps their own part of the turn). The next turn's CPU waits its own delay: the
+        commit sets its timer, as in the standard game."""
+        assert work.crazier is not None
+        turn = crazier.turn_key(work.crazier)
         for step in range(MAX_STEPS_PER_MOVE):
             assert work.crazier is not None
             rnd = work.crazier.round
             seat = crazier.cpu_seat(rnd, work.seats)
-            if seat is None:
+            if seat is None or (step and crazier.turn_key(work.crazier) != turn):
                 return
             level = cpu_level(work.seats[seat])
             seed = seed_base + 17 * step + seat
