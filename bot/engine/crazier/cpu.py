@@ -78,11 +78,13 @@ def _card_worth(view: dict[str, Any], seat: int, card: str) -> float:
 
 
 def _player_worth(view: dict[str, Any], seat: int, target: int) -> float:
-    """Making ``target`` draw: good against the opponent closest to winning, bad for oneself or a teammate."""
+    """Making ``target`` draw: good against an opponent, the more the closer it is to winning (worth playing
+    unless its hand is already large: ``_threat`` alone is below zero for nearly every opponent, and the card
+    was never played); bad for oneself or a teammate."""
     if _team(view, seat, target):
         return -10.0
     castles = sum(1 for c in view["in_play"][target] if rank_of(c) == "6")
-    return _threat(view, target) - 3.0 * castles
+    return 10.0 + _threat(view, target) - 3.0 * castles
 
 
 def normal_move(view: dict[str, Any], legal: list[Move]) -> Move:
