@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 import discord
 
 from bot.delivery.carrier import BoardCarrier
-from bot.delivery.channel_refusals import MISSING_PERMISSIONS, is_gone
+from bot.delivery.channel_refusals import MISSING_PERMISSIONS, UNKNOWN_MESSAGE, is_gone
 from bot.delivery.feed import UNKNOWN, TableFeed, board_view_key
 from bot.delivery.store_failures import level_of
 from bot.i18n import current_locale, use_locale
@@ -282,9 +282,11 @@ class BoardMessages:
             and picture_key == feed.board_picture_key
         )
 
-    async def repost(self, snapshot: TableSnapshot, via: discord.Interaction) -> int:
+    async def repost(self, snapshot: TableSnapshot, via: discord.Interaction) -> tuple[int, int | None]:
         """Post the board as a follow-up of ``via`` (an answered interaction of the table, in its channel) and
-        make it the board; returns its id. Raises what failed (the board stays where it was)."""
+        make it the board; returns its id and the board it replaced (read as it is made the board: an
+        ``/eights status`` may have posted one while the follow-up was on its way). Raises what failed (the
+        board stays where it was)."""
         fields = await self.fields(snapshot)
         try:
             try:
@@ -297,8 +299,9 @@ class BoardMessages:
                 )
         finally:
             release(fields.get("view"))  # routed by custom id: nothing of it is kept
+        replaced = self.board_id(snapshot)
         await self.on_posted(snapshot.table_id, message.id)
-        return message.id
+        return message.id, replaced
 
     async def edit(
         self, snapshot: TableSnapshot, feed: TableFeed, carrier: BoardCarrier | None = None
@@ -351,6 +354,10 @@ class BoardMessages:
         except discord.NotFound as error:
             if is_gone(error):
                 raise  # the channel itself: the publisher closes its table
+            if via_carrier and error.code != UNKNOWN_MESSAGE:
+                # The token failed (404 Unknown Webhook while it should live), not the message: the publisher
+                # edits through the channel instead. Posting again would leave two boards.
+                raise
             if self._boards.get(snapshot.table_id, board_id) != board_id:
                 return  # a newer board was posted meanwhile
             log.info("table %s: the board message was deleted; posting it again", snapshot.table_id)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import discord
 
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008  # the message is gone (not its channel)
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 REFUSED_FOR = 60.0  # seconds a channel is left alone after its first refusal ...

@@ -76,7 +76,7 @@ from bot.delivery import answers, webhook_calls
 from bot.delivery.board import BoardMessages
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER, BoardCarrier
-from bot.delivery.channel_refusals import ChannelRefusals
+from bot.delivery.channel_refusals import UNKNOWN_MESSAGE, ChannelRefusals
 from bot.delivery.feed import (
     TURN_EVENTS,
     UNKNOWN,
@@ -122,7 +122,6 @@ ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following 
 BOARD_COMING_WAIT = 10.0  # seconds a board lane waits for the table's first board, posted as an answer
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
-UNKNOWN_MESSAGE = 10008  # Discord's error code: the message is gone
 # Seconds the outbox's "told" marks gather before they are written: one write for every table's lines of that
 # time (a busy process wrote one per line). A mark only spares a restart the check of a line already sent,
 # whose note and nonce keep it from being told twice.
@@ -586,10 +585,9 @@ class TablePublisher:
     ) -> BoardCarrier | None:
         """Post the board again as a follow-up of ``via`` and remove the old board message. None when the
         follow-up could not be sent (the board stays where it was)."""
-        old_id = self._board.board_id(snapshot)
         since = feed.via_since
         try:
-            message_id = await self._board.repost(snapshot, via)
+            message_id, old_id = await self._board.repost(snapshot, via)
         except Exception as error:
             if not isinstance(error, discord.HTTPException | discord.RateLimited) and not is_transient(error):
                 raise
@@ -597,6 +595,8 @@ class TablePublisher:
             if feed.via is via and not is_transient(error):
                 feed.via = None  # its token no longer serves
             return None
+        # The board replaced may be one an /eights status posted meanwhile, with a carrier of its own.
+        old = self._carriers.get(feed.table_id, old)
         carrier = self._carriers[feed.table_id] = BoardCarrier(via, since, message_id, original=False)
         # What the new message shows: the edit that follows sends only what changed since.
         with use_locale(self.appearance.cached_language(snapshot.guild_id)):
