@@ -6,16 +6,10 @@ the presets add. ``ERROR_MESSAGES`` is the one table of them all: the service sh
 
 from __future__ import annotations
 
+from bot.engine.typed import TYPED_SHOWN, typed_shown
 from bot.i18n import N_, _
 
-TYPED_SHOWN = 40  # characters of what someone typed that an error quotes back
-
-
-def typed_shown(text: str) -> str:
-    """What someone typed, as an error quotes it: at most ``TYPED_SHOWN`` characters, so that a long paste
-    cannot make the answer longer than Discord takes (2,000 characters)."""
-    text = text.strip()
-    return text if len(text) <= TYPED_SHOWN else text[: TYPED_SHOWN - 1] + "…"
+__all__ = ["ERROR_MESSAGES", "TYPED_SHOWN", "EngineError", "RulesetError", "typed_shown"]
 
 
 ERROR_MESSAGES: dict[int, str] = {

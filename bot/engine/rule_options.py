@@ -342,7 +342,7 @@ def option(name: str) -> Option:
         found = read_typed(name.replace("_", " "), _options_by_label)
     if found is None:
         shown = typed_shown(name) if isinstance(name, str) else name
-        raise RulesetError(_("unknown house rule {name!r}", name=shown))
+        raise RulesetError(_("unknown house rule '{name}'", name=shown))
     return found
 
 
@@ -351,7 +351,7 @@ def _rank(text: str) -> int:
     # A code, or a rank's name in the player's language or English ("K", "king", "König", "roi").
     rank = parse_rank(text)
     if rank is None:
-        raise RulesetError(_("{text!r} is not a rank (A, 2–10, J, Q, K)", text=typed_shown(text)))
+        raise RulesetError(_("'{text}' is not a rank (A, 2–10, J, Q, K)", text=typed_shown(text)))
     return rank
 
 
@@ -365,7 +365,7 @@ def _whole(o: Option, text: str) -> int:
     except ValueError:
         raise RulesetError(
             _(
-                "{label}: {text!r} is not a whole number from {low} to {high}",
+                "{label}: '{text}' is not a whole number from {low} to {high}",
                 label=_(o.label),
                 text=typed_shown(text),
                 low=o.low,

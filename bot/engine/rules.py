@@ -458,7 +458,7 @@ def get_preset(name: str) -> Ruleset:
     if key not in PRESETS:
         raise RulesetError(
             _(
-                "unknown preset {name!r}; presets: {items}",
+                "unknown preset '{name}'; presets: {items}",
                 name=typed_shown(name) if isinstance(name, str) else name,
                 items=", ".join(PRESET_NAMES),
             )

@@ -99,7 +99,7 @@ class ServerService:
                 raise ServiceError(
                     "unknown-preset",
                     _(
-                        "There is no preset called {default_preset!r}.",
+                        "There is no preset called '{default_preset}'.",
                         default_preset=typed_shown(default_preset),
                     ),
                 )
@@ -178,7 +178,7 @@ class ServerService:
         current = await self.card_display(guild_id)
         if language is not None and language != AUTO_LANGUAGE and language not in LOCALES:
             raise ServiceError(
-                "unknown-language", _("There is no language called {name!r}.", name=typed_shown(language))
+                "unknown-language", _("There is no language called '{name}'.", name=typed_shown(language))
             )
         new = CardDisplay(
             current.card_emojis if card_emojis is None else card_emojis,

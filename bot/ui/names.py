@@ -18,41 +18,15 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 import discord
 
+from bot.engine.typed import ZERO_WIDTH_SPACE, isolate, one_line
 from bot.i18n import _
 from bot.service import FORGOTTEN_NAME
 
-FIRST_STRONG_ISOLATE = "\u2068"
-POP_DIRECTIONAL_ISOLATE = "\u2069"
-ZERO_WIDTH_SPACE = "\u200b"
-# Bidirectional classes that can reorder what is around them: right-to-left letters, Arabic digits, and the
-# explicit embeddings, overrides and isolates.
-_REORDERING = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
-_ISOLATE_CONTROLS = re.compile("[\u2066-\u2069]")
-# Line breaks and other control characters: a name stays on its line (a name "Round over\nEve" would
-# otherwise print a line that reads as the bot's own).
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 # "1. " at the start of a line is a numbered list in Discord's markdown, which escape_markdown leaves.
 _LIST_NUMBER = re.compile(r"^(\d+)\.(?=\s)")
-
-
-def one_line(text: str) -> str:
-    """``text`` with every run of line breaks and control characters made one space (none at its ends, so
-    that what starts the name still starts the line: markup there is escaped as at any line's start)."""
-    if _CONTROLS.search(text) is None:
-        return text
-    return _CONTROLS.sub(" ", text).strip(" ")
-
-
-@functools.lru_cache(maxsize=4096)  # every board and line writes each seat's name again: kept, not redone
-def isolate(text: str) -> str:
-    """``text`` as a bidirectional isolate when it holds anything that could reorder its surroundings."""
-    if not any(unicodedata.bidirectional(char) in _REORDERING for char in text):
-        return text
-    return FIRST_STRONG_ISOLATE + _ISOLATE_CONTROLS.sub("", text) + POP_DIRECTIONAL_ISOLATE
 
 
 def plain_name(name: str) -> str:

@@ -32,14 +32,14 @@ from bot.ui.controls import (
     Control,
     suit_label,
 )
-from bot.ui.names import plain_name, shown_name
+from bot.ui.names import plain_name
 
 log = logging.getLogger(__name__)
 
 
 def _nobody_called(typed: str) -> str:
     """The refusal of a player name that no seat has: what was typed quoted as text, never as markup."""
-    return _("No one called '{name}' sits at this table.", name=shown_name(typed_shown(typed)))
+    return _("No one called '{name}' sits at this table.", name=typed_shown(typed))
 
 
 class PlayCog(TableCog, name="Eights play"):
