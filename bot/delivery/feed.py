@@ -22,6 +22,8 @@ from bot.ui.controls import cpu_seats
 # Lines of events in one message at most (``render.MAX_LINES`` with the "your turn" line): more, after a wait,
 # are told in several messages rather than summarised, so that every play is told.
 LINES_PER_MESSAGE = render.MAX_LINES - 1
+# Room left in a message for the turn's line (several mentions and the hint to "My hand").
+CHARS_PER_MESSAGE = render.MAX_CONTENT - 400
 UNKNOWN = object()  # a board picture this process has not shown yet
 # Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
 QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
@@ -82,17 +84,23 @@ class TableFeed:
 
 
 def line_chunks(events: list[TableEvent], snapshot: TableSnapshot) -> list[list[TableEvent]]:
-    """The events split into messages of at most ``LINES_PER_MESSAGE`` lines (usually one message)."""
-    if len(render.event_lines(events, snapshot)) <= LINES_PER_MESSAGE:
+    """The events split into messages of at most ``LINES_PER_MESSAGE`` lines and ``CHARS_PER_MESSAGE``
+    characters as text (usually one message): long names (a markdown name is twice as long escaped) could
+    otherwise fill a message before its lines do."""
+    if _fits(render.event_lines(events, snapshot)):
         return [events]
     chunks: list[list[TableEvent]] = [[]]
     for event in events:
         chunk = chunks[-1]
         chunk.append(event)
-        if len(render.event_lines(chunk, snapshot)) > LINES_PER_MESSAGE:
+        if len(chunk) > 1 and not _fits(render.event_lines(chunk, snapshot)):
             chunk.pop()
             chunks.append([event])
     return chunks
+
+
+def _fits(lines: list[str]) -> bool:
+    return len(lines) <= LINES_PER_MESSAGE and sum(len(line) + 1 for line in lines) <= CHARS_PER_MESSAGE
 
 
 def told_in_line(events: list[TableEvent], snapshot: TableSnapshot) -> list[TableEvent]:

@@ -634,7 +634,12 @@ def turn_line(
             lines.append(_("▶ {name} to move.", name=seat_name(snapshot, snapshot.to_act)))
     if not lines:
         return None, None
-    return _clip("\n".join(lines), MAX_CONTENT), mention_id
+    content = "\n".join(lines)
+    if len(content) > MAX_CONTENT and mention_id is not None:
+        # The mention is what must not be cut: the text before it is, at its end.
+        turn = lines[-1]
+        content = _clip("\n".join(lines[:-1]), MAX_CONTENT - len(turn) - 1) + "\n" + turn
+    return _clip(content, MAX_CONTENT), mention_id
 
 
 # --- the private hand ---------------------------------------------------------------------------------------
