@@ -359,7 +359,10 @@ class BoardMessages:
                 # edits through the channel instead. Posting again would leave two boards.
                 raise
             if self._boards.get(snapshot.table_id, board_id) != board_id:
-                return  # a newer board was posted meanwhile
+                # A newer board was posted meanwhile (an /eights status), maybe of a state read before this
+                # one: it shows this one now.
+                await self.edit(snapshot, feed)
+                return
             log.info("table %s: the board message was deleted; posting it again", snapshot.table_id)
             if snapshot.open:
                 await self._post(snapshot)

@@ -272,10 +272,7 @@ class TablePublisher:
         # Outcomes arrive in the order they were committed; a closed table stays closed.
         if feed.snapshot is None or feed.snapshot.open:
             feed.snapshot = outcome.snapshot
-            if feed.board_since is None:
-                feed.board_since = now
-            elif feed.board_busy and feed.board_next is None:
-                feed.board_next = now  # not in the edit under way: the board is behind since now
+            self._board_behind(feed, now, start=False)
         if feed.hand_snapshot is None or feed.hand_snapshot.open:
             feed.hand_snapshot = outcome.snapshot
         feed.changed.set()
@@ -288,6 +285,17 @@ class TablePublisher:
             self._told(feed)  # nothing to tell in the channel: the move is told (its board follows)
         if feed.board_since is not None and feed.board_task is None:
             feed.board_task = asyncio.create_task(self._drain_board(feed), name=f"eights-board-{table_id}")
+
+    def _board_behind(self, feed: TableFeed, now: float, *, start: bool = True) -> None:
+        """The board is behind the table since ``now``; ``start``: its lane starts if it is not running."""
+        if feed.board_since is None:
+            feed.board_since = now
+        elif feed.board_busy and feed.board_next is None:
+            feed.board_next = now  # not in the edit under way: the board is behind since now
+        if start and feed.board_task is None:
+            feed.board_task = asyncio.create_task(
+                self._drain_board(feed), name=f"eights-board-{feed.table_id}"
+            )
 
     def _watch_answer(self, table_id: int, user_id: int, via: discord.Interaction) -> None:
         """The player's own answer was to show their new hand; if it does not go out (Discord refused it,
@@ -409,6 +417,11 @@ class TablePublisher:
         await self.remember_board(snapshot.table_id, message_id, via=via)
         if old_id is not None and old_id != message_id:
             await self._remove_board(snapshot, old_id, old)
+        feed = self._feeds.get(snapshot.table_id)
+        if feed is not None and feed.snapshot is not None and feed.snapshot != snapshot:
+            # A move landed while this board was on its way (its edit went to the board replaced): the new
+            # board shows the table as it is now.
+            self._board_behind(feed, self._clock.monotonic())
 
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.

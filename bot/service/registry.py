@@ -117,6 +117,9 @@ class TableRegistry:
     def in_guild(self, guild_id: int) -> list[int]:
         return [live.id for live in self._tables.values() if live.record.guild_id == guild_id]
 
+    def guild_ids(self) -> set[int]:
+        return {live.record.guild_id for live in self._tables.values()}
+
     def open_count(self) -> int:
         """The tables held: every open table of this process."""
         return len(self._tables)

@@ -166,6 +166,10 @@ class TableService:
         """The open tables of a server that this process serves."""
         return self._registry.in_guild(guild_id)
 
+    def guilds_with_tables(self) -> set[int]:
+        """The servers of the open tables this process serves."""
+        return self._registry.guild_ids()
+
     async def act(
         self, table_id: int, actor: Actor, intent: Intent, round_token: str | None = None
     ) -> Outcome:

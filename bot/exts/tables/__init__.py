@@ -37,7 +37,7 @@ async def setup(
         InformationCog(bot, group, service, publisher, hands),
         house,
         ControlsCog(bot, group, service, publisher, hands, house),
-        ChannelsCog(publisher),
+        ChannelsCog(bot, service, publisher),
     ]
     for cog in cogs:
         await bot.add_cog(cog)

@@ -8,11 +8,23 @@ import discord
 from discord.ext import commands
 
 from bot.delivery.publisher import TablePublisher
+from bot.service import TableService
 
 
 class ChannelsCog(commands.Cog, name="Channels"):
-    def __init__(self, publisher: TablePublisher) -> None:
+    def __init__(self, bot: commands.Bot, service: TableService, publisher: TablePublisher) -> None:
+        self.bot = bot
+        self.service = service
         self.publisher = publisher
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # A server that removed the bot while it was down is no longer among its servers, and Discord says
+        # nothing else about it: its restored tables are closed as at once. (A server that is only
+        # unavailable, in an outage, is still listed.)
+        for guild_id in self.service.guilds_with_tables():
+            if self.bot.get_guild(guild_id) is None:
+                self.publisher.guild_left(guild_id)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -19,11 +19,13 @@ class InformationCog(TableCog, name="Eights information"):
     async def status(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
         snapshot = await self.service.snapshot(table_id)
-        message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
-        if message_id is None:
-            return
-        # One board per table: the old one goes (its buttons would only repeat the new one's).
-        await self.publisher.replace_board(snapshot, message_id, interaction)
+        # A move meanwhile waits for this board and is shown on it (not on the board it replaces).
+        async with self.publisher.board_coming(table_id):
+            message_id = await answer_publicly(interaction, **await self.publisher.board_message(snapshot))
+            if message_id is None:
+                return
+            # One board per table: the old one goes (its buttons would only repeat the new one's).
+            await self.publisher.replace_board(snapshot, message_id, interaction)
 
     @app_commands.command(name="scores", description="The scores of this channel's match so far, privately.")
     async def scores(self, interaction: discord.Interaction) -> None:

@@ -134,7 +134,9 @@ class LobbyCog(TableCog, name="Eights lobby"):
 
     @app_commands.command(name="kick", description="Remove a player; a CPU player takes the seat (host).")
     @app_commands.describe(member="The player to remove")
-    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    # A User, not a Member: a player who left the server comes as a user only (the bot has no members
+    # intent), and must still be removable.
+    async def kick(self, interaction: discord.Interaction, member: discord.User) -> None:
         table_id = await self.table_here(interaction)
         outcome = await self.service.kick(table_id, await self.manager_actor(interaction), member.id)
         self.publisher.publish(outcome)
