@@ -37,7 +37,8 @@ async def test_a_hand_after_a_sixty_card_draw_still_shows_the_hand(
 
     Before, the "You drew …" note kept its 60 card emojis (about 35 characters each) while only the hand was
     turned to text, and the whole was clipped at 2,000 characters: the note was cut inside an emoji's markup
-    and the hand itself (and "Not your turn.") was gone. Now the note is counted ("You drew 60 cards.")."""
+    and the hand itself (and "Not your turn.") was gone. Now the note is text too (and, longer still, counts
+    the cards: tests/ui)."""
     alice, bob, carol = world.alice, world.bob, world.carol
     board = await world.run(alice, "new", preset="classic")
     for option, value in (
@@ -80,7 +81,7 @@ async def test_a_hand_after_a_sixty_card_draw_still_shows_the_hand(
     assert (await world.snapshot()).seats[0].card_count == 64
     content = reply.content
     assert len(content) <= 2000
-    assert "You drew 60 cards." in content
+    assert "You drew" in content
     assert not BROKEN_EMOJI.search(content), content[-200:]
     assert "**Your hand** (64 cards)" in content, content[-300:]
     assert "Not your turn." in content, content[-300:]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import discord
 import pytest
@@ -289,6 +290,23 @@ def test_the_mover_alone_is_told_what_they_played_and_drew() -> None:
     outcome = Outcome(snapshot(), (TableEvent("played", 0, {"card": "9D"}, "engine"),), {ALICE: (drew,)})
     assert render.move_note(outcome, ALICE) == "You played 9♦. You drew 7♣ 2♦."
     assert render.move_note(outcome, BOB) is None
+
+
+def test_a_hand_too_long_with_its_note_counts_the_cards_drawn() -> None:
+    """A draw too long to list beside the hand, even as text, is counted in the note, so that the hand and
+    what to do stay in the message whole; a draw that fits is listed."""
+    ranks = ("2", "3", "4", "5", "6", "7", "9", "10", "J", "Q", "K")
+    cards = [f"{rank}{suit}" for rank in ranks for suit in "CDHS"]
+    drew = TableEvent("drew_cards", 0, {"cards": cards * 8})  # 352 cards: far past what Discord shows
+    outcome = Outcome(snapshot(), (), {ALICE: (drew,)})
+    note = partial(render.move_note, outcome, ALICE)
+    content = render.hand_content(hand(cards * 6, set()), note=note)
+    assert len(content) <= render.MAX_CONTENT and not content.endswith("…")
+    assert content.startswith("You drew 352 cards.")
+    assert "**Your hand** (264 cards)" in content and "**Your turn.**" in content
+    few = Outcome(snapshot(), (), {ALICE: (TableEvent("drew_cards", 0, {"cards": ["7C"]}),)})
+    listed = render.hand_content(hand(cards, set()), note=partial(render.move_note, few, ALICE))
+    assert listed.startswith("You drew 7♣.")
 
 
 def test_a_line_kept_between_boards_follows_the_name_faces_and_language() -> None:
