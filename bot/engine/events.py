@@ -9,7 +9,7 @@ Kinds and data keys:
   drew_cards {cards} (private) · passed {forced} · turn · skipped {reason} · reversed {direction} ·
   draw_penalty {count, drawn} · reshuffled {count} · last_card_called · last_card_caught {target, count} ·
   went_out (partnership: the seat is out, its partner plays on) ·
-  round_over {scores, winners, blocked, reason}
+  round_over {scores, winners, blocked, reason, card (what the winner went out with; not when blocked)}
 """
 
 from __future__ import annotations

@@ -1106,13 +1106,15 @@ class Round:
         self._legal = []
         self._history.append(("over", reason))
         if ev is not None:
-            ev.append(
-                Event(
-                    "round_over",
-                    None,
-                    {"scores": list(scores), "winners": list(winners), "blocked": blocked, "reason": reason},
-                )
-            )
+            data: dict[str, Any] = {
+                "scores": list(scores),
+                "winners": list(winners),
+                "blocked": blocked,
+                "reason": reason,
+            }
+            if winner >= 0 and self._discard:
+                data["card"] = CODES[self._discard[-1]]  # what they went out with (a board shows it later)
+            ev.append(Event("round_over", None, data))
 
     # ================================================================================ views
     def public_view(self) -> dict[str, Any]:

@@ -30,6 +30,7 @@ EXPIRED = N_("This button has expired.")
 NO_TABLE = N_("There is no open table in this channel. Open one with /eights new.")
 REMOVED = N_("The host removed you from this table.")
 NOT_SEATED = N_("You are not seated at this table.")
+TAKEN_OVER = N_("A CPU player has your seat; use /eights join to take it back.")
 
 
 class DatabaseFault(Exception):

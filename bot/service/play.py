@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.engine import EngineError
 from bot.i18n import _
 from bot.service import crazier
-from bot.service.errors import NO_LONGER_POSSIBLE, ServiceError
+from bot.service.errors import NO_LONGER_POSSIBLE, TAKEN_OVER, ServiceError
 from bot.service.live import Work, game_number, player_position, position_of, round_token_at
 from bot.service.models import Actor, Intent, Outcome
 from bot.service.moves import apply_intent
@@ -54,9 +54,7 @@ class PlayUseCases:
                 raise ServiceError("no_round", _("The game hasn't started yet."))
             position = player_position(work.seats, work.doc, actor.user_id)
             if work.seats[position].cpu_takeover:
-                raise ServiceError(
-                    "taken_over", _("A CPU player has your seat; use /eights join to take it back.")
-                )
+                raise ServiceError("taken_over", TAKEN_OVER)
             try:
                 if work.crazier is not None:
                     crazier.apply_intent(work, position, intent)
@@ -87,9 +85,11 @@ class PlayUseCases:
         "expired" (a button of an older round)."""
 
         def change(work: Work) -> None:
-            player_position(work.seats, work.doc, actor.user_id)
+            position = player_position(work.seats, work.doc, actor.user_id)
             if work.phase != "between_rounds":
                 raise ServiceError("stale", NO_LONGER_POSSIBLE)
+            if work.seats[position].cpu_takeover:  # left, or timed out: a CPU plays for them now
+                raise ServiceError("taken_over", TAKEN_OVER)
             work.doc["last_human_at"] = work.now
             deal_next(work)
 

@@ -150,13 +150,11 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
         names = _(" and ").join(winners)
         if data.get("blocked"):
             return _("Round over: {names} blocked, lowest hand wins", names=names)
-        if snapshot.phase != "playing" and snapshot.target_card:
-            # The card they went out with is still on top of the discard until the next deal.
-            return _(
-                "Round over: {names} went out with {card}",
-                names=names,
-                card=faces.card(snapshot.target_card),
-            )
+        # The card they went out with (events stored before it was recorded: the top of the discard, which
+        # is that card until the next deal).
+        card = data.get("card") or (snapshot.target_card if snapshot.phase != "playing" else None)
+        if card:
+            return _("Round over: {names} went out with {card}", names=names, card=faces.card(card))
         return _("Round over: {names} went out", names=names)
     # Service events.
     name = shown_name(str(data["name"])) if "name" in data else who

@@ -59,3 +59,25 @@ def stack_classic_deal(
         return original(cls, ruleset, num_seats, dealer, seed=seed, deck=deck, **kw)
 
     monkeypatch.setattr(Round, "new", classmethod(new))
+
+
+def stack_rounds(
+    monkeypatch: pytest.MonkeyPatch, deals: list[tuple[list[list[str]], str]]
+) -> list[dict[str, Any]]:
+    """Round k is dealt ``deals[k]`` (hands by seat, starter), its leader left as the match chooses (unlike
+    ``stack_classic_deal``). Returns a log of (dealer, leader) per deal."""
+    original = Round.new.__func__  # type: ignore[attr-defined]
+    queue = list(deals)
+    log: list[dict[str, Any]] = []
+
+    def new(
+        cls: Any, ruleset: Any, num_seats: int, dealer: int, *, seed: Any = None, deck: Any = None, **kw: Any
+    ) -> Any:
+        if deck is None and queue:
+            hands, starter = queue.pop(0)
+            deck = deck_dealing(ruleset, num_seats, dealer, hands, starter)
+            log.append({"dealer": dealer, "leader": kw.get("leader")})
+        return original(cls, ruleset, num_seats, dealer, seed=seed, deck=deck, **kw)
+
+    monkeypatch.setattr(Round, "new", classmethod(new))
+    return log
