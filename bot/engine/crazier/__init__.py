@@ -39,10 +39,13 @@ meet):
     choice (its choice first, before any move of its own), then every member at their own part. After such a
     move the waiting choice is asked again as when it came (decision 4): with no option left (an Elven
     Princess whose card a draw took off the draw pile) the ability does nothing; with one, it is taken. The
-    team's turn ends when every member has ended theirs and no beginning is left. The team's first player
-    moves one seat on every team turn. A team wins with any member's win (empty hand, King Arthur, fewest
-    cards); its members all score 0; the other team's members each score their team's total. Mordred, Castle
-    and Crown of Kings count only the other team as opponents.
+    team's turn ends when every member has ended theirs and no beginning is left. A member with nothing to do
+    is not ended for them while a teammate may still act (the teammate's discard may change the colour to
+    follow, a card they put into play may give Death a target): they may end their part themselves (the only
+    move offered), and once no member has anything left to do, every member still at their part is ended at
+    once. The team's first player moves one seat on every team turn. A team wins with any member's win (empty
+    hand, King Arthur, fewest cards); its members all score 0; the other team's members each score their
+    team's total. Mordred, Castle and Crown of Kings count only the other team as opponents.
 11. No card of this deck skips a turn or gives an extra one, so the section's "a skip or an extra turn
     concerns one player only" has nothing to apply to yet; the per-seat stages are where such a card would
     act.

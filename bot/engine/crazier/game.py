@@ -9,7 +9,8 @@ turn's draw, and the end of a turn with nothing left to do. It stops at the firs
 the players' own part of the turn (discard, effect, end), and resumes there after a JSON round trip. With
 teams, a member whose beginning of turn and draw are done may discard, play and end while a teammate's
 beginning-of-turn choice waits (decision 10): after each such move the choice is checked again, as when it
-was asked.
+was asked. With teams, a member with nothing to do is ended by the engine only once no teammate has anything
+left to do either (decision 10).
 
 Events (``bot.engine.events.Event``; cards are codes; private ones carry ``visible_to``):
   dealt {cards} (private) · starter {card, follow} · turn {seats, turn} · ability {card, name} (a
@@ -90,8 +91,9 @@ class CrazierRound:
     ) -> CrazierRound:
         """Deal a game. ``deck`` (top first) stacks the deal: seven cards to each seat in turn from seat 0,
         then the starter, then the draw pile from its top. ``first`` is who starts (random from the seed if
-        None). The first turn's automatic steps have run; their events are ``start_events``."""
-        if not rules.allows_seats(n):
+        None). The first turn's automatic steps have run; their events are ``start_events``. A seat count or
+        first seat that is not an int (a bool, a float, a string) is refused as one out of range is (923)."""
+        if type(n) is not int or not rules.allows_seats(n):
             raise EngineError(
                 923,
                 _(
@@ -100,7 +102,7 @@ class CrazierRound:
                     max_seats=rules.max_seats,
                 ),
             )
-        if first is not None and not 0 <= first < n:
+        if first is not None and (type(first) is not int or not 0 <= first < n):
             raise EngineError(923)
         rng = random.Random(seed)
         if deck is None:
@@ -316,6 +318,10 @@ class CrazierRound:
             raise EngineError(924)
         if type(m.seat) is not int or not 0 <= m.seat < self.n:
             raise EngineError(923)
+        if m.target is not None and type(m.target) is not int:
+            # True and 1.0 equal 1: compared with the options they would pass as seat 1 (and the move's JSON,
+            # logged for replays, would not read back).
+            raise EngineError(923)
         if self.choice is not None and m.seat == self.choice["by"]:
             if m.kind not in CHOICE_KINDS:
                 raise EngineError(935)
@@ -444,16 +450,31 @@ class CrazierRound:
             if seat is not None:
                 self._begin_step(seat, ev)
                 continue
-            for s in self.active:
-                if self.stage[s] == MAIN and not self._main_moves(s):
-                    self.stage[s] = DONE
-                    ev.append(Event("turn_ended", s, {"auto": True}))
+            if self.rules.teams:
+                self._end_idle_members(ev)
+            else:
+                for s in self.active:
+                    if self.stage[s] == MAIN and not self._main_moves(s):
+                        self.stage[s] = DONE
+                        ev.append(Event("turn_ended", s, {"auto": True}))
             if any(self.stage[s] == MAIN for s in self.active):
                 return
             if self.turn >= self.rules.turn_cap:
                 self.settle_fewest("turn_cap", ev)
                 return
             self._start_turn(self._next_lead(), ev)
+
+    def _end_idle_members(self, ev: list[Event]) -> None:
+        """With teams, once every beginning is done and no choice waits: a member with nothing to do is ended
+        only when no teammate has anything to do either, since a teammate's discard (a colour to follow) or
+        card put into play (a target for Death) may still give them a move (decision 10). Until then they are
+        offered only the end of their part; ``_advance`` checks again after every move."""
+        at_main = [s for s in self.active if self.stage[s] == MAIN]
+        if any(self._main_moves(s) for s in at_main):
+            return
+        for s in at_main:
+            self.stage[s] = DONE
+            ev.append(Event("turn_ended", s, {"auto": True}))
 
     def _begin_step(self, seat: int, ev: list[Event]) -> None:
         """One step of ``seat``'s beginning of turn: collect its batch, resolve one ability, or draw."""
@@ -613,7 +634,10 @@ class CrazierRound:
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: the public view, its hand, its legal moves, its private events, and the card
-        it is looking at when an Elven Princess of its own waits for its choice."""
+        it is looking at when an Elven Princess of its own waits for its choice. ``seat`` must be one of the
+        game's (an int in range: a negative index would be another seat's hand), else 923."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise EngineError(923)
         v = self.public_view()
         v["seat"] = seat
         v["hand"] = list(self.hands[seat])

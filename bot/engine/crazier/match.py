@@ -34,6 +34,8 @@ class CrazierMatch:
 
     @classmethod
     def new(cls, rules: CrazierRules, n: int, *, seed: int) -> CrazierMatch:
+        if type(n) is not int:
+            raise EngineError(923)  # before ``[0] * n``; a count out of range is refused by the first game
         m = cls.__new__(cls)
         m.rules, m.seed, m.number = rules, seed, 1
         m.totals, m.round_scores = [0] * n, []

@@ -153,7 +153,9 @@ def test_crown_of_kings_by_a_teammate_takes_a_card_a_pending_devious_dragon_may_
 def test_forbidden_knowledge_by_a_teammate_draws_the_card_a_pending_elven_princess_looks_at() -> None:
     """Seat 2's Elven Princess looks at QB and waits for keep-or-move. A teammate's discard leaves the look
     as it is; seat 0's Forbidden Knowledge makes seat 1 draw QB and JB: the card looked at is no longer on
-    top, so nothing is left to choose and the ability does nothing. Seat 2 then draws its own card, KO."""
+    top, so nothing is left to choose and the ability does nothing. Seat 2 then draws its own card, KO. Seat 0
+    has nothing left to do, but seat 2 still may act (its Death has the Elven Princess to destroy): seat 0's
+    part is not ended for it while a teammate may still give it a move; it may end it itself."""
     g = _angel(hands=["AG 2O", "9O 3B 4O", "9P 3P", "2P 3O"], in_play=["", "", "4B", ""], draw="KB QB JB KO")
     assert g.choice is not None and g.choice["kind"] == "look" and g.view(2)["choice"]["seen"] == "QB"
     g.apply(Move.discard(0, "AG"))
@@ -164,11 +166,10 @@ def test_forbidden_knowledge_by_a_teammate_draws_the_card_a_pending_elven_prince
         "drew",
         "no_effect",
         "drew",
-        "turn_ended",  # seat 0, with nothing left to do, once the beginnings are over
     ]
     assert [e.data["card"] for e in events if e.kind == "no_effect"] == ["4B"]
     assert "QB" in g.hands[1] and "KO" in g.hands[2]
-    assert g.choice is None and g.acting == [2]
+    assert g.choice is None and g.acting == [0, 2] and g.legal_actions(0) == [Move.end(0)]
     assert not {"kept_on_top", "moved_to_bottom"} & set(kinds(events))
 
 
