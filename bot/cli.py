@@ -487,9 +487,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     add(f"gateway: {config.gateway_url or 'Discord (wss://gateway.discord.gg)'}")
     if config.shard_count is None:
         add("shards: as many as Discord recommends")
+    elif config.shard_ids is None:
+        add(f"shards: all {config.shard_count}")
     else:
-        ids = config.shard_ids if config.shard_ids is not None else range(config.shard_count)
-        add(f"shards: {', '.join(map(str, ids))} of {config.shard_count}")
+        add(f"shards: {', '.join(map(str, config.shard_ids))} of {config.shard_count}")
     target = f"to server {config.dev_guild_id} only" if config.dev_guild_id else "globally"
     add(f"commands: synced {target} when they changed since the last sync")
     add(f"logging: {config.log_level}, {config.log_format}")
@@ -502,10 +503,21 @@ def cmd_check(args: argparse.Namespace) -> int:
         add("metrics: off (set METRICS_PORT to serve them)")
     else:
         add(f"metrics: http://{config.metrics_address}:{config.metrics_port}/metrics")
+        from bot.metrics import address_problem  # prometheus_client and aiohttp's server: only when asked
+
+        if (refused := address_problem(config.metrics_address)) is not None:
+            problems.append(f"{refused}; run would exit 2")
+    if config.move_log_retention is None:
+        add("move logs: kept for ever (MOVE_LOG_RETENTION_DAYS not set)")
+    else:
+        add(f"move logs: kept {config.move_log_retention / 86_400:g} days after their table closes")
+    add(f"card colours: {config.card_colours}")
     art = art_cache_dir(config)
     if (reason := folder_problem(art)) is not None:
         # Not a problem: run starts, it only draws the card art again at every start.
         add(f"note: the card art cannot be cached in {art} ({reason}); run draws it again at every start")
+    else:
+        add(f"card art: kept in {art}")
     if any(error.variable == "DATABASE_URL" for error in errors):
         # The database run would use is the one DATABASE_URL names: no other is checked in its place.
         value, source = setting_in_effect("DATABASE_URL")

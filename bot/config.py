@@ -283,9 +283,7 @@ def inspect_config(
             errors.append(error)
             return fallback
 
-    shard_count = checked(
-        lambda: _positive_int("SHARD_COUNT", get("SHARD_COUNT"), "a number of shards, 1 or more"), None
-    )
+    shard_count = checked(lambda: _shard_count(get("SHARD_COUNT")), None)
     config = Config(
         token=checked(lambda: _token(values.get("DISCORD_TOKEN", "")), Secret("")),
         database_url=checked(
@@ -440,6 +438,18 @@ def _positive_int(name: str, value: str | None, expected: str) -> int | None:
     if not (value.isascii() and value.isdigit()) or int(value) < 1:
         raise ConfigError(name, expected)
     return int(value)
+
+
+# Far above any bot's need (Discord asks one shard per 1,000 servers or so), far below a pasted server id.
+MAX_SHARD_COUNT = 65_535
+
+
+def _shard_count(value: str | None) -> int | None:
+    expected = f"a number of shards from 1 to {MAX_SHARD_COUNT:,}"
+    count = _positive_int("SHARD_COUNT", value, expected)
+    if count is not None and count > MAX_SHARD_COUNT:
+        raise ConfigError("SHARD_COUNT", expected)
+    return count
 
 
 def _shard_ids(value: str | None, shard_count: int | None) -> tuple[int, ...] | None:

@@ -226,6 +226,24 @@ class BotMetrics:
 ADDRESS_ERRNOS = frozenset({errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT})
 
 
+def address_problem(address: str) -> ConfigError | None:
+    """What ``run`` would refuse about METRICS_ADDRESS (a name that does not resolve, an address this machine
+    does not have), found by binding to it on a port the system picks: the port setting itself is left
+    alone, since the running bot holds it while ``check`` runs beside it."""
+    try:
+        found = socket.getaddrinfo(address, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return _cannot_listen(address, 0, error)
+    for family, kind, proto, _name, where in found:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.bind(where)
+        except OSError as error:
+            if error.errno in ADDRESS_ERRNOS:
+                return _cannot_listen(address, 0, error)
+    return None
+
+
 def _cannot_listen(address: str, port: int, error: OSError) -> ConfigError:
     """The setting to change when ``address:port`` cannot be listened on: METRICS_ADDRESS for a name that
     does not resolve or an address this machine does not have, else METRICS_PORT (in use, or refused)."""

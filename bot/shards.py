@@ -24,7 +24,8 @@ class ShardSet:
 
     @property
     def everything(self) -> bool:
-        return self.count is None or self.ids is None or set(self.ids) >= set(range(self.count))
+        # The ids are each below the count (checked with the settings): all of them, when as many.
+        return self.count is None or self.ids is None or len(set(self.ids)) >= self.count
 
     def owns(self, guild_id: int) -> bool:
         if self.everything:
