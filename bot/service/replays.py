@@ -33,6 +33,7 @@ from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.live import LiveTable
 from bot.service.models import TableEvent, TableSnapshot
+from bot.service.settlement import keep_recent
 from bot.service.snapshots import snapshot
 from bot.store.base import MoveRecord, SeatRecord, Store, TableRecord
 
@@ -94,6 +95,8 @@ class Replayer(Protocol):
 
     def apply(self, step: dict[str, Any]) -> None: ...
 
+    def heard(self, events: Sequence[TableEvent]) -> None: ...
+
     def told(self, events: Sequence[TableEvent]) -> None: ...
 
     def final_state(self) -> dict[str, Any] | None: ...
@@ -107,9 +110,10 @@ class Replayer(Protocol):
 
 class _Replayer(ABC, Generic[GameMatch]):
     """What replaying any game's match shares: the seats as at the deal (takeovers and seats taken back
-    followed through the public lines), the match dealt again from the table's seed, each stored step
-    applied ("start_next_round" between rounds, else one of the game's moves), and the board built as the
-    table's own would be. A game says how its match is read, dealt, moved, and put on a table."""
+    followed through the public lines), the host and the board's last plays as they were (followed through
+    the public lines from the table's opening on), the match dealt again from the table's seed, each stored
+    step applied ("start_next_round" between rounds, else one of the game's moves), and the board built as
+    the table's own would be. A game says how its match is read, dealt, moved, and put on a table."""
 
     def __init__(
         self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
@@ -117,6 +121,10 @@ class _Replayer(ABC, Generic[GameMatch]):
         self._record = record
         self._table_doc = doc
         self._seats = [replace(seat, cpu_takeover=False) for seat in seats]
+        # The host as the table was opened (game_tables.host_id, never changed after), then as the public
+        # lines pass it on; the board's last plays as the table's own document kept them (settlement).
+        self._host_id: int = record.host_id
+        self._recent: list[dict[str, Any]] = []
         self.match: GameMatch | None = None
         # The stored end as this engine writes it (read and written again): a match an earlier release
         # stored lacks what this one writes at its defaults, and must compare equal all the same.
@@ -154,7 +162,18 @@ class _Replayer(ABC, Generic[GameMatch]):
         else:
             self._move(self.match, step)
 
+    def heard(self, events: Sequence[TableEvent]) -> None:
+        """A move's public lines, before the deal or after it: the host they name, the plays they add to the
+        board's last plays (as ``bot.service.settlement.settle`` adds them to the table's document)."""
+        for event in events:
+            if event.kind == "host_changed":
+                self._host_id = event.data.get("user_id") or 0  # a forgotten host: no one, as stored
+        keep_recent(self._recent, events)
+
     def told(self, events: Sequence[TableEvent]) -> None:
+        """A move of the match's public lines: the seats taken over and taken back, then what ``heard``
+        follows."""
+        self.heard(events)
         for event in events:
             seat = event.seat
             if seat is None or not 0 <= seat < len(self._seats):
@@ -174,13 +193,13 @@ class _Replayer(ABC, Generic[GameMatch]):
     def board(self, index: int, *, last: bool) -> TableSnapshot:
         assert self.match is not None
         phase = "finished" if last else "between_rounds" if self._round_over(self.match) else "playing"
-        # The table document a board of the replay is built from: no timer, no recent plays.
+        # The table document a board of the replay is built from: no timer; the host and last plays then.
         doc = {
             "phase": phase,
-            "host_id": self._table_doc.get("host_id", 0),
+            "host_id": self._host_id,
             "seed": self._table_doc["seed"],
             "timeouts": [0] * len(self._seats),
-            "recent": [],
+            "recent": list(self._recent),
             "turn": None,
         }
         return snapshot(self._live(self.match, doc, index))
@@ -273,6 +292,10 @@ GAMES: Final[dict[str, ReplayerFactory]] = {"eights": _EightsReplayer, PRESET_NA
 
 
 def _public(move: MoveRecord) -> tuple[TableEvent, ...]:
+    """The move's events the channel was told: those with no recipient. One told to a person (``Work.tell``:
+    its "to" their id) or a seat (its "to_seat") is not, even once forget-user has blanked its recipient
+    (``bot.store.forget``: "to" becomes 0, not None). A known limit: forget-user before that rule wrote
+    None there, and such an event cannot be told from a public one (``Work.say`` logs "to": None too)."""
     return tuple(
         TableEvent(str(e["kind"]), e.get("seat"), dict(e.get("data") or {}))
         for e in move.events
@@ -478,6 +501,8 @@ def _rebuild(
         )
     played = tuple(moves[first:])
     count = len(played)
+    for move in moves[:first]:  # the lobby: who hosted the table at the deal, the last plays it showed
+        game.heard(_public(move))
     boards: list[TableSnapshot] = []
     hands: list[tuple[str, ...] | None] = []
     rounds: list[int] = []

@@ -20,7 +20,7 @@ from bot.service.live import (
     round_token,
     was_kicked,
 )
-from bot.service.models import RankingLine
+from bot.service.models import RankingLine, TableEvent
 from bot.service.moves import auto_draw, route
 from bot.service.snapshots import ranking_lines
 from bot.store.base import MatchResult, RankingEntry, RoundResult
@@ -52,8 +52,13 @@ def settle(work: Work) -> None:
             work.doc["turn"] = None
     elif work.crazier is None:
         work.doc["turn"] = None
-    recent: list[dict[str, Any]] = work.doc["recent"]
-    for event in work.public:
+    keep_recent(work.doc["recent"], work.public)
+
+
+def keep_recent(recent: list[dict[str, Any]], events: Sequence[TableEvent]) -> None:
+    """The board's last plays (``recent``, a table document's) after ``events``: a live table's at each move,
+    a replay's at each step."""
+    for event in events:
         if event.kind not in _NOT_RECENT:
             recent.append(
                 {"kind": event.kind, "seat": event.seat, "data": dict(event.data), "source": event.source}

@@ -25,8 +25,10 @@ from bot.store.statements import CLOSED, params_of
 MARKER = "forget_user_running"
 
 # JSON keys whose value is a person's id, in a table's state, a move's action and its events, and what
-# replaces the forgotten person's: no one, or for a table's host 0, as in game_tables.host_id.
-_ID_KEYS: dict[str, int | None] = {"user_id": None, "to": None, "member": None, "host_id": 0}
+# replaces the forgotten person's: no one, or 0 for a table's host (as in game_tables.host_id) and for the
+# person a private event was told to ("to"): None there would make it a public line (``Work.say`` logs
+# "to": None), shown to everyone in the match's replay (bot.service.replays).
+_ID_KEYS: dict[str, int | None] = {"user_id": None, "to": 0, "member": None, "host_id": 0}
 # Keys of the name that goes with a "user_id" in the same object (an event about a person, a ranking line).
 _NAME_KEYS = ("name", "display_name")
 # Lists of people's ids.

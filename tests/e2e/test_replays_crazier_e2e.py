@@ -153,6 +153,10 @@ async def test_a_crazier_replay_shows_each_steps_picture_and_card_emojis(world: 
     for index, truth in enumerate(truths):
         match = CrazierMatch.from_json(truth)
         text = message_text(message)
+        # The last plays were told in the channel (a card played then may be in a hand now, dealt again).
+        told = [str(f["value"]) for f in message.embeds[0]["fields"] if str(f["name"]) == "Last plays"]
+        for value in told:
+            text = text.replace(value, "")
         others = {card for seat in (0, 2) for card in match.round.hands[seat]}
         assert not set(CRAZIER_EMOJI.findall(text)) & others
         assert not world.fake.emojis.unknown_in(text)
