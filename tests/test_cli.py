@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,13 @@ TOKEN = "MTA4OTk1NjE2NzE0NjM0MjQwMA.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789A
 COMMANDS = ["run", "sync", "migrate", "check", "backup", "health", "forget-user", "copy-db"]
 
 
-def bot(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def bot(
+    cwd: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+    preexec_fn: Callable[[], None] | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m bot ARGS`` in ``cwd`` with none of the bot's variables set except ``env``."""
     environ = {name: value for name, value in os.environ.items() if name not in VARIABLES}
     environ.update(env or {})
@@ -38,7 +45,8 @@ def bot(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.
         env=environ,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
+        preexec_fn=preexec_fn,
     )
 
 

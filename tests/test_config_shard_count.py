@@ -11,13 +11,11 @@ space at 2 GiB so that the machine is safe; the bot must answer in one line long
 
 from __future__ import annotations
 
-import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
-from bot.config import VARIABLES
+from tests.test_cli import bot
 
 # A server id where a shard count belongs (DEV_GUILD_ID and SHARD_COUNT sit side by side in .env.example).
 PASTED_ID = "123456789012345678"
@@ -29,17 +27,7 @@ def _capped() -> None:
 
 
 def capped_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {name: value for name, value in os.environ.items() if name not in VARIABLES}
-    environ.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=_capped,
-    )
+    return bot(cwd, *args, env=env, timeout=120, preexec_fn=_capped)
 
 
 def test_check_names_an_impossible_shard_count_instead_of_running_out_of_memory(tmp_path: Path) -> None:

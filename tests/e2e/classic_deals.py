@@ -81,3 +81,21 @@ def stack_rounds(
 
     monkeypatch.setattr(Round, "new", classmethod(new))
     return log
+
+
+# Two one-card rounds at three seats: alice goes out with K♥ in round 1, bob with 7♥ in round 2.
+ONE_CARD_ROUNDS = [([["KH"], ["8D"], ["QC"]], "9H"), ([["5S"], ["7H"], ["2C"]], "7C")]
+
+
+async def first_round_won(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """alice, bob and carol at a classic table dealt one card each (``ONE_CARD_ROUNDS``); alice goes out:
+    round 1 is over, the pause before round 2 runs."""
+    stack_rounds(monkeypatch, ONE_CARD_ROUNDS)
+    board = await world.run(world.alice, "new", preset="classic", target=100)
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await (await world.fake.click(world.carol, board, label="Join")).callback()
+    await world.run(world.alice, "house", option="hand_size", value="1")
+    await world.run(world.alice, "start")
+    await world.settle()
+    assert await world.play_by_buttons(world.alice) == "play"
+    await world.settle()

@@ -1,5 +1,5 @@
-"""Steps the replay tests share (not tests themselves): reading a field of a board or replay step, opening a
-replay at a given step, and playing a match to its end by buttons."""
+"""Steps the replay tests share (not tests themselves): a started table, reading a field of a board or replay
+step, opening a replay at a given step, and playing a match to its end by buttons."""
 
 from __future__ import annotations
 
@@ -7,6 +7,20 @@ from tests.e2e.conftest import World
 from tests.e2e.test_hand_messages_e2e import fire
 from tests.e2e.test_replays_e2e import replay
 from tests.fakediscord import FakeMessage, FakeUser
+
+
+async def started_table(world: World) -> int:
+    """alice opens a one-round classic table (deal seed 1), bob joins, a CPU (easy) too, alice starts it;
+    returns the table's id."""
+    world.service.seed_deals(1)
+    board = await world.run(world.alice, "new", preset="classic", target=1)
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    await world.run(world.alice, "cpu", level="easy")
+    await world.settle()
+    table_id = await world.table_id()
+    await world.run(world.alice, "start")
+    await world.settle()
+    return table_id
 
 
 def embed_field(message: FakeMessage, name: str) -> str | None:

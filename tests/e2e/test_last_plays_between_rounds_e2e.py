@@ -11,28 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.classic_deals import stack_rounds
+from tests.e2e.classic_deals import first_round_won
 from tests.e2e.conftest import World
 
 
 async def test_the_board_between_rounds_names_the_card_each_round_was_won_with(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stack_rounds(
-        monkeypatch,
-        [
-            ([["KH"], ["8D"], ["QC"]], "9H"),  # alice leads and goes out with K♥
-            ([["5S"], ["7H"], ["2C"]], "7C"),  # bob leads and goes out with 7♥
-        ],
-    )
-    board = await world.run(world.alice, "new", preset="classic", target=100)
-    await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await (await world.fake.click(world.carol, board, label="Join")).callback()
-    await world.run(world.alice, "house", option="hand_size", value="1")
-    await world.run(world.alice, "start")
-    await world.settle()
-    assert await world.play_by_buttons(world.alice) == "play"
-    await world.settle()
+    await first_round_won(world, monkeypatch)  # alice went out with K♥; bob goes out with 7♥ next
     await (await world.fake.click(world.carol, world.board(), label="Next round")).reply()
     await world.settle()
     assert await world.play_by_buttons(world.bob) == "play"

@@ -11,22 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.classic_deals import stack_rounds
+from tests.e2e.classic_deals import first_round_won
 from tests.e2e.conftest import World
 
 
 async def test_a_player_who_left_cannot_deal_the_next_round(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stack_rounds(monkeypatch, [([["KH"], ["8D"], ["QC"]], "9H"), ([["5S"], ["7H"], ["2C"]], "7C")])
-    board = await world.run(world.alice, "new", preset="classic", target=100)
-    await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await (await world.fake.click(world.carol, board, label="Join")).callback()
-    await world.run(world.alice, "house", option="hand_size", value="1")
-    await world.run(world.alice, "start")
-    await world.settle()
-    assert await world.play_by_buttons(world.alice) == "play"  # round 1 over: the pause runs
-    await world.settle()
+    await first_round_won(world, monkeypatch)  # round 1 over: the pause runs
     assert (await world.snapshot()).phase == "between_rounds"
 
     left = await world.run(world.carol, "leave")

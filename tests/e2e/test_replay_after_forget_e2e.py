@@ -5,7 +5,7 @@ finished games" anonymous): the replay still shows what the channel saw, and no 
 from __future__ import annotations
 
 from tests.e2e.conftest import World
-from tests.e2e.replay_steps import open_replay_at, play_to_the_end, step_index, step_lines
+from tests.e2e.replay_steps import open_replay_at, play_to_the_end, started_table, step_index, step_lines
 from tests.e2e.test_replays_e2e import replay, store_of
 
 TAKEOVER = "A CPU player now plays for"
@@ -15,14 +15,7 @@ async def test_a_forgotten_players_private_notice_does_not_become_a_public_repla
     """When bob left, the channel saw one line "A CPU player now plays for bob who left" (bob alone was also
     told privately). After bob is forgotten, the replay's step still shows that line once: the private notice
     to bob, its recipient blanked by forget, stays private rather than becoming a second public line."""
-    world.service.seed_deals(1)
-    board = await world.run(world.alice, "new", preset="classic", target=1)
-    await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await world.run(world.alice, "cpu", level="easy")
-    await world.settle()
-    table_id = await world.table_id()
-    await world.run(world.alice, "start")
-    await world.settle()
+    table_id = await started_table(world)
     await world.run(world.bob, "leave")
     await world.settle()
     public = [line for text in world.public_texts() for line in text.splitlines() if TAKEOVER in line]

@@ -5,7 +5,7 @@ test captures the live board at a moment of a match and compares it with the rep
 from __future__ import annotations
 
 from tests.e2e.conftest import World
-from tests.e2e.replay_steps import embed_field, open_replay_at, play_to_the_end
+from tests.e2e.replay_steps import embed_field, open_replay_at, play_to_the_end, started_table
 from tests.e2e.test_replays_e2e import StateLog
 
 
@@ -14,14 +14,7 @@ async def test_a_replay_step_shows_the_boards_last_plays_as_the_channel_saw_them
     lists the same plays (not "—", which would say nothing had been played yet)."""
     log = StateLog()
     world.service.observe(log)
-    world.service.seed_deals(1)
-    board = await world.run(world.alice, "new", preset="classic", target=1)
-    await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await world.run(world.alice, "cpu", level="easy")
-    await world.settle()
-    table_id = await world.table_id()
-    await world.run(world.alice, "start")
-    await world.settle()
+    table_id = await started_table(world)
     for _ in range(4):  # a few plays, so the live board has some to list
         user = await world.human_to_act()
         assert user is not None
