@@ -200,7 +200,8 @@ def test_going_out_ends_the_round_with_volity_scores() -> None:
     assert kinds(events) == ["played", "round_over"]
     assert r2.over and not r2.blocked and r2.end_reason == "out"
     assert r2.scores == [0, 10 + 10 + 1 + 10 + 9 + 50 + 3] and r2.winners == [0]
-    assert events[-1].data == {"scores": r2.scores, "winners": [0], "blocked": False, "reason": "out", "card": "8D"}
+    expected = {"scores": r2.scores, "winners": [0], "blocked": False, "reason": "out", "card": "8D"}
+    assert events[-1].data == expected
     assert r.to_act == 0
 
 
