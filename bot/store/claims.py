@@ -27,6 +27,7 @@ import logging
 import os
 import socket
 import struct
+import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -149,6 +150,10 @@ class _NoClaim(_HeldForGood):
 # --- SQLite: byte-range locks on a lock file ----------------------------------------------------------------
 
 _ALL_BYTE = 0
+# Tries of the other-counts probe, and the pause between them: 0.2 s in all, far longer than another
+# starting process holds its own probe, even descheduled on a busy machine.
+PROBE_ATTEMPTS = 200
+PROBE_PAUSE = 0.001
 _COUNT_BASE = 1 << 32  # byte _COUNT_BASE + n: SHARD_COUNT n in use
 _SHARD_BASE = 2 << 32  # byte _SHARD_BASE + i: shard i
 
@@ -221,12 +226,18 @@ class _FileClaim(_HeldForGood):
         if not _setlk(fd, fcntl.F_RDLCK, _COUNT_BASE + count, 1):
             return "count", []
         # Any other count held by someone: a write lock on the counts around ours would not be granted.
+        # Another process starting at the same moment probes the same bytes for an instant: a refusal is
+        # believed only once it lasts (a count held by a running process does).
         below, above = (_COUNT_BASE, count), (_COUNT_BASE + count + 1, _SHARD_BASE - _COUNT_BASE - count - 1)
         for start, length in (below, above):
             if length > 0:
-                if not _setlk(fd, fcntl.F_WRLCK, start, length):
+                for _attempt in range(PROBE_ATTEMPTS):
+                    if _setlk(fd, fcntl.F_WRLCK, start, length):
+                        _setlk(fd, fcntl.F_UNLCK, start, length)
+                        break
+                    time.sleep(PROBE_PAUSE)
+                else:
                     return "count", []
-                _setlk(fd, fcntl.F_UNLCK, start, length)
         taken = [i for i in sorted(shards.ids) if not _setlk(fd, fcntl.F_WRLCK, _SHARD_BASE + i, 1)]
         return ("shards", taken) if taken else None
 

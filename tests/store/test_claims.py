@@ -4,12 +4,15 @@ processes themselves, SIGKILL included, are in tests/e2e/test_shard_claims.py.""
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
+import os
 from pathlib import Path
 
 import pytest
 
 from bot.shards import ShardSet
-from bot.store import ShardClaim, ShardsClaimedError, claim_shards, parse_database_url
+from bot.store import ShardClaim, ShardsClaimedError, claim_shards, claims, parse_database_url
 
 
 async def refused(url: str, shards: ShardSet) -> str:
@@ -92,3 +95,25 @@ async def test_a_postgresql_claim_whose_connection_died_silently_is_taken_again_
         await refused(pg_url, ShardSet())
     finally:
         await claim.release()
+
+
+async def test_a_claim_waits_out_another_starting_process_probing_the_shard_counts(tmp_path: Path) -> None:
+    """Two processes started at once (SHARD_COUNT=2, shards 0 and 1) each probe the other counts' bytes for
+    an instant with a write lock; one that met the other's probe took it for a process running another
+    SHARD_COUNT and refused to start (seen in CI). A probe that is gone a moment later is waited out."""
+    database = tmp_path / "eights.sqlite3"
+    url = f"sqlite:///{database}"
+    first = await claim_shards(url, ShardSet(2, (0,)))
+    try:
+        # Another starter's probe of the counts below 2, held for 50 ms (a lock of another open file).
+        fd = os.open(database.with_name(database.name + ".lock"), os.O_RDWR)
+        try:
+            assert claims._setlk(fd, fcntl.F_WRLCK, claims._COUNT_BASE, 2)
+            unlock = (fd, fcntl.F_UNLCK, claims._COUNT_BASE, 2)
+            asyncio.get_running_loop().call_later(0.05, claims._setlk, *unlock)
+            second = await claim_shards(url, ShardSet(2, (1,)))
+            await second.release()
+        finally:
+            os.close(fd)
+    finally:
+        await first.release()
