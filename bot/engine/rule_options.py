@@ -408,7 +408,10 @@ def parse_value(key: str, text: Any) -> Any:
                 raise RulesetError(_("{label}: say on or off", label=_(o.label)))
             return switch
         if key == "wild_rank":
-            return None if _is_none(t) else _rank(t)
+            # "none", or its label as the value list shows it ("no wild cards", "keine Joker"), or a rank.
+            if _is_none(t) or read_typed(t, lambda locale: _choice_words(o, locale)) == "none":
+                return None
+            return _rank(t)
         code = read_typed(t, lambda locale: _choice_words(o, locale))
         if code is not None:
             return code

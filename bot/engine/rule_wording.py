@@ -152,9 +152,12 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
         else _("No draw cards")
     ),
     "draw_caps": lambda rs: (
-        "; ".join(
-            _("stacked {rank}s make at most {n} cards owed", rank=RANK_CODES[r], n=n) for r, n in rs.draw_caps
-        ).capitalize()
+        _upper_first(
+            "; ".join(
+                _("stacked {rank}s make at most {n} cards owed", rank=RANK_CODES[r], n=n)
+                for r, n in rs.draw_caps
+            )
+        )
         if rs.draw_caps
         else _("No cap on stacked draws")
     ),
@@ -209,8 +212,10 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
         "rounds": _("The match is a number of rounds"),
         "one-round": _("The match is one round"),
     }[rs.match_end],
-    "target": lambda rs: ngettext(
-        "Target: {target} point", "Target: {target} points", rs.target or 0, target=rs.target
+    "target": lambda rs: (
+        ngettext("Target: {target} point", "Target: {target} points", rs.target, target=rs.target)
+        if rs.target is not None
+        else _("No target")
     ),
     "rounds": lambda rs: (
         ngettext("{rounds} round", "{rounds} rounds", rs.rounds, rounds=rs.rounds)
@@ -226,6 +231,21 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
 assert set(_SENTENCES) == {o.key for o in OPTIONS}
 
 
+def _upper_first(text: str) -> str:
+    """``text`` starting with a capital, the rest as written (``str.capitalize`` lowers "A" and "K")."""
+    return text[:1].upper() + text[1:]
+
+
+def _in_use(ruleset: Ruleset, key: str) -> bool:
+    """Whether the option plays a part under the ruleset's way of ending the match: a set number of rounds
+    only in a match of rounds, a target only in a match to a target."""
+    if key == "rounds":
+        return ruleset.match_end == "rounds"
+    if key == "target":
+        return ruleset.match_end in ("passes-target", "reaches-target")
+    return True
+
+
 def describe(ruleset: Ruleset, key: str) -> str:
     """The option's value in ``ruleset``, as a sentence players understand."""
     return _SENTENCES[option(key).key](ruleset)
@@ -237,7 +257,7 @@ def differences(ruleset: Ruleset) -> list[str]:
     base = PRESETS[ruleset.name]
     out: list[str] = []
     for o in OPTIONS:
-        if getattr(ruleset, o.key) == getattr(base, o.key):
+        if getattr(ruleset, o.key) == getattr(base, o.key) or not _in_use(ruleset, o.key):
             continue
         sentence = describe(ruleset, o.key)
         if sentence not in out:

@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog, answering_control
-from bot.i18n import LANGUAGE_NAMES, N_, _
+from bot.i18n import LANGUAGE_NAMES, N_, _, fold
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
 from bot.service.server import AUTO_LANGUAGE, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
@@ -135,11 +135,11 @@ class ServerCog(FeatureCog, name=SERVER_COG):
     async def settings_house_option_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        typed = current.strip().lower()
+        typed = fold(current.strip())  # any case, accents optional, as /eights house
         return [
             app_commands.Choice(name=label, value=key)
             for key, label in house_option_labels()
-            if not typed or typed in label.lower() or typed in key.replace("_", " ")
+            if not typed or typed in fold(label) or typed in key.replace("_", " ")
         ][:25]
 
     @settings.autocomplete("house_value")
