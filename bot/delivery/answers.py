@@ -227,6 +227,19 @@ def from_private_message(interaction: discord.Interaction) -> bool:
     return message is not None and message.flags.ephemeral
 
 
+def original_is_private(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's original response is a private message: its own answer (or the "thinking"
+    message its first follow-up fills), or a private message it updated. After a deferred update of a public
+    message (a board's button), the original is that public message: a private answer went as a follow-up,
+    and an edit of the original would show it to everyone."""
+    kind = interaction.response.type
+    updates = (
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    )
+    return kind not in updates or from_private_message(interaction)
+
+
 async def update_in_place(
     interaction: discord.Interaction, content: str, view: discord.ui.View | None
 ) -> None:

@@ -24,7 +24,12 @@ from typing import Any, Protocol
 import discord
 
 from bot.delivery import webhook_calls
-from bot.delivery.answers import answer_privately, from_private_message, update_in_place
+from bot.delivery.answers import (
+    answer_privately,
+    from_private_message,
+    original_is_private,
+    update_in_place,
+)
 from bot.delivery.feed import hand_key
 from bot.delivery.hand_session import HAND_EDIT_WINDOW, HandSession, view_signature
 from bot.i18n import N_, _
@@ -153,7 +158,11 @@ class HandMessages:
                 await answer_privately(interaction, shown, view=view)
             # The hand message shown before (if any) is updated in place too.
             await self._update_previous(table_id, user_id, interaction, content, hand_view(hand, faces))
-        self.remember(table_id, user_id, interaction, content, signature, hand)
+        if original_is_private(interaction):
+            self.remember(table_id, user_id, interaction, content, signature, hand)
+        # Else the hand went as a follow-up of a board's button deferred as an update (a slow "Take my seat
+        # back"): the interaction's original is the public board, never to be edited with a hand. The hand
+        # message shown before stays the one refreshed; "My hand" gives a new one.
 
     # --- sessions -------------------------------------------------------------------------------------------
 
