@@ -181,7 +181,9 @@ class EightsBot(commands.AutoShardedBot):
             EmojiSet(art_cache_dir(config), palette), pace=emoji_pace, uploader=uploader
         )
         self.board_pictures = BoardRenderer(palette)
-        self.appearance = Appearance(self.card_emojis, self.board_pictures)
+        self.appearance = Appearance(
+            self.card_emojis, self.board_pictures, guild_locale_of=self._guild_locale
+        )
         self.draining = False
         self.commands_synced: bool | None = None  # True: synced, False: unchanged, None: not tried or failed
         self._store: Store | None = None
@@ -310,7 +312,9 @@ class EightsBot(commands.AutoShardedBot):
             restored = await service.restore_all()
             if restored:
                 # In the background: the bot answers at once, and the boards catch up within moments.
-                task = asyncio.create_task(_check_boards(service, publisher), name="eights-check-boards")
+                task = asyncio.create_task(
+                    _check_boards(service, publisher, self.wait_until_ready), name="eights-check-boards"
+                )
 
                 async def stop_checking() -> None:
                     task.cancel()
@@ -318,6 +322,11 @@ class EightsBot(commands.AutoShardedBot):
                         await task
 
                 self.closers.append(stop_checking)
+
+    def _guild_locale(self, guild_id: int) -> object:
+        """The server's language as Discord lists it (GUILD_CREATE's preferred locale), if it is listed."""
+        guild = self.get_guild(guild_id)
+        return guild.preferred_locale if guild is not None else None
 
     def _shards_taken(self, reason: str) -> None:
         """Another process holds this one's shards now (taken while the claim was lost): it plays them, so
@@ -510,8 +519,12 @@ class EightsBot(commands.AutoShardedBot):
             log.warning("the work in flight did not finish within %.0f s; closing anyway", CLOSERS_TIMEOUT)
 
 
-async def _check_boards(service: TableService, publisher: TablePublisher) -> None:
-    """Bring every restored table's board up to date, reposting the ones whose message was deleted."""
+async def _check_boards(
+    service: TableService, publisher: TablePublisher, ready: Callable[[], Awaitable[None]]
+) -> None:
+    """Bring every restored table's board up to date, reposting the ones whose message was deleted. Once
+    Discord has listed the bot's servers (``ready``): each board is in its server's language."""
+    await ready()
     gate = asyncio.Semaphore(BOARD_CHECKS_IN_PARALLEL)
 
     async def check(table_id: int) -> None:

@@ -34,10 +34,14 @@ class Appearance:
         emojis: CardEmojis | None = None,
         pictures: BoardRenderer | None = None,
         load_switches: SwitchLoader | None = None,
+        guild_locale_of: Callable[[int], object] | None = None,
     ) -> None:
         self.emojis = emojis
         self.pictures = pictures
         self.load_switches = load_switches
+        # The server's language as Discord last listed it (its preferred locale), for a server none of whose
+        # members has acted since this process started (a restart: its restored tables, their timers).
+        self.guild_locale_of = guild_locale_of
         self._switches: dict[int, CardDisplay] = {}
         self._guild_locales: dict[int, str] = {}
 
@@ -53,15 +57,21 @@ class Appearance:
         return switches
 
     def note_guild_locale(self, guild_id: int | None, guild_locale: object) -> None:
-        """Remember the server's language in Discord (an interaction's ``guild_locale``), when we have it."""
-        ours = from_discord(guild_locale)
-        if guild_id is not None and ours is not None:
-            self._guild_locales[guild_id] = ours
+        """Remember the server's language in Discord (an interaction's ``guild_locale``), when we have it: one
+        without a catalogue of ours is English (not the language the server had before)."""
+        if guild_id is None or not guild_locale:
+            return
+        self._guild_locales[guild_id] = from_discord(guild_locale) or DEFAULT_LOCALE
 
     def cached_language(self, guild_id: int) -> str:
         """The language of the server's public text, from the settings already read."""
         chosen = self._switches.get(guild_id, CardDisplay()).language
-        return chosen or self._guild_locales.get(guild_id, DEFAULT_LOCALE)
+        if chosen:
+            return chosen
+        noted = self._guild_locales.get(guild_id)
+        if noted is None and self.guild_locale_of is not None:
+            noted = from_discord(self.guild_locale_of(guild_id))
+        return noted or DEFAULT_LOCALE
 
     async def language(self, guild_id: int) -> str:
         """The language of the server's public text (its settings read the first time)."""
