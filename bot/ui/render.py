@@ -380,7 +380,7 @@ def _seat_lines(snapshot: TableSnapshot) -> str:
         if seat.card_count is not None and snapshot.phase in ("playing", "between_rounds"):
             parts.append(cards_count(seat.card_count))
         if snapshot.round_scores:
-            parts.append(_("{points} pts", points=seat.total))
+            parts.append(ngettext("{points} pt", "{points} pts", abs(seat.total), points=seat.total))
         lines.append(" — ".join(parts))
     return "\n".join(lines) or _("nobody yet")
 
