@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 GROUP_NAME = "eights"
 GROUP_DESCRIPTION = "Crazy Eights tables: one per channel, hands private, plays public."
 STORE_FAILED = N_("The bot could not save this, so nothing changed. Try again in a moment.")
+STORE_IN_DOUBT = N_(
+    "The database did not answer: the bot cannot tell yet whether this was saved. The table will show it "
+    "in a moment."
+)
 UNKNOWN_INTERACTION = 10062  # Discord's error code: the interaction's token is no longer valid
 
 
@@ -51,7 +55,7 @@ async def answer_unexpected(interaction: discord.Interaction, error: BaseExcepti
         # An outage: the service logs it once when it starts and once when it ends, not once per click.
         log.debug("database unavailable in %s: %s", where, error)
         with contextlib.suppress(discord.HTTPException):
-            await answer_privately(interaction, _(STORE_FAILED))
+            await answer_privately(interaction, _(STORE_IN_DOUBT if error.in_doubt else STORE_FAILED))
         return
     ref = error_reference()
     text = _("Something went wrong (ref {ref}).", ref=ref)

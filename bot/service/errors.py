@@ -40,7 +40,10 @@ class DatabaseFault(Exception):
     restarting, connections cut, a file locked elsewhere, a full disk); the service logs the outage once and
     trying again once it is back is safe."""
 
-    def __init__(self, message: str, *, damaged: bool = False, unavailable: bool = False) -> None:
+    def __init__(
+        self, message: str, *, damaged: bool = False, unavailable: bool = False, in_doubt: bool = False
+    ) -> None:
         super().__init__(message)
         self.damaged = damaged
         self.unavailable = unavailable
+        self.in_doubt = in_doubt  # the move may have been stored: the table shows it once it is known

@@ -9,7 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from bot.service.errors import DatabaseFault
-from bot.store.base import DamagedDatabaseError, StoreError, StoreUnavailableError
+from bot.store.base import CommitInDoubtError, DamagedDatabaseError, StoreError, StoreUnavailableError
 
 ServiceClass = TypeVar("ServiceClass", bound=type)
 
@@ -24,6 +24,7 @@ def _translated(method: Callable[..., Coroutine[Any, Any, Any]]) -> Callable[...
                 str(error),
                 damaged=isinstance(error, DamagedDatabaseError),
                 unavailable=isinstance(error, StoreUnavailableError),
+                in_doubt=isinstance(error, CommitInDoubtError),
             ) from error
 
     return call

@@ -34,6 +34,7 @@ from bot.service.settlement import settle, store_deadline
 from bot.service.snapshots import snapshot
 from bot.shards import ShardSet
 from bot.store.base import (
+    CommitInDoubtError,
     ConflictError,
     DamagedDatabaseError,
     MoveCommit,
@@ -41,6 +42,7 @@ from bot.store.base import (
     SeatRecord,
     Store,
     StoreError,
+    StoreTimedOutError,
     StoreUnavailableError,
     TableRecord,
 )
@@ -53,6 +55,10 @@ UNTOLD_TTL = 24 * 3600.0
 # A commit whose connection broke: how long to keep asking whether the server stored it. With the server
 # up (its connections terminated, a cut) the pool's next connection answers at once; an outage never does.
 IN_DOUBT_WAIT = 3.0
+# A commit left in doubt: the table is asked about again after this, then twice as long each time, up to the
+# last (a move stored when the server woke is told then, not at the table's next move).
+IN_DOUBT_RECHECK = 2.0
+IN_DOUBT_RECHECK_MAX = 30.0
 
 
 class Scheduler(Protocol):
@@ -421,6 +427,24 @@ class TableRegistry:
             await self._tell_untold(untold, {reloaded.id: reloaded} if reloaded is not None else {})
         return False
 
+    def _recheck_later(self, live: LiveTable, delay: float) -> None:
+        """Ask again, after ``delay``, whether the table's move in doubt was stored: if it was, the table is
+        loaded as stored and the move told in the channel (``_settle_unconfirmed``), without waiting for
+        someone to move it; while the database does not answer, again later."""
+
+        async def recheck() -> None:
+            if self.closing or self._tables.get(live.id) is not live:
+                return
+            async with live.lock:
+                if self._tables.get(live.id) is not live or not live.unconfirmed:
+                    return
+                try:
+                    await self._settle_unconfirmed(live)
+                except StoreError:
+                    self._recheck_later(live, min(delay * 2, IN_DOUBT_RECHECK_MAX))
+
+        self.clock.call_later(delay, recheck)
+
     def work(self, live: LiveTable) -> Work:
         return Work.of(live, self.clock.now())
 
@@ -459,9 +483,16 @@ class TableRegistry:
             stored = await self._stored_anyway(live) if isinstance(error, StoreUnavailableError) else False
             if not stored:
                 # Nothing was swapped in: the table stays as committed. Unconfirmed either way, it is
-                # checked before its next move (``_settle_unconfirmed``).
-                live.unconfirmed = stored is None
+                # checked before its next move (``_settle_unconfirmed``), and soon on its own.
                 self.outage.commit_failed(error)
+                live.unconfirmed = stored is None
+                if stored is None:
+                    self._recheck_later(live, IN_DOUBT_RECHECK)
+                    if isinstance(error, StoreTimedOutError):
+                        # The server holds the statement and may run it when it wakes: the player is told
+                        # it is not known yet, not that nothing changed. (A connection refused or cut rolls
+                        # an uncommitted transaction back: nothing changed, as said.)
+                        raise CommitInDoubtError(str(error)) from error
                 raise
             version = live.version + 1
         self.outage.succeeded()

@@ -88,6 +88,17 @@ class StoreUnavailableError(StoreError):
     once the database is back is safe."""
 
 
+class StoreTimedOutError(StoreUnavailableError):
+    """The server took the statement and did not answer in time (a server that stopped answering, a hung
+    machine): unlike a connection refused or cut, it may still run the statement when it wakes."""
+
+
+class CommitInDoubtError(StoreUnavailableError):
+    """A commit whose connection broke and whose fate the database could not tell within seconds: it may
+    have been stored (a server that stopped answering runs it when it wakes). Said to the player as such,
+    not as "nothing changed"; the table is checked again once the database answers."""
+
+
 class ConflictError(StoreError):
     """The table's state version moved on since it was read: the move lost a race and nothing was written."""
 

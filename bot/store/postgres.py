@@ -56,6 +56,7 @@ from bot.store.base import (
     Rater,
     SeatRecord,
     StoreError,
+    StoreTimedOutError,
     StoreUnavailableError,
     TableExistsError,
     TableRecord,
@@ -180,9 +181,8 @@ def _unavailable_as_store_error(method: _Method) -> _Method:
                 raise
             reason = self._target.scrub(f"{type(error).__name__}: {error}")
             # from None: the driver's own error may quote the DSN.
-            raise StoreUnavailableError(
-                f"PostgreSQL at {self._target.shown} cannot be used now: {reason}"
-            ) from None
+            unavailable = StoreTimedOutError if isinstance(error, TimeoutError) else StoreUnavailableError
+            raise unavailable(f"PostgreSQL at {self._target.shown} cannot be used now: {reason}") from None
 
     return cast(_Method, run)
 
