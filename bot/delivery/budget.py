@@ -15,7 +15,11 @@ attempt, retries after a 429 or a 5xx included, and reads every response's statu
 the end. Nothing of discord.py's own request code is copied or replaced. A request exempt from the global
 limit (an interaction's answer, a call through its token) met by a 5xx is sent again after 0.05 s, then
 0.2 s, then 0.5 s (an answer only while Discord's 3 s leave time; a 5xx's Retry-After in full): discord.py's
-own pauses (1 s, then 3 s) lost a click whose answer met two, and held a hand's refresh for a second.
+own pauses (1 s, then 3 s) lost a click whose answer met two, and held a hand's refresh for a second. A 5xx
+that says its route's bucket is spent (``X-RateLimit-Remaining: 0``) is never sent again before the bucket's
+``X-RateLimit-Reset-After``: the quick retry waits for it (or, when that is longer than its pauses, leaves the
+retry to discord.py), and discord.py's own retry of that request, which does not read those headers between
+its tries, is held here until then (``_bucket_holds``), so no route 429 is provoked.
 
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
 counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default first
@@ -80,6 +84,7 @@ INTERACTION_WINDOW = 3.0  # seconds: Discord drops an interaction whose first an
 # it has one, is waited in full.
 QUICK_RETRY_PAUSES = (0.05, 0.2, 0.5)
 CALLBACK_MARGIN = 0.5  # seconds an answer may take to reach Discord: no new try with less time left
+BUCKET_HOLDS_MAX = 1024  # requests held for their spent bucket at once (a bound; each is forgotten at reset)
 CLOCK_SKEW = 2.0  # seconds this machine's clock may run behind Discord's before an id's time is not trusted
 
 _INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
@@ -269,6 +274,10 @@ class GlobalBudget:
         self._last_slowdown = -math.inf
         self.invalid = InvalidRequests(clock)
         self._base = ("", yarl.URL())
+        # (method, URL) of a request answered 5xx with its bucket spent -> when the bucket resets: the next
+        # attempt of that request (discord.py's retry) waits until then. In memory only (the URL may hold a
+        # token: never logged).
+        self._bucket_holds: dict[tuple[str, yarl.URL], float] = {}
 
     # --- pacing ---------------------------------------------------------------------------------------------
 
@@ -507,10 +516,13 @@ class GlobalBudget:
     ) -> aiohttp.ClientResponse:
         """An aiohttp client middleware: paces and reads every attempt of a REST request (``trace_config``
         installs it; retries are discord.py's own requests, each an attempt of its own), and sends a request
-        exempt from the global limit again soon after a 5xx (an answer while Discord's 3 s allow it)."""
+        exempt from the global limit again soon after a 5xx (an answer while Discord's 3 s allow it); never
+        before the reset of a bucket a 5xx said was spent."""
         info = self.info_for(request.method, request.url)
         if info is None:
             return await handler(request)
+        if self._bucket_holds:  # (nearly always empty: no key is made for every request)
+            await self._wait_bucket((request.method, request.url))
         response = await self._attempt(info, request, handler)
         # discord.py waits 1 s, then 3 s, before it sends a request again after a 5xx. An interaction's first
         # answer counts only within 3 s of its creation: after two 5xx the click was lost ("This interaction
@@ -520,17 +532,60 @@ class GlobalBudget:
         for pause in QUICK_RETRY_PAUSES:
             if response.status < 500 or not info.exempt:
                 break
-            pause = max(pause, _retry_after_5xx(response.headers))
+            # A spent bucket (Remaining 0) is not tried again before it resets: an attempt before then is
+            # answered 429, an invalid request towards Discord's ban.
+            pause = max(pause, _retry_after_5xx(response.headers), self._bucket_reset(response.headers))
             if info.interaction_id is not None:
                 if callback_time_left(info.interaction_id, self._wall()) <= pause + CALLBACK_MARGIN:
                     break
             elif pause > QUICK_RETRY_PAUSES[-1]:
-                break  # Discord asks for longer: discord.py's own pauses will do
+                break  # Discord asks for longer: discord.py's own pauses will do (held for the bucket)
             response.release()
             log.info("%s answered %s: trying again in %.2f s", info.route, response.status, pause)
             await self._sleep(pause)
             response = await self._attempt(info, request, handler)
+        if response.status >= 500:
+            self._hold_bucket((request.method, request.url), response.headers)
         return response
+
+    def _bucket_reset(self, headers: Mapping[str, str]) -> float:
+        """Seconds until the route's bucket resets when a response says it is spent (``X-RateLimit-Remaining``
+        0): its ``X-RateLimit-Reset-After``, else its ``X-RateLimit-Reset`` (Unix time); 0 when not spent."""
+        if (headers.get("X-RateLimit-Remaining") or "").strip() != "0":
+            return 0.0
+        for name, base in (("X-RateLimit-Reset-After", 0.0), ("X-RateLimit-Reset", self._wall())):
+            try:
+                seconds = float(headers.get(name) or "nan") - base
+            except ValueError:
+                continue
+            if math.isfinite(seconds):
+                return min(max(seconds, 0.0), 3600.0)
+        return 0.0
+
+    def _hold_bucket(self, key: tuple[str, yarl.URL], headers: Mapping[str, str]) -> None:
+        """A 5xx said the request's bucket is spent: its next attempt (discord.py's retry, which does not
+        wait for the bucket between its tries) waits for the reset (``_wait_bucket``)."""
+        reset = self._bucket_reset(headers)
+        if reset <= 0:
+            return
+        now = self._clock()
+        holds = self._bucket_holds
+        if len(holds) >= BUCKET_HOLDS_MAX:
+            for stale in [k for k, until in holds.items() if until <= now]:
+                del holds[stale]
+            while len(holds) >= BUCKET_HOLDS_MAX:
+                del holds[next(iter(holds))]  # the oldest: its reset is likely the nearest
+        holds[key] = now + reset
+
+    async def _wait_bucket(self, key: tuple[str, yarl.URL]) -> None:
+        """Wait, if the last attempt of this request met a 5xx with its bucket spent, until that resets."""
+        until = self._bucket_holds.pop(key, None)
+        if until is None:
+            return
+        wait = until - self._clock()
+        if wait > 0:
+            log.debug("waiting %.2f s for a route's bucket before trying a request again", wait)
+            await self._sleep(wait)
 
     async def _attempt(
         self, info: RouteInfo, request: aiohttp.ClientRequest, handler: aiohttp.ClientHandlerType

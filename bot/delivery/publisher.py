@@ -122,6 +122,9 @@ ANSWER_WAIT = 3.0  # seconds to wait for a player's own answer before following 
 BOARD_COMING_WAIT = 10.0  # seconds a board lane waits for the table's first board, posted as an answer
 RETRY_FIRST = 1.0  # seconds before a failed line or board edit is tried again; doubled each time ...
 RETRY_MAX = 30.0  # ... up to this
+# Replaced boards whose delete met a failure that may pass, waiting to be deleted again (all tables together):
+# past this many the oldest is given up (a bound for a long outage; one task tries them all).
+REMOVALS_MAX = 1000
 # Seconds the outbox's "told" marks gather before they are written: one write for every table's lines of that
 # time (a busy process wrote one per line). A mark only spares a restart the check of a line already sent,
 # whose note and nonce keep it from being told twice.
@@ -136,6 +139,20 @@ def gather_window_for(cpu_delay: float, batch_window: float) -> float:
     delay too long for that (over ``MAX_GATHER``) keeps the short window: the play is shown at once."""
     window = cpu_delay + batch_window + GATHER_MARGIN
     return window if cpu_delay > 0 and window <= MAX_GATHER else DEFAULT_DEBOUNCE
+
+
+@dataclass(slots=True)
+class _Removal:
+    """A replaced board (``message_id``) whose delete met a failure that may pass: deleted again at
+    ``retry_at``, through ``carrier`` (the interaction that posted it) while its token lives, else through the
+    channel. ``since``: when it was due (its place in line for the budget's turns)."""
+
+    snapshot: TableSnapshot
+    message_id: int
+    carrier: BoardCarrier | None
+    since: float
+    failures: int
+    retry_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +234,10 @@ class TablePublisher:
         # at ``close``: what is gathered is written at once.
         self._marks_gathering = False
         self._marks_due = asyncio.Event()
+        # Replaced boards to delete again (message id -> its removal), tried by one task, the earliest first.
+        self._removals: dict[int, _Removal] = {}
+        self._removal_task: asyncio.Task[None] | None = None
+        self._removals_changed = asyncio.Event()  # one was added: its retry may be due before the one waited
         self._closed = False
         if relay is not None:
             relay.deliver_to(self)  # what happens on its own at the tables comes here from now on
@@ -319,6 +340,7 @@ class TablePublisher:
         """Whether some outcome is still being shown."""
         return (
             bool(self._watchers)
+            or self._removal_task is not None
             or bool(self.hands.tasks())
             or any(feed.tasks() for feed in self._feeds.values())
             or (self._mark_task is not None and not self._marks_gathering)
@@ -334,6 +356,7 @@ class TablePublisher:
                 *self.hands.tasks(),
                 *(task for feed in self._feeds.values() for task in feed.tasks()),
                 *([self._mark_task] if self._mark_task is not None else []),
+                *([self._removal_task] if self._removal_task is not None else []),
             ]
             if not tasks:
                 return
@@ -351,7 +374,12 @@ class TablePublisher:
         if self._mark_task is None and self._marks:
             await self._write_marks()
         self.hands.close()
-        for task in [*self._watchers, *(task for feed in self._feeds.values() for task in feed.tasks())]:
+        removal = [self._removal_task] if self._removal_task is not None else []
+        for task in [
+            *self._watchers,
+            *removal,
+            *(task for feed in self._feeds.values() for task in feed.tasks()),
+        ]:
             task.cancel()
 
     # --- for admins -----------------------------------------------------------------------------------------
@@ -623,12 +651,23 @@ class TablePublisher:
 
     async def _remove_board(self, snapshot: TableSnapshot, message_id: int, old: BoardCarrier | None) -> None:
         """The replaced board goes (one board per table): through its own interaction while it lives, else
-        in the channel (globally limited: it takes a turn)."""
+        in the channel (globally limited: it takes a turn). A failure that may pass (a 5xx, a 429 after
+        discord.py's retries, a dropped connection) leaves it to be deleted again later (``_removals``)."""
+        now = self._clock.monotonic()
+        removal = _Removal(snapshot, message_id, old, now, 0, now)
+        if not await self._try_removal(removal, self.budget.now()):
+            self._remove_later(removal)
+
+    async def _try_removal(self, removal: _Removal, since: float) -> bool:
+        """Delete the replaced board once; True when nothing is left to try (deleted, gone, or refused for a
+        reason that would only repeat), False after a failure that may pass. ``since``: on the budget's
+        clock, the turn's place in line."""
+        snapshot, message_id, old = removal.snapshot, removal.message_id, removal.carrier
         try:
             if old is not None and old.message_id == message_id and old.fresh(self._clock.monotonic()):
                 try:
                     await old.delete()
-                    return
+                    return True
                 except discord.HTTPException as error:
                     if error.code == UNKNOWN_MESSAGE or is_transient(error):
                         raise  # gone already, or worth no second request now
@@ -638,11 +677,83 @@ class TablePublisher:
                         snapshot.table_id,
                         error,
                     )
-            async with self.budget.turn(self.budget.now()):
+                    removal.carrier = None
+            if self._refusals.refused(snapshot.channel_id, self._clock.monotonic()):
+                log.info("table %s: replaced board not removed: its channel refuses", snapshot.table_id)
+                return True
+            async with self.budget.turn(since):
                 channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
                 await channel.get_partial_message(message_id).delete()
-        except discord.HTTPException as error:
+            return True
+        except Exception as error:
+            if isinstance(error, discord.HTTPException) and error.code == UNKNOWN_MESSAGE:
+                return True  # deleted already
+            if is_transient(error):
+                removal.failures += 1
+                delay = retry_delay(removal.failures)
+                removal.retry_at = self._clock.monotonic() + delay
+                log.info(
+                    "table %s: the replaced board was not removed (%s); trying again in %.0f s",
+                    snapshot.table_id,
+                    error,
+                    delay,
+                )
+                return False
+            if not isinstance(error, discord.HTTPException):
+                raise
+            # 403 or 404 (the channel refuses the bot, or is gone), or another refusal: it would only repeat.
+            channel_id = snapshot.channel_id
+            refused = self._refusals.note(channel_id, snapshot.guild_id, error, self._clock.monotonic())
+            if refused and self._refusals.gone(channel_id):
+                self.channel_deleted(channel_id)
             log.info("table %s: the replaced board was not removed: %s", snapshot.table_id, error)
+            return True
+
+    def _remove_later(self, removal: _Removal) -> None:
+        """Keep a replaced board to delete again at its ``retry_at`` (one task for all of them)."""
+        if self._closed:
+            return
+        self._removals.pop(removal.message_id, None)
+        while len(self._removals) >= REMOVALS_MAX:
+            dropped = self._removals.pop(next(iter(self._removals)))
+            log.warning(
+                "table %s: too many replaced boards waiting to be removed: board %s left in its channel",
+                dropped.snapshot.table_id,
+                dropped.message_id,
+            )
+        self._removals[removal.message_id] = removal
+        self._removals_changed.set()
+        if self._removal_task is None:
+            self._removal_task = asyncio.create_task(self._retry_removals(), name="eights-board-removals")
+
+    async def _retry_removals(self) -> None:
+        """Delete again, the earliest due first, the replaced boards whose delete met a failure that may
+        pass, each after its growing pause (``retry_delay``), until each is deleted or found gone."""
+        try:
+            while self._removals and not self._closed:
+                self._removals_changed.clear()
+                removal = min(self._removals.values(), key=lambda entry: entry.retry_at)
+                delay = removal.retry_at - self._clock.monotonic()
+                if delay > 0:
+                    await self._clock.wait(self._removals_changed, delay)
+                    continue  # the earliest due may have changed meanwhile
+                del self._removals[removal.message_id]
+                feed = self._feeds.get(removal.snapshot.table_id)
+                if (
+                    feed is not None
+                    and feed.snapshot is not None
+                    and self._board.board_id(feed.snapshot) == removal.message_id
+                ):
+                    continue  # the table's board again: never deleted
+                try:
+                    done = await self._try_removal(removal, self._budget_since(removal.since))
+                except Exception:
+                    log.exception("table %s: removing the replaced board failed", removal.snapshot.table_id)
+                    continue
+                if not done and removal.message_id not in self._removals:
+                    self._remove_later(removal)
+        finally:
+            self._removal_task = None
 
     async def _usable_via(self, feed: TableFeed) -> discord.Interaction | None:
         """The table's latest player interaction, when its answer went out and its token still lives."""
