@@ -31,7 +31,7 @@ import bot.exts.tables
 from bot import i18n
 from bot.config import Config, art_cache_dir
 from bot.delivery.budget import GlobalBudget
-from bot.delivery.emojis import UPLOAD_PACE, CardEmojis
+from bot.delivery.emojis import PASSING_ERRORS, UPLOAD_PACE, CardEmojis, failure_kind, passing_failure
 from bot.delivery.endpoints import apply_endpoints
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher, gather_window_for
 from bot.delivery.relay import OutcomeRelay
@@ -70,7 +70,25 @@ STOPPED_MARK_TIMEOUT = 2.0
 STORE_CLOSE_TIMEOUT = 2.0
 REPLIES_TIMEOUT = 1.0  # seconds to deliver the "restarting" replies before the HTTP session closes
 COMMAND_TREE_HASH_KEY = "command_tree_hash"
+# A sync that met a passing failure (a 5xx, the network) is tried again in the background, this many seconds
+# later, then twice as long each time up to SYNC_RETRY_STEP_LIMIT, until it goes through or is refused.
+SYNC_RETRY_FIRST = 1.0
+SYNC_RETRY_STEP_LIMIT = 300.0
 BOARD_CHECKS_IN_PARALLEL = 4
+
+
+def _sync_error(error: BaseException) -> str:
+    """A failed sync's error, in one line (an HTTP answer says its status and Discord's text; never a
+    header, so never the token)."""
+    if isinstance(error, discord.HTTPException):
+        return str(error)
+    return f"{error.__class__.__name__}: {error}"
+
+
+def _log_sync_refused(target: str, error: BaseException) -> None:
+    status = error.status if isinstance(error, discord.HTTPException) else None
+    hint = " (invited without the applications.commands scope?)" if status == 403 else ""
+    log.error("syncing application commands %s failed: %s%s", target, _sync_error(error), hint)
 
 
 def command_tree_hash_key(guild_id: int | None) -> str:
@@ -190,6 +208,7 @@ class EightsBot(commands.AutoShardedBot):
         self._parts: tuple[TableService, TablePublisher] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
         self._heartbeat_failing = False
+        self._sync_task: asyncio.Task[None] | None = None
         self._shutdown_task: asyncio.Task[None] | None = None
         self._pending_replies: set[asyncio.Task[None]] = set()
         # Every interaction (command, autocomplete, button, modal) passes through this one parser, so the
@@ -350,7 +369,9 @@ class EightsBot(commands.AutoShardedBot):
         """Sync the application commands (to DEV_GUILD_ID, or globally) when the tree differs from the
         tree last synced there, or always with ``force``. Returns whether it synced. A failed sync is logged
         and the bot runs on with the commands Discord already has; the hash is not recorded, so the next
-        start retries. With ``force_sync`` (``python -m bot sync``) a failure is raised instead."""
+        start retries. A passing failure (a 5xx, the network) is also tried again in the background, with a
+        backoff, until it goes through or is refused (see ``_sync_again``). With ``force_sync``
+        (``python -m bot sync``) a failure is raised instead."""
         guild = self._sync_target()
         if guild is not None:
             # A development server gets every global command as a guild command: those update instantly.
@@ -364,17 +385,72 @@ class EightsBot(commands.AutoShardedBot):
             return False
         try:
             synced = await self.tree.sync(guild=guild)
-        except discord.HTTPException as error:
+        except PASSING_ERRORS as error:
             self.commands_synced = None
-            hint = " (invited without the applications.commands scope?)" if error.status == 403 else ""
-            log.error("syncing application commands %s failed: %s%s", target, error, hint)
-            if self.force_sync:
-                raise
+            if self.force_sync or not passing_failure(error):
+                _log_sync_refused(target, error)
+                if self.force_sync:
+                    raise
+                return False
+            log.warning(
+                "syncing application commands %s failed: %s; trying again in the background",
+                target,
+                _sync_error(error),
+            )
+            if self._sync_task is None or self._sync_task.done():
+                self._sync_task = asyncio.create_task(
+                    self._sync_again(guild, target, key, digest, failure_kind(error)),
+                    name="eights-sync-again",
+                )
+                self.closers.append(self._stop_syncing)
             return False
         await self.store.set_meta(key, digest)
         self.commands_synced = True
         log.info("synced %d application commands %s", len(synced), target)
         return True
+
+    async def _sync_again(
+        self, guild: discord.Object | None, target: str, key: str, digest: str, first_kind: str
+    ) -> None:
+        """Sync again after a passing failure: SYNC_RETRY_FIRST seconds later, then twice as long each time up
+        to SYNC_RETRY_STEP_LIMIT, until it goes through (then the hash is recorded) or is refused. Each kind
+        of failure is logged once."""
+        said = {first_kind}
+        delay, tries = SYNC_RETRY_FIRST, 1
+        while True:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, SYNC_RETRY_STEP_LIMIT)
+            tries += 1
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except PASSING_ERRORS as error:
+                if not passing_failure(error):
+                    _log_sync_refused(target, error)
+                    return
+                kind = failure_kind(error)
+                if kind not in said:
+                    said.add(kind)
+                    log.warning(
+                        "syncing application commands %s failed again: %s; still trying in the background",
+                        target,
+                        _sync_error(error),
+                    )
+                continue
+            self.commands_synced = True
+            log.info("synced %d application commands %s (at try %d)", len(synced), target, tries)
+            try:
+                await self.store.set_meta(key, digest)
+            except StoreError as error:
+                # Synced all the same; the next start only syncs once more.
+                log.warning("could not record the synced command tree: %s", error)
+            return
+
+    async def _stop_syncing(self) -> None:
+        task = self._sync_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     # --- heartbeat ---------------------------------------------------------------------------------------
 

@@ -21,8 +21,8 @@ class Emoji:
 
 
 class FakeResponse:
-    status = 503
-    reason = "Service Unavailable"
+    status = 403  # a refusal: final until the next start (a 5xx is tried again)
+    reason = "Forbidden"
 
 
 class Client:
@@ -39,7 +39,7 @@ class Client:
     async def create_application_emoji(self, *, name: str, image: bytes) -> Emoji:
         assert image.startswith(b"\x89PNG")
         if self.fail_after is not None and len(self.created) >= self.fail_after:
-            raise discord.HTTPException(FakeResponse(), {"code": 0, "message": "upstream down"})  # type: ignore[arg-type]
+            raise discord.HTTPException(FakeResponse(), {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
         self.created.append(name)
         emoji = Emoji(name, 5000 + len(self.created))
         self.emojis.append(emoji)
@@ -73,7 +73,7 @@ async def test_a_failed_upload_means_text_and_one_warning(
     with caplog.at_level(logging.WARNING, logger="bot.delivery.emojis"):
         assert await emojis.ensure(client) is False
     assert not emojis.ready and not emojis.faces().with_emojis
-    assert emojis.error is not None and "503" in emojis.error
+    assert emojis.error is not None and "403" in emojis.error
     assert [r.levelno for r in caplog.records] == [logging.WARNING]
     assert "cards are shown as text" in caplog.records[0].getMessage()
     # The five that made it are kept: the next start uploads the other 108 only.

@@ -163,7 +163,7 @@ async def test_settings_switch_emojis_and_picture_off_and_on(world: World) -> No
 async def test_a_failed_emoji_upload_leaves_a_playable_text_game(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
-    world.fake.emojis.fail_creates = 503
+    world.fake.emojis.fail_creates = 403  # a refusal: final until the next start (a 5xx is tried again)
     caplog.set_level(logging.WARNING, logger="bot.delivery.emojis")
     await world.restart()
     assert world.bot is not None
