@@ -33,6 +33,7 @@ from bot.config import Config, art_cache_dir
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.emojis import PASSING_ERRORS, UPLOAD_PACE, CardEmojis, failure_kind, passing_failure
 from bot.delivery.endpoints import apply_endpoints
+from bot.delivery.interactions_once import act_once
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher, gather_window_for
 from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
@@ -213,6 +214,7 @@ class EightsBot(commands.AutoShardedBot):
         self._pending_replies: set[asyncio.Task[None]] = set()
         # Every interaction (command, autocomplete, button, modal) passes through this one parser, so the
         # shutdown guard here turns all of them away, not only slash commands.
+        act_once(self._connection)  # an interaction Discord delivers twice is acted on once
         parsers = self._connection.parsers
         self._parse_interaction = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self._guarded_interaction_create
