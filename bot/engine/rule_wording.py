@@ -236,7 +236,7 @@ def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _in_use(ruleset: Ruleset, key: str) -> bool:
+def in_use(ruleset: Ruleset, key: str) -> bool:
     """Whether the option plays a part under the ruleset's way of ending the match: a set number of rounds
     only in a match of rounds, a target only in a match to a target."""
     if key == "rounds":
@@ -257,7 +257,7 @@ def differences(ruleset: Ruleset) -> list[str]:
     base = PRESETS[ruleset.name]
     out: list[str] = []
     for o in OPTIONS:
-        if getattr(ruleset, o.key) == getattr(base, o.key) or not _in_use(ruleset, o.key):
+        if getattr(ruleset, o.key) == getattr(base, o.key) or not in_use(ruleset, o.key):
             continue
         sentence = describe(ruleset, o.key)
         if sentence not in out:

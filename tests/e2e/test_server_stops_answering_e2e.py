@@ -17,6 +17,7 @@ import os
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,6 +42,20 @@ def short_turns_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def scaled_command_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(postgres_store, "COMMAND_TIMEOUT", COMMAND_TIMEOUT)
+
+
+async def stored_in_time(store: Any, table_id: int, before: int) -> bool:
+    """Whether the move the frozen server held is stored within a minute of its waking (a busy machine is
+    slow to run it)."""
+    deadline = time.monotonic() + 60.0
+    while time.monotonic() < deadline:
+        try:
+            if len(await store.moves(table_id)) > before:
+                return True
+        except Exception:  # the pool's connections are new again: a first one may still fail
+            pass
+        await asyncio.sleep(0.5)
+    return False
 
 
 def server_pids(server: OwnPostgres) -> list[int]:
@@ -94,19 +109,17 @@ async def test_a_move_whose_server_stopped_answering_is_not_told_nothing_changed
         finally:
             frozen.thaw()
 
-        # The database is back. Nobody clicks: what was stored must reach the players by itself.
-        async def stored() -> bool:
-            return len(await store.moves(table_id)) > len(before)
-
-        await world.until(stored, "the server running the statement it held", timeout=10.0)
+        # The database is back. The statement it held ran when it woke, or the bot's cancel request, sent
+        # when its command timed out and held as well, reached it first: either may be (a busy machine
+        # decides), and the answer must hold for both.
+        was_stored = await stored_in_time(store, table_id, len(before))
         moves = await store.moves(table_id)
         assert_each_move_once(moves)
-        assert len(moves) == len(before) + 1 and moves[-1].actor_id == world.alice.id  # her draw stood
-
-        # What she was told must not contradict it.
+        if was_stored:
+            assert len(moves) == len(before) + 1 and moves[-1].actor_id == world.alice.id  # her draw stood
         assert answer.ephemeral
         assert answer.content != STORE_FAILED, (
-            "she was told 'nothing changed' and her draw was stored: " + answer.content
+            "she was told 'nothing changed' while her draw could still be stored: " + answer.content
         )
         assert answer.content == STORE_IN_DOUBT, answer.content
 
@@ -132,16 +145,18 @@ async def test_a_move_stored_after_the_server_stopped_answering_reaches_the_chan
         finally:
             frozen.thaw()
 
-        async def stored() -> bool:
-            return len(await store.moves(table_id)) > len(before)
+        was_stored = await stored_in_time(store, table_id, len(before))
 
-        await world.until(stored, "the server running the statement it held", timeout=10.0)
-
-        # Within the README's recovery time, without anyone clicking: the channel tells her draw once, and her
-        # hand message shows the drawn card (8 cards).
         def told() -> bool:
             lines = "\n".join(m.content or "" for m in world.fake.channel_messages(world.channel))
             return lines.count("alice drew 1 card") == 1
+
+        if not was_stored:  # the cancel won: nothing to tell, and nothing is told
+            await asyncio.sleep(RECOVERY)
+            assert not told() and (await world.snapshot()).seats[0].card_count == 7
+            return
+        # Within the README's recovery time, without anyone clicking: the channel tells her draw once, and her
+        # hand message shows the drawn card (8 cards).
 
         async def caught_up() -> bool:
             return told()

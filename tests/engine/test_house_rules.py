@@ -26,7 +26,7 @@ from bot.engine.rule_options import (
     value_code,
     with_house_rules,
 )
-from bot.engine.rule_wording import describe, differences
+from bot.engine.rule_wording import describe, differences, in_use
 from tests.engine.test_properties import check_stretch, check_whole_round
 
 CLASSIC = get_preset("classic")
@@ -74,7 +74,9 @@ def test_every_option_is_reachable_from_some_preset(opt: object) -> None:
                 assert str(exc)  # a reason, never an empty refusal
                 continue
             assert current_value(changed, opt.key) == code
-            assert describe(changed, opt.key) in differences(changed)
+            # Listed as a change where the match end uses it (a set number of rounds: in a match of rounds).
+            shown = describe(changed, opt.key) in differences(changed)
+            assert shown == in_use(changed, opt.key), (opt.key, code, rs.name)
             reached = True
     assert reached, opt.key
 
