@@ -214,10 +214,11 @@ class EightsBot(commands.AutoShardedBot):
         self._pending_replies: set[asyncio.Task[None]] = set()
         # Every interaction (command, autocomplete, button, modal) passes through this one parser, so the
         # shutdown guard here turns all of them away, not only slash commands.
-        act_once(self._connection)  # an interaction Discord delivers twice is acted on once
         parsers = self._connection.parsers
         self._parse_interaction = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self._guarded_interaction_create
+        # Outermost: an interaction Discord delivers twice is counted, turned away or acted on once.
+        act_once(self._connection)
 
     @property
     def store(self) -> Store:

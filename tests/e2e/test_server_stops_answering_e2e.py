@@ -26,7 +26,7 @@ from bot.exts._group import STORE_FAILED, STORE_IN_DOUBT
 from bot.service import lobby
 from bot.service.scheduler import STORE_RETRY_MAX
 from tests.e2e.test_database_faults_e2e import alice_against_a_cpu, assert_each_move_once, world_on
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.service.db_faults import OwnPostgres
 
 COMMAND_TIMEOUT = 5.0  # the store's 60 s, scaled
@@ -42,6 +42,26 @@ def short_turns_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def scaled_command_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(postgres_store, "COMMAND_TIMEOUT", COMMAND_TIMEOUT)
+
+
+async def draw_while_frozen(world: Any, own_postgres: OwnPostgres) -> tuple[int, list[Any], FakeMessage]:
+    """alice (against a CPU, no timer of hers running out meanwhile) presses Draw as the server freezes; the
+    server thaws FROZEN_FOR seconds later. Returns the table, its moves before, and her answer."""
+    hand = await alice_against_a_cpu(world, turn=600.0)
+    table_id = await world.table_id()
+    await world.settle()
+    before = await world.bot.store.moves(table_id)
+    frozen = Frozen(own_postgres)
+    try:
+        started = time.monotonic()
+        click = await world.fake.click(world.alice, hand, label="Draw")
+        kind = await click.callback(timeout=30.0)
+        assert time.monotonic() - started < 3.0  # deferred in time: Discord's 3 s are kept
+        answer = await (click.followup(0, timeout=60.0) if kind == 6 else click.reply(timeout=60.0))
+        await asyncio.sleep(max(0.0, started + FROZEN_FOR - time.monotonic()))
+    finally:
+        frozen.thaw()
+    return table_id, before, answer
 
 
 async def stored_in_time(store: Any, table_id: int, before: int) -> bool:
@@ -93,21 +113,7 @@ async def test_a_move_whose_server_stopped_answering_is_not_told_nothing_changed
     async with world_on(fake, tmp_path, own_postgres.url) as world:
         assert world.bot is not None
         store = world.bot.store
-        hand = await alice_against_a_cpu(world, turn=600.0)  # no timer of hers runs out during the test
-        table_id = await world.table_id()
-        await world.settle()
-        before = await store.moves(table_id)
-
-        frozen = Frozen(own_postgres)
-        try:
-            started = time.monotonic()
-            click = await world.fake.click(world.alice, hand, label="Draw")
-            kind = await click.callback(timeout=30.0)
-            assert time.monotonic() - started < 3.0  # deferred in time: Discord's 3 s are kept
-            answer = await (click.followup(0, timeout=60.0) if kind == 6 else click.reply(timeout=60.0))
-            await asyncio.sleep(max(0.0, started + FROZEN_FOR - time.monotonic()))
-        finally:
-            frozen.thaw()
+        table_id, before, answer = await draw_while_frozen(world, own_postgres)
 
         # The database is back. The statement it held ran when it woke, or the bot's cancel request, sent
         # when its command timed out and held as well, reached it first: either may be (a busy machine
@@ -130,20 +136,7 @@ async def test_a_move_stored_after_the_server_stopped_answering_reaches_the_chan
     async with world_on(fake, tmp_path, own_postgres.url) as world:
         assert world.bot is not None
         store = world.bot.store
-        hand = await alice_against_a_cpu(world, turn=600.0)
-        table_id = await world.table_id()
-        await world.settle()
-        before = await store.moves(table_id)
-
-        frozen = Frozen(own_postgres)
-        try:
-            started = time.monotonic()
-            click = await world.fake.click(world.alice, hand, label="Draw")
-            kind = await click.callback(timeout=30.0)
-            await (click.followup(0, timeout=60.0) if kind == 6 else click.reply(timeout=60.0))
-            await asyncio.sleep(max(0.0, started + FROZEN_FOR - time.monotonic()))
-        finally:
-            frozen.thaw()
+        table_id, before, _answer = await draw_while_frozen(world, own_postgres)
 
         was_stored = await stored_in_time(store, table_id, len(before))
 
