@@ -838,11 +838,17 @@ class Round:
             # Nothing to do: a missed turn (answer rank), the end of a run, an impossible draw, or a pass.
             if self._answer or self._phase == P_RUN:
                 self._pass(self._cur, ev, True)
-            elif self._t.edr and not self._drawn:
+            elif self._t.edr and (not self._drawn or self._owes_draw()):
                 self._finish(-1, "no-draw", ev)
             else:
                 self._pass(self._cur, ev, True)
         self._legal = []
+
+    def _owes_draw(self) -> bool:
+        """Whether the seat, having drawn this turn, must draw again: must-play-drawn keeps drawing while
+        nothing is playable, up to the draw limit (so with an empty stock that draw is the impossible one)."""
+        t = self._t
+        return t.ad == AD_MUST and not self._pending and self._drawn < t.limit and not self._has_play
 
     def _do(self, action: Action, ev: list[Event] | None) -> None:
         kind, seat, card, suit, target = action

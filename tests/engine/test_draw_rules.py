@@ -169,3 +169,27 @@ def test_parlett_rounds_end_by_a_block_not_only_by_the_turn_cap() -> None:
         reasons.add(r.end_reason)
         assert r.end_reason != "turn-cap"
     assert "blocked" in reasons
+
+
+def test_an_owed_draw_that_cannot_be_made_ends_the_round_with_the_impossible_draw_option() -> None:
+    """Classic drawing keeps drawing until a playable card comes (rule 5). With no reshuffle and the option
+    "a draw that cannot be made ends the round", a player who drew the stock's last card and still cannot
+    play owes a draw that cannot be made: the round ends there, settled as blocked, and the next player,
+    who holds a playable card, does not play on."""
+    rs = get_preset("classic").replace(reshuffle=False, empty_draw_ends_round=True)
+    r = position(rs, ["2D 3D", "9H 5H", "6H 7H"], discard="9C", stock="KD")
+    assert r.legal_actions() == [Action.draw(0)]
+    r.apply(Action.draw(0))
+    assert r.over and r.blocked and r.end_reason == "no-draw"
+
+
+def test_a_player_who_owes_no_more_draws_passes_when_the_stock_is_empty() -> None:
+    """With "may play the drawn card" a player draws once: having drawn the last card and unable to play it,
+    they owe nothing more, so the empty stock ends nothing and the turn passes."""
+    rs = get_preset("classic").replace(
+        reshuffle=False, empty_draw_ends_round=True, after_draw="may-play-drawn", draw_limit=1
+    )
+    r = position(rs, ["2D 3D", "9H 5H", "6H 7H"], discard="9C", stock="KD")
+    r.apply(Action.draw(0))
+    assert not r.over
+    assert r.to_act == 1
