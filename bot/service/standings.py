@@ -184,10 +184,12 @@ class LeaderboardPage:
     viewer: BoardRow | None  # the viewer's row wherever it is on the board; None when not on it
     min_matches: int  # applies to the win-rate sort only
     # The rating sort (``rows`` and ``viewer`` stay empty): the page of ranked ratings, the provisional ones
-    # (fewer than ``rated_to_rank`` matches, listed apart: the first page of them) and the viewer's rating.
+    # (fewer than ``rated_to_rank`` matches, listed apart and paged alike: this page's share of them, from
+    # ``provisional_offset``) and the viewer's rating.
     rated: list[RatedRow] = field(default_factory=list)
     provisional: list[RatedRow] = field(default_factory=list)
     provisional_count: int = 0
+    provisional_offset: int = 0
     viewer_rating: RatingRecord | None = None
     rated_to_rank: int = RATED_TO_RANK
 
@@ -306,7 +308,8 @@ class StandingsService:
             raise ServiceError(
                 "no-standings", _("Nobody has a rating in this server yet: finish a match first.")
             )
-        page_count = max(1, math.ceil(ranked / self._page_size))
+        # Both lists are paged: every provisional player is on some page too, however many there are.
+        page_count = max(1, math.ceil(max(ranked, provisional_count) / self._page_size))
         if page > page_count:
             if not clamp:
                 raise ServiceError(
@@ -318,10 +321,11 @@ class StandingsService:
                     ),
                 )
             page = page_count
-        rated = await self._store.rating_board(
-            guild_id, offset=(page - 1) * self._page_size, limit=self._page_size
+        offset = (page - 1) * self._page_size
+        rated = await self._store.rating_board(guild_id, offset=offset, limit=self._page_size)
+        provisional = await self._store.rating_board(
+            guild_id, ranked=False, offset=offset, limit=self._page_size
         )
-        provisional = await self._store.rating_board(guild_id, ranked=False, limit=self._page_size)
         mine = await self._store.player_rating(guild_id, viewer_id, history=0)
         return LeaderboardPage(
             guild_id=guild_id,
@@ -336,6 +340,7 @@ class StandingsService:
             rated=[_rated_row(row) for row in rated],
             provisional=[_rated_row(row) for row in provisional],
             provisional_count=provisional_count,
+            provisional_offset=offset,
             viewer_rating=None if mine is None else _rating_record(mine),
         )
 

@@ -150,12 +150,14 @@ def _rated_figures(row: RatedRow) -> str:
 
 def _rating_embed(page: LeaderboardPage) -> discord.Embed:
     lines = [f"**{row.rank}.** {_rated_name(row)} — {_rated_figures(row)}" for row in page.rated]
-    if not page.rated:
+    if not page.player_count:
         lines.append(_("Nobody has {count} rated matches yet.", count=page.rated_to_rank))
     if page.provisional:
-        lines += ["", _("**Provisional** (fewer than {count} rated matches)", count=page.rated_to_rank)]
+        if lines:
+            lines.append("")
+        lines.append(_("**Provisional** (fewer than {count} rated matches)", count=page.rated_to_rank))
         lines += [f"{_rated_name(row)} — {_rated_figures(row)}" for row in page.provisional]
-        more = page.provisional_count - len(page.provisional)
+        more = page.provisional_count - page.provisional_offset - len(page.provisional)
         if more > 0:
             lines.append(_("… and {count} more", count=more))
     lines.append("")

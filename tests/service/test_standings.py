@@ -282,21 +282,43 @@ async def test_the_board_is_by_rating_once_the_server_has_ratings(store: Store) 
     await record_match(store, guild_id=GUILD, ranking=[(3, "c", 1, 0), (4, "d", 2, 9)], now=2e9)
     await record_match(store, guild_id=GUILD, ranking=[(5, "e", 1, 0), (6, "f", 2, 9)], now=2e9 + 1)
     board = await service.leaderboard(GUILD, viewer_id=2)
-    assert board.sort == "rating" and (board.page_count, board.player_count) == (1, 2)
+    # Two ranked, four provisional: the provisional list is paged alike, so two pages.
+    assert board.sort == "rating" and (board.page_count, board.player_count) == (2, 2)
     assert [(row.rank, row.user_id, row.matches) for row in board.rated] == [(1, 1, 5), (2, 2, 5)]
     assert board.rated[0].skill > board.rated[1].skill
-    # Four provisional ratings, the first page of them shown (two here), best first.
+    # Four provisional ratings, this page's share of them shown (two here), best first.
     assert board.provisional_count == 4 and len(board.provisional) == 2
     assert board.provisional[0].skill >= board.provisional[1].skill
     assert board.viewer_rating is not None and board.viewer_rating.rank == 2
+    second = await service.leaderboard(GUILD, viewer_id=2, sort="rating", page=2)
+    assert second.rated == [] and len(second.provisional) == 2 and second.provisional_offset == 2
+    assert {row.user_id for row in board.provisional + second.provisional} == {3, 4, 5, 6}
+    assert board.provisional[-1].skill >= second.provisional[0].skill
     with pytest.raises(ServiceError) as info:
-        await service.leaderboard(GUILD, viewer_id=2, sort="rating", page=2)
-    assert info.value.message == "The rating board has only 1 page."
-    assert (await service.leaderboard(GUILD, viewer_id=2, page=5, clamp=True)).page == 1
+        await service.leaderboard(GUILD, viewer_id=2, sort="rating", page=3)
+    assert info.value.message == "The rating board has only 2 pages."
+    assert (await service.leaderboard(GUILD, viewer_id=2, page=5, clamp=True)).page == 2
     # Another server without results: the default stays wins, and asking for ratings says why there are none.
     with pytest.raises(ServiceError) as none:
         await service.leaderboard(GUILD + 1, viewer_id=2, sort="rating")
     assert none.value.message == "Nobody has a rating in this server yet: finish a match first."
+
+
+async def test_every_provisional_player_is_on_some_page_of_the_rating_board(store: Store) -> None:
+    """README, Ratings: players with fewer than 5 rated matches are listed apart. With fifteen of them (a new
+    server: nobody ranked yet) and pages of ten, page 1 lists ten ("… and 5 more") and page 2 the other
+    five: every one of them is on a page, none twice."""
+    for n in range(15):
+        await record_match(
+            store, guild_id=GUILD, ranking=[(100 + n, f"p{n}", 1, 0), (None, "CPU 1", 2, 9)], now=1e9 + n
+        )
+    service = StandingsService(store)
+    first = await service.leaderboard(GUILD, viewer_id=100)
+    assert first.sort == "rating" and first.provisional_count == 15 and first.page_count == 2
+    second = await service.leaderboard(GUILD, viewer_id=100, sort="rating", page=2)
+    assert (len(first.provisional), len(second.provisional)) == (10, 5) and not second.has_next
+    listed = [row.user_id for row in first.provisional + second.provisional if row.user_id is not None]
+    assert sorted(listed) == [100 + n for n in range(15)]
 
 
 async def test_stats_carry_the_rating_with_its_rank_change_and_history(store: Store) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import re
 import threading
@@ -374,6 +375,24 @@ def test_rating_board_shows_skill_and_matches_and_lists_provisional_players_apar
         f"<@{VIEWER}> is **4th** of 12 — **1.2**",
     ]
     assert (embed.footer.text or "").startswith("Page 1 of 2 · 12 ranked · rating = skill − 3 × uncertainty")
+
+
+def test_a_later_rating_page_lists_its_share_of_the_provisional_players_and_counts_only_those_after() -> None:
+    """Page 2 of a board whose ranked players all fit on page 1: no ranked line, no "Nobody has 5 rated
+    matches yet" (there are ranked players, on page 1) and no blank line first; its provisional players, and
+    "… and N more" counts only those on later pages."""
+    page = dataclasses.replace(
+        rating_board(rating(4)), page=2, page_count=3, rated=[], provisional=[rated(1, 1005, 1.5, 2)],
+        provisional_count=23, provisional_offset=10,
+    )  # fmt: skip
+    lines = (leaderboard_embed(page).description or "").splitlines()
+    assert lines[:3] == [
+        "**Provisional** (fewer than 5 rated matches)",
+        "<@1005> — **1.5** · 2 matches",
+        "… and 12 more",
+    ]
+    last = dataclasses.replace(page, page=3, provisional_offset=22)
+    assert "… and" not in (leaderboard_embed(last).description or "")
 
 
 def test_rating_board_viewer_line_when_provisional_or_unrated() -> None:
