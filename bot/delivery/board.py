@@ -14,7 +14,6 @@ since Discord grants interactions Attach Files whatever the bot's own permission
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import logging
@@ -173,10 +172,13 @@ class BoardMessages:
         return self._boards.get(snapshot.table_id, snapshot.board_message_id)
 
     async def post(self, snapshot: TableSnapshot) -> int | None:
-        """Post the board as a fresh message in the table's channel and make it the board."""
+        """Post the board as a fresh message in the table's channel and make it the board. Raises 404
+        Unknown Channel (the channel is gone: the publisher closes its table); other failures are logged."""
         try:
             return await self._post(snapshot)
         except discord.HTTPException as error:
+            if is_gone(error):
+                raise
             log.warning("table %s: could not post the board: %s", snapshot.table_id, error)
             return None
 
@@ -250,12 +252,17 @@ class BoardMessages:
         return message.id
 
     async def check(self, snapshot: TableSnapshot, feed: TableFeed) -> None:
+        """At start-up: post the board again if its message is gone, else bring it up to date. Raises 404
+        Unknown Channel (the channel was deleted while the bot was away: the publisher closes its table, and
+        no other request goes to the channel); other failures are logged or left to the table's next news."""
         board_id = self.board_id(snapshot)
         channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         if board_id is not None:
             try:
                 await channel.fetch_message(board_id)
-            except discord.NotFound:
+            except discord.NotFound as error:
+                if is_gone(error):
+                    raise  # the channel, not only the board message
                 board_id = None
             except discord.HTTPException as error:
                 log.warning("table %s: could not check the board: %s", snapshot.table_id, error)
@@ -264,8 +271,11 @@ class BoardMessages:
             await self.post(snapshot)
         else:
             self._boards[snapshot.table_id] = board_id
-            with contextlib.suppress(discord.HTTPException):
+            try:
                 await self.edit(snapshot, feed)
+            except discord.HTTPException as error:
+                if is_gone(error):
+                    raise
 
     def unchanged(self, snapshot: TableSnapshot, feed: TableFeed) -> bool:
         if self.board_id(snapshot) is None:

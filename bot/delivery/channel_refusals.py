@@ -1,12 +1,14 @@
 """Channels that refuse the bot: deleted (404 Unknown Channel), or no longer visible or writable to it (403
-Missing Access or Missing Permissions, after a moderator changed its permissions).
+Missing Access or Missing Permissions, after a moderator changed its permissions; 400 Thread is archived, a
+thread a moderator locked and archived).
 
 Discord counts every refused request towards its ban (10,000 invalid requests in 10 minutes), and a table
 that plays on by itself (CPU seats, its players' interactions spent) would meet a refusal at every line and
 board edit it sends through the channel. So a channel that refused is left alone for a while
 (``REFUSED_FOR``, doubled at each new refusal up to ``REFUSED_MAX``): its lines are dropped meanwhile and its
-board waits, and it is tried again after that, or at once when Discord says its permissions changed
-(``forgive``). A deleted channel is never tried again (its table is closed by the publisher).
+board waits, and it is tried again after that, or at once when Discord says its permissions (or the
+thread: unlocked, unarchived) changed (``forgive``). A deleted channel is never tried again (its table is
+closed by the publisher).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008  # the message is gone (not its channel)
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+# 400: the thread is archived (and locked: only Manage Threads reopens it); every post and edit there meets it
+# until a moderator reopens it, which Discord says with THREAD_UPDATE
+THREAD_ARCHIVED = 50083
 REFUSED_FOR = 60.0  # seconds a channel is left alone after its first refusal ...
 REFUSED_MAX = 900.0  # ... doubled at each refusal that follows, up to this
 
@@ -29,9 +34,12 @@ def is_gone(error: BaseException) -> bool:
 
 
 def is_refusal(error: BaseException) -> bool:
-    """A refusal that would only repeat while the channel's permissions stay as they are."""
-    return is_gone(error) or (
-        isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS, MISSING_PERMISSIONS)
+    """A refusal that would only repeat while the channel's permissions (or the thread's lock) stay as
+    they are."""
+    return (
+        is_gone(error)
+        or (isinstance(error, discord.Forbidden) and error.code in (MISSING_ACCESS, MISSING_PERMISSIONS))
+        or (isinstance(error, discord.HTTPException) and error.code == THREAD_ARCHIVED)
     )
 
 
@@ -83,8 +91,8 @@ class ChannelRefusals:
         self._refused.pop(channel_id, None)
 
     def forgive(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:
-        """The permissions of a channel (or of every channel of a server: its roles) may have changed: try
-        it again at its next news."""
+        """The permissions of a channel (or of every channel of a server: its roles) may have changed, or a
+        thread was reopened: try it again at its next news."""
         for refused_id, entry in list(self._refused.items()):
             if refused_id == channel_id or (guild_id is not None and entry.guild_id == guild_id):
                 del self._refused[refused_id]

@@ -76,7 +76,7 @@ from bot.delivery import answers, webhook_calls
 from bot.delivery.board import BoardMessages
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER, BoardCarrier
-from bot.delivery.channel_refusals import UNKNOWN_MESSAGE, ChannelRefusals
+from bot.delivery.channel_refusals import UNKNOWN_MESSAGE, ChannelRefusals, is_gone
 from bot.delivery.feed import (
     TURN_EVENTS,
     UNKNOWN,
@@ -453,9 +453,20 @@ class TablePublisher:
 
     async def check_board(self, snapshot: TableSnapshot) -> None:
         """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
-        Globally limited requests: it takes its turn after the tables already waiting."""
-        async with self.budget.turn(self.budget.now()):
-            await self._board.check(snapshot, self._feed(snapshot.table_id))
+        Globally limited requests: it takes its turn after the tables already waiting. A channel deleted
+        while the bot was away (404 Unknown Channel: no CHANNEL_DELETE came) closes its table at once, as
+        the event would have."""
+        if self._refusals.gone(snapshot.channel_id):
+            return  # deleted since (its table is being closed): nothing goes to it again
+        try:
+            async with self.budget.turn(self.budget.now()):
+                await self._board.check(snapshot, self._feed(snapshot.table_id))
+        except discord.HTTPException as error:
+            if not is_gone(error):
+                raise
+            channel_id = snapshot.channel_id
+            log.info("table %s: channel %s is gone at start-up (%s)", snapshot.table_id, channel_id, error)
+            self.channel_deleted(channel_id)
 
     # --- hands (the messages themselves: bot.delivery.hands) ------------------------------------------------
 
@@ -597,6 +608,11 @@ class TablePublisher:
         snapshot = feed.snapshot
         if snapshot is None or self._board.board_id(snapshot) is None:
             return None  # no board yet: ``edit`` posts it in the channel
+        if self._refusals.gone(snapshot.channel_id):
+            # The board's message went with its channel: its token would edit it there (the lane then finds
+            # the channel refusing, and sends nothing).
+            self._carriers.pop(feed.table_id, None)
+            return None
         if carrier is not None and carrier.message_id != self._board.board_id(snapshot):
             carrier = None  # the board was replaced meanwhile (``/eights status``, a restart's repost)
         if carrier is None or carrier.aging(now):
@@ -663,6 +679,8 @@ class TablePublisher:
         reason that would only repeat), False after a failure that may pass. ``since``: on the budget's
         clock, the turn's place in line."""
         snapshot, message_id, old = removal.snapshot, removal.message_id, removal.carrier
+        if self._refusals.gone(snapshot.channel_id):
+            return True  # deleted with its channel
         try:
             if old is not None and old.message_id == message_id and old.fresh(self._clock.monotonic()):
                 try:
@@ -756,9 +774,12 @@ class TablePublisher:
             self._removal_task = None
 
     async def _usable_via(self, feed: TableFeed) -> discord.Interaction | None:
-        """The table's latest player interaction, when its answer went out and its token still lives."""
+        """The table's latest player interaction, when its answer went out and its token still lives. None
+        for a table whose channel is gone: a follow-up would go to the deleted channel."""
         via = feed.via
         if via is None or self._clock.monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
+            return None
+        if self._channel_gone(feed):
             return None
         if not await self._clock.wait(answers.answered_event(via), ANSWER_WAIT):
             if feed.via is via:
@@ -769,6 +790,8 @@ class TablePublisher:
     def _answered_via(self, feed: TableFeed) -> discord.Interaction | None:
         via = feed.via
         if via is None or self._clock.monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
+            return None
+        if self._channel_gone(feed):
             return None
         return via if answers.is_answered(via) else None
 
@@ -810,6 +833,12 @@ class TablePublisher:
 
     # --- channels that refuse the bot -----------------------------------------------------------------------
 
+    def _channel_gone(self, feed: TableFeed) -> bool:
+        """The table's channel was deleted: nothing is sent to it again, by any route (its interactions'
+        follow-ups and edits included; only its players' own hand messages are told)."""
+        snapshot = feed.snapshot
+        return snapshot is not None and self._refusals.gone(snapshot.channel_id)
+
     def _channel_refuses(self, feed: TableFeed) -> bool:
         """The table's channel refused the bot lately: its routes are left alone for now."""
         snapshot = feed.snapshot
@@ -830,7 +859,8 @@ class TablePublisher:
         elif not known:
             log.warning(
                 "table %s: channel %s refuses the bot (%s: View Channel, Send Messages, Embed Links or "
-                "Attach Files removed?); its lines and board wait for its permissions to change",
+                "Attach Files removed, or a thread locked?); its lines and board wait for its permissions "
+                "(or the thread) to change",
                 feed.table_id,
                 channel_id,
                 error,
@@ -850,8 +880,9 @@ class TablePublisher:
             self._close_gone(table_id=table_id, gone=False)
 
     def permissions_changed(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:
-        """Discord said a channel's (or a server's roles') permissions changed: a channel that refused the
-        bot is tried again at its next news."""
+        """Discord said a channel's (or a server's roles') permissions changed, or a thread changed (a
+        moderator unlocked or unarchived it): a channel that refused the bot is tried again at its next
+        news."""
         self._refusals.forgive(channel_id=channel_id, guild_id=guild_id)
 
     def _close_gone(
@@ -1035,6 +1066,10 @@ class TablePublisher:
         and only what is not there is sent."""
         line, snapshot = feed.resumed, feed.snapshot
         assert line is not None and snapshot is not None
+        if self._channel_gone(feed):
+            feed.resumed = None  # nothing goes to a deleted channel: its table is closed
+            self._mark(feed.table_id, line.last)
+            return
         attempt = line.attempt
         lines = [
             (str(content), mention if isinstance(mention, int | list) else None, str(nonce))
@@ -1074,9 +1109,10 @@ class TablePublisher:
                         "table %s: could not post the line due since the restart: %s", feed.table_id, error
                     )
                     return
-                log.warning(
-                    "table %s: could not post the line due since the restart: %s", feed.table_id, error
-                )
+                if not self._refused(feed, error):  # a deleted channel closes its table
+                    log.warning(
+                        "table %s: could not post the line due since the restart: %s", feed.table_id, error
+                    )
                 break
             feed.last_line_id = sent if sent is not None else feed.last_line_id
         feed.resumed = None

@@ -1,6 +1,6 @@
 """Discord's news about the places tables live in: a channel or thread deleted, the bot removed from a
-server (their tables are closed: nothing of them could be shown again), and permissions changed (a channel
-that refused the bot is tried again). See ``bot.delivery.channel_refusals``."""
+server (their tables are closed: nothing of them could be shown again), and permissions changed or a thread
+reopened (a channel that refused the bot is tried again). See ``bot.delivery.channel_refusals``."""
 
 from __future__ import annotations
 
@@ -46,6 +46,12 @@ class ChannelsCog(commands.Cog, name="Channels"):
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
         self.publisher.permissions_changed(guild_id=after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        # A moderator unlocked or unarchived a thread: Discord says so with THREAD_UPDATE only (no channel,
+        # role or member event), and a locked or archived thread refused every post and edit there.
+        self.publisher.permissions_changed(channel_id=payload.thread_id)
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
