@@ -61,10 +61,24 @@ class LiveTable:
     snapshot_of: tuple[int, TableRecord, TableSnapshot] | None = None
     # The last commit's connection broke and the database could not say whether it stored the move.
     unconfirmed: bool = False
+    # Loaded from the store (a restart): when, and how long nobody had acted by the table's last commit.
+    # The time the bot was down is not the players' idleness (see ``idle_at``).
+    loaded_at: float | None = None
+    idle_before_load: float = 0.0
 
     @property
     def id(self) -> int:
         return self.record.id
+
+    def idle_at(self) -> float:
+        """When the table has gone IDLE_TTL without a person acting, counting only time the bot was up: a
+        table restored after an outage keeps the idle time it had when it was last saved, and counts on from
+        its restore."""
+        last = float(self.doc["last_human_at"])
+        at = last + IDLE_TTL
+        if self.loaded_at is not None and last < self.loaded_at:
+            at = max(at, self.loaded_at + IDLE_TTL - self.idle_before_load)
+        return at
 
     @property
     def phase(self) -> Phase:

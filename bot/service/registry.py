@@ -26,7 +26,7 @@ from bot.i18n import _
 from bot.service.clock import Clock
 from bot.service.crazier import is_crazier_state
 from bot.service.errors import EXPIRED, NO_LONGER_POSSIBLE, NO_TABLE, ServiceError
-from bot.service.live import LiveTable, Work, round_token, table_ruleset
+from bot.service.live import IDLE_TTL, LiveTable, Work, round_token, table_ruleset
 from bot.service.models import Actor, Outcome, TableEvent, TableListener, TableSnapshot, UntoldLine
 from bot.service.outage import StoreOutage
 from bot.service.outcomes import OutcomeFeed
@@ -286,6 +286,10 @@ class TableRegistry:
 
     def add(self, live: LiveTable, *, restoring: bool = False) -> None:
         """Hold a table (just opened, or loaded from the store) and set its timers."""
+        if restoring and live.loaded_at is None:
+            live.loaded_at = self.clock.now()
+            idle = live.record.updated_at - float(live.doc["last_human_at"])
+            live.idle_before_load = min(max(0.0, idle), IDLE_TTL)
         self._tables[live.id] = live
         self._by_channel[live.record.channel_id] = live.id
         self._notify(live, open_=True)

@@ -15,7 +15,7 @@ from bot.engine import Action, ActionKind, Round
 from bot.engine import cpu as engine_cpu
 from bot.service import crazier
 from bot.service.errors import ServiceError
-from bot.service.live import IDLE_TTL, LiveTable, Work, cpu_level, is_cpu
+from bot.service.live import LiveTable, Work, cpu_level, is_cpu
 from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_action, referee_turn
 from bot.service.registry import TableRegistry
 from bot.service.seats import pass_host, take_over
@@ -64,8 +64,9 @@ class TableScheduler:
             live.timers.append(self._clock.call_later(delay, self._guarded(handler, live.id, version)))
 
         # Idle: no person acted for IDLE_TTL. A time the table gave itself (a person's turn, the pause, the
-        # lobby) is never cut short by it: a turn may last up to a day too.
-        idle_at = doc["last_human_at"] + IDLE_TTL
+        # lobby) is never cut short by it: a turn may last up to a day too (and a timeout that ends it then
+        # closes the table: ``_on_turn_timeout``).
+        idle_at = live.idle_at()
         phase = live.phase
         if phase == "lobby" and doc.get("lobby_until") is not None:
             at(doc["lobby_until"], self._on_lobby_expired)
@@ -188,26 +189,35 @@ class TableScheduler:
 
     async def _on_turn_timeout(self, table_id: int, version: int) -> None:
         def change(work: Work) -> None:
-            if work.crazier is not None:
-                self._crazier_timeout(work)
-                return
-            assert work.match is not None
-            seat = work.match.round.to_act
-            if seat is None or is_cpu(work.seats[seat]):
-                return
-            record = work.seats[seat]
-            drawn = referee_turn(work, seat)
-            work.doc["timeouts"][seat] += 1
-            in_a_row = work.doc["timeouts"][seat]
-            work.say_seat("timed_out", record, in_a_row=in_a_row, count=drawn)
-            # A timeout whose move ended the match (its last card played for them) hands nothing over.
-            if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.match.over:
-                take_over(work, seat, "timeouts")
-                if record.user_id is not None:
-                    # An absent host would leave nobody but managers able to end the table.
-                    pass_host(work, record.user_id)
+            self._timeout(work)
+            # The idle close waits for the turn the table showed; a timeout that ends that turn once nobody
+            # has acted for IDLE_TTL closes the table, or the referee's move would give the next person a new
+            # turn to wait for, and the table would play on by itself for days.
+            if work.phase == "playing" and work.now >= work.live.idle_at():
+                work.close("abandoned", "idle")
 
         await self._registry.automatic(table_id, version, {"kind": "timeout"}, change)
+
+    def _timeout(self, work: Work) -> None:
+        """The referee acts for the person whose turn ran out; three in a row hand their seat to a CPU."""
+        if work.crazier is not None:
+            self._crazier_timeout(work)
+            return
+        assert work.match is not None
+        seat = work.match.round.to_act
+        if seat is None or is_cpu(work.seats[seat]):
+            return
+        record = work.seats[seat]
+        drawn = referee_turn(work, seat)
+        work.doc["timeouts"][seat] += 1
+        in_a_row = work.doc["timeouts"][seat]
+        work.say_seat("timed_out", record, in_a_row=in_a_row, count=drawn)
+        # A timeout whose move ended the match (its last card played for them) hands nothing over.
+        if in_a_row >= TIMEOUTS_BEFORE_TAKEOVER and not work.match.over:
+            take_over(work, seat, "timeouts")
+            if record.user_id is not None:
+                # An absent host would leave nobody but managers able to end the table.
+                pass_host(work, record.user_id)
 
     @staticmethod
     def _crazier_timeout(work: Work) -> None:
