@@ -720,9 +720,12 @@ class PostgresStore(PostgresStandings):
         deleted = 0
         async with self._pool.acquire() as conn, conn.transaction():
             while deleted < limit:
+                # Several processes of a deployment prune at the same hour: each takes a table the others
+                # are not pruning (its row locked until this transaction ends), never the same one.
                 table_id = await conn.fetchval(
                     "SELECT id FROM game_tables WHERE status IN ('finished', 'abandoned') "
-                    "AND moves_pruned_at IS NULL AND updated_at < $1 ORDER BY updated_at LIMIT 1",
+                    "AND moves_pruned_at IS NULL AND updated_at < $1 ORDER BY updated_at LIMIT 1 "
+                    "FOR UPDATE SKIP LOCKED",
                     closed_before,
                 )
                 if table_id is None:
@@ -736,10 +739,15 @@ class PostgresStore(PostgresStandings):
                 )
                 gone = int(done.split()[-1])  # "DELETE n"
                 deleted += gone
-                if gone < wanted:  # the table's log is empty now
-                    await conn.execute(
-                        "UPDATE game_tables SET moves_pruned_at = $1 WHERE id = $2", now, table_id
+                if gone < wanted:  # the table's log is empty now: marked so only once it really is
+                    marked = await conn.execute(
+                        "UPDATE game_tables SET moves_pruned_at = $1 WHERE id = $2 "
+                        "AND NOT EXISTS (SELECT 1 FROM moves WHERE table_id = $2)",
+                        now,
+                        table_id,
                     )
+                    if marked.split()[-1] == "0":
+                        break  # some of its moves are held elsewhere: a later pass finishes them
         return deleted
 
     async def moves_pruned_at(self, table_id: int) -> float | None:
