@@ -269,6 +269,7 @@ class GlobalBudget:
         self.holds_expired = 0  # held turns not used: too late, or a global 429's pause (tests, diagnostics)
         self._given: collections.deque[float] = collections.deque()  # when turns were given, recent ones
         self._paused_until = 0.0
+        self._edge_until = 0.0  # an edge block's end: exempt requests wait for it too
         self._pace = 1.0  # part of the rate in use (lowered by global 429s)
         self._pace_since = 0.0  # when the pace last changed
         self._last_slowdown = -math.inf
@@ -448,10 +449,11 @@ class GlobalBudget:
             if scope == "global" and not info.exempt:
                 self._global_429(retry_after)
             elif scope == "cloudflare":
-                # Every request would fail: stop them all for as long as we are told (exempt ones too go
-                # through Cloudflare, but those the bot must still try: they answer people).
+                # The edge blocks the bot's IP: every request would meet a 429 there (exempt ones too: they go
+                # through it alike), each counted towards the ban. Stop them all for as long as we are told.
                 log.error("Discord's edge refused the bot (429 without Via): pausing %.0f s", retry_after)
                 self._pause(retry_after)
+                self._edge_until = max(self._edge_until, self._clock() + retry_after)
             else:
                 log.debug("%s answered 429 (%s scope), retry after %.2f s", info.route, scope, retry_after)
         elif status in INVALID_STATUSES:
@@ -592,6 +594,10 @@ class GlobalBudget:
     ) -> aiohttp.ClientResponse:
         if not info.exempt:
             await self._use_turn()
+        else:
+            edge = self._edge_until - self._clock()
+            if edge > 0:  # an edge block: an answer sent into it fails all the same, and counts as invalid
+                await self._sleep(edge)
         started = self._clock()
         try:
             response = await handler(request)
