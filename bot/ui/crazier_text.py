@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 import discord
 
 from bot.engine.crazier import DECK, card_label
+from bot.engine.crazier.abilities import ABILITIES, CARD, PLAYER
 from bot.engine.crazier.deck import COLOUR_NAMES, row_of
 from bot.i18n import N_, _, ngettext
 from bot.service.models import AbilityCard, HandView, Outcome, TableEvent, TableSnapshot
@@ -39,6 +40,14 @@ _CONSEQUENCES = frozenset(
         "kept_on_top",
         "reshuffled",
     }
+)
+_CARDS = frozenset(DECK)
+#: The beginning-of-turn abilities that ask their controller for a player or a card in play: their heading
+#: alone says only that the choice is waiting.
+_ASKING = frozenset(
+    key
+    for key, ability in ABILITIES.items()
+    if ability.trigger is not None and ability.choice in (PLAYER, CARD)
 )
 _REASONS = {
     "out": N_("out of cards"),
@@ -208,15 +217,30 @@ def event_lines(
     faces: CardFaces = TEXT,
 ) -> list[str]:
     """The events in words, an effect and what it did on one line ("Ana played Death: Ben's Castle is
-    destroyed"). ``fallback(event, snapshot)`` tells the service's events."""
+    destroyed"). ``fallback(event, snapshot)`` tells the service's events.
+
+    A beginning-of-turn ability that waits for its controller's choice (Devious Dragon, Angel of Hope) is told
+    once it is answered, whoever answers (a person, a CPU, the referee) and whenever (in a later move, a later
+    message): what it did names its card ("Devious Dragon: Ben's Castle is destroyed"), so its heading alone,
+    with nothing done yet, is not told ("Devious Dragon" and later "Ben's Castle is destroyed" would say
+    neither what is waiting nor why)."""
     lines: list[str] = []
     open_line: list[str] = []  # the effect or ability whose consequences are being told
+    open_card = ""  # that line's card
+    waiting = False  # whether that line is an ability's heading that waits for a choice
 
     def close() -> None:
         if open_line:
             head, *rest = open_line
-            lines.append(head + (": " + "; ".join(rest) if rest else ""))
+            if rest or not waiting:
+                lines.append(head + (": " + "; ".join(rest) if rest else ""))
             open_line.clear()
+
+    def open_with(head: str, card: str, asks: bool) -> None:
+        nonlocal open_card, waiting
+        close()
+        open_line.append(head)
+        open_card, waiting = card, asks
 
     events = list(events)
     for index, event in enumerate(events):
@@ -231,13 +255,19 @@ def event_lines(
         if kind in ("played", "ability"):
             close()
             if text:
-                open_line.append(text)
+                card = str(event.data.get("card"))
+                open_with(text, card, kind == "ability" and card in _CARDS and row_of(card).key in _ASKING)
             continue
-        consequence = _consequence(event, events[index + 1] if index + 1 < len(events) else None)
-        if consequence and open_line:
-            if text:
-                open_line.append(text)
-            continue
+        if _consequence(event, events[index + 1] if index + 1 < len(events) else None):
+            source = _source(event)
+            if source is not None and (not open_line or open_card != source):
+                # What an ability did once its controller chose, told apart from its heading: its card's name
+                # heads the line again.
+                open_with(_name_of(source), source, False)
+            if open_line:
+                if text:
+                    open_line.append(text)
+                continue
         close()
         if text:
             lines.append(_sentence(text, snapshot))
@@ -255,6 +285,18 @@ def _consequence(event: TableEvent, following: TableEvent | None) -> bool:
             following.kind == "looked" or (following.kind == "drew" and following.data.get("by") is not None)
         )
     return event.kind in _CONSEQUENCES
+
+
+def _source(event: TableEvent) -> str | None:
+    """The card whose effect or ability ``event`` is part of, when the event names it (a draw, a destroyed
+    card, a kept or moved card by its ``by``; nothing happening by its card; a loss by its reason)."""
+    data = event.data
+    code = (
+        data.get("card")
+        if event.kind == "no_effect"
+        else data.get("reason" if event.kind == "lost" else "by")
+    )
+    return code if isinstance(code, str) and code in _CARDS else None
 
 
 def _sentence(text: str, snapshot: TableSnapshot) -> str:
