@@ -16,6 +16,7 @@ from bot.engine import cpu as engine_cpu
 from bot.service import crazier
 from bot.service.errors import ServiceError
 from bot.service.live import LiveTable, Work, cpu_level, is_cpu
+from bot.service.models import TableEvent
 from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_action, referee_turn
 from bot.service.registry import TableRegistry
 from bot.service.seats import pass_host, take_over
@@ -32,6 +33,36 @@ RETRY_DELAY = 30.0  # seconds before a table whose automatic move failed sets it
 # most), so they happen within seconds of its return, in the order its state dictates.
 STORE_RETRY_DELAY = 1.0
 STORE_RETRY_MAX = 8.0
+
+
+def _set_aside_next_turn(
+    work: Work, public_from: int, log_from: int
+) -> tuple[list[TableEvent], list[dict[str, Any]]]:
+    """Take the next turn's events off ``work``'s public events and log (from the engine's "turn" event that
+    began it, after ``public_from`` and ``log_from``), to be put back after what is told of the turn that
+    ended; nothing when no turn began."""
+    public = work.public
+    cut = next(
+        (
+            i
+            for i in range(public_from, len(public))
+            if public[i].kind == "turn" and public[i].source == "engine"
+        ),
+        None,
+    )
+    if cut is None:
+        return [], []
+    # The log holds the public events in the same order, the private ones among them.
+    before, log_cut = cut - public_from, log_from
+    for entry in work.log_events[log_from:]:
+        if entry.get("to") is None and "to_seat" not in entry:
+            if not before:
+                break
+            before -= 1
+        log_cut += 1
+    later_public, later_log = public[cut:], work.log_events[log_cut:]
+    del public[cut:], work.log_events[log_cut:]
+    return later_public, later_log
 
 
 class TableScheduler:
@@ -222,9 +253,12 @@ class TableScheduler:
     @staticmethod
     def _crazier_timeout(work: Work) -> None:
         """crazier-abilities: the referee answers the pending choices and ends the turn of every person who
-        may still act (with teams, each member who did not end theirs)."""
+        may still act (with teams, each member who did not end theirs). Who ran out of time is told right
+        after the referee's moves of that turn and before the next turn's beginning, which the last of them
+        set off in the engine ("alice ran out of time", then "bob drew 1 card")."""
         assert work.crazier is not None
         turn = crazier.turn_key(work.crazier)
+        public_from, log_from = len(work.public), len(work.log_events)
         timed_out: list[int] = []
         stuck: set[int] = set()  # seats the referee could not move for (another's choice comes first)
         # Who may act is read again after each referee's part: with teams, answering one member's choice
@@ -243,6 +277,7 @@ class TableScheduler:
                     timed_out.append(seat)
             else:
                 stuck.add(seat)
+        next_public, next_log = _set_aside_next_turn(work, public_from, log_from)
         for seat in timed_out:
             record = work.seats[seat]
             work.doc["timeouts"][seat] += 1
@@ -252,6 +287,8 @@ class TableScheduler:
                 take_over(work, seat, "timeouts")
                 if record.user_id is not None:
                     pass_host(work, record.user_id)
+        work.public += next_public
+        work.log_events += next_log
 
     async def _crazier_cpu(self, work: Work, seed_base: int) -> None:
         """crazier-abilities: every CPU seat that may act in this turn plays until no CPU may (with teams, a
