@@ -52,7 +52,8 @@ async def _played_database(path: Path) -> None:
             if hand.must_name_suit:
                 await service.act(table_id, who, Intent.name_suit("S"))
             elif playable:
-                await service.act(table_id, who, Intent.play(playable[0].code, "S"))
+                card = playable[0]
+                await service.act(table_id, who, Intent.play(card.code, "S" if card.wild else None))
             elif hand.can_draw:
                 await service.act(table_id, who, Intent.draw())
             else:

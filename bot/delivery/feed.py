@@ -187,8 +187,8 @@ def hand_key(snapshot: TableSnapshot, position: int) -> tuple[Any, ...]:
         mine,
         counts[position] if position < len(counts) else None,
         (snapshot.target_card, snapshot.declared_suit, snapshot.pending_draw) if mine else None,
-        # Last card calls and catches depend on everyone's hand size: the table's rules say whether they
-        # exist (a house rule may add them to a preset without).
-        counts if snapshot.has_last_card else None,
+        # Last card calls and catches depend on everyone's hand size, and a catch on whether the card was
+        # called: the table's rules say whether they exist (a house rule may add them to a preset without).
+        (counts, snapshot.last_card_open) if snapshot.has_last_card else None,
         crazier.in_play if crazier is not None and mine else None,
     )

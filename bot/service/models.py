@@ -216,6 +216,7 @@ class TableSnapshot:
     ranking: tuple[RankingLine, ...]  # current standing (final ranking once the match is over)
     board_message_id: int | None
     has_last_card: bool = False  # the ruleset has "last card" (the hand shows Last card / Catch controls)
+    last_card_open: int | None = None  # the seat whose uncalled last card may be caught now (Catch offered)
     house_rules: tuple[str, ...] = ()  # what the table's rules change from the preset, in words
     match_end: str = ""  # how the match ends, in words (``match_end_text``: "until a total passes 100; …")
     partnership: bool = False  # four players in two sides: seats 1 and 3, 2 and 4 (positions 0/2, 1/3)
@@ -406,6 +407,8 @@ class HandView:
     recent_private: tuple[TableEvent, ...]  # the player's own latest private events (e.g. cards just drawn)
     snapshot: TableSnapshot
     crazier: CrazierHand | None = None  # crazier-abilities: the hand's cards with abilities, the choices
+    # In a same-rank run (house rule): more cards of that rank, or pass; a pending draw is the next player's.
+    in_run: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from bot.engine import (
     Round,
     parse_card,
     parse_suit,
+    rank_of,
     sort_key,
     suit_of,
 )
@@ -66,8 +67,10 @@ def apply_intent(work: Work, position: int, intent: Intent) -> None:
         legal = rnd.legal_actions(position)
         exact = Action.play(position, card, suit)
         plain = Action.play(position, card)
-        if suit is not None and exact not in legal and plain in legal:
-            # The engine names a wild's suit in a second step: do both in this move.
+        wild = rank_of(card) == work.match.ruleset.wild_rank
+        if suit is not None and wild and exact not in legal and plain in legal:
+            # The engine names a wild's suit in a second step: do both in this move. A suit typed with a card
+            # that names none is refused by the engine (905), not dropped.
             apply(work, plain)
             follow = Action.name_suit(position, suit)
             if work.match.round.to_act == position and follow in work.match.round.legal_actions(position):

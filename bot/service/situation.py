@@ -8,9 +8,9 @@ hand changed) is refused, while a hand message that another player's move did no
 - Derived only from the stored state (the deal's seed, the match), so buttons shown before a restart still
   match after it.
 - Out-of-turn actions (last card, catch) are left out on purpose: another player calling their last card takes
-  a Catch away from this seat without refreshing its hand message, and that must not make this seat's Draw or
-  Play stale. Those two actions are one-shot anyway: once applied they are no longer legal, which the service
-  also answers "That move is no longer possible." for a click.
+  a Catch away from this seat (its hand message is refreshed without the Catch), and that must not make this
+  seat's Draw or Play stale. Those two actions are one-shot anyway: once applied they are no longer legal,
+  which the service also answers "That move is no longer possible." for a click.
 - Keyed with the table's secret seed, so the token says nothing about the hand to anyone who sees it.
 """
 

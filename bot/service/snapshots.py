@@ -19,9 +19,11 @@ from bot.engine import (
     card_title,
     match_end_text,
     parse_card,
+    parse_suit,
     rank_of,
     sort_key,
     suit_code,
+    suit_of,
 )
 from bot.engine.crazier import CrazierMatch
 from bot.i18n import N_, _, current_locale, typed_in
@@ -135,6 +137,7 @@ def hand_view(live: LiveTable, user_id: int) -> HandView:
             sorted({a.target for a in legal if a.kind == ActionKind.CATCH and a.target is not None})
         ),
         taken_over=seat.cpu_takeover,
+        in_run=your_turn and rnd.phase == "run",
         deadline=turn["deadline"] if your_turn and turn and not seat.cpu_takeover else None,
         recent_private=tuple(live.notes.get(user_id, ())),
         snapshot=snapshot(live),
@@ -207,17 +210,23 @@ def card_choices(live: LiveTable | None, user_id: int, current: str) -> list[Car
     cards.sort(key=sort_key)
     typed = current.strip().lower()
     parsed: int | None = None
+    suit: int | None = None  # a suit typed alone ("♥", "h", "coeur"): its cards
     if typed:
         try:
             parsed = parse_card(typed)
         except EngineError:
             parsed = None
+        try:
+            suit = parse_suit(typed)
+        except EngineError:
+            suit = None
     choices: list[CardChoice] = []
     for card in cards:
         label = card_title(card)
         if (
             typed
             and card != parsed
+            and suit_of(card) != suit
             and not card_code(card).lower().startswith(typed)
             and not typed_in(typed, label, at_start=True)
             and not typed_in(typed, card_name(card))
@@ -310,6 +319,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         ranking=tuple(ranking_lines(game, live.seats)) if game is not None else (),
         board_message_id=live.record.board_message_id,
         has_last_card=ruleset is not None and ruleset.has_last_card,
+        last_card_open=rnd.last_card_open if rnd is not None else None,
         house_rules=house_rules_words(ruleset, current_locale()) if ruleset is not None else (),
         match_end=match_end_text(ruleset)
         if ruleset is not None

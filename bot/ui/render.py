@@ -685,7 +685,9 @@ def _hand_content(hand: HandView, note: str | None, faces: CardFaces) -> str:
         lines.append(_("Name the suit to follow."))
     elif hand.your_turn:
         lines.append(_("**Your turn.** Target: {target}.", target=_target_text(snapshot, faces)))
-        if snapshot.pending_draw:
+        if hand.in_run:  # the run's draw, if any, is the next player's to answer
+            lines.append(_("Play another card of the same rank, or pass."))
+        elif snapshot.pending_draw:
             lines.append(
                 ngettext(
                     "You owe {n} card unless you can answer.",

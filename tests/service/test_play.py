@@ -197,7 +197,8 @@ async def test_two_simultaneous_clicks_give_one_move(service: TableService, stor
     table_id = await open_with(service, ALICE, BOB)
     view = await service.hand(table_id, ALICE.user_id)
     playable = [c for c in view.cards if c.playable]
-    intent = Intent.play(playable[0].code, "H") if playable else Intent.draw()
+    card = playable[0] if playable else None
+    intent = Intent.play(card.code, "H" if card.wild else None) if card is not None else Intent.draw()
     before = await store.get_state(table_id)
     results = await asyncio.gather(
         service.act(table_id, ALICE, intent, view.round_token),
