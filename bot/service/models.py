@@ -220,6 +220,7 @@ class TableSnapshot:
     house_rules: tuple[str, ...] = ()  # what the table's rules change from the preset, in words
     match_end: str = ""  # how the match ends, in words (``match_end_text``: "until a total passes 100; …")
     partnership: bool = False  # four players in two sides: seats 1 and 3, 2 and 4 (positions 0/2, 1/3)
+    teams: bool = False  # crazier-abilities with teams: two teams seated alternately, 4 or 6 players
     side_ranking: tuple[SideLine, ...] = ()  # partnership: the standing by side, best first
     crazier: CrazierBoard | None = None  # crazier-abilities: what its board shows besides the seats
     #: The table's ruleset (None for crazier-abilities): the house rules and match end are worded from it

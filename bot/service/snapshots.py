@@ -25,7 +25,7 @@ from bot.engine import (
     suit_code,
     suit_of,
 )
-from bot.engine.crazier import CrazierMatch
+from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.i18n import N_, _, current_locale, typed_in
 from bot.service import crazier
 from bot.service.errors import ServiceError
@@ -325,6 +325,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         if ruleset is not None
         else CRAZIER_MATCH_END.format(target=live.ruleset.target),
         partnership=ruleset is not None and ruleset.partnership,
+        teams=isinstance(live.ruleset, CrazierRules) and live.ruleset.teams,
         ruleset=ruleset,
         side_ranking=side_lines(match, live.seats)
         if live.crazier is None

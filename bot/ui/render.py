@@ -174,6 +174,8 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
             "{name} (CPU, {level}) sat down", name=name, level=cpu_level(str(data.get("level", "normal")))
         )
     if kind == "kicked":
+        if event.seat is None:  # from the lobby: the seat is gone, nobody takes it
+            return _("{name} was removed from the table", name=name)
         return _("{name} was removed; a CPU player takes the seat", name=name)
     if kind == "taken_over":
         if data.get("reason") == "kicked":
@@ -514,6 +516,13 @@ def board_embed(
                 " change the **House rules**.",
                 host=host,
             )
+        elif snapshot.teams:
+            embed.description = _(
+                "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                " presses **Start** with 4 or 6 seats (two teams seated alternately). Before the start the"
+                " host may change the **House rules**.",
+                host=host,
+            )
         else:
             embed.description = _(
                 "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
@@ -748,16 +757,28 @@ def scores_text(snapshot: TableSnapshot) -> str:
     if not snapshot.round_scores:
         return _("No round has been scored yet at this table.")
     names = [shown_name(seat.name) for seat in snapshot.seats]
+    # Who scores: each seat, or in a partnership each side (its partners share its score: seats 1 and 3,
+    # 2 and 4), told once under both names.
+    groups: list[tuple[int, ...]] = [(i,) for i in range(len(names))]
+    if snapshot.partnership and len(names) == 4:
+        groups = [(0, 2), (1, 3)]
+    labels = [" & ".join(names[i] for i in group) for group in groups]
     head = _("**Scores — {preset}**", preset=preset_name(snapshot.preset))
     rounds = [
         _(
             "Round {number}: {scores}",
             number=number,
-            scores=", ".join(f"{names[i]} {score}" for i, score in enumerate(scores) if i < len(names)),
+            scores=", ".join(
+                f"{label} {scores[group[0]]}"
+                for label, group in zip(labels, groups, strict=True)
+                if group[0] < len(scores)
+            ),
         )
         for number, scores in enumerate(snapshot.round_scores, start=1)
     ]
-    totals = ", ".join(f"{names[i]} {seat.total}" for i, seat in enumerate(snapshot.seats))
+    totals = ", ".join(
+        f"{label} {snapshot.seats[group[0]].total}" for label, group in zip(labels, groups, strict=True)
+    )
     tail = [_("Totals: {totals}", totals=totals)]
     if snapshot.match_end:
         tail.append(_("Match: {match}.", match=snapshot.match_end_words()))
