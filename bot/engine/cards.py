@@ -115,6 +115,11 @@ for _r in range(2, 11):
 
 _SYMBOL_CHARS = "♣♧♦♢♥♡♠♤"
 _SPLIT = re.compile(r"[\s,_\-]+")
+#: The longest text read as a card or a suit, spaces around it aside: well above any card's name in the
+#: languages we ship (the longest, "Cuatro de Diamantes", has 19 characters). Anything longer is unknown at
+#: once, unread: reading a word tries each place it may be cut into a rank and a suit, so a long paste would
+#: cost time quadratic in its length (seconds of the event loop for 6,000 characters).
+MAX_TYPED = 32
 
 
 def make_card(rank: int, suit: Suit) -> Card:
@@ -230,7 +235,7 @@ def _joins_for(locale: str, _catalogues: tuple[gettext.NullTranslations, ...]) -
 
 def parse_suit(text: str) -> Suit:
     """A suit from "h", "H", "hearts", "♥", "Herz", "cœurs" …; raises ``EngineError`` 906 otherwise."""
-    if not isinstance(text, str):
+    if not isinstance(text, str) or (len(text) > MAX_TYPED and len(text.strip()) > MAX_TYPED):
         raise EngineError(906)
     suit = _suit_word(_clean(text))
     if suit is None:
@@ -241,14 +246,19 @@ def parse_suit(text: str) -> Suit:
 def parse_rank(text: str) -> int | None:
     """A rank (1–13) from a code ("K", "10", "T") or a rank's name in the player's language or English
     ("king", "König", "roi"); None otherwise."""
-    return _rank_word(_clean(text)) if isinstance(text, str) else None
+    if not isinstance(text, str) or (len(text) > MAX_TYPED and len(text.strip()) > MAX_TYPED):
+        return None
+    return _rank_word(_clean(text))
 
 
 def _parse_card(text: str) -> Card | None:
-    card = _BY_CODE.get(text.strip().upper())
+    stripped = text.strip()
+    card = _BY_CODE.get(stripped.upper())
     if card is not None:  # a code, as buttons and selects send it: the common case, and cheap
         return card
-    t = _clean(text)
+    if len(stripped) > MAX_TYPED:  # no card's name is that long (``MAX_TYPED``)
+        return None
+    t = _clean(stripped)
     if not t:
         return None
     joins = joining_words()

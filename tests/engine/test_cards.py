@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bot.engine import (
@@ -19,7 +21,7 @@ from bot.engine import (
     suit_of,
     suit_symbol,
 )
-from bot.engine.cards import STANDARD_DECK
+from bot.engine.cards import MAX_TYPED, STANDARD_DECK, parse_rank
 
 
 @pytest.mark.parametrize(
@@ -60,6 +62,23 @@ def test_parse_card_rejects_non_text() -> None:
     with pytest.raises(EngineError) as info:
         parse_card(12)  # type: ignore[arg-type]
     assert info.value.code == 903
+
+
+def test_a_long_paste_is_unknown_at_once() -> None:
+    """Text longer than any card's name (``MAX_TYPED``, spaces around it aside) is refused (903) without being
+    read: reading one word tries every place it may be cut, so 6,000 characters took seconds."""
+    assert card_code(parse_card(" " * 5000 + "king of hearts" + " " * 500)) == "KH"
+    assert card_code(parse_card("Cuatro de Diamantes")) == "4D"  # the longest card name we ship
+    started = time.perf_counter()
+    for text in ("x" * 6000, "king of hearts " * 400, "x" * (MAX_TYPED + 1)):
+        with pytest.raises(EngineError) as info:
+            parse_card(text)
+        assert info.value.code == 903
+        with pytest.raises(EngineError) as info:
+            parse_suit(text)
+        assert info.value.code == 906
+        assert parse_rank(text) is None
+    assert time.perf_counter() - started < 0.05
 
 
 @pytest.mark.parametrize(
