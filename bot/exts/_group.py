@@ -35,6 +35,14 @@ STORE_IN_DOUBT = N_(
     "in a moment."
 )
 UNKNOWN_INTERACTION = 10062  # Discord's error code: the interaction's token is no longer valid
+# An option whose value is not of its declared type or outside its declared range (only a tampered client
+# sends one: Discord's own refuses it; ``bot.exts.tree``), or that discord.py could not convert.
+UNREADABLE_OPTION = N_("I couldn't read one of the options.")
+# The longest text a typed option takes (``Range[str, None, MAX_TYPED]``: Discord's client refuses more): as
+# long as the value of an autocomplete's choice may be, far above any card, suit, name or house rule.
+MAX_TYPED = 100
+# A house rule's value typed in full (ranks with their numbers, "A:1 2:2 … K:10", in words): twice that.
+MAX_TYPED_VALUE = 200
 
 
 def error_reference() -> str:
@@ -117,7 +125,7 @@ class EightsGroup(app_commands.Group):
             await answer_privately(interaction, original.message)
             return
         if isinstance(original, app_commands.TransformerError):
-            await answer_privately(interaction, _("I couldn't read one of the options."))
+            await answer_privately(interaction, _(UNREADABLE_OPTION))
             return
         if isinstance(original, app_commands.CheckFailure):
             await answer_privately(interaction, _("You can't use this command here."))

@@ -37,6 +37,10 @@ MIN_TURN_TIMEOUT = 15.0
 MAX_TURN_TIMEOUT = 24 * 3600.0
 MAX_NEXT_ROUND_PAUSE = 60.0
 LOBBY_TTL = 30 * 60.0  # a lobby nobody starts closes itself
+# The target a table may be opened with: the bounds of the target house rule (``rule_options``), which
+# /eights new declares too.
+_TARGET = rule_options.option("target")
+MIN_TARGET, MAX_TARGET = _TARGET.low, _TARGET.high
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,16 @@ class TableOptions:
     teams: bool = False  # crazier-abilities: two teams seated alternately
 
 
+def _whole(value: object) -> bool:
+    """An int, not a bool (a number of seats, a target)."""
+    return type(value) is int
+
+
+def _number(value: object) -> bool:
+    """An int or a float, not a bool (seconds)."""
+    return type(value) in (int, float)
+
+
 class LobbyUseCases:
     """``rng`` draws each new table's seed, from which all its deals follow."""
 
@@ -65,8 +79,9 @@ class LobbyUseCases:
         """/eights new: open a table in the channel; the actor is host in seat 0.
 
         Errors: "wrong_channel" (the guild allows tables elsewhere; the message names the channels as <#id>),
-        "table_exists" (``table_id`` is the open one), "bad_option" (unknown preset, target, seats outside 2
-        to the ruleset's maximum, turn timeout outside 15 s – 24 h, pause outside 0–60 s)."""
+        "table_exists" (``table_id`` is the open one), "bad_option" (unknown preset, a target outside
+        ``MIN_TARGET``–``MAX_TARGET`` or that the rules refuse, seats outside 2 to the ruleset's maximum, turn
+        timeout outside 15 s – 24 h, pause outside 0–60 s; a value that is not a number is outside too)."""
         self._registry.check_open()
         self._registry.check_not_paused()
         settings = await self._registry.store.get_guild_settings(guild_id)
@@ -86,6 +101,16 @@ class LobbyUseCases:
             except RulesetError:
                 log.info("server house rules do not fit preset %s; not applied", ruleset.name)
         if target is not None:
+            if not (_whole(target) and MIN_TARGET <= target <= MAX_TARGET):
+                raise ServiceError(
+                    "bad_option",
+                    _(
+                        "{label}: the number must be from {low} to {high}",
+                        label=_(_TARGET.label),
+                        low=MIN_TARGET,
+                        high=MAX_TARGET,
+                    ),
+                )
             try:
                 ruleset = ruleset.replace(target=target)
             except (RulesetError, TypeError, ValueError) as exc:
@@ -93,16 +118,18 @@ class LobbyUseCases:
         max_seats = ruleset.max_seats
         seat_count = max_seats if seats is None else seats
         low = max(2, ruleset.min_seats)
-        if not low <= seat_count <= max_seats:
+        if not (_whole(seat_count) and low <= seat_count <= max_seats):
             raise ServiceError(
                 "bad_option", _("Seats must be between {low} and {max_seats}.", low=low, max_seats=max_seats)
             )
-        timeout = settings.default_turn_timeout if turn_timeout is None else float(turn_timeout)
-        if not MIN_TURN_TIMEOUT <= timeout <= MAX_TURN_TIMEOUT:
+        timeout = settings.default_turn_timeout if turn_timeout is None else turn_timeout
+        if not (_number(timeout) and MIN_TURN_TIMEOUT <= timeout <= MAX_TURN_TIMEOUT):
             raise ServiceError("bad_option", _("The turn timeout must be between 15 seconds and 24 hours."))
-        pause = DEFAULT_NEXT_ROUND_PAUSE if next_round_pause is None else float(next_round_pause)
-        if not 0 <= pause <= MAX_NEXT_ROUND_PAUSE:
+        timeout = float(timeout)
+        pause = DEFAULT_NEXT_ROUND_PAUSE if next_round_pause is None else next_round_pause
+        if not (_number(pause) and 0 <= pause <= MAX_NEXT_ROUND_PAUSE):
             raise ServiceError("bad_option", _("The pause between rounds must be between 0 and 60 seconds."))
+        pause = float(pause)
         now = self._registry.clock.now()
         host = SeatRecord(position=0, user_id=actor.user_id, display_name=actor.display_name, joined_at=now)
         doc: dict[str, Any] = {

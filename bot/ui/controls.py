@@ -130,6 +130,36 @@ def modal_control(interaction: discord.Interaction) -> tuple[Control, list[str]]
     return Control.from_match(match), typed
 
 
+# Every custom id of the bot's components and forms begins with one of these: the table's (``e8:``, ``e8s:``,
+# ``e8m:``) and the other features' (``eights-replay:``, ``eights-lb:``, ``eights-forget:`` ...).
+OWN_PREFIXES = ("e8:", "e8s:", "e8m:", "eights-")
+
+
+def unclaimed(interaction: discord.Interaction[Any]) -> bool:
+    """A click or a form of the bot's (its custom id has one of ``OWN_PREFIXES``) that nothing will answer: a
+    form that ``MODAL_TEMPLATE`` does not match, or a component whose id no registered ``DynamicItem``'s
+    template matches (a tampered client's ``e8:1::JOIN``, ``e8:-1::join``, ``eights-forget:-1:no``).
+    discord.py drops those silently, and the user would see "This interaction failed".
+
+    The templates are those discord.py itself matches the id against (its view store), so that an id it
+    hands to an item is never answered twice; if they cannot be read, nothing is taken as unclaimed."""
+    data = interaction.data
+    if not isinstance(data, dict):
+        return False
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id.startswith(OWN_PREFIXES):
+        return False
+    if interaction.type is discord.InteractionType.modal_submit:
+        return MODAL_TEMPLATE.fullmatch(custom_id) is None
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+    templates = getattr(store, "_dynamic_items", None)
+    if not isinstance(templates, dict):
+        return False
+    return not any(isinstance(t, re.Pattern) and t.fullmatch(custom_id) for t in templates)
+
+
 @runtime_checkable
 class ControlHandler(Protocol):
     async def on_control(

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.engine.typed import TYPED_SHOWN
+from bot.exts._group import MAX_TYPED, UNREADABLE_OPTION
 from bot.exts.tables._controls import FINISHED_BUTTON
 from bot.service import EXPIRED
 from bot.service.replays import NO_MATCH
 from tests.e2e.conftest import World
+from tests.e2e.tampering import tampered
 from tests.e2e.test_bad_input import start_two
 from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
 
@@ -164,13 +167,20 @@ async def test_crafted_replay_controls_with_odd_numbers_get_the_short_answer(wor
 
 async def test_a_long_house_rule_name_gets_a_short_answer(world: World) -> None:
     """The host types a long text as the house rule: the refusal quotes a short part of it (quoted whole, the
-    answer passed Discord's 2,000 characters and the host was never answered)."""
+    answer passed Discord's 2,000 characters and the host was never answered). Discord's client sends at most
+    the option's declared length; a tampered client's longer text is refused as unreadable."""
     await world.run(world.alice, "new")
     await world.settle()
-    handle = await world.fake.invoke(world.alice, world.channel, "eights house", option="x" * 1990, value="1")
+    handle = await world.fake.invoke(
+        world.alice, world.channel, "eights house", option="x" * MAX_TYPED, value="1"
+    )
     await asyncio.sleep(0)
     try:
         answer = await handle.reply(timeout=5.0)
     except AssertionError as error:
         raise AssertionError(f"the host got no answer: {str(error)[:200]}") from None
     assert answer.ephemeral and len(answer.content) < 300, len(answer.content)
+    assert "x" * (TYPED_SHOWN + 1) not in answer.content, answer.content
+    handle = await tampered(world, world.alice, "house", option="x" * 1990, value="1")
+    answer = await handle.reply(timeout=5.0)
+    assert answer.ephemeral and answer.content == UNREADABLE_OPTION, answer.content

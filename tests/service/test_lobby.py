@@ -77,7 +77,18 @@ async def test_guild_settings_choose_channels_and_defaults(service: TableService
         ({"turn_timeout": 14}, "15 seconds and 24 hours"),
         ({"turn_timeout": 86_401}, "15 seconds and 24 hours"),
         ({"next_round_pause": 61}, "0 and 60 seconds"),
-        ({"target": -5}, "target"),
+        ({"target": -5}, "Target: the number must be from 1 to 10000"),
+        # The target's bounds are those of the target house rule (/eights new declares them too); a value
+        # that is not a whole number (a tampered client's text, a float past 2**64) is outside them.
+        ({"target": 10**15}, "Target: the number must be from 1 to 10000"),
+        ({"target": 10_001}, "Target: the number must be from 1 to 10000"),
+        ({"target": 0}, "Target: the number must be from 1 to 10000"),
+        ({"target": 1.8e19}, "Target: the number must be from 1 to 10000"),
+        ({"target": "50"}, "Target: the number must be from 1 to 10000"),
+        ({"seats": "7"}, "Seats must be between 2 and 7"),
+        ({"seats": 3.0}, "Seats must be between 2 and 7"),
+        ({"turn_timeout": "x"}, "15 seconds and 24 hours"),
+        ({"next_round_pause": "x"}, "0 and 60 seconds"),
     ],
 )
 async def test_bad_options_are_refused(
@@ -96,6 +107,11 @@ async def test_options_are_kept(service: TableService) -> None:
     ).snapshot
     assert (snap.preset, snap.target_score, snap.max_seats, snap.turn_timeout) == ("switch", 150, 3, 15.0)
     assert snap.next_round_pause == 60.0
+
+
+async def test_the_highest_target_opens_a_table(service: TableService) -> None:
+    snap = (await service.open_table(GUILD, CHANNEL, ALICE, target=10_000)).snapshot
+    assert snap.target_score == 10_000
 
 
 async def test_join_and_its_refusals(service: TableService, recorder: Recorder) -> None:

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery import answers
-from bot.exts._group import EightsGroup, FeatureCog, answering_control
+from bot.exts._group import MAX_TYPED, MAX_TYPED_VALUE, EightsGroup, FeatureCog, answering_control
 from bot.i18n import LANGUAGE_NAMES, N_, _, fold
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import ServiceError
@@ -72,8 +72,8 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         clear_channels: bool = False,
         manager_role: discord.Role | None = None,
         clear_manager_role: bool = False,
-        house_option: str | None = None,
-        house_value: str | None = None,
+        house_option: app_commands.Range[str, None, MAX_TYPED] | None = None,
+        house_value: app_commands.Range[str, None, MAX_TYPED_VALUE] | None = None,
         clear_house_rules: bool = False,
         card_emojis: bool | None = None,
         board_picture: bool | None = None,

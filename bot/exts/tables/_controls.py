@@ -9,6 +9,8 @@ answered with a reference (``bot.exts._group.answer_unexpected``).
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord.ext import commands
 
@@ -41,8 +43,11 @@ from bot.ui.controls import (
     SUIT,
     Control,
     modal_control,
+    unclaimed,
 )
 from bot.ui.locales import use_player_locale
+
+log = logging.getLogger(__name__)
 
 FINISHED_BUTTON = N_("This table has finished; this button has expired.")
 
@@ -69,10 +74,20 @@ class ControlsCog(TableCog, name=COG_NAME):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A form of the bot's submitted (``bot.ui.controls.modal_control``): handled as the table's controls
-        are, from its custom id, whichever process opened it."""
+        are, from its custom id, whichever process opened it. A click or form with the bot's kind of custom
+        id that none of its components takes (``bot.ui.controls.unclaimed``) is told privately that the
+        control is not valid."""
         found = modal_control(interaction)
         if found is not None:
             await self.on_control(interaction, *found)
+        elif unclaimed(interaction):
+            # The bot's kind of id that matches none of its controls (only a tampered client sends one):
+            # nothing else answers it, so it gets the answer of a control that does not exist any more.
+            use_player_locale(interaction)
+            try:
+                await answer_privately(interaction, _("That control is not valid any more."))
+            except discord.HTTPException as error:
+                log.debug("could not answer a stray control %s: %s", interaction.id, error)
 
     async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
         """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``).

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
+from bot.exts._group import MAX_TYPED, MAX_TYPED_VALUE
 from bot.exts.tables._base import TableCog
 from bot.i18n import _, fold
 from bot.service import HouseOption, Outcome, ServiceError
@@ -37,7 +38,10 @@ class HouseCog(TableCog, name="Eights house rules"):
         value="Its new value (the list offers the values it takes)",
     )
     async def house(
-        self, interaction: discord.Interaction, option: str | None = None, value: str | None = None
+        self,
+        interaction: discord.Interaction,
+        option: app_commands.Range[str, None, MAX_TYPED] | None = None,
+        value: app_commands.Range[str, None, MAX_TYPED_VALUE] | None = None,
     ) -> None:
         table_id = await self.table_here(interaction)
         actor = await self.manager_actor(interaction)

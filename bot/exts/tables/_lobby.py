@@ -9,6 +9,7 @@ from bot.delivery.answers import answer_privately, answer_publicly
 from bot.exts.tables._base import NOT_IN_GUILD, PRESET_CHOICES, TableCog
 from bot.i18n import N_, _, ngettext
 from bot.service import ServiceError
+from bot.service.lobby import MAX_TARGET, MIN_TARGET
 from bot.ui.names import shown_name
 from bot.ui.render import cpu_level
 
@@ -34,7 +35,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
         self,
         interaction: discord.Interaction,
         preset: str | None = None,
-        target: app_commands.Range[int, 1, 100_000] | None = None,
+        target: app_commands.Range[int, MIN_TARGET, MAX_TARGET] | None = None,
         seats: app_commands.Range[int, 2, 8] | None = None,
         turn_timeout: app_commands.Range[int, 15, 86_400] | None = None,
         teams: bool = False,

@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately
 from bot.engine.errors import typed_shown
+from bot.exts._group import MAX_TYPED
 from bot.exts.tables._base import TableCog
 from bot.i18n import _, fold, typed_in
 from bot.service import HandView, Intent, ServiceError, TableSnapshot
@@ -52,7 +53,12 @@ class PlayCog(TableCog, name="Eights play"):
 
     @app_commands.command(name="play", description="Play a card from your hand.")
     @app_commands.describe(card="The card, e.g. KH, 10S, K♥", suit="The suit to name when the card is wild")
-    async def play(self, interaction: discord.Interaction, card: str, suit: str | None = None) -> None:
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        card: app_commands.Range[str, None, MAX_TYPED],
+        suit: app_commands.Range[str, None, MAX_TYPED] | None = None,
+    ) -> None:
         table_id = await self.table_here(interaction)
         await self.play_move(interaction, table_id, Intent.play(card, suit))
 
@@ -110,9 +116,9 @@ class PlayCog(TableCog, name="Eights play"):
     async def effect(
         self,
         interaction: discord.Interaction,
-        card: str,
-        player: str | None = None,
-        target: str | None = None,
+        card: app_commands.Range[str, None, MAX_TYPED],
+        player: app_commands.Range[str, None, MAX_TYPED] | None = None,
+        target: app_commands.Range[str, None, MAX_TYPED] | None = None,
     ) -> None:
         table_id = await self.table_here(interaction)
         hand = await self._crazier_hand(interaction)
@@ -208,7 +214,9 @@ class PlayCog(TableCog, name="Eights play"):
 
     @app_commands.command(name="catch", description='Catch a player who did not call "last card" in time.')
     @app_commands.describe(player="Who to catch: the player's name (the list shows who can be caught now)")
-    async def catch(self, interaction: discord.Interaction, player: str) -> None:
+    async def catch(
+        self, interaction: discord.Interaction, player: app_commands.Range[str, None, MAX_TYPED]
+    ) -> None:
         table_id = await self.table_here(interaction)
         snapshot = await self.service.snapshot(table_id)
         position = _seat_named(snapshot, player)
@@ -239,7 +247,9 @@ class PlayCog(TableCog, name="Eights play"):
 
     @app_commands.command(name="suit", description="Name the suit to follow after playing a wild card.")
     @app_commands.describe(suit="Clubs, diamonds, hearts or spades (C, D, H, S, ♣ ♦ ♥ ♠)")
-    async def suit(self, interaction: discord.Interaction, suit: str) -> None:
+    async def suit(
+        self, interaction: discord.Interaction, suit: app_commands.Range[str, None, MAX_TYPED]
+    ) -> None:
         table_id = await self.table_here(interaction)
         await self.play_move(interaction, table_id, Intent.name_suit(suit))
 
