@@ -348,6 +348,12 @@ def event_lines(events: Iterable[TableEvent], snapshot: TableSnapshot, faces: Ca
                 if note is not None:
                     told.add(note)  # the cards owed are the whole story
             drawing = None  # this event's line says them
+        elif (
+            drawing is not None
+            and event.kind == "last_card_caught"
+            and drawing[0] == event.data.get("target")
+        ):
+            drawing = None  # the catch's line says the cards its target draws
         tell_draws(index)
         line = _described(event, snapshot, faces)
         if line:

@@ -117,7 +117,7 @@ def board_key(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Hashab
         snapshot.stock_size,
         snapshot.pending_draw,
         snapshot.to_act if snapshot.phase == "playing" else None,
-        tuple((seat.position, seat.name, seat.card_count, seat.is_cpu) for seat in snapshot.seats),
+        tuple((seat.position, seat.name, seat.card_count) for seat in snapshot.seats),
     )
 
 
