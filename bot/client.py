@@ -33,7 +33,7 @@ from bot.config import Config, art_cache_dir
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.emojis import PASSING_ERRORS, UPLOAD_PACE, CardEmojis, failure_kind, passing_failure
 from bot.delivery.endpoints import apply_endpoints
-from bot.delivery.interactions_once import act_once
+from bot.delivery.interactions_once import SessionGuilds, act_once
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher, gather_window_for
 from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
@@ -219,6 +219,10 @@ class EightsBot(commands.AutoShardedBot):
         parsers["INTERACTION_CREATE"] = self._guarded_interaction_create
         # Outermost: an interaction Discord delivers twice is counted, turned away or acted on once.
         act_once(self._connection)
+        # The servers each shard's session lists: at a shard's ready, the tables of a server it left out are
+        # closed (``bot.exts.tables._channels``; discord.py's cache keeps them across an invalid session).
+        self.session_guilds = SessionGuilds()
+        self.session_guilds.watch(self._connection)
 
     @property
     def store(self) -> Store:

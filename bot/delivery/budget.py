@@ -21,6 +21,14 @@ that says its route's bucket is spent (``X-RateLimit-Remaining: 0``) is never se
 retry to discord.py), and discord.py's own retry of that request, which does not read those headers between
 its tries, is held here until then (``_bucket_holds``), so no route 429 is provoked.
 
+A follow-up's creation (``POST /webhooks/{application_id}/{token}``, Discord's execute webhook) is not
+idempotent and takes no nonce: a 5xx from Discord's edge may come after Discord posted the message, and the
+same request sent again posts it twice. It is never sent again here. A request made within ``sent_once`` (the
+turn lines' follow-ups: ``bot.delivery.webhook_calls.send_followup``) is not sent again by discord.py either:
+a 5xx, or a connection lost once the request may have reached Discord, raises ``OutcomeUnknown`` at once
+instead of letting discord.py's webhook adapter retry it (1 s, then 3 s later); its caller finds out whether
+the message is there before telling it again (``bot.delivery.publisher``).
+
 The pacing: at most ``rate`` globally limited requests in any window of ``WINDOW + WINDOW_MARGIN`` seconds,
 counted when each really goes, turns given to the work due longest first (``acquire(since)``; by default first
 come, first served). The publisher holds its turn (``turn(since)``) while it reads the latest state and draws
@@ -87,6 +95,12 @@ CALLBACK_MARGIN = 0.5  # seconds an answer may take to reach Discord: no new try
 BUCKET_HOLDS_MAX = 1024  # requests held for their spent bucket at once (a bound; each is forgotten at reset)
 CLOCK_SKEW = 2.0  # seconds this machine's clock may run behind Discord's before an id's time is not trusted
 
+# A follow-up's creation (execute webhook), as ``classify`` names its route: never sent again by the budget.
+FOLLOWUP_CREATE = "POST /webhooks/{id}/{token}"
+# Set (``sent_once``) around a request that must not be sent again after a 5xx or a lost connection: Discord
+# may have taken it. Read only when such an attempt fails.
+_SENT_ONCE: contextvars.ContextVar[bool] = contextvars.ContextVar("eights_sent_once", default=False)
+
 _INTERACTION_CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
 _TOKEN_WEBHOOK = re.compile(r"^/webhooks/(\d+)/[^/]+(?:/.*)?$")
 _SNOWFLAKE = re.compile(r"^\d+$")
@@ -107,6 +121,33 @@ class _Held:
 
     since: float  # when the work it is for became due: its place in line for any further request
     at: float | None
+
+
+class OutcomeUnknown(aiohttp.ClientError):
+    """A request made within ``sent_once`` met a 5xx (``status``) or lost its connection (``status`` None)
+    after it may have reached Discord: Discord may have done it. Raised at its first such failure, so that
+    neither the budget nor discord.py sends it again."""
+
+    def __init__(self, route: str, status: int | None) -> None:
+        answer = f"answered {status}" if status is not None else "lost its connection"
+        super().__init__(f"{route} {answer}: Discord may have taken it")
+        self.route = route
+        self.status = status
+
+
+class sent_once:  # (lower case: used as a function, ``with sent_once():``)
+    """Requests made in this block, in this task, are sent once: after a 5xx or a connection lost once the
+    request may have reached Discord, ``OutcomeUnknown`` is raised instead of any retry (the budget's quick
+    tries, discord.py's own). A connection that could not be made (the request never left) is raised as it
+    was. (A class rather than a generator: it wraps every turn line's follow-up.)"""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _SENT_ONCE.set(True)
+
+    def __exit__(self, *exc_info: object) -> None:
+        _SENT_ONCE.reset(self._token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,22 +559,31 @@ class GlobalBudget:
     ) -> aiohttp.ClientResponse:
         """An aiohttp client middleware: paces and reads every attempt of a REST request (``trace_config``
         installs it; retries are discord.py's own requests, each an attempt of its own), and sends a request
-        exempt from the global limit again soon after a 5xx (an answer while Discord's 3 s allow it); never
-        before the reset of a bucket a 5xx said was spent."""
+        exempt from the global limit again soon after a 5xx (an answer while Discord's 3 s allow it; never a
+        follow-up's creation, which may have been posted); never before the reset of a bucket a 5xx said was
+        spent. A request made within ``sent_once`` is never sent again: its 5xx or lost connection raises
+        ``OutcomeUnknown``."""
         info = self.info_for(request.method, request.url)
         if info is None:
             return await handler(request)
         if self._bucket_holds:  # (nearly always empty: no key is made for every request)
             await self._wait_bucket((request.method, request.url))
-        response = await self._attempt(info, request, handler)
+        try:
+            response = await self._attempt(info, request, handler)
+        except (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError):
+            raise  # no connection was made: the request never reached Discord
+        except (aiohttp.ClientError, OSError) as error:
+            if _SENT_ONCE.get():
+                raise OutcomeUnknown(info.route, None) from error
+            raise
         # discord.py waits 1 s, then 3 s, before it sends a request again after a 5xx. An interaction's first
         # answer counts only within 3 s of its creation: after two 5xx the click was lost ("This interaction
         # failed"); a hand or a board edit through a token waited a second or more. Those, exempt from the
         # global limit, are tried again sooner here (a few times; a click's answer only while its 3 s leave
         # time), then discord.py's own retries as before.
         for pause in QUICK_RETRY_PAUSES:
-            if response.status < 500 or not info.exempt:
-                break
+            if response.status < 500 or not info.exempt or info.route == FOLLOWUP_CREATE:
+                break  # (a follow-up's creation may have been posted: sent again, it would show twice)
             # A spent bucket (Remaining 0) is not tried again before it resets: an attempt before then is
             # answered 429, an invalid request towards Discord's ban.
             pause = max(pause, _retry_after_5xx(response.headers), self._bucket_reset(response.headers))
@@ -547,6 +597,10 @@ class GlobalBudget:
             await self._sleep(pause)
             response = await self._attempt(info, request, handler)
         if response.status >= 500:
+            if _SENT_ONCE.get():
+                status = response.status
+                response.release()
+                raise OutcomeUnknown(info.route, status)
             self._hold_bucket((request.method, request.url), response.headers)
         return response
 

@@ -30,10 +30,11 @@ CPU moves.
 
 A line, a board edit or a hand refresh that fails for a reason that passes (429 after discord.py's retries,
 5xx, a dropped connection) is rescheduled with a growing pause: a line's events go back in front of the next
-line, so a "your turn" mention is folded into it rather than lost, and the board or hand is edited again with
-the latest state. When a player's own answer (their new hand) does not go out, their hand message is
-refreshed as anyone's. A refusal that would only repeat (403: missing permissions) is logged and not retried,
-since retrying would pile up invalid requests towards Discord's ban.
+line (a follow-up that may have been posted excepted: below), so a "your turn" mention is folded into it
+rather than lost, and the board or hand is edited again with the latest state. When a player's own answer
+(their new hand) does not go out, their hand message is refreshed as anyone's. A refusal that would only
+repeat (403: missing permissions) is logged and not retried, since retrying would pile up invalid requests
+towards Discord's ban.
 
 The floor the budget sets on how far a board edited through the channel lags: with ``n`` such tables and a
 global rate of ``r`` requests per second, each gets a turn about every ``n / r`` seconds (2.6 s for 100, 8 s
@@ -46,7 +47,11 @@ of all tables written together by one task. A restarted process gets the rows le
 line that was on its way, then the moves after it) and tells them first: the line on its way in the channel
 with the nonces it had (Discord's ``enforce_nonce`` returns a message it accepted in the last few minutes
 instead of posting it again), or, for a follow-up (no nonce there), only what the channel's history does not
-show after the line before it.
+show after the line before it. A follow-up met by a 5xx or a lost connection is such a line without a restart
+(Discord's edge answers 5xx at times after Discord posted it): sent once (``bot.delivery.budget.sent_once``:
+neither the budget nor discord.py sends it again), it is looked for in the history a second later, and only
+what is not there is sent (``_line_in_doubt``); where the history cannot be read, it is sent again: shown
+twice, maybe, but never lost. Nothing newer is told before it.
 
 Hands: the last interaction that showed a player their hand is kept per (table, player); while its token is
 younger than ``HAND_EDIT_WINDOW`` the hand message is edited in place when it changes (your turn came, a
@@ -181,6 +186,26 @@ def is_transient(error: BaseException) -> bool:
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
     return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError | TimeoutError)
+
+
+def outcome_unknown(error: BaseException) -> bool:
+    """Whether a follow-up that failed may have been posted all the same: a 5xx (Discord's edge answers one
+    after Discord took the request), a connection lost on its way (``OutcomeUnknown`` from the budget), a
+    timeout. A 429, a refusal, or a connection never made: not posted."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500
+    if isinstance(error, aiohttp.ClientConnectorError | aiohttp.ConnectionTimeoutError):
+        return False
+    return isinstance(error, aiohttp.ClientError | OSError | TimeoutError)
+
+
+def _stored(mention: object) -> int | list[int] | None:
+    """A line's mention as the outbox keeps it (JSON: a user id, a list of them, or None)."""
+    if isinstance(mention, int) and not isinstance(mention, bool):
+        return mention
+    if isinstance(mention, list | tuple):
+        return [m for m in mention if isinstance(m, int) and not isinstance(m, bool)]
+    return None
 
 
 def retry_delay(failures: int) -> float:
@@ -545,12 +570,14 @@ class TablePublisher:
 
     async def _drain_lines(self, feed: TableFeed) -> None:
         try:
-            while feed.resumed is not None:
-                # What the previous process was sending when it stopped goes first, once.
-                await self._sleep_until(feed.line_retry_at)
-                async with self.budget.turn(self._budget_since(feed.line_since)):
-                    await self._tell_resumed(feed)
-            while feed.events:
+            while feed.resumed is not None or feed.events:
+                if feed.resumed is not None:
+                    # A line whose delivery is in doubt (the previous process was sending it when it stopped,
+                    # or a follow-up met a 5xx) goes first, once: nothing newer before it.
+                    await self._sleep_until(feed.line_retry_at)
+                    async with self.budget.turn(self._budget_since(feed.line_since)):
+                        await self._tell_resumed(feed)
+                    continue
                 await self._gather(feed)
                 await self._sleep_until(max(feed.last_line + self.min_interval, feed.line_retry_at))
                 via = await self._usable_via(feed)
@@ -929,6 +956,7 @@ class TablePublisher:
         messages = self._line_messages(snapshot, events, feed.announced < turns)
         nonces = await self._note_line(feed, versions, messages, via)
         told = 0
+        done = 0  # messages sent
         try:
             for message, nonce in zip(messages, nonces, strict=True):
                 if message.content is not None:
@@ -939,7 +967,13 @@ class TablePublisher:
                 told = message.told
                 if message.announce:
                     feed.announced = turns
+                done += 1
         except Exception as error:
+            if via is not None and outcome_unknown(error):
+                # Discord may have posted it: looked for before it is told again, never sent blindly.
+                rest = list(zip(messages[done:], nonces[done:], strict=True))
+                self._line_in_doubt(feed, versions[told:] or versions, rest, since, turns, error)
+                return
             if not is_transient(error) and via is None:
                 # 403 and the like would only repeat (and count towards Discord's ban): given up.
                 if not self._refused(feed, error):
@@ -1059,11 +1093,54 @@ class TablePublisher:
             )
         return nonces
 
+    def _line_in_doubt(
+        self,
+        feed: TableFeed,
+        versions: list[int],
+        rest: list[tuple[LineMessage, str | None]],
+        since: float | None,
+        turns: int,
+        error: BaseException,
+    ) -> None:
+        """A follow-up of a line met a 5xx or lost its connection: Discord may have posted it (its edge
+        answers 5xx after Discord took a request), and a follow-up takes no nonce, so sending it again could
+        show it (and ping the person to move) twice. That message and the rest of the line become the line
+        to tell first (``feed.resumed``), as after a restart: a little later the channel's history is read
+        for them (``_tell_resumed``), and only what is not there is sent. The turn they announce is
+        announced by them."""
+        lines = [
+            [message.content, _stored(message.mention), nonce]
+            for message, nonce in rest
+            if message.content is not None
+        ]
+        if any(message.announce for message, _ in rest):
+            feed.announced = turns
+        first, last = (min(versions), max(versions)) if versions else (0, 0)
+        attempt = {"via": "followup", "after": feed.last_line_id, "at": time.time(), "lines": lines}
+        feed.resumed = UntoldLine(first, last, attempt)
+        feed.line_since = since if feed.line_since is None or since is None else min(since, feed.line_since)
+        feed.line_failures += 1
+        delay = retry_delay(feed.line_failures)
+        feed.line_retry_at = self._clock.monotonic() + delay
+        log.warning(
+            "table %s: the turn line's follow-up failed (%s): looking for it in the channel in %.0f s "
+            "before telling it again",
+            feed.table_id,
+            error,
+            delay,
+        )
+
     async def _tell_resumed(self, feed: TableFeed) -> None:
-        """Tell the line the previous process was sending when it stopped, exactly once: in the channel
-        with the nonces it had (Discord returns a message it accepted instead of posting it again); a
-        follow-up, which has no nonce, is looked for in the channel's history after the line before it,
-        and only what is not there is sent."""
+        """Tell the line whose delivery is in doubt exactly once: the line the previous process was sending
+        when it stopped, or a follow-up of this one that met a 5xx or lost its connection
+        (``_line_in_doubt``). A line sent in the channel goes there again with the nonces it had (Discord
+        returns a message it accepted instead of posting it again). A follow-up, which has no nonce, is
+        looked for in the channel's history after the line before it, and only what is not there is sent:
+        as a follow-up of the table's latest interaction when one is usable (exempt from the global limit,
+        and allowed where the bot's own channel permissions are not), else in the channel with its nonces.
+        Where the bot cannot read the channel's history (no View Channel or Read Message History: tables
+        play through interactions there too), the follow-up is sent again all the same: it may show twice,
+        but is never lost. A failure that may pass leaves the line in doubt, tried again later."""
         line, snapshot = feed.resumed, feed.snapshot
         assert line is not None and snapshot is not None
         if self._channel_gone(feed):
@@ -1072,17 +1149,27 @@ class TablePublisher:
             return
         attempt = line.attempt
         lines = [
-            (str(content), mention if isinstance(mention, int | list) else None, str(nonce))
+            (str(content), _stored(mention), None if nonce is None else str(nonce))
             for content, mention, nonce in attempt.get("lines") or []
         ]
-        if attempt.get("via") == "followup":
+        route = attempt.get("via")
+        if route == "followup":
             try:
                 seen = await self._lines_in_channel(snapshot, attempt)
             except Exception as error:
+                if is_transient(error):
+                    self._resume_later(feed, line, attempt, error)
+                    return
+                if is_gone(error):
+                    log.info("table %s: its channel is gone (%s)", feed.table_id, error)
+                    feed.resumed = None
+                    self._mark(feed.table_id, line.last)
+                    self.channel_deleted(snapshot.channel_id)
+                    return
                 seen = []
                 log.warning(
-                    "table %s: could not read the channel to find the line being sent at the restart "
-                    "(%s): sending it, it may show twice",
+                    "table %s: could not read the channel to find a line Discord may have posted (%s): "
+                    "sending it again, it may show twice",
                     feed.table_id,
                     error,
                 )
@@ -1093,31 +1180,56 @@ class TablePublisher:
                 else:
                     missing.append(entry)
             lines = missing
+            route = "untold"  # not shown: any route may tell it
         for index, (content, mention, nonce) in enumerate(lines):
+            # Through the channel only, a line sent there before: its nonce answers for it.
+            via = self._answered_via(feed) if route == "untold" else None
             try:
-                sent = await self._send(snapshot, None, content, mentioning(mention), nonce)
+                sent = await self._send(snapshot, via, content, mentioning(mention), nonce)
             except Exception as error:
+                rest = [[c, m, n] for c, m, n in lines[index:]]
+                if via is not None and outcome_unknown(error):
+                    # Posted, maybe: looked for again, after this one's predecessor.
+                    again = {**attempt, "via": "followup", "after": feed.last_line_id, "at": time.time()}
+                    self._resume_later(feed, line, {**again, "lines": rest}, error)
+                    return
+                if via is not None:
+                    # Not posted (a 429, a connection never made, a token that no longer serves).
+                    if not is_transient(error):
+                        if feed.via is via:
+                            feed.via = None  # its token no longer serves: the channel, at once
+                        feed.resumed = UntoldLine(
+                            line.first, line.last, {**attempt, "via": "untold", "lines": rest}
+                        )
+                        return
+                    self._resume_later(feed, line, {**attempt, "via": "untold", "lines": rest}, error)
+                    return
                 if is_transient(error):
                     # The rest goes in the channel, with the nonces it had: tried again later.
-                    rest = [[c, m, n] for c, m, n in lines[index:]]
-                    feed.resumed = UntoldLine(
-                        line.first, line.last, {**attempt, "via": "channel", "lines": rest}
-                    )
-                    feed.line_failures += 1
-                    feed.line_retry_at = self._clock.monotonic() + retry_delay(feed.line_failures)
-                    log.warning(
-                        "table %s: could not post the line due since the restart: %s", feed.table_id, error
-                    )
+                    self._resume_later(feed, line, {**attempt, "via": "channel", "lines": rest}, error)
                     return
                 if not self._refused(feed, error):  # a deleted channel closes its table
-                    log.warning(
-                        "table %s: could not post the line due since the restart: %s", feed.table_id, error
-                    )
+                    log.warning("table %s: could not post the line in doubt: %s", feed.table_id, error)
                 break
             feed.last_line_id = sent if sent is not None else feed.last_line_id
         feed.resumed = None
         feed.line_failures = 0
         self._mark(feed.table_id, line.last)
+
+    def _resume_later(
+        self, feed: TableFeed, line: UntoldLine, attempt: Mapping[str, Any], error: BaseException
+    ) -> None:
+        """The line in doubt (what is left of it: ``attempt``) is tried again after a growing pause."""
+        feed.resumed = UntoldLine(line.first, line.last, attempt)
+        feed.line_failures += 1
+        delay = retry_delay(feed.line_failures)
+        feed.line_retry_at = self._clock.monotonic() + delay
+        log.warning(
+            "table %s: could not tell the line in doubt (%s); trying again in %.0f s",
+            feed.table_id,
+            error,
+            delay,
+        )
 
     async def _lines_in_channel(self, snapshot: TableSnapshot, attempt: Mapping[str, Any]) -> list[str]:
         """The bot's messages in the table's channel since the line before ``attempt`` (or, without its id,
@@ -1135,8 +1247,12 @@ class TablePublisher:
         ]
 
     def _told(self, feed: TableFeed) -> None:
-        """The feed's moves are told up to the version before its first event still queued."""
-        self._mark(feed.table_id, feed.told_through())
+        """The feed's moves are told up to the version before its first event still queued, and before the
+        line in doubt (``feed.resumed``), if any."""
+        version = feed.told_through()
+        if feed.resumed is not None:
+            version = min(version, feed.resumed.first - 1)
+        self._mark(feed.table_id, version)
 
     def _mark(self, table_id: int, version: int) -> None:
         """Mark the table's moves told up to ``version`` in the outbox, with the other tables' marks due."""

@@ -28,6 +28,8 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
+from bot.delivery.budget import sent_once
+
 T = TypeVar("T")
 
 
@@ -152,12 +154,19 @@ async def send_followup(
     interaction: discord.Interaction, content: str, *, allowed_mentions: discord.AllowedMentions
 ) -> int | None:
     """``interaction.followup.send(content, allowed_mentions=..., wait=True).id``: a public text follow-up;
-    returns its message id."""
+    returns its message id. Sent once (``bot.delivery.budget.sent_once``): a follow-up takes no nonce, and a
+    5xx may come after Discord posted it, so neither the budget nor discord.py sends it again; such a failure
+    (or a connection lost on its way) raises ``OutcomeUnknown``, and the caller looks for the message before
+    telling it again."""
     if not isinstance(interaction, discord.Interaction):
-        sent = await interaction.followup.send(content, allowed_mentions=allowed_mentions, wait=True)
+        with sent_once():
+            sent = await interaction.followup.send(content, allowed_mentions=allowed_mentions, wait=True)
         message_id = getattr(sent, "id", None)
         return message_id if isinstance(message_id, int) else None
-    with _message_call(interaction, content=content, allowed_mentions=allowed_mentions) as call:
+    with (
+        _message_call(interaction, content=content, allowed_mentions=allowed_mentions) as call,
+        sent_once(),
+    ):
         data = await async_context.get().execute_webhook(
             interaction.application_id, interaction.token, **call, wait=True
         )

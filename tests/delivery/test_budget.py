@@ -9,27 +9,33 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator, Iterator
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import pytest
 import yarl
 from aiohttp import web
 from discord.http import HTTPClient, Route
+from discord.webhook.async_ import async_context
 
 from bot.delivery.budget import (
     CALLBACK_MARGIN,
+    FOLLOWUP_CREATE,
     HOLD_MAX,
     INTERACTION_WINDOW,
     INVALID_WINDOW,
     QUICK_RETRY_PAUSES,
     RECOVERY_EVERY,
     GlobalBudget,
+    OutcomeUnknown,
     RouteInfo,
     callback_time_left,
     classify,
     retry_after_of,
     route_template,
     scope_of_429,
+    sent_once,
 )
 from bot.delivery.endpoints import apply_endpoints
 
@@ -547,3 +553,74 @@ async def test_a_5xx_that_says_when_to_come_back_is_waited_in_full(stub: StubDis
     assert len(edits) == 4
     assert 0.4 <= edits[1] - edits[0] < 0.7
     assert edits[3] - edits[2] >= 0.9
+
+
+async def test_a_follow_ups_creation_met_by_5xx_is_not_sent_again_by_the_budget(stub: StubDiscord) -> None:
+    """Execute webhook takes no nonce, and Discord's edge answers 5xx at times after Discord posted the
+    message: the budget's quick tries never send a follow-up's creation again (discord.py's own retry of a
+    request not sent once is left as it was)."""
+    assert classify("POST", f"/webhooks/{APP}/{TOKEN}", APP).route == FOLLOWUP_CREATE
+    budget = GlobalBudget(50, observer=Observed(), application_id=lambda: APP)
+    http = await http_client(budget)
+    create = Route("POST", "/webhooks/{id}/{token}", id=APP, token="tok")
+    try:
+        stub.server_errors = 1
+        await http.request(create, json={"content": "your turn"})
+    finally:
+        await http.close()
+    posts = [at for at, path in stub.arrivals if path.startswith("POST /api/v10/webhooks/")]
+    assert len(posts) == 2 and posts[1] - posts[0] >= 0.9  # discord.py's retry, none of the budget's
+
+
+async def test_a_request_sent_once_raises_at_its_5xx_instead_of_any_retry(stub: StubDiscord) -> None:
+    """Within ``sent_once`` (a turn line's follow-up), a 5xx raises ``OutcomeUnknown`` at once: neither the
+    budget nor discord.py (its HTTP client, its webhook adapter) sends the request again."""
+    budget = GlobalBudget(50, observer=Observed(), application_id=lambda: APP)
+    http = await http_client(budget)
+    create = Route("POST", "/webhooks/{id}/{token}", id=APP, token="tok")
+    try:
+        stub.server_errors = 1
+        with pytest.raises(OutcomeUnknown) as raised, sent_once():
+            await http.request(create, json={"content": "your turn"})
+        assert raised.value.status == 500 and "{token}" in str(raised.value)
+        stub.server_errors = 1
+        session = http._HTTPClient__session  # type: ignore[attr-defined]
+        with pytest.raises(OutcomeUnknown), sent_once():
+            await async_context.get().execute_webhook(
+                APP, "tok", session=session, payload={"content": "your turn"}, wait=True
+            )
+        # Outside the block, and when it goes through: as ever.
+        await http.request(create, json={"content": "your turn"})
+    finally:
+        await http.close()
+    posts = [path for _, path in stub.arrivals if path.startswith("POST /api/v10/webhooks/")]
+    assert len(posts) == 3
+
+
+class _Request:
+    def __init__(self, method: str, url: str) -> None:
+        self.method = method
+        self.url = yarl.URL(url)
+
+
+async def test_a_request_sent_once_that_loses_its_connection_raises_but_one_never_made_does_not() -> None:
+    """A connection lost once the request may have reached Discord: ``OutcomeUnknown`` (Discord may have
+    posted it). A connection that could not be made: raised as it was (the request never left)."""
+    budget = GlobalBudget(None, application_id=lambda: APP)
+    request = _Request("POST", f"{Route.BASE}/webhooks/{APP}/{TOKEN}?wait=1")
+
+    async def dropped(_: Any) -> Any:
+        raise aiohttp.ServerDisconnectedError()
+
+    async def refused(_: Any) -> Any:
+        key = SimpleNamespace(host="discord.com", port=443, ssl=True)
+        raise aiohttp.ClientConnectorError(key, OSError(111, "Connection refused"))  # type: ignore[arg-type]
+
+    with sent_once():
+        with pytest.raises(OutcomeUnknown) as raised:
+            await budget.middleware(request, dropped)  # type: ignore[arg-type]
+        assert raised.value.status is None
+        with pytest.raises(aiohttp.ClientConnectorError):
+            await budget.middleware(request, refused)  # type: ignore[arg-type]
+    with pytest.raises(aiohttp.ServerDisconnectedError):  # not sent once: as it was
+        await budget.middleware(request, dropped)  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""An INTERACTION_CREATE delivered twice is parsed once (bot.delivery.interactions_once)."""
+"""An INTERACTION_CREATE delivered twice is parsed once, and each shard's session lists the servers its
+READY (and the GUILD_CREATEs since) named (bot.delivery.interactions_once)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,32 @@ def test_the_ids_remembered_are_bounded(monkeypatch: Any) -> None:
     for key in ("1", "2", "3", "1"):  # "1" forgotten once three were seen
         state.parsers["INTERACTION_CREATE"]({"id": key})
     assert parsed == ["1", "2", "3", "1"]
+
+
+def guild_on(shard: int, count: int, n: int) -> int:
+    """A guild id Discord puts on ``shard`` of ``count``."""
+    return ((n * count + shard) << 22) | 1
+
+
+def test_a_shards_session_lists_what_its_ready_and_the_guild_creates_since_named() -> None:
+    parsed: list[tuple[str, Any]] = []
+    state = SimpleNamespace(
+        shard_count=2,
+        parsers={
+            "READY": lambda data: parsed.append(("READY", data["shard"][0])),
+            "GUILD_CREATE": lambda data: parsed.append(("GUILD_CREATE", data["id"])),
+        },
+    )
+    sessions = interactions_once.SessionGuilds()
+    sessions.watch(state)
+    kept, gone, joined = guild_on(0, 2, 1), guild_on(0, 2, 2), guild_on(0, 2, 3)
+    elsewhere = guild_on(1, 2, 1)  # shard 1's: not this READY's to judge
+    tables = [kept, gone, joined, elsewhere]
+    assert sessions.left_out(0, tables, 2) == []  # no READY yet: nothing known, nothing closed
+    # A new session's READY: its servers listed unavailable (GUILD_CREATEs follow); ``gone`` left out.
+    state.parsers["READY"]({"shard": [0, 2], "guilds": [{"id": str(kept), "unavailable": True}]})
+    state.parsers["GUILD_CREATE"]({"id": str(kept)})
+    state.parsers["GUILD_CREATE"]({"id": str(joined)})  # added the bot since
+    assert sessions.left_out(0, tables, 2) == [gone]
+    assert sessions.left_out(1, tables, 2) == []
+    assert parsed == [("READY", 0), ("GUILD_CREATE", str(kept)), ("GUILD_CREATE", str(joined))]

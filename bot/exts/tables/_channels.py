@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 from discord.ext import commands
 
+from bot.delivery.interactions_once import SessionGuilds
 from bot.delivery.publisher import TablePublisher
 from bot.service import TableService
 
@@ -18,10 +19,27 @@ class ChannelsCog(commands.Cog, name="Channels"):
         self.publisher = publisher
 
     @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """A shard's gateway session is ready: at start-up, and after a session Discord could not resume
+        (op 9 INVALID SESSION: what it dispatched meanwhile is lost). A server of that shard whose tables
+        this process keeps, and that the session's READY left out, removed the bot while it had no session
+        (it was down, or the server's GUILD_DELETE went to the dead session), and Discord says nothing else
+        about it: its tables are closed as at once. discord.py's cache cannot tell (its sharded state keeps
+        the guilds of earlier sessions); the READY's own list does (``SessionGuilds``). A server that is
+        only unavailable, in an outage, is still listed."""
+        sessions = getattr(self.bot, "session_guilds", None)
+        if not isinstance(sessions, SessionGuilds):
+            return
+        count = self.bot.shard_count or 1
+        for guild_id in sessions.left_out(shard_id, self.service.guilds_with_tables(), count):
+            self.publisher.guild_left(guild_id)
+
+    @commands.Cog.listener()
     async def on_ready(self) -> None:
-        # A server that removed the bot while it was down is no longer among its servers, and Discord says
-        # nothing else about it: its restored tables are closed as at once. (A server that is only
-        # unavailable, in an outage, is still listed.)
+        # Without the sessions' record (a client that does not keep one), the guilds discord.py knows: a
+        # server that removed the bot while it was down is not among them after a start.
+        if isinstance(getattr(self.bot, "session_guilds", None), SessionGuilds):
+            return  # done at each shard's ready
         for guild_id in self.service.guilds_with_tables():
             if self.bot.get_guild(guild_id) is None:
                 self.publisher.guild_left(guild_id)
