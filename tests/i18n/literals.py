@@ -89,6 +89,9 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset(
         ("bot/exts/translator.py", "slash "),
         # A log line's reason.
         ("bot/delivery/emojis.py", "Discord answered "),
+        # An exception's message for the logs (a follow-up whose outcome is unknown), never shown to players.
+        ("bot/delivery/budget.py", "lost its connection"),
+        ("bot/delivery/budget.py", " : Discord may have taken it"),
         # The art's sample sheet (``python -m bot.ui.art.board``-style developer output), not a table.
         ("bot/ui/art/board.py", "+2 to draw"),
         ("bot/ui/art/board.py", "round 1 over stock 9"),
