@@ -84,7 +84,12 @@ def test_every_variable_and_command_is_documented() -> None:
 
 def test_the_invite_url_and_permissions_integer() -> None:
     permissions = discord.Permissions(
-        view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+        view_channel=True,
+        send_messages=True,
+        send_messages_in_threads=True,  # Send Messages does not cover threads and forum posts
+        embed_links=True,
+        attach_files=True,
+        read_message_history=True,
     )
     assert f"scope=bot+applications.commands&permissions={permissions.value}" in README
     assert f"**{permissions.value}**" in README

@@ -28,6 +28,7 @@ from bot.service.models import CPU_LEVELS, Actor, Outcome, TableEvent
 from bot.service.moves import route
 from bot.service.registry import TableRegistry
 from bot.service.seats import after_lobby_departure, check_host, pass_host, remove_seat, take_over
+from bot.service.server import in_table_channels
 from bot.service.snapshots import snapshot
 from bot.store.base import SeatRecord, TableExistsError
 
@@ -74,9 +75,16 @@ class LobbyUseCases:
         self.rng = rng
 
     async def open_table(
-        self, guild_id: int, channel_id: int, actor: Actor, options: TableOptions
+        self,
+        guild_id: int,
+        channel_id: int,
+        actor: Actor,
+        options: TableOptions,
+        *,
+        parent_id: int | None = None,
     ) -> Outcome:
-        """/eights new: open a table in the channel; the actor is host in seat 0.
+        """/eights new: open a table in the channel; the actor is host in seat 0. ``parent_id``: the channel
+        a thread (or forum post) belongs to, which the server's list of table channels may name.
 
         Errors: "wrong_channel" (the guild allows tables elsewhere; the message names the channels as <#id>),
         "table_exists" (``table_id`` is the open one), "bad_option" (unknown preset, a target outside
@@ -85,7 +93,7 @@ class LobbyUseCases:
         self._registry.check_open()
         self._registry.check_not_paused()
         settings = await self._registry.store.get_guild_settings(guild_id)
-        if settings.allowed_channel_ids and channel_id not in settings.allowed_channel_ids:
+        if not in_table_channels(settings.allowed_channel_ids, channel_id, parent_id):
             where = ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
             raise ServiceError("wrong_channel", _("Tables can only be opened in {where}.", where=where))
         existing = await self._registry.table_in_channel(channel_id)
@@ -217,8 +225,9 @@ class LobbyUseCases:
             work.say("rejoined", position, user_id=actor.user_id, name=actor.display_name)
             host_id = work.doc["host_id"]
             if not any(s.user_id == host_id and not s.cpu_takeover for s in work.seats):
-                # Everyone had left (the host role found nobody to go to): the person back takes it, or
-                # nobody but managers could end the table.
+                # Everyone had left (the host role found nobody to go to), or the host was removed with
+                # nobody to take it (``NO_HOST``): the person back takes it, or nobody but managers could
+                # end the table.
                 work.doc["host_id"] = actor.user_id
                 work.say_seat("host_changed", work.seats[position])
 
@@ -283,7 +292,9 @@ class LobbyUseCases:
 
     async def kick(self, table_id: int, actor: Actor, member_id: int) -> Outcome:
         """/eights kick member (host or manager): in the lobby the seat is freed; during a match a CPU player
-        takes the seat over. A kicked member can't join this table again.
+        takes the seat over. A kicked member can't join this table again, and is never its host: a kicked
+        host's role passes to the next person playing their own seat, else the table has none until a
+        person takes their seat back (managers keep their say meanwhile).
         Errors: "not_host", "not_seated" (the member has no seat), "kick_self"."""
 
         def change(work: Work) -> None:

@@ -8,13 +8,20 @@ from typing import Any
 
 from bot.i18n import _
 from bot.service.errors import ServiceError
-from bot.service.live import TAKEOVER_LEVEL, Work
+from bot.service.live import TAKEOVER_LEVEL, Work, was_kicked
 from bot.service.models import Actor
+
+#: ``doc["host_id"]`` of a table with no host: its host was removed and nobody else plays a seat of their
+#: own. The first person to take their seat back becomes host (``LobbyUseCases.join``); managers meanwhile.
+NO_HOST = 0
 
 
 def may_host(doc: dict[str, Any], actor: Actor) -> bool:
-    """Whether the actor may do what the table's host does: the host, or one who can manage the channel."""
-    return actor.user_id == doc["host_id"] or actor.can_manage
+    """Whether the actor may do what the table's host does: the host, or one who can manage the channel.
+    A member the table removed (``kicked``) is never its host."""
+    if actor.can_manage:
+        return True
+    return actor.user_id == doc["host_id"] and not was_kicked(doc, actor.user_id)
 
 
 def check_host(work: Work, actor: Actor) -> None:
@@ -40,7 +47,9 @@ def after_lobby_departure(work: Work, user_id: int) -> None:
 
 
 def pass_host(work: Work, leaving_id: int) -> None:
-    """The host role goes to the first person still playing their own seat, when the host leaves."""
+    """The host role goes to the first person still playing their own seat, when the host leaves. With
+    nobody to go to, a host who left keeps it (they may come back); a host who was removed loses it: the
+    table has no host (``NO_HOST``) until a person takes their seat back."""
     if work.doc["host_id"] != leaving_id:
         return
     for seat in work.seats:
@@ -48,6 +57,8 @@ def pass_host(work: Work, leaving_id: int) -> None:
             work.doc["host_id"] = seat.user_id
             work.say_seat("host_changed", seat)
             return
+    if was_kicked(work.doc, leaving_id):
+        work.doc["host_id"] = NO_HOST
 
 
 def take_over(work: Work, position: int, reason: str) -> None:

@@ -9,6 +9,7 @@ Nothing here knows Discord: inputs are ids and plain values, outputs are ``Serve
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -44,6 +45,13 @@ class ServerSettings:
     default_house_rules: tuple[str, ...] = ()  # house rules new tables start with, in words
 
 
+def in_table_channels(allowed: Sequence[int], channel_id: int, parent_id: int | None = None) -> bool:
+    """Whether a server's list of table channels (``allowed``; empty: any channel) takes ``channel_id``: a
+    listed channel (text, forum or voice), or a thread of one (a forum post), whose ``parent_id`` is
+    listed."""
+    return not allowed or channel_id in allowed or (parent_id is not None and parent_id in allowed)
+
+
 def server_settings(row: GuildSettings) -> ServerSettings:
     return ServerSettings(
         guild_id=row.guild_id,
@@ -70,6 +78,12 @@ class ServerService:
 
     async def settings(self, guild_id: int) -> ServerSettings:
         return server_settings(await self._store.get_guild_settings(guild_id))
+
+    async def in_table_channels(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> bool:
+        """Whether the channel (or the thread of ``parent_id``) is one of the server's table channels: where
+        tables open and the standings answer in public. Any channel, when the server lists none."""
+        settings = await self._store.get_guild_settings(guild_id)
+        return in_table_channels(settings.allowed_channel_ids, channel_id, parent_id)
 
     async def update_settings(
         self,

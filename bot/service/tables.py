@@ -107,11 +107,12 @@ class TableService:
         auto_draw: bool = True,
         next_round_pause: float | None = None,
         teams: bool = False,
+        parent_id: int | None = None,
     ) -> Outcome:
         """/eights new: open a table in the channel; the actor is host in seat 0. ``teams``: the
-        crazier-abilities team game."""
+        crazier-abilities team game. ``parent_id``: the channel of a thread (or forum post)."""
         options = TableOptions(preset, target, seats, turn_timeout, auto_draw, next_round_pause, teams)
-        return await self._lobby.open_table(guild_id, channel_id, actor, options)
+        return await self._lobby.open_table(guild_id, channel_id, actor, options, parent_id=parent_id)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         """/eights join: a free lobby seat, or one's own seat back from the CPU."""

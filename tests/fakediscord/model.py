@@ -23,6 +23,7 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
+SEND_MESSAGES_IN_THREADS = 1 << 38  # Discord's Send Messages does not cover threads: this does
 ALL_PERMISSIONS = (1 << 53) - 1
 DEFAULT_EVERYONE_PERMISSIONS = (
     ADD_REACTIONS
@@ -32,6 +33,7 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | ATTACH_FILES
     | READ_MESSAGE_HISTORY
     | USE_APPLICATION_COMMANDS
+    | SEND_MESSAGES_IN_THREADS  # in Discord's default @everyone too
 )
 
 # Message flags.

@@ -68,6 +68,16 @@ async def test_guild_settings_choose_channels_and_defaults(service: TableService
     assert await service.manager_role_id(GUILD) == 77
 
 
+async def test_a_thread_of_a_listed_channel_may_hold_a_table(service: TableService, store: Store) -> None:
+    """With a list of table channels, a thread (or forum post) counts as the channel it belongs to."""
+    await store.save_guild_settings(GuildSettings(GUILD, allowed_channel_ids=(OTHER_CHANNEL,)))
+    thread = OTHER_CHANNEL + 1000
+    await refused(service.open_table(GUILD, thread, ALICE), "wrong_channel")
+    await refused(service.open_table(GUILD, thread, ALICE, parent_id=CHANNEL), "wrong_channel")
+    snap = (await service.open_table(GUILD, thread, ALICE, parent_id=OTHER_CHANNEL)).snapshot
+    assert snap.channel_id == thread
+
+
 @pytest.mark.parametrize(
     ("options", "fragment"),
     [
@@ -217,6 +227,34 @@ async def test_kick_during_a_match_hands_the_seat_to_a_cpu(service: TableService
     assert "taken_over" in [e.kind for e in outcome.public_events]
     assert [e.kind for e in outcome.private_events[BOB.user_id]] == ["taken_over"]
     await refused(service.join(table_id, BOB), "kicked")
+
+
+async def test_a_kicked_host_hands_the_role_on(service: TableService) -> None:
+    """A host a manager removed is host no more: the role goes to the next person playing their own seat."""
+    table_id = await open_with(service, ALICE, BOB, CAROL)
+    outcome = await service.kick(table_id, MANAGER, ALICE.user_id)
+    assert outcome.snapshot.host_id == BOB.user_id
+    assert [seat.user_id for seat in outcome.snapshot.seats if seat.is_host] == [BOB.user_id]
+    await refused(service.end(table_id, ALICE), "not_host")
+    await refused(service.kick(table_id, ALICE, CAROL.user_id), "not_host")
+
+
+async def test_a_kicked_host_with_nobody_to_take_over_leaves_no_host(service: TableService) -> None:
+    """With everyone else away (a CPU plays their seats), the removed host keeps no power: the table has no
+    host, the first person back takes the role, and a manager may end it meanwhile."""
+    table_id = await open_with(service, ALICE, BOB, CAROL)
+    await service.leave(table_id, BOB)
+    await service.leave(table_id, CAROL)
+    outcome = await service.kick(table_id, MANAGER, ALICE.user_id)
+    assert outcome.snapshot.host_id == 0
+    assert not any(seat.is_host for seat in outcome.snapshot.seats)
+    await refused(service.end(table_id, ALICE), "not_host")
+    await refused(service.kick(table_id, ALICE, BOB.user_id), "not_host")
+    back = await service.join(table_id, BOB)
+    assert back.snapshot.host_id == BOB.user_id
+    assert "host_changed" in [e.kind for e in back.public_events]
+    await service.kick(table_id, BOB, CAROL.user_id)  # bob, host now, may kick
+    await service.end(table_id, MANAGER)
 
 
 async def test_a_kicked_member_has_no_part_in_their_old_seat(service: TableService) -> None:

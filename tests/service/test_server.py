@@ -9,11 +9,26 @@ import pytest
 
 from bot.service.errors import ServiceError
 from bot.service.models import CardDisplay
-from bot.service.server import ServerService, server_settings
+from bot.service.server import ServerService, in_table_channels, server_settings
 from bot.store.base import GuildSettings, Store
 
 GUILD = 1_000
 OTHER_GUILD = 2_000
+
+
+async def test_the_table_channels_take_their_threads(store: Store) -> None:
+    """No list: every channel. A list: its channels, and the threads (forum posts) whose parent it names."""
+    service = ServerService(store)
+    assert await service.in_table_channels(GUILD, 5)
+    assert await service.in_table_channels(GUILD, 50, parent_id=6)
+    await service.update_settings(GUILD, allow_channel=5)
+    assert await service.in_table_channels(GUILD, 5)
+    assert await service.in_table_channels(GUILD, 50, parent_id=5)
+    assert not await service.in_table_channels(GUILD, 6)
+    assert not await service.in_table_channels(GUILD, 50, parent_id=6)
+    assert not await service.in_table_channels(GUILD, 50)
+    assert await service.in_table_channels(OTHER_GUILD, 6)  # another server's list is its own
+    assert in_table_channels((), 1) and in_table_channels((1,), 2, 1) and not in_table_channels((1,), 2)
 
 
 async def test_settings_default_then_change_and_persist(store: Store) -> None:

@@ -21,10 +21,19 @@ from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view
 
 NOT_IN_GUILD = N_("Use this command in a server.")
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
+# What the list of table channels takes: the channels a table's board may live in, or whose threads (forum
+# posts) it may; a thread counts as its channel (``bot.service.server.in_table_channels``).
+TableChannel = discord.TextChannel | discord.ForumChannel | discord.VoiceChannel | discord.StageChannel
 
 
 async def _private(interaction: discord.Interaction, message: str) -> None:
     await answers.answer_privately(interaction, message)
+
+
+def thread_parent(interaction: discord.Interaction) -> int | None:
+    """The channel a thread (or forum post) belongs to, when the interaction comes from one."""
+    channel = interaction.channel
+    return channel.parent_id if isinstance(channel, discord.Thread) else None
 
 
 # The languages by their own names (Discord shows a choice's name in the reader's language only when a
@@ -43,13 +52,22 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         self.server = server
         self.appearance = appearance
 
+    async def in_table_channels(self, interaction: discord.Interaction) -> bool:
+        """Whether the interaction's channel is one of its server's table channels (a thread counts as its
+        channel; every channel, when the server lists none): where the standings answer in public."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return True
+        return await self.server.in_table_channels(
+            interaction.guild_id, interaction.channel_id, thread_parent(interaction)
+        )
+
     @app_commands.command(
         name="settings", description="Show or change this server's Crazy Eights settings (Manage Server)."
     )
     @app_commands.describe(
         default_preset="The preset new tables use",
         turn_timeout=f"Seconds a player has for a turn ({MIN_TURN_TIMEOUT}–{MAX_TURN_TIMEOUT})",
-        allow_channel="Add a channel where tables may be opened (none listed: any channel)",
+        allow_channel="Add a channel where tables may be opened, threads included (none listed: any channel)",
         disallow_channel="Remove a channel from that list",
         clear_channels="Empty the list, so tables may be opened in any channel",
         manager_role="A role whose members may manage tables",
@@ -67,8 +85,8 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         interaction: discord.Interaction,
         default_preset: str | None = None,
         turn_timeout: app_commands.Range[int, MIN_TURN_TIMEOUT, MAX_TURN_TIMEOUT] | None = None,
-        allow_channel: discord.TextChannel | None = None,
-        disallow_channel: discord.TextChannel | None = None,
+        allow_channel: TableChannel | None = None,
+        disallow_channel: TableChannel | None = None,
         clear_channels: bool = False,
         manager_role: discord.Role | None = None,
         clear_manager_role: bool = False,

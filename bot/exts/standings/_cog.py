@@ -7,20 +7,24 @@ for the leaderboard's page buttons, to ``answering_control``. Every answer goes 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext.commands.bot import BotBase
 
 from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog, answering_control
 from bot.exts.channel_access import readable_where_asked
+from bot.exts.server import ServerCog
 from bot.i18n import N_, _, use_locale
 from bot.service.errors import ServiceError
 from bot.service.standings import BoardSort, StandingsService
 from bot.ui.appearance import TEXT_ONLY, Appearance
 from bot.ui.replays import history_view
 from bot.ui.standings import (
+    SERVER_COG,
     STANDINGS_COG,
     history_embed,
     is_leaderboard,
@@ -39,7 +43,9 @@ async def _private(interaction: discord.Interaction, message: str) -> None:
 
 class StandingsCog(FeatureCog, name=STANDINGS_COG):
     """This server's leaderboard, a player's statistics, the last matches: public messages, in the server's
-    language (``appearance``); a refusal is its asker's alone, in theirs."""
+    language (``appearance``); a refusal is its asker's alone, in theirs. A server that lists its table
+    channels (/eights settings) has them in public there only: asked anywhere else, they are the asker's
+    alone too."""
 
     def __init__(
         self, group: EightsGroup, standings: StandingsService, appearance: Appearance = TEXT_ONLY
@@ -50,6 +56,22 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
 
     async def _public(self, guild_id: int) -> str:
         return await self.appearance.language(guild_id)
+
+    async def _answer(
+        self, interaction: discord.Interaction, build: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> None:
+        """The answer ``build`` makes (its embed, view, file): public in one of the server's table
+        channels, in the server's language; private elsewhere, in the asker's."""
+        assert interaction.guild_id is not None
+        client = interaction.client
+        server = client.get_cog(SERVER_COG) if isinstance(client, BotBase) else None
+        if isinstance(server, ServerCog) and not await server.in_table_channels(interaction):
+            fields = {name: value for name, value in (await build()).items() if value is not None}
+            await answers.answer_privately(interaction, None, **fields)
+            return
+        with use_locale(await self._public(interaction.guild_id)):
+            fields = await build()
+        await answers.answer_publicly(interaction, **fields)
 
     async def on_leaderboard_page(
         self, interaction: discord.Interaction[Any], guild_id: int, sort: BoardSort, page: int, viewer_id: int
@@ -67,8 +89,13 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
             shown = await self.standings.leaderboard(
                 guild_id, viewer_id=viewer_id, sort=sort, page=page, clamp=True
             )
-            with use_locale(await self._public(guild_id)):
+            message = interaction.message
+            if in_place and message is not None and message.flags.ephemeral:
+                # A leaderboard answered privately (outside the table channels): in the asker's language.
                 embed, view = leaderboard_embed(shown), leaderboard_view(shown)
+            else:
+                with use_locale(await self._public(guild_id)):
+                    embed, view = leaderboard_embed(shown), leaderboard_view(shown)
             if in_place:
                 await answers.edit_in_place(interaction, embed=embed, view=view)
             else:
@@ -103,9 +130,11 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        with use_locale(await self._public(interaction.guild_id)):
-            embed, view = leaderboard_embed(board), leaderboard_view(board)
-        await answers.answer_publicly(interaction, embed=embed, view=view)
+
+        async def build() -> dict[str, Any]:
+            return {"embed": leaderboard_embed(board), "view": leaderboard_view(board)}
+
+        await self._answer(interaction, build)
 
     @app_commands.command(name="stats", description="A player's Crazy Eights statistics in this server.")
     @app_commands.describe(member="Whose statistics (default: yours)")
@@ -121,10 +150,12 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        with use_locale(await self._public(interaction.guild_id)):
-            picture = await stats_picture(stats)  # the rating over the last matches, once there is one
-            embed = stats_embed(stats)
-        await answers.answer_publicly(interaction, embed=embed, file=picture)
+
+        async def build() -> dict[str, Any]:
+            # The rating over the last matches, once there is one.
+            return {"embed": stats_embed(stats), "file": await stats_picture(stats)}
+
+        await self._answer(interaction, build)
 
     @app_commands.command(name="history", description="This server's last Crazy Eights matches.")
     async def history(self, interaction: discord.Interaction) -> None:
@@ -138,6 +169,9 @@ class StandingsCog(FeatureCog, name=STANDINGS_COG):
         except ServiceError as error:
             await _private(interaction, error.message)
             return
-        with use_locale(await self._public(interaction.guild_id)):
-            embed, view = history_embed(matches), history_view(matches)  # the Replay select: bot.exts.replays
-        await answers.answer_publicly(interaction, embed=embed, view=view)
+
+        async def build() -> dict[str, Any]:
+            # The Replay select: bot.exts.replays.
+            return {"embed": history_embed(matches), "view": history_view(matches)}
+
+        await self._answer(interaction, build)

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery.answers import answer_privately, answer_publicly
+from bot.exts.server import thread_parent
 from bot.exts.tables._base import NOT_IN_GUILD, PRESET_CHOICES, TableCog
 from bot.i18n import N_, _, ngettext
 from bot.service import ServiceError
@@ -16,9 +17,21 @@ from bot.ui.render import cpu_level
 REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("view_channel", N_("View Channel")),
     ("send_messages", N_("Send Messages")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
     ("embed_links", N_("Embed Links")),
     ("read_message_history", N_("Read Message History")),
 )
+# Discord's Send Messages does not cover threads (a forum post is one): there it takes Send Messages in
+# Threads instead. Each is checked where Discord asks for it.
+_NOT_IN_THREADS = "send_messages"
+_IN_THREADS_ONLY = "send_messages_in_threads"
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """What the bot lacks, of what a table needs in the interaction's channel (names to translate)."""
+    skipped = _NOT_IN_THREADS if thread_parent(interaction) is not None else _IN_THREADS_ONLY
+    granted = interaction.app_permissions
+    return [label for name, label in REQUIRED_PERMISSIONS if name != skipped and not getattr(granted, name)]
 
 
 class LobbyCog(TableCog, name="Eights lobby"):
@@ -43,8 +56,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
         if interaction.guild_id is None or interaction.channel_id is None:
             await answer_privately(interaction, _(NOT_IN_GUILD))
             return
-        app_permissions = interaction.app_permissions
-        missing = [label for name, label in REQUIRED_PERMISSIONS if not getattr(app_permissions, name)]
+        missing = missing_permissions(interaction)
         if missing:
             await answer_privately(
                 interaction,
@@ -66,6 +78,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
                 seats=seats,
                 turn_timeout=float(turn_timeout) if turn_timeout is not None else None,
                 teams=teams,
+                parent_id=thread_parent(interaction),
             )
         except ServiceError as error:
             text = error.message
