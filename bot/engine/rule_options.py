@@ -515,11 +515,27 @@ def suggestions(key: str, typed: str, ruleset: Ruleset | None = None) -> list[tu
 
 
 # --------------------------------------------------------------------------------------------- changing
+#: The number of rounds a match of rounds is given when it is chosen before any number was set.
+DEFAULT_ROUNDS = 5
+
+
 def change(ruleset: Ruleset, key: str, value: Any) -> Ruleset:
     """``ruleset`` with one option changed (``value``: a code or the value itself). Raises ``RulesetError``
-    with the reason when the value or the combination is impossible."""
+    with the reason when the value or the combination is impossible.
+
+    The match end and what it counts go together, in whichever order they are set: a number of rounds (or a
+    target) set while the match ends otherwise makes it a match of that many rounds (or to that target), and
+    a match of rounds chosen with no number yet is ``DEFAULT_ROUNDS`` rounds."""
     o = option(key)
-    return ruleset.replace(**{o.key: parse_value(o.key, value)})
+    parsed = parse_value(o.key, value)
+    changes: dict[str, Any] = {o.key: parsed}
+    if o.key == "match_end" and parsed == "rounds" and ruleset.rounds is None:
+        changes["rounds"] = DEFAULT_ROUNDS
+    elif o.key == "rounds" and parsed is not None and ruleset.match_end != "rounds":
+        changes["match_end"] = "rounds"
+    elif o.key == "target" and parsed is not None and ruleset.match_end in ("rounds", "one-round"):
+        changes["match_end"] = "reaches-target" if ruleset.scoring == "payment" else "passes-target"
+    return ruleset.replace(**changes)
 
 
 def house_rules(ruleset: Ruleset) -> dict[str, Any]:

@@ -209,7 +209,12 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
     "match_end": lambda rs: {
         "passes-target": _("The match ends when a total passes the target"),
         "reaches-target": _("The match ends when a total reaches the target"),
-        "rounds": _("The match is a number of rounds"),
+        "rounds": ngettext(
+            "The match is {rounds} round",
+            "The match is {rounds} rounds",
+            rs.rounds or 1,
+            rounds=rs.rounds or 1,
+        ),
         "one-round": _("The match is one round"),
     }[rs.match_end],
     "target": lambda rs: (

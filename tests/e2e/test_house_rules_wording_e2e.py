@@ -52,24 +52,26 @@ async def test_no_target_in_a_match_of_rounds_is_not_shown_as_none_points(world:
     assert "None" not in rules.text(), rules.text()
 
 
-async def test_rounds_set_while_the_match_ends_on_a_target_is_not_shown_as_the_match_length(
-    world: World,
-) -> None:
-    """README, House rules: the board shows "what differs from the preset in words" — words that tell what
-    the game does. With ``rounds`` 3 but the match still ending when a total passes 100 (the engine reads
-    ``rounds`` only for a match of rounds: bot/engine/match.py ``_match_ends``), the started board says
-    both "Match: until a total passes 100" and, under House rules, "3 rounds": two different match lengths
-    on one board, the second false."""
+async def test_the_match_end_and_its_count_are_set_in_either_order(world: World) -> None:
+    """A number of rounds set while the match ends on a target makes it a match of that many rounds (the
+    answer "3 rounds" is then what the game does, and the board's Match field says it); a match of rounds
+    chosen before any number is a match of 5 rounds, not refused; a target set in a match of rounds makes it
+    a match to that target again."""
     await world.run(world.alice, "new", preset="classic")
     reply = await world.run(world.alice, "house", option="rounds", value="3")
-    assert "House rule changed" in reply.content, reply.content
+    assert "House rule changed: 3 rounds" in reply.content, reply.content
+    back = await world.run(world.alice, "house", option="target", value="150")
+    assert "House rule changed" in back.content, back.content
+    await world.run(world.alice, "house", option="rounds", value="none")
+    chosen = await world.run(world.alice, "house", option="match_end", value="rounds")
+    assert "The match is 5 rounds" in chosen.content, chosen.content
+    await world.run(world.alice, "house", option="rounds", value="3")
     await world.run(world.alice, "cpu", level="easy")
     await world.settle()
     await world.run(world.alice, "start")
     await world.settle()
     board = world.board()
-    assert "100" in match_field(board), match_field(board)
-    assert "3 rounds" not in house_field(board), (match_field(board), house_field(board))
+    assert match_field(board) == "3 rounds; lowest total wins", match_field(board)
 
 
 async def test_wild_rank_none_typed_by_its_label_is_accepted(world: World) -> None:

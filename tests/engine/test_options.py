@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Action, Round, get_preset, parse_card, parse_suit
+from bot.engine import Action, Round, get_preset, parse_card, parse_suit, rule_options
 from tests.engine.support import err, hand, kinds, make_round, play, position
 
 CLASSIC = get_preset("classic")
@@ -443,3 +443,21 @@ def test_switch_card_values() -> None:
         10,
     ]
     assert [card_value(parse_card(c), CLASSIC) for c in ("AS", "2D", "8H", "JH", "10C")] == [1, 2, 50, 10, 10]
+
+
+def test_the_match_end_and_what_it_counts_follow_each_other_in_either_order() -> None:
+    """A number of rounds set in a match to a target makes it a match of rounds; a target set in a match of
+    rounds makes it a match to the target (reached with payment scoring, passed otherwise); a match of rounds
+    chosen with no number yet is DEFAULT_ROUNDS rounds. Clearing a value changes no match end."""
+    classic = get_preset("classic")
+    assert classic.match_end == "passes-target"
+    three = rule_options.change(classic, "rounds", "3")
+    assert (three.match_end, three.rounds) == ("rounds", 3)
+    target = rule_options.change(three, "target", "150")
+    assert (target.match_end, target.target, target.rounds) == ("passes-target", 150, 3)
+    switch = rule_options.change(rule_options.change(get_preset("switch"), "rounds", "2"), "target", "80")
+    assert switch.match_end == "reaches-target"
+    chosen = rule_options.change(classic, "match_end", "rounds")
+    assert (chosen.match_end, chosen.rounds) == ("rounds", rule_options.DEFAULT_ROUNDS)
+    cleared = rule_options.change(target, "rounds", "none")
+    assert (cleared.match_end, cleared.rounds) == ("passes-target", None)
