@@ -523,19 +523,31 @@ def change(ruleset: Ruleset, key: str, value: Any) -> Ruleset:
     """``ruleset`` with one option changed (``value``: a code or the value itself). Raises ``RulesetError``
     with the reason when the value or the combination is impossible.
 
-    The match end and what it counts go together, in whichever order they are set: a number of rounds (or a
-    target) set while the match ends otherwise makes it a match of that many rounds (or to that target), and
-    a match of rounds chosen with no number yet is ``DEFAULT_ROUNDS`` rounds."""
+    The options that only make sense together follow each other, in whichever order they are set: a number
+    of rounds (or a target) set while the match ends otherwise makes it a match of that many rounds (or to
+    that target); a match of rounds chosen with no number yet is ``DEFAULT_ROUNDS`` rounds; and a match to a
+    target follows the scoring (payment: a total reaches it, highest wins; else a total passes it, lowest
+    wins), whichever of the two is changed."""
     o = option(key)
     parsed = parse_value(o.key, value)
     changes: dict[str, Any] = {o.key: parsed}
+    to_target = "reaches-target" if ruleset.scoring == "payment" else "passes-target"
     if o.key == "match_end" and parsed == "rounds" and ruleset.rounds is None:
         changes["rounds"] = DEFAULT_ROUNDS
     elif o.key == "rounds" and parsed is not None and ruleset.match_end != "rounds":
         changes["match_end"] = "rounds"
     elif o.key == "target" and parsed is not None and ruleset.match_end in ("rounds", "one-round"):
-        changes["match_end"] = "reaches-target" if ruleset.scoring == "payment" else "passes-target"
+        changes["match_end"] = to_target
+    elif o.key == "scoring" and ruleset.match_end in TARGET_ENDS:
+        changes["match_end"] = "reaches-target" if parsed == "payment" else "passes-target"
+    elif o.key == "match_end" and parsed == "reaches-target" and ruleset.scoring != "payment":
+        changes["scoring"] = "payment"
+    elif o.key == "match_end" and parsed == "passes-target" and ruleset.scoring == "payment":
+        changes["scoring"] = "penalty"
     return ruleset.replace(**changes)
+
+
+TARGET_ENDS = ("passes-target", "reaches-target")
 
 
 def house_rules(ruleset: Ruleset) -> dict[str, Any]:

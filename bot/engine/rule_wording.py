@@ -264,6 +264,8 @@ def differences(ruleset: Ruleset) -> list[str]:
     for o in OPTIONS:
         if getattr(ruleset, o.key) == getattr(base, o.key) or not in_use(ruleset, o.key):
             continue
+        if o.key == "rounds" and ruleset.match_end != base.match_end:
+            continue  # "The match is 3 rounds" says it
         sentence = describe(ruleset, o.key)
         if sentence not in out:
             out.append(sentence)

@@ -104,10 +104,7 @@ class LobbyUseCases:
         preset_name = preset or settings.default_preset
         ruleset = preset_ruleset(preset_name, teams=options.teams)
         if settings.default_house_rules and isinstance(ruleset, Ruleset):
-            try:  # the server's house rules, when they fit this preset (else the preset as it is)
-                ruleset = rule_options.with_house_rules(ruleset.name, settings.default_house_rules)
-            except RulesetError:
-                log.info("server house rules do not fit preset %s; not applied", ruleset.name)
+            ruleset = _with_server_rules(ruleset, settings.default_house_rules)
         if target is not None:
             if not (_whole(target) and MIN_TARGET <= target <= MAX_TARGET):
                 raise ServiceError(
@@ -119,8 +116,11 @@ class LobbyUseCases:
                         high=MAX_TARGET,
                     ),
                 )
-            try:
-                ruleset = ruleset.replace(target=target)
+            try:  # as the target house rule: a match of rounds becomes a match to this target
+                if isinstance(ruleset, Ruleset):
+                    ruleset = rule_options.change(ruleset, "target", target)
+                else:
+                    ruleset = ruleset.replace(target=target)
             except (RulesetError, TypeError, ValueError) as exc:
                 raise ServiceError("bad_option", _("That target can't be used: {exc}", exc=exc)) from None
         max_seats = ruleset.max_seats
@@ -382,6 +382,23 @@ class LobbyUseCases:
             work.close("abandoned", "channel_gone")
 
         return await self._registry.mutate(table_id, None, None, {"kind": "channel_gone"}, change)
+
+
+def _with_server_rules(ruleset: Ruleset, changes: dict[str, Any]) -> Ruleset:
+    """The preset with the server's house rules for new tables: all of them when they fit it together, else
+    each one that fits (one rule a preset refuses leaves the others in force)."""
+    try:
+        return rule_options.with_house_rules(ruleset.name, changes)
+    except RulesetError:
+        pass
+    left_out: list[str] = []
+    for key, value in changes.items():
+        try:
+            ruleset = ruleset.replace(**{rule_options.option(key).key: value})
+        except (RulesetError, TypeError, ValueError):
+            left_out.append(key)
+    log.info("server house rules %s do not fit preset %s; not applied", left_out, ruleset.name)
+    return ruleset
 
 
 def preset_ruleset(name: str, *, teams: bool = False) -> Ruleset | CrazierRules:

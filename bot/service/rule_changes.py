@@ -49,13 +49,13 @@ class HouseRuleUseCases:
                         seats=offered,
                     ),
                 )
-            if seated > new.max_seats:
+            if seated > min(offered, new.max_seats):  # the table's seats under the new rules
                 raise ServiceError(
                     "bad_option",
                     _(
                         "{seated} players are seated; these rules allow at most {max_seats}.",
                         seated=seated,
-                        max_seats=new.max_seats,
+                        max_seats=min(offered, new.max_seats),
                     ),
                 )
             work.ruleset = new

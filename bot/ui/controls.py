@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.engine import card_label, card_title, parse_card
+from bot.engine.crazier import PRESET_NAME as CRAZIER
 from bot.engine.crazier.deck import DECK as CRAZIER_DECK
 from bot.engine.crazier.deck import card_label as crazier_label
 from bot.engine.crazier.deck import row_of
@@ -285,8 +286,11 @@ def board_view(snapshot: TableSnapshot) -> discord.ui.View | None:
                 Control(table, "", CPU, str(cpu_seats(snapshot))), pgettext("button", "Add CPU"), style=blue
             ),
             TableButton.make(Control(table, "", START), pgettext("button", "Start"), style=green),
-            TableButton.make(Control(table, "", HOUSE), pgettext("button", "House rules"), style=grey),
         ]
+        if snapshot.preset != CRAZIER:  # (crazier-abilities has no house rules)
+            buttons.append(
+                TableButton.make(Control(table, "", HOUSE), pgettext("button", "House rules"), style=grey)
+            )
     elif snapshot.phase == "playing":
         buttons = [TableButton.make(Control(table, token, HAND), pgettext("button", "My hand"), style=blue)]
         if any(seat.taken_over for seat in snapshot.seats):

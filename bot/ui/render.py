@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.engine import card_label, parse_card, rule_options, rule_wording
+from bot.engine.crazier import PRESET_NAME as CRAZIER
 from bot.engine.errors import RulesetError
 from bot.i18n import N_, _, current_locale, ngettext, pgettext
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
@@ -522,12 +523,18 @@ def board_embed(
                 " change the **House rules**.",
                 host=host,
             )
-        elif snapshot.teams:
+        elif snapshot.teams:  # crazier-abilities (no house rules)
             embed.description = _(
                 "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
-                " presses **Start** with 4 or 6 seats (two teams seated alternately). Before the start the"
-                " host may change the **House rules**.",
+                " presses **Start** with 4 or 6 seats (two teams seated alternately).",
                 host=host,
+            )
+        elif snapshot.preset == CRAZIER:  # crazier-abilities: its rules have no house options
+            embed.description = _(
+                "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                " presses **Start** with 2–{seats} seats.",
+                host=host,
+                seats=snapshot.max_seats,
             )
         else:
             embed.description = _(
