@@ -12,6 +12,8 @@ from bot.i18n import N_, _
 __all__ = ["ERROR_MESSAGES", "TYPED_SHOWN", "EngineError", "RulesetError", "typed_shown"]
 
 
+ILLEGAL_ACTION = N_("Illegal action.")  # an error code without a message of its own (none today)
+
 ERROR_MESSAGES: dict[int, str] = {
     # Seed 000 (Volity).
     901: N_("It's not your turn."),
@@ -57,7 +59,7 @@ class EngineError(Exception):
     def __init__(self, code: int, message: str | None = None) -> None:
         self.code = code
         # In the language in force where it is raised: the player's, at an interaction.
-        self.message = message if message is not None else _(ERROR_MESSAGES.get(code, N_("Illegal action.")))
+        self.message = message if message is not None else _(ERROR_MESSAGES.get(code, ILLEGAL_ACTION))
         super().__init__(f"{code}: {self.message}")
 
 

@@ -58,13 +58,16 @@ class LobbyCog(TableCog, name="Eights lobby"):
             return
         missing = missing_permissions(interaction)
         if missing:
+            # (The names are joined first: a ``_()`` among ngettext's arguments makes the extractor read the
+            # whole call as ``_()``, and the plural message would be missing from the catalogues.)
+            names = ", ".join(_(label) for label in missing)
             await answer_privately(
                 interaction,
                 ngettext(
                     "I can't run a table in this channel: I'm missing the permission {permissions}.",
                     "I can't run a table in this channel: I'm missing the permissions {permissions}.",
                     len(missing),
-                    permissions=", ".join(_(label) for label in missing),
+                    permissions=names,
                 ),
             )
             return
