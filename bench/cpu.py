@@ -5,6 +5,11 @@
     .venv/bin/python bench/cpu.py --quick               # 200 games per pairing, every pairing
     .venv/bin/python bench/cpu.py --first-game 2000     # other deals: games 2,000 to 3,999
     .venv/bin/python bench/cpu.py --preset crazier-abilities --pairing hard-vs-normal --games 1000
+    .venv/bin/python bench/cpu.py --loop                # the event loop's lateness while hard CPUs search
+
+``--loop``: the bot runs the hard level in a thread beside its event loop (``TableScheduler._cpu_choice``);
+what matters to the other tables is how late the loop wakes while searches run (a click needs several
+wake-ups). Printed: the lateness of a 2 ms timer, p50/p99/max, idle and with 1 and 2 searches at once.
 
 A game is one round (one deal) of the preset. Seats are rotated: game g gives seat s the lineup's entry
 (s + g) mod n, and the dealer is seat (g // n) mod n, so every level plays every position. A game's win is
@@ -162,6 +167,75 @@ def run_pairing(
     return total
 
 
+def loop_lateness(seconds: float = 3.0) -> None:
+    """Print how late the event loop wakes, idle and while 1 and 2 hard searches run in threads as the
+    scheduler runs them."""
+    import asyncio
+
+    from bot.engine.cpu.hard import candidates
+    from bot.engine.cpu.knowledge import knowledge_of
+    from bot.service.scheduler import TableScheduler
+
+    tick = 0.002
+    searching: list[Round] = []
+    for game in range(400):
+        rnd = Round.new(get_preset("classic"), 4, game % 4, seed=game)
+        for _step in range(1 + game % 12):
+            seat = rnd.to_act
+            if rnd.over or seat is None:
+                break
+            rnd.apply(choose_action(rnd, seat, "normal", seed=game))
+        seat = rnd.to_act
+        if seat is None or rnd.over:
+            continue
+        if len(candidates(rnd, seat, rnd.legal_actions(seat), knowledge_of(rnd.ruleset))) > 1:
+            searching.append(rnd)
+    searching = searching[:40]
+
+    async def lateness(span: float) -> list[float]:
+        late: list[float] = []
+        end = time.perf_counter() + span
+        while time.perf_counter() < end:
+            started = time.perf_counter()
+            await asyncio.sleep(tick)
+            late.append(time.perf_counter() - started - tick)
+        return late
+
+    async def measure(searches: int) -> list[float]:
+        stop = asyncio.Event()
+
+        async def table(k: int) -> None:
+            while not stop.is_set():
+                rnd = searching[k % len(searching)]
+                k += searches
+                assert rnd.to_act is not None
+                await TableScheduler._cpu_choice(rnd, rnd.to_act, "hard", k)
+
+        workers = [asyncio.create_task(table(i)) for i in range(searches)]
+        await asyncio.sleep(0.05)
+        try:
+            return await lateness(seconds)
+        finally:
+            stop.set()
+            await asyncio.gather(*workers)
+
+    async def run() -> None:
+        print(
+            f"event loop lateness of a {tick * 1000:.0f} ms timer, {seconds:.0f} s each "
+            f"({len(searching)} positions)"
+        )
+        for searches in (0, 1, 2):
+            late = await measure(searches) if searches else await lateness(seconds)
+            print(
+                f"  {searches} hard searches: p50 {percentile(late, 0.50) * 1000:6.2f} ms  "
+                f"p99 {percentile(late, 0.99) * 1000:6.2f} ms  max {max(late) * 1000:6.2f} ms  "
+                f"({len(late)} wake-ups)",
+                flush=True,
+            )
+
+    asyncio.run(run())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -173,7 +247,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (the machine has 2 cores)")
     parser.add_argument("--first-game", type=int, default=0, help="first game number (its seed)")
     parser.add_argument("--time-budget", type=float, default=None, help="hard's seconds per decision")
+    parser.add_argument(
+        "--loop", action="store_true", help="the event loop's lateness while hard searches run"
+    )
     args = parser.parse_args(argv)
+    if args.loop:
+        loop_lateness()
+        return 0
     games = 200 if args.quick else args.games
     names = args.pairing or list(PAIRINGS)
     print(

@@ -309,6 +309,10 @@ def search(
             sim.seed_rng(stream)
             sim.step(action)
             outcome[i] = rollout(sim, seat, random.Random(stream), know, stats)
+            # Run in a thread beside a bot's event loop (the scheduler), a search holding the interpreter
+            # lock for its whole budget would make each of the loop's wake-ups wait up to the 5 ms switch
+            # interval: it hands the lock over after each playout (a fraction of a millisecond) instead.
+            time.sleep(0)
         base = outcome[default]
         for i in range(count):
             d = outcome[i] - base

@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
+
 from bot.engine import Action, Round, get_preset, parse_card
-from bot.engine.cpu import choose_action
+from bot.engine.cpu import choose_action, hard
 from bot.engine.cpu.hard import SearchStats, decide, value
 from bot.engine.cpu.inference import consistent, observe, sample_hidden
 from bot.engine.cpu.knowledge import knowledge_of
@@ -160,3 +162,32 @@ def test_deals_respect_that_a_card_following_suit_was_the_highest_of_it() -> Non
         assert not higher & set(hands[1])
         lower.update(c for c in hands[1] if c & 3 == 3)
     assert parse_card("8S") in lower and parse_card("2S") in lower  # wilds and lower spades stay possible
+
+
+def test_the_search_hands_the_interpreter_lock_over_after_every_playout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot runs a hard decision in a thread beside its event loop. A search that kept the interpreter
+    lock for its whole budget (~40 ms) made every wake-up of the loop (each table's clicks) wait up to the
+    5 ms switch interval; it gives the lock up after each playout instead (``time.sleep(0)``), so the loop
+    waits a fraction of a millisecond at most (bench/cpu.py --loop measures it)."""
+    yields: list[int] = []
+    stats = SearchStats()
+
+    def sleep(seconds: float) -> None:
+        assert seconds == 0
+        yields.append(stats.rollouts)
+
+    monkeypatch.setattr(hard.time, "sleep", sleep)
+    searched = 0
+    for i, rnd in enumerate(positions(["classic", "party"], per_preset=30, seed=3)):
+        seat = rnd.to_act
+        assert seat is not None
+        yields.clear()
+        stats.iterations = stats.rollouts = 0
+        decide(rnd, seat, seed=i, time_budget=60.0, max_iterations=4, stats=stats)
+        if stats.iterations:
+            searched += 1
+            assert len(yields) == stats.rollouts  # one hand-over per playout
+            assert yields == list(range(1, stats.rollouts + 1))  # after each, never two playouts in a row
+    assert searched >= 3
