@@ -15,6 +15,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ from bot.config import (
     art_cache_dir,
     inspect_config,
     load_config,
+    postgres_url_conflict,
     setting_in_effect,
     unknown_variables,
 )
@@ -50,7 +52,7 @@ from bot.store import (
     parse_database_url,
 )
 from bot.store.base import RESTORE_HINT, first_problems, require_sound
-from bot.store.claims import claims_enforced
+from bot.store.claims import claims_enforced, lock_file
 from bot.store.folders import folder_problem
 
 if TYPE_CHECKING:
@@ -326,11 +328,21 @@ def cmd_backup(args: argparse.Namespace) -> int:
     _existing_database(config)
     source = _database_file(config)
     assert source is not None
+    from bot.store.sqlite import backup_path_problem
+
     target = Path(args.path)
-    if target.exists() and not args.force:
+    # The database and the files beside it that belong to it (its WAL, the claim's lock file…) first: --force
+    # would not make them a backup's place.
+    if (problem := backup_path_problem(str(source), args.path)) is not None:
+        fail(problem)
+    try:
+        if target.is_dir():
+            fail(f"{target} is a folder: give the backup a file name, e.g. {target / source.name}")
+        exists = target.exists()
+    except OSError as error:
+        fail(f"the backup path {target} cannot be used ({error.strerror or error}): choose another path")
+    if exists and not args.force:
         fail(f"{target} already exists: choose another path or pass --force to replace it")
-    if target.resolve() == source.resolve():
-        fail("the backup path is the database itself: choose another path")
 
     async def backup() -> int:
         store = await _open(config)
@@ -342,8 +354,11 @@ def cmd_backup(args: argparse.Namespace) -> int:
             await store.close()
 
     version = asyncio.run(backup())
-    size = target.stat().st_size
-    print(f"backup of {source} written to {target} ({size} bytes, schema version {version})")
+    try:
+        size = f"{target.stat().st_size} bytes, "
+    except OSError:  # written and renamed into place, then moved away by someone else
+        size = ""
+    print(f"backup of {source} written to {target} ({size}schema version {version})")
     return 0
 
 
@@ -452,9 +467,12 @@ def cmd_copy_db(args: argparse.Namespace) -> int:
 
 def _option_url(option: str, url: str) -> DatabaseTarget:
     try:
-        return parse_database_url(url)
+        target = parse_database_url(url)
     except UnsupportedDatabaseError as error:
         fail(f"{option}: {error}", 2)
+    if (twice := postgres_url_conflict(url)) is not None:
+        fail(f"{option}: {twice}", 2)
+    return target
 
 
 # --- check ------------------------------------------------------------------------------------------------
@@ -567,29 +585,72 @@ def _check_database(config: Config, add: Callable[[str], None]) -> list[str]:
         return [f"database {path}: {reason}; run could not save a move (give the bot's user write access)"]
     if refused := _write_refused(config):
         return refused
-    real = path.resolve()  # the claim's lock is the file's own, whatever name it was given
-    if real.with_name(real.name + ".lock").exists():  # else no process holds it (and none is made here)
-        return _check_claim(config)
+    # The claim's lock is the file's own, whatever name it was given; none: no process holds it (and none is
+    # made here).
+    if lock_file(path.resolve()).exists():
+        return _check_claim(config, add)
     return []
 
 
-def _check_claim(config: Config) -> list[str]:
+# check's line when the shards are held by the bot that runs here with these settings (`docker exec … check`
+# in its container): that is no problem of the settings, and check's verdict says so.
+RUNNING_HERE = "shards: held by the bot running here with these settings"
+
+
+def _check_claim(config: Config, add: Callable[[str], None]) -> list[str]:
     """run claims its shards first and refuses to start when another process holds any of them (or runs
-    another SHARD_COUNT): tried here and let go at once."""
+    another SHARD_COUNT): tried here and let go at once. Held by the bot running here with these settings
+    (check beside it), it is said in a line, not a problem."""
+    shards = ShardSet(config.shard_count, config.shard_ids)
 
     async def attempt() -> None:
-        claim = await claim_shards(
-            config.database_url.get(), ShardSet(config.shard_count, config.shard_ids), retry_for=0.0
-        )
+        claim = await claim_shards(config.database_url.get(), shards, retry_for=0.0)
         await claim.release()
 
     try:
         asyncio.run(attempt())
     except ShardsClaimedError as error:
+        if (running := _running_here(config, shards)) is not None:
+            add(f"{RUNNING_HERE} ({running}); a second run is refused while it runs")
+            return []
         return [f"{error}; run would exit 1"]
     except StoreError as error:
         return [f"shards: cannot be claimed: {_scrub(config, str(error))}"]
     return []
+
+
+def _running_here(config: Config, shards: ShardSet) -> str | None:
+    """The bot that holds ``shards`` when it is the one running on this machine with these settings (its
+    heartbeat, named by the same shards, fresh and not stopped, written from this host by a process alive
+    here), said for check's line; None when the holder is another process, or cannot be told."""
+
+    async def read() -> Heartbeat | None:
+        store = await _open(config)
+        try:
+            return await store.heartbeat(shards.key)
+        finally:
+            await store.close()
+
+    try:
+        beat = asyncio.run(read())
+    except Exception:  # not told apart: the claim's refusal stands
+        return None
+    if beat is None or beat.stopped_at is not None or beat.pid is None or beat.host != socket.gethostname():
+        return None
+    age = time.time() - beat.beat_at
+    if age > HEALTH_MAX_AGE or beat.pid == os.getpid() or not _alive(beat.pid):
+        return None
+    return f"process {beat.pid}, last heartbeat {max(age, 0):.0f} s ago"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except PermissionError:  # another user's process: alive
+        return True
+    except OSError:
+        return False
+    return True
 
 
 def _write_refused(config: Config) -> list[str]:
@@ -642,7 +703,7 @@ def _check_postgres(config: Config, latest: int, add: Callable[[str], None]) -> 
     )
     if integrity != ["ok"]:
         return [f"database {shown}: {first_problems(integrity)}"]
-    return _write_refused(config) or _check_claim(config)
+    return _write_refused(config) or _check_claim(config, add)
 
 
 async def _migrate_in_memory() -> int:
@@ -669,7 +730,10 @@ def _report(lines: list[str], problems: list[str]) -> int:
             print(f"PROBLEM {problem}")
         print(f"not ready: {len(problems)} problem(s)")
         return 1
-    print("ready: run would start the bot with these settings")
+    if any(line.startswith(RUNNING_HERE) for line in lines):
+        print("ready: the bot runs here with these settings; run would start it with them again")
+    else:
+        print("ready: run would start the bot with these settings")
     return 0
 
 
@@ -737,7 +801,8 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_check,
         "validate the settings and the database",
         "Validate the settings and the database without changing anything, and print what run would do. "
-        "Exit 0 when run would start, 1 otherwise. The token is never shown.",
+        "Exit 0 when run would start, 1 otherwise; beside the bot running here with these settings (docker "
+        "exec), 0, its shards held by it. The token is never shown.",
     )
     backup = command(
         "backup",

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar, cast
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from bot.store.base import UnsupportedDatabaseError
 from bot.store.urls import mask_password, parse_database_url
@@ -293,12 +293,7 @@ def inspect_config(
         database_pool_size=checked(lambda: _pool_size(get("DATABASE_POOL_SIZE")), DEFAULT_POOL_SIZE),
         api_base_url=checked(lambda: _api_base_url(get("DISCORD_API_BASE_URL")), None),
         gateway_url=checked(lambda: _gateway_url(get("DISCORD_GATEWAY_URL")), None),
-        dev_guild_id=checked(
-            lambda: _positive_int(
-                "DEV_GUILD_ID", get("DEV_GUILD_ID"), "a server id (a number like 1234567890)"
-            ),
-            None,
-        ),
+        dev_guild_id=checked(lambda: _discord_id("DEV_GUILD_ID", get("DEV_GUILD_ID"), "a server id"), None),
         shard_count=shard_count,
         shard_ids=checked(lambda: _shard_ids(get("SHARD_IDS"), shard_count), None),
         log_level=checked(lambda: _log_level(get("LOG_LEVEL")), "INFO"),
@@ -371,9 +366,22 @@ def _token(raw: str) -> Secret:
     # The message never repeats the value: it is (or nearly is) the secret.
     if value.lower().startswith("bot "):
         raise ConfigError("DISCORD_TOKEN", "the token alone, without the 'Bot ' prefix")
-    if any(char.isspace() for char in value) or not value.isascii() or not value.isprintable():
+    if value[0] in _QUOTES or value[-1] in _QUOTES:
+        # .env's own quotes are taken off when it is read: these came through the environment, where
+        # `docker run --env-file` and compose's env_file pass them on as part of the value.
+        raise ConfigError(
+            "DISCORD_TOKEN",
+            "write the token without quotes (docker's --env-file and compose's env_file keep them as part of "
+            "the value)",
+        )
+    if _TOKEN.fullmatch(value) is None:
         raise ConfigError("DISCORD_TOKEN", "the bot token: one line of letters, digits, '.', '-' and '_'")
     return Secret(value)
+
+
+_QUOTES = ('"', "'", "\u201c", "\u201d", "\u2018", "\u2019")  # and the typographic ones an editor puts in
+# What Discord's tokens are made of: base64url parts joined by dots.
+_TOKEN = re.compile(r"[A-Za-z0-9._-]+")
 
 
 def _database_url(value: str) -> DatabaseUrl:
@@ -387,15 +395,66 @@ def _database_url(value: str) -> DatabaseUrl:
             or "sqlite:///relative/path, sqlite:////absolute/path or "
             "postgresql://user:password@host:5432/dbname (e.g. sqlite:///data/eights.sqlite3)",
         ) from None
+    if (twice := postgres_url_conflict(value)) is not None:
+        raise ConfigError("DATABASE_URL", twice)
     return DatabaseUrl(value)
+
+
+# A query parameter that says again what a PostgreSQL URL already says in its own place. The drivers read
+# them differently: asyncpg (the bot) keeps the URL's own host, port, user and database and ignores the
+# parameter, libpq (the pg_dump command `backup` prints, psql) lets the parameter win. With both, the bot
+# would use one server or database while `check` and the logs show the URL with the other in it, and the dump
+# would be taken of the other. Each: the part of the URL that gives it already, and the line that says so.
+_RESTATED = {
+    "host": (
+        "hosts",
+        "one host: after the @ or as ?host=, not both (the bot connects to the URL's own host, pg_dump and "
+        "psql to ?host=; a Unix socket alone: postgresql:///dbname?host=/run/postgresql)",
+    ),
+    "port": (
+        "hosts",
+        "the port after the host (host:5433), not as ?port=: with a host after the @ the bot ignores ?port= "
+        "(and uses 5432 when the host names no port), pg_dump and psql do not",
+    ),
+    "user": (
+        "user",
+        "one user: before the @ or as ?user=, not both (the bot uses the URL's own, pg_dump and psql ?user=)",
+    ),
+    "dbname": (
+        "database",
+        "one database: after the host's / or as ?dbname=, not both (the bot uses the URL's own, pg_dump and "
+        "psql ?dbname=)",
+    ),
+    "database": (
+        "database",
+        "the database after the host's / only, not as ?database= too (the bot and pg_dump ignore it)",
+    ),
+}
+
+
+def postgres_url_conflict(url: str) -> str | None:
+    """Why a PostgreSQL URL says one thing twice (its host, port, user or database both in its own place and
+    as a query parameter), in words that never show a value; None when it does not (or is not PostgreSQL)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("postgresql", "postgres") or not parts.query:
+        return None
+    credentials, _, hosts = parts.netloc.rpartition("@")
+    user = credentials.partition(":")[0]
+    given = {"hosts": bool(hosts), "user": bool(user), "database": bool(parts.path[1:])}
+    for name in parse_qs(parts.query):
+        restated = _RESTATED.get(name)
+        if restated is not None and given[restated[0]]:
+            return restated[1]
+    return None
 
 
 def _pool_size(value: str | None) -> int:
     if value is None:
         return DEFAULT_POOL_SIZE
-    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_POOL_SIZE:
+    size = _whole(value)
+    if size is None or not 1 <= size <= MAX_POOL_SIZE:
         raise ConfigError("DATABASE_POOL_SIZE", f"a number of connections from 1 to {MAX_POOL_SIZE}, e.g. 10")
-    return int(value)
+    return size
 
 
 def url_problem(value: str, schemes: tuple[str, ...]) -> str | None:
@@ -432,12 +491,34 @@ def _gateway_url(value: str | None) -> str | None:
     return value
 
 
+def _whole(value: str) -> int | None:
+    """``value`` as a whole number written in ASCII digits, or None when it is not one. Over 30 digits (above
+    every bound here) is None too: Python refuses to read one of over 4,300 digits."""
+    if not (value.isascii() and value.isdigit()) or len(value.lstrip("0")) > 30:
+        return None
+    return int(value)
+
+
 def _positive_int(name: str, value: str | None, expected: str) -> int | None:
     if value is None:
         return None
-    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+    number = _whole(value)
+    if number is None or number < 1:
         raise ConfigError(name, expected)
-    return int(value)
+    return number
+
+
+# Discord ids are 64-bit snowflakes, stored as signed 64-bit integers (as `forget-user` takes them).
+MAX_DISCORD_ID = 2**63 - 1
+
+
+def _discord_id(name: str, value: str | None, what: str) -> int | None:
+    """A Discord id (a server's, a user's): a number from 1 to MAX_DISCORD_ID; None when unset."""
+    expected = f"{what} (a Discord id: a number from 1 to {MAX_DISCORD_ID}, like 1234567890)"
+    found = _positive_int(name, value, expected)
+    if found is not None and found > MAX_DISCORD_ID:
+        raise ConfigError(name, expected)
+    return found
 
 
 # Far above any bot's need (Discord asks one shard per 1,000 servers or so), far below a pasted server id.
@@ -458,9 +539,10 @@ def _shard_ids(value: str | None, shard_count: int | None) -> tuple[int, ...] | 
     if shard_count is None:
         raise ConfigError("SHARD_IDS", "to be used with SHARD_COUNT (set SHARD_COUNT too)")
     items = [item.strip() for item in value.split(",")]
-    if not items or any(not (item.isascii() and item.isdigit()) for item in items):
+    numbers = [_whole(item) for item in items]
+    if not items or None in numbers:
         raise ConfigError("SHARD_IDS", "comma-separated shard numbers, e.g. 0,1")
-    ids = tuple(int(item) for item in items)
+    ids = tuple(number for number in numbers if number is not None)
     if any(shard >= shard_count for shard in ids):
         raise ConfigError(
             "SHARD_IDS", f"shard numbers from 0 to {shard_count - 1} (SHARD_COUNT is {shard_count})"
@@ -532,20 +614,22 @@ def _global_rate(value: str | None, api_base_url: str | None) -> int | None:
                 "proxy only with DISCORD_API_BASE_URL set to the shared REST proxy (e.g. nirn-proxy)",
             )
         return None
-    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_GLOBAL_RATE:
+    rate = _whole(value)
+    if rate is None or not 1 <= rate <= MAX_GLOBAL_RATE:
         raise ConfigError(
             "DISCORD_GLOBAL_RATE",
             f"requests per second, 1 to {MAX_GLOBAL_RATE} (Discord's: {DEFAULT_GLOBAL_RATE}), or proxy",
         )
-    return int(value)
+    return rate
 
 
 def _metrics_port(value: str | None) -> int | None:
     if value is None:
         return None
-    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 65_535:
+    port = _whole(value)
+    if port is None or not 1 <= port <= 65_535:
         raise ConfigError("METRICS_PORT", "a TCP port number, 1 to 65535 (e.g. 9108), or empty for none")
-    return int(value)
+    return port
 
 
 def _metrics_address(value: str | None) -> str:

@@ -131,6 +131,12 @@ def claims_enforced(target: DatabaseTarget) -> bool:
     return target.backend == "postgresql" or (not target.is_memory and fcntl is not None)
 
 
+def lock_file(database: Path) -> Path:
+    """The claim's lock file of the SQLite file ``database`` (give it resolved: one lock file per database,
+    whatever name the file was given), e.g. ``eights.sqlite3.lock``."""
+    return database.with_name(database.name + ".lock")
+
+
 class _HeldForGood:
     """A claim the process cannot lose while it lives (a file lock, or none)."""
 
@@ -192,7 +198,7 @@ class _FileClaim(_HeldForGood):
 
     @classmethod
     def take(cls, database: Path, shards: ShardSet) -> _FileClaim:
-        path = database.with_name(database.name + ".lock")
+        path = lock_file(database)
         while True:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -72,6 +72,7 @@ from bot.store.base import (
     TableRecord,
     default_rater,
 )
+from bot.store.claims import lock_file
 from bot.store.rows import dumps, loads
 from bot.store.statements import BOARD_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS
 
@@ -170,6 +171,70 @@ def _is_damage(error: sqlite3.Error) -> bool:
 def _unwritable(path: str, error: OSError | sqlite3.Error) -> StoreError:
     reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     return StoreError(f"cannot write the backup to {path} ({reason}): choose a folder this user can write to")
+
+
+# The files beside a database that belong to it: SQLite's write-ahead log (the moves committed since the last
+# checkpoint live only there) and its shared-memory index, the rollback journal (a fresh file's, before it
+# switches to WAL), and the shard claim's lock file (bot/store/claims.py). A backup renamed over one of them
+# while the bot runs loses committed moves, or lets a second bot claim the same shards.
+COMPANIONS = {
+    "-wal": "the database's write-ahead log, which holds its latest moves",
+    "-shm": "the index of the database's write-ahead log",
+    "-journal": "the database's rollback journal",
+}
+CLAIM_LOCK = "the lock file of the bot's shard claim"
+
+
+def database_files(database: str) -> dict[Path, str]:
+    """The database file and every file beside it that belongs to it, each with what it is, under the name
+    given and with symlinks resolved (SQLite and the claim keep theirs beside the real file)."""
+    files: dict[Path, str] = {}
+    for base in (Path(os.path.abspath(database)), Path(database).resolve()):
+        files[base] = "the database itself"
+        for suffix, role in COMPANIONS.items():
+            files[base.with_name(base.name + suffix)] = role
+        files[lock_file(base)] = CLAIM_LOCK
+    return files
+
+
+def backup_path_problem(database: str, path: str) -> str | None:
+    """Why a backup of the SQLite file ``database`` cannot be written to ``path`` (one sentence), or None.
+
+    Refused: the database itself and the files that belong to it (``database_files``), whether ``path`` names
+    them or reaches them through a symlink or another spelling of the same file, and a ``path`` whose
+    partial copy (``PATH.partial``, written first, then renamed over ``path``) would be one of them."""
+    if database == ":memory:":
+        return None
+    own = database_files(database)
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        found_own = ((_stat(file), role) for file, role in own.items())
+        existing = {(found.st_dev, found.st_ino): role for found, role in found_own if found is not None}
+        for candidate in (target, partial):
+            role = own.get(candidate.resolve())
+            found = _stat(candidate)
+            if role is None and found is not None:
+                role = existing.get((found.st_dev, found.st_ino))
+            if role is None:
+                continue
+            if candidate is partial:
+                return (
+                    f"the backup path {path} would write its partial copy over {role} ({partial}): "
+                    "choose another path"
+                )
+            return f"the backup path {path} is {role}: choose another path"
+    except (OSError, RuntimeError) as error:  # a symlink loop, a folder this user cannot search
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return f"the backup path {path} cannot be used ({reason}): choose another path"
+    return None
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
 
 
 def _configure(conn: sqlite3.Connection) -> None:
@@ -355,8 +420,8 @@ class SqliteStore:
         place, so ``path`` is never a half-written file.
         """
         target = Path(path)
-        if self._path != ":memory:" and target.resolve() == Path(self._path).resolve():
-            raise StoreError(f"the backup path {path} is the database itself; choose another path")
+        if (problem := backup_path_problem(self._path, path)) is not None:
+            raise StoreError(problem)
         # The folders this call creates are removed again if the backup cannot be written.
         created = [folder for folder in [target.parent, *target.parent.parents] if not folder.exists()]
         partial = target.with_name(target.name + ".partial")
