@@ -61,6 +61,26 @@ def seat_name(snapshot: TableSnapshot, position: int | None) -> str:
     return shown_name(snapshot.name_at(position))
 
 
+def scoring_sides(snapshot: TableSnapshot) -> list[tuple[int, ...]]:
+    """Who scores together, as seat positions in seat order: a partnership's two sides (partners opposite:
+    seats 1 and 3, 2 and 4), a Crazier Eights team game's two teams (seated alternately: 1, 3, 5 and 2, 4,
+    6), else each seat alone. The members of a side hold its score, which is told once, under all their
+    names (``side_names``)."""
+    positions = sorted(seat.position for seat in snapshot.seats)
+    if snapshot.side_ranking:
+        sides = sorted(tuple(p for p in line.positions if p in positions) for line in snapshot.side_ranking)
+        return [side for side in sides if side]
+    if snapshot.partnership or snapshot.teams:
+        sides = [tuple(p for p in positions if p % 2 == parity) for parity in (0, 1)]
+        return [side for side in sides if side]
+    return [(p,) for p in positions]
+
+
+def side_names(snapshot: TableSnapshot, side: Sequence[int]) -> str:
+    """A side's members by name, "alice & CPU 2" (escaped for Markdown)."""
+    return " & ".join(shown_name(snapshot.name_at(p)) for p in side)
+
+
 def _seat_tag(seat: SeatView) -> str:
     tags: list[str] = []
     if seat.is_host:
@@ -204,10 +224,13 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
         return _("{name} ran out of time", name=name)
     if kind == "round_result":
         scores, totals = list(data.get("scores") or []), list(data.get("totals") or [])
-        parts = [
-            f"{seat_name(snapshot, position)} {score} ({totals[position] if position < len(totals) else '?'})"
-            for position, score in enumerate(scores)
-        ]
+        # By side: a side's members hold its score, told once under their names ("alice & CPU 2 0 (0)").
+        parts = []
+        for side in scoring_sides(snapshot):
+            first = side[0]
+            if first < len(scores):
+                total = totals[first] if first < len(totals) else "?"
+                parts.append(f"{side_names(snapshot, side)} {scores[first]} ({total})")
         return _(
             "Round {number} scores (totals): {scores}",
             number=data.get("round_number", snapshot.round_number),
@@ -421,12 +444,16 @@ def _recent_lines(snapshot: TableSnapshot, faces: CardFaces = TEXT) -> str:
 
 
 def _score_lines(snapshot: TableSnapshot) -> str:
+    """The last round's score and the total of each seat, or by side when seats score together (a
+    partnership's sides, a Crazier Eights team game's teams): once per side, under its members' names."""
     last = snapshot.round_scores[-1] if snapshot.round_scores else ()
+    seats = {seat.position: seat for seat in snapshot.seats}
     lines = []
-    for seat in snapshot.seats:
+    for side in scoring_sides(snapshot):
+        seat = seats[side[0]]
         round_score = last[seat.position] if seat.position < len(last) else seat.last_round_score
         score = "—" if round_score is None else str(round_score)
-        name = shown_name(seat.name)
+        name = side_names(snapshot, side)
         lines.append(
             _("**{name}**: {score} this round, {total} in total", name=name, score=score, total=seat.total)
         )
@@ -769,13 +796,11 @@ def scores_text(snapshot: TableSnapshot) -> str:
     message are left out from the oldest and counted in one line: the totals and latest rounds matter most."""
     if not snapshot.round_scores:
         return _("No round has been scored yet at this table.")
-    names = [shown_name(seat.name) for seat in snapshot.seats]
-    # Who scores: each seat, or in a partnership each side (its partners share its score: seats 1 and 3,
-    # 2 and 4), told once under both names.
-    groups: list[tuple[int, ...]] = [(i,) for i in range(len(names))]
-    if snapshot.partnership and len(names) == 4:
-        groups = [(0, 2), (1, 3)]
-    labels = [" & ".join(names[i] for i in group) for group in groups]
+    # Who scores: each seat, or each side (a partnership's, a team game's teams): its members share its
+    # score, told once under all their names.
+    groups = scoring_sides(snapshot)
+    labels = [side_names(snapshot, group) for group in groups]
+    seats = {seat.position: seat for seat in snapshot.seats}
     head = _("**Scores — {preset}**", preset=preset_name(snapshot.preset))
     rounds = [
         _(
@@ -790,7 +815,7 @@ def scores_text(snapshot: TableSnapshot) -> str:
         for number, scores in enumerate(snapshot.round_scores, start=1)
     ]
     totals = ", ".join(
-        f"{label} {snapshot.seats[group[0]].total}" for label, group in zip(labels, groups, strict=True)
+        f"{label} {seats[group[0]].total}" for label, group in zip(labels, groups, strict=True)
     )
     tail = [_("Totals: {totals}", totals=totals)]
     if snapshot.match_end:

@@ -68,6 +68,43 @@ def test_between_rounds_the_board_shows_round_scores_and_totals() -> None:
     assert "**bob**: 0 this round, 0 in total" in text
 
 
+def test_seats_that_score_together_are_told_once_per_side() -> None:
+    """A partnership's sides (seats 1 and 3, 2 and 4) and a Crazier Eights team game's teams (seated
+    alternately, here three a side) are told once, under their members' names, with the side's score: on
+    the board between rounds, in the round's scores line and in /eights scores."""
+    names = ["alice", "bob", "carol", "dan", "eve", "fay"]
+    for count, flags in ((4, {"partnership": True}), (6, {"teams": True})):
+        seats = tuple(
+            seat(i, names[i], 100 + i, total=0 if i % 2 == 0 else 9, last_round_score=0 if i % 2 == 0 else 9)
+            for i in range(count)
+        )
+        scores = tuple(0 if i % 2 == 0 else 9 for i in range(count))
+        snap = snapshot(
+            phase="between_rounds",
+            seats=seats,
+            round_scores=(scores,),
+            totals=scores,
+            deadline_kind="pause",
+            **flags,
+        )
+        first = " & ".join(names[i] for i in range(0, count, 2))
+        second = " & ".join(names[i] for i in range(1, count, 2))
+        board = embed_text(snap)
+        assert f"**{first}**: 0 this round, 0 in total\n**{second}**: 9 this round, 9 in total" in board, (
+            board
+        )
+        assert "**bob**: " not in board
+        line = render.describe_event(
+            TableEvent(
+                "round_result", None, {"round_number": 1, "scores": scores, "totals": scores}, "service"
+            ),
+            snap,
+        )
+        assert line == f"Round 1 scores (totals): {first} 0 (0), {second} 9 (9)"
+        text = render.scores_text(snap)
+        assert f"Round 1: {first} 0, {second} 9" in text and f"Totals: {first} 0, {second} 9" in text, text
+
+
 def test_the_final_ranking_names_every_seat_with_its_total() -> None:
     ranking = (
         RankingLine(1, 1, "bob", 40, BOB),

@@ -31,7 +31,8 @@ def changed_text(outcome: Outcome) -> str:
 
 class HouseCog(TableCog, name="Eights house rules"):
     @app_commands.command(
-        name="house", description="Change a house rule of this table (host, before the first deal)."
+        name="house",
+        description="Change a house rule of this table (host or manager, before the first deal).",
     )
     @app_commands.describe(
         option="The rule to change (leave empty to see them all)",

@@ -126,7 +126,7 @@ class LobbyCog(TableCog, name="Eights lobby"):
             else _("You left the table."),
         )
 
-    @app_commands.command(name="cpu", description="Add a CPU player (host).")
+    @app_commands.command(name="cpu", description="Add a CPU player (host or manager).")
     @app_commands.describe(level="How well it plays (default: normal)")
     @app_commands.choices(
         level=[app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
@@ -137,19 +137,26 @@ class LobbyCog(TableCog, name="Eights lobby"):
         self.publisher.publish(outcome)
         await answer_privately(interaction, _("A CPU player ({level}) sat down.", level=cpu_level(level)))
 
-    @app_commands.command(name="start", description="Deal the first round (host, at least two seats).")
+    @app_commands.command(
+        name="start",
+        description="Deal the first round (host or manager; at least two seats, exactly four in a"
+        " partnership).",
+    )
     async def start(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
         await self.start_table(interaction, table_id)
 
-    @app_commands.command(name="end", description="Abandon this channel's table (host or Manage Channels).")
+    @app_commands.command(name="end", description="Abandon this channel's table (host or manager).")
     async def end(self, interaction: discord.Interaction) -> None:
         table_id = await self.table_here(interaction)
         outcome = await self.service.end(table_id, await self.manager_actor(interaction))
         self.publisher.publish(outcome)
         await answer_privately(interaction, _("The table is closed."))
 
-    @app_commands.command(name="kick", description="Remove a player; a CPU player takes the seat (host).")
+    @app_commands.command(
+        name="kick",
+        description="Remove a player (host or manager); during a game a CPU player takes their seat.",
+    )
     @app_commands.describe(member="The player to remove")
     # A User, not a Member: a player who left the server comes as a user only (the bot has no members
     # intent), and must still be removable.
