@@ -168,6 +168,10 @@ class _Replayer(ABC, Generic[GameMatch]):
         for event in events:
             if event.kind == "host_changed":
                 self._host_id = event.data.get("user_id") or 0  # a forgotten host: no one, as stored
+            elif event.kind == "kicked" and event.data.get("user_id") == self._host_id:
+                # A removed host is host no more: the role passes on (a "host_changed" that follows), or the
+                # table has none (``bot.service.seats.pass_host``).
+                self._host_id = 0
         keep_recent(self._recent, events)
 
     def told(self, events: Sequence[TableEvent]) -> None:
