@@ -1,4 +1,4 @@
-"""Replays against the live match: the channel's lines and boards recorded while it is played, and every replay step's."""
+"""Replays against the live match: the channel's lines and boards recorded during play, and each step's."""
 
 from __future__ import annotations
 
