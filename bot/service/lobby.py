@@ -29,7 +29,7 @@ from bot.service.moves import route
 from bot.service.registry import TableRegistry
 from bot.service.seats import after_lobby_departure, check_host, pass_host, remove_seat, take_over
 from bot.service.server import in_table_channels
-from bot.service.snapshots import snapshot
+from bot.service.snapshots import seats_to_start, snapshot
 from bot.store.base import SeatRecord, TableExistsError
 
 log = logging.getLogger(__name__)
@@ -87,9 +87,11 @@ class LobbyUseCases:
         a thread (or forum post) belongs to, which the server's list of table channels may name.
 
         Errors: "wrong_channel" (the guild allows tables elsewhere; the message names the channels as <#id>),
-        "table_exists" (``table_id`` is the open one), "bad_option" (unknown preset, a target outside
-        ``MIN_TARGET``–``MAX_TARGET`` or that the rules refuse, seats outside 2 to the ruleset's maximum, turn
-        timeout outside 15 s – 24 h, pause outside 0–60 s; a value that is not a number is outside too)."""
+        "table_exists" (``table_id`` is the open one; the message says to join its lobby, or to wait for its
+        game), "bad_option" (unknown preset, a target outside ``MIN_TARGET``–``MAX_TARGET`` or that the rules
+        refuse, seats outside the rules' fewest to start (at least 2) to their maximum or a number of seats
+        the rules never start with — a team game of 5 —, turn timeout outside 15 s – 24 h, pause outside
+        0–60 s; a value that is not a number is outside too)."""
         self._registry.check_open()
         self._registry.check_not_paused()
         settings = await self._registry.store.get_guild_settings(guild_id)
@@ -98,7 +100,7 @@ class LobbyUseCases:
             raise ServiceError("wrong_channel", _("Tables can only be opened in {where}.", where=where))
         existing = await self._registry.table_in_channel(channel_id)
         if existing is not None:
-            raise _table_exists(existing)
+            raise _table_exists(self._registry.get(existing), existing)
         preset, target, seats = options.preset, options.target, options.seats
         turn_timeout, next_round_pause = options.turn_timeout, options.next_round_pause
         preset_name = preset or settings.default_preset
@@ -124,12 +126,17 @@ class LobbyUseCases:
             except (RulesetError, TypeError, ValueError) as exc:
                 raise ServiceError("bad_option", _("That target can't be used: {exc}", exc=exc)) from None
         max_seats = ruleset.max_seats
-        seat_count = max_seats if seats is None else seats
-        low = max(2, ruleset.min_seats)
+        low = seats_to_start(ruleset)
+        seat_count = seats
+        if seat_count is None:  # the most seats the rules start with (a team game: 4 or 6, never 5)
+            allowed = [n for n in range(low, max_seats + 1) if ruleset.allows_seats(n)]
+            seat_count = allowed[-1] if allowed else max_seats
         if not (_whole(seat_count) and low <= seat_count <= max_seats):
             raise ServiceError(
                 "bad_option", _("Seats must be between {low} and {max_seats}.", low=low, max_seats=max_seats)
             )
+        if not ruleset.allows_seats(seat_count):  # a full table that Start refuses: it would be stuck
+            raise ServiceError("bad_option", _("A team game seats 4 or 6 players."))
         timeout = settings.default_turn_timeout if turn_timeout is None else turn_timeout
         if not (_number(timeout) and MIN_TURN_TIMEOUT <= timeout <= MAX_TURN_TIMEOUT):
             raise ServiceError("bad_option", _("The turn timeout must be between 15 seconds and 24 hours."))
@@ -160,7 +167,9 @@ class LobbyUseCases:
             "preset": ruleset.name,
             "target": ruleset.target,
             "seats": seat_count,
-            "seats_chosen": seats is not None,  # not chosen: as many as the rules allow, even once changed
+            # Not chosen: as many as the rules allow, even once changed; fewer than their most (a team game
+            # of at most 5 players seats 4) is kept as if chosen.
+            "seats_chosen": seats is not None or seat_count != max_seats,
             "auto_draw": bool(options.auto_draw),
             "next_round_pause": pause,
         }
@@ -177,7 +186,7 @@ class LobbyUseCases:
                 now=now,
             )
         except TableExistsError as exc:
-            raise _table_exists(exc.table_id) from None
+            raise _table_exists(self._registry.get(exc.table_id), exc.table_id) from None
         live = LiveTable(record=record, seats=[host], doc=doc, match=None, ruleset=ruleset, version=0)
         self._registry.add(live)
         event = TableEvent(
@@ -329,7 +338,7 @@ class LobbyUseCases:
             if work.phase != "lobby":
                 raise ServiceError("not_lobby", _("The game has already started."))
             ruleset = work.live.ruleset
-            needed = max(2, ruleset.min_seats)
+            needed = seats_to_start(ruleset)
             if isinstance(ruleset, CrazierRules):
                 if not ruleset.allows_seats(len(work.seats)):
                     raise ServiceError(
@@ -432,9 +441,14 @@ def _start_crazier(work: Work, rules: CrazierRules) -> None:
         route(work, event)
 
 
-def _table_exists(table_id: int) -> ServiceError:
-    return ServiceError(
-        "table_exists",
-        _("There is already a table open in this channel: join it with /eights join."),
-        table_id=table_id,
-    )
+def _table_exists(live: LiveTable | None, table_id: int) -> ServiceError:
+    """The channel's table (``live``, if loaded) refuses another: its lobby is joined; a game being played
+    takes nobody new (/eights join refuses a stranger), so it is waited for or watched."""
+    if live is not None and live.doc.get("phase") != "lobby":
+        message = _(
+            "There is already a table in this channel, and its game is being played: wait for it to end, or"
+            " watch it."
+        )
+    else:
+        message = _("There is already a table open in this channel: join it with /eights join.")
+    return ServiceError("table_exists", message, table_id=table_id)

@@ -193,7 +193,7 @@ class TableSnapshot:
     phase: Phase
     preset: str
     target_score: int | None  # the match's target total, when the ruleset has one
-    max_seats: int
+    max_seats: int  # the most seats the table offers
     turn_timeout: float
     auto_draw: bool
     next_round_pause: float
@@ -226,6 +226,9 @@ class TableSnapshot:
     #: The table's ruleset (None for crazier-abilities): the house rules and match end are worded from it
     #: when rendered, in the language of whoever reads them (``house_rules``/``match_end`` are English).
     ruleset: Ruleset | None = None
+    #: The fewest seats with which Start deals (at least 2; the rules' minimum players, 4 in a partnership
+    #: or a team game): the lobby asks for ``min_seats``–``max_seats``.
+    min_seats: int = 2
 
     def house_rules_words(self) -> tuple[str, ...]:
         """What the table's rules change from the preset, in the language in force."""

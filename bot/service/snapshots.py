@@ -56,6 +56,12 @@ from bot.service.views import side_lines
 from bot.store.base import SeatRecord
 
 
+def seats_to_start(rules: Ruleset | CrazierRules) -> int:
+    """The fewest seats with which a table of ``rules`` starts: /eights new refuses fewer, Start deals no
+    fewer, the lobby board asks for no fewer."""
+    return max(2, rules.min_seats)
+
+
 def snapshot(live: LiveTable) -> TableSnapshot:
     """The table's board as last committed (built once per committed version and record)."""
     cached = live.snapshot_of
@@ -296,6 +302,7 @@ def _build(live: LiveTable) -> TableSnapshot:
         preset=str(options.get("preset", live.ruleset.name)),
         target_score=live.ruleset.target,
         max_seats=capacity(live),
+        min_seats=seats_to_start(live.ruleset),
         turn_timeout=live.record.turn_timeout,
         auto_draw=bool(options.get("auto_draw", True)),
         next_round_pause=float(options.get("next_round_pause", DEFAULT_NEXT_ROUND_PAUSE)),

@@ -557,19 +557,40 @@ def board_embed(
                 host=host,
             )
         elif snapshot.preset == CRAZIER:  # crazier-abilities: its rules have no house options
-            embed.description = _(
-                "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
-                " presses **Start** with 2–{seats} seats.",
-                host=host,
-                seats=snapshot.max_seats,
+            embed.description = (
+                _(
+                    "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                    " presses **Start** with {low}–{seats} seats.",
+                    host=host,
+                    low=snapshot.min_seats,
+                    seats=snapshot.max_seats,
+                )
+                if snapshot.min_seats < snapshot.max_seats
+                else _(
+                    "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                    " presses **Start** with {seats} seats.",
+                    host=host,
+                    seats=snapshot.max_seats,
+                )
             )
-        else:
-            embed.description = _(
-                "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
-                " presses **Start** with 2–{seats} seats. Before the start the host may change the"
-                " **House rules**.",
-                host=host,
-                seats=snapshot.max_seats,
+        else:  # the seats Start deals with: from the rules' fewest (house rule or server default) up
+            embed.description = (
+                _(
+                    "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                    " presses **Start** with {low}–{seats} seats. Before the start the host may change the"
+                    " **House rules**.",
+                    host=host,
+                    low=snapshot.min_seats,
+                    seats=snapshot.max_seats,
+                )
+                if snapshot.min_seats < snapshot.max_seats
+                else _(
+                    "Waiting for players: press **Join** to sit down. {host} (the host) adds CPU players and"
+                    " presses **Start** with {seats} seats. Before the start the host may change the"
+                    " **House rules**.",
+                    host=host,
+                    seats=snapshot.max_seats,
+                )
             )
         if snapshot.deadline and snapshot.deadline_kind == "lobby":
             embed.description += "\n" + _(
