@@ -480,13 +480,14 @@ class BenchTable:
 async def open_table(
     fake: FakeDiscord, guild: FakeGuild, index: int, *, cpu: bool, turn_timeout: int | None = None
 ) -> BenchTable:
-    """/eights new, Join, (Add CPU,) Start, My hand: a started table whose two people hold hand messages."""
+    """/eights new (the highest target: the match outlasts the run), Join, (Add CPU,) Start, My hand: a
+    started table whose two people hold hand messages."""
     channel = fake.create_channel(guild, f"table-{index}")
     host, guest = fake.create_user(f"host{index}"), fake.create_user(f"guest{index}")
     fake.add_member(guild, host)
     fake.add_member(guild, guest)
     options = {"turn_timeout": turn_timeout} if turn_timeout is not None else {}
-    board = await (await fake.invoke(host, channel, "eights new", target=100_000, **options)).reply()
+    board = await (await fake.invoke(host, channel, "eights new", target=10_000, **options)).reply()
     await (await fake.click(guest, board, label="Join")).callback()
     if cpu:
         await (await fake.click(host, board, label="Add CPU")).callback()
