@@ -568,9 +568,24 @@ class TablePublisher:
             feed.hand_task = None
             self._lane_done(feed)
 
+    async def _read_appearance(self, feed: TableFeed) -> None:
+        """Read the server's display settings (its tables' language, card emojis, picture) before its lines
+        or board are composed with ``Appearance.cached_*``: once per server, then from memory. A restored
+        table's timer or CPU can move before anything else has read them (the start-up board check waits
+        for Discord's READY), and its first line would be in the server's Discord language. Should the
+        database fail, the defaults serve meanwhile and the next news tries again."""
+        snapshot = feed.snapshot
+        if snapshot is None or self.appearance.has_read(snapshot.guild_id):
+            return
+        try:
+            await self.appearance.load(snapshot.guild_id)
+        except Exception as error:
+            log.warning("server %s: its display settings could not be read: %s", snapshot.guild_id, error)
+
     async def _drain_lines(self, feed: TableFeed) -> None:
         try:
             while feed.resumed is not None or feed.events:
+                await self._read_appearance(feed)
                 if feed.resumed is not None:
                     # A line whose delivery is in doubt (the previous process was sending it when it stopped,
                     # or a follow-up met a 5xx) goes first, once: nothing newer before it.
@@ -599,6 +614,7 @@ class TablePublisher:
     async def _drain_board(self, feed: TableFeed) -> None:
         try:
             while feed.board_since is not None and feed.snapshot is not None:
+                await self._read_appearance(feed)
                 await self._gather(feed)
                 await self._sleep_until(max(feed.last_board + self.min_interval, feed.board_retry_at))
                 coming = self._boards_coming.get(feed.table_id)

@@ -30,6 +30,7 @@ from bot.service.registry import TableRegistry
 from bot.service.seats import after_lobby_departure, check_host, pass_host, remove_seat, take_over
 from bot.service.server import in_table_channels
 from bot.service.snapshots import seats_to_start, snapshot
+from bot.service.views import with_server_rules
 from bot.store.base import SeatRecord, TableExistsError
 
 log = logging.getLogger(__name__)
@@ -394,19 +395,11 @@ class LobbyUseCases:
 
 
 def _with_server_rules(ruleset: Ruleset, changes: dict[str, Any]) -> Ruleset:
-    """The preset with the server's house rules for new tables: all of them when they fit it together, else
-    each one that fits (one rule a preset refuses leaves the others in force)."""
-    try:
-        return rule_options.with_house_rules(ruleset.name, changes)
-    except RulesetError:
-        pass
-    left_out: list[str] = []
-    for key, value in changes.items():
-        try:
-            ruleset = ruleset.replace(**{rule_options.option(key).key: value})
-        except (RulesetError, TypeError, ValueError):
-            left_out.append(key)
-    log.info("server house rules %s do not fit preset %s; not applied", left_out, ruleset.name)
+    """The preset with the server's house rules for new tables (``views.with_server_rules``)."""
+    ruleset, left_out = with_server_rules(ruleset, changes)
+    if left_out:
+        keys = [key for key, _exc in left_out]
+        log.info("server house rules %s do not fit preset %s; not applied", keys, ruleset.name)
     return ruleset
 
 

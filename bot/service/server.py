@@ -9,9 +9,10 @@ Nothing here knows Discord: inputs are ids and plain values, outputs are ``Serve
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from bot.engine import PRESETS, RulesetError, rule_options
 from bot.engine.errors import typed_shown
@@ -20,8 +21,14 @@ from bot.service.catalog import preset_names
 from bot.service.errors import ServiceError
 from bot.service.faults import store_faults
 from bot.service.models import CardDisplay
-from bot.service.views import house_words
+from bot.service.views import server_house_words, server_rules_left_out
 from bot.store.base import GuildSettings, Store
+
+log = logging.getLogger(__name__)
+
+#: Whether a channel id is still one of the server's channels (the face asks Discord's cache), for a server
+#: whose channels are known; without one, nothing is dropped from the list of table channels.
+ChannelCheck = Callable[[int], bool]
 
 MIN_TURN_TIMEOUT: Final = 15  # seconds
 MAX_TURN_TIMEOUT: Final = 24 * 60 * 60
@@ -30,7 +37,7 @@ MAX_ALLOWED_CHANNELS: Final = 25
 #: The /eights settings language value that follows the server's language in Discord again.
 AUTO_LANGUAGE: Final = "auto"
 
-STANDARD_PRESET = "classic"  # the preset house rules are read against when the default takes none
+STANDARD_PRESET = "classic"  # the preset house rules are read against when the default does not take them
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +49,10 @@ class ServerSettings:
     default_turn_timeout: float
     allowed_channel_ids: tuple[int, ...]  # empty: any channel
     manager_role_id: int | None
-    default_house_rules: tuple[str, ...] = ()  # house rules new tables start with, in words
+    # The house rules new tables start with, in words: each table gets every one its preset takes.
+    default_house_rules: tuple[str, ...] = ()
+    # Those the default preset's tables start without (it does not take them), each with its reason.
+    default_preset_without: tuple[str, ...] = ()
 
 
 def in_table_channels(allowed: Sequence[int], channel_id: int, parent_id: int | None = None) -> bool:
@@ -53,20 +63,32 @@ def in_table_channels(allowed: Sequence[int], channel_id: int, parent_id: int | 
 
 
 def server_settings(row: GuildSettings) -> ServerSettings:
+    rules = row.default_house_rules
+    base = _house_rules_base(row.default_preset, rules)
     return ServerSettings(
         guild_id=row.guild_id,
         default_preset=row.default_preset,
         default_turn_timeout=row.default_turn_timeout,
         allowed_channel_ids=row.allowed_channel_ids,
         manager_role_id=row.manager_role_id,
-        default_house_rules=house_words(_house_rules_base(row.default_preset), row.default_house_rules),
+        default_house_rules=server_house_words(base, rules),
+        default_preset_without=server_rules_left_out(row.default_preset, base, rules),
     )
 
 
-def _house_rules_base(preset: str) -> str:
-    """The preset a server's house rules are read against: its default preset, or the standard game when that
-    one takes none (crazier-abilities); new tables get them whenever their own preset fits them (lobby)."""
-    return preset if preset in PRESETS else STANDARD_PRESET
+def _house_rules_base(preset: str, rules: dict[str, Any]) -> str:
+    """The preset a server's house rules are read against (shown in words, and a new one checked with them):
+    its default preset when they fit it together, else the standard game, else the first preset they fit.
+    New tables get them whatever the default: each table every rule its own preset takes (lobby), so a
+    default preset chosen after the rules may take fewer of them, or none (crazier-abilities takes none)."""
+    first = preset if preset in PRESETS else STANDARD_PRESET
+    for candidate in (first, STANDARD_PRESET, *PRESETS):
+        try:
+            rule_options.with_house_rules(candidate, rules)
+        except (RulesetError, TypeError, ValueError):
+            continue
+        return candidate
+    return first
 
 
 @store_faults
@@ -76,14 +98,48 @@ class ServerService:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def settings(self, guild_id: int) -> ServerSettings:
-        return server_settings(await self._store.get_guild_settings(guild_id))
+    async def settings(self, guild_id: int, exists: ChannelCheck | None = None) -> ServerSettings:
+        """The server's settings; ``exists``: the listed channels it says are gone leave the list first."""
+        return server_settings(await self._current(guild_id, exists))
 
-    async def in_table_channels(self, guild_id: int, channel_id: int, parent_id: int | None = None) -> bool:
+    async def in_table_channels(
+        self, guild_id: int, channel_id: int, parent_id: int | None = None, exists: ChannelCheck | None = None
+    ) -> bool:
         """Whether the channel (or the thread of ``parent_id``) is one of the server's table channels: where
-        tables open and the standings answer in public. Any channel, when the server lists none."""
-        settings = await self._store.get_guild_settings(guild_id)
+        tables open and the standings answer in public. Any channel, when the server lists none (also once
+        the last listed channel is gone)."""
+        settings = await self._current(guild_id, exists)
         return in_table_channels(settings.allowed_channel_ids, channel_id, parent_id)
+
+    async def channels_deleted(self, guild_id: int, channel_ids: Collection[int]) -> tuple[int, ...]:
+        """Channels of the server were deleted: off its list of table channels, so that they keep no place
+        of the ``MAX_ALLOWED_CHANNELS`` and nobody is sent there. The last listed channel gone, the list is
+        empty: tables open in any channel again, as after ``clear_channels``. Returns the list left."""
+        settings = await self._store.get_guild_settings(guild_id)
+        gone = [c for c in settings.allowed_channel_ids if c in channel_ids]
+        return (await self._without(settings, gone)).allowed_channel_ids
+
+    async def _current(self, guild_id: int, exists: ChannelCheck | None) -> GuildSettings:
+        """The server's settings without the listed channels ``exists`` says it no longer has (deleted while
+        the bot was away: Discord told no one), saved so."""
+        settings = await self._store.get_guild_settings(guild_id)
+        if exists is None or not settings.allowed_channel_ids:
+            return settings
+        return await self._without(settings, [c for c in settings.allowed_channel_ids if not exists(c)])
+
+    async def _without(self, settings: GuildSettings, gone: Sequence[int]) -> GuildSettings:
+        if not gone:
+            return settings
+        left = tuple(c for c in settings.allowed_channel_ids if c not in gone)
+        new = replace(settings, allowed_channel_ids=left)
+        await self._store.save_guild_settings(new)
+        log.info(
+            "guild %s: deleted channels %s left the table channels (%s)",
+            settings.guild_id,
+            list(gone),
+            list(left) if left else "none left: any channel",
+        )
+        return new
 
     async def update_settings(
         self,
@@ -99,14 +155,19 @@ class ServerService:
         house_option: str | None = None,
         house_value: str | None = None,
         clear_house_rules: bool = False,
+        exists: ChannelCheck | None = None,
     ) -> ServerSettings:
         """Apply the given changes together (all validated before anything is saved) and return the result.
+        ``exists``: as for ``settings``, the listed channels the server no longer has leave the list first.
 
         ``clear_channels`` runs before ``allow_channel``, so both together replace the list with one channel;
         ``clear_house_rules`` before a house rule (``house_option`` and ``house_value`` together), which is
-        checked against the default preset: an impossible combination is refused with the reason.
+        checked with the rules kept against the default preset (else the preset ``_house_rules_base`` reads
+        them against): an impossible combination is refused with the reason. A default preset is taken
+        whatever the house rules: new tables get each rule their own preset takes, and the settings say
+        which ones the default preset's tables start without (``ServerSettings.default_preset_without``).
         """
-        settings = await self._store.get_guild_settings(guild_id)
+        settings = await self._current(guild_id, exists)
         new = settings
         if default_preset is not None:
             if default_preset not in preset_names():
@@ -231,10 +292,14 @@ def _with_default_house_rule(
         return replace(settings, default_house_rules=rules)
     if option is None or value is None:
         raise ServiceError("conflicting-options", _("Give a house rule and its value together."))
+    base = _house_rules_base(settings.default_preset, rules)
     try:
-        ruleset = rule_options.change(
-            rule_options.with_house_rules(_house_rules_base(settings.default_preset), rules), option, value
-        )
+        ruleset = rule_options.change(rule_options.with_house_rules(base, rules), option, value)
     except RulesetError as exc:
         raise ServiceError("bad-house-rule", _("That house rule can't be used: {exc}.", exc=exc)) from None
-    return replace(settings, default_house_rules=rule_options.house_rules(ruleset))
+    changed = rule_options.house_rules(ruleset)
+    # A rule the base preset happens to have (set while another default was read) still counts for the
+    # other presets: kept unless this change gave it another value.
+    now = ruleset.to_json()
+    kept = {key: held for key, held in rules.items() if key not in changed and now.get(key) == held}
+    return replace(settings, default_house_rules={**changed, **kept})

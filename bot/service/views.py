@@ -1,13 +1,14 @@
 """Engine values as the service shows them to the face: a house rule option's view (the lobby's panel), the
-sides' standing (partnerships), the words for a finished match's house rules (the engine's
-``bot.engine.rule_options`` knows the options, ``bot.engine.rule_wording`` their words)."""
+sides' standing (partnerships), the words for a finished match's house rules and for a server's house rules
+for new tables (the engine's ``bot.engine.rule_options`` knows the options, ``bot.engine.rule_wording``
+their words)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import Match, Ruleset, RulesetError, rule_options
+from bot.engine import PRESETS, Match, Ruleset, RulesetError, get_preset, rule_options
 from bot.engine import rule_wording as words
 from bot.i18n import _
 from bot.service.models import HouseOption, SideLine
@@ -46,3 +47,74 @@ def house_words(preset: str, rules: dict[str, Any]) -> tuple[str, ...]:
         return tuple(words.differences(rule_options.with_house_rules(preset, rules)))
     except RulesetError:
         return ()
+
+
+#: What a stored rule's value may raise when a preset refuses it (a damaged or an impossible value).
+_REFUSED = (RulesetError, TypeError, ValueError)
+
+
+def server_house_words(preset: str, rules: dict[str, Any]) -> tuple[str, ...]:
+    """A server's house rules for new tables in words, read against ``preset`` (one they fit together): one
+    sentence per rule (options that read as one give one), a rule that ``preset`` itself has included, since
+    new tables of the other presets get it too. Nothing when they do not fit ``preset``."""
+    if not rules:
+        return ()
+    try:
+        ruleset = rule_options.with_house_rules(preset, rules)
+    except _REFUSED:
+        return ()
+    out = list(words.differences(ruleset))
+    base = PRESETS[ruleset.name]
+    for option in rule_options.OPTIONS:
+        if option.key not in rules or getattr(ruleset, option.key) != getattr(base, option.key):
+            continue  # not a rule of the server's, or said above
+        sentence = words.describe(ruleset, option.key)
+        if words.in_use(ruleset, option.key) and sentence not in out:
+            out.append(sentence)
+    return tuple(out)
+
+
+def server_rules_left_out(preset: str, shown_against: str, rules: dict[str, Any]) -> tuple[str, ...]:
+    """The server's house rules that new tables of ``preset`` start without, in the words
+    ``server_house_words(shown_against, rules)`` gives them, each with the preset's reason when it has one.
+
+    As the lobby applies them (``bot.service.lobby``): all of them when they fit the preset together, else
+    each one that fits, in turn; a preset that takes no house rules (crazier-abilities) none."""
+    if not rules:
+        return ()
+    try:
+        shown: Ruleset | None = rule_options.with_house_rules(shown_against, rules)
+    except _REFUSED:
+        shown = None
+
+    def sentence(key: str) -> str:
+        try:
+            return words.describe(shown, key) if shown is not None else key
+        except _REFUSED:
+            return key
+
+    if preset not in PRESETS:
+        return tuple(dict.fromkeys(sentence(key) for key in rules))
+    out: dict[str, str] = {}  # sentence: with its reason
+    for key, exc in with_server_rules(get_preset(preset), rules)[1]:
+        said = sentence(key)
+        reason = str(exc) if isinstance(exc, RulesetError) else ""
+        out.setdefault(said, f"{said} ({reason})" if reason else said)
+    return tuple(out.values())
+
+
+def with_server_rules(ruleset: Ruleset, rules: dict[str, Any]) -> tuple[Ruleset, list[tuple[str, Exception]]]:
+    """The preset ``ruleset`` with a server's house rules for new tables, and those it refused with why: all
+    of them when they fit it together, else each one that fits, in turn (one rule a preset refuses leaves
+    the others in force). The lobby deals new tables with these; the settings answer names the refused."""
+    try:
+        return rule_options.with_house_rules(ruleset.name, rules), []
+    except _REFUSED:
+        pass
+    left_out: list[tuple[str, Exception]] = []
+    for key, value in rules.items():
+        try:
+            ruleset = ruleset.replace(**{rule_options.option(key).key: value})
+        except _REFUSED as exc:
+            left_out.append((key, exc))
+    return ruleset, left_out

@@ -6,7 +6,9 @@ when they are ready and the server has them on), ``picture(snapshot)`` for the b
 event loop, or None when the server has it off or the table has no round on it; a crazier-abilities table
 has its own picture, ``bot.ui.crazier_picture``). A server's two switches are
 read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
-the settings. Both default to on (``CardDisplay``).
+the settings. Both default to on (``CardDisplay``). The synchronous ``cached_*`` answers use what was read so
+far: a caller composing a server's public text ``load``s it first (``has_read`` says whether it must; the
+publisher does, once per server, before a table's lines and board).
 
 ``language(guild_id)`` is the language of the server's public text: the one chosen in its settings, else the
 server's language in Discord as its interactions last said it (``note_guild_locale``), else English.
@@ -47,6 +49,11 @@ class Appearance:
 
     def set_switches(self, guild_id: int, switches: CardDisplay) -> None:
         self._switches[guild_id] = switches
+
+    def has_read(self, guild_id: int) -> bool:
+        """Whether the server's switches are known here (read or set): the ``cached_*`` answers are its own,
+        not the defaults."""
+        return guild_id in self._switches
 
     async def load(self, guild_id: int) -> CardDisplay:
         """The server's switches, read from the settings the first time they are needed."""

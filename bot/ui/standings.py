@@ -468,7 +468,7 @@ def settings_embed(
         title=_("Crazy Eights settings — saved") if changed else _("Crazy Eights settings"),
         colour=COLOUR,
     )
-    embed.add_field(name=_("Default preset"), value=settings.default_preset)
+    embed.add_field(name=_("Default preset"), value=preset_name(settings.default_preset))
     embed.add_field(name=_("Default turn timeout"), value=duration(settings.default_turn_timeout))
     channels = (
         ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
@@ -482,12 +482,14 @@ def settings_embed(
         else _("none (members with Manage Channels manage tables)")
     )
     embed.add_field(name=_("Table manager role"), value=role, inline=False)
-    rules = settings.default_house_rules
-    embed.add_field(
-        name=_("House rules for new tables"),
-        value=_clip("; ".join(rules), FIELD_VALUE_LIMIT) if rules else _("none: each preset as it is"),
-        inline=False,
-    )
+    rules = "; ".join(settings.default_house_rules) or _("none: each preset as it is")
+    if settings.default_preset_without:  # each table gets those its preset takes: say which the default lacks
+        rules += "\n" + _(
+            "Not at {preset} tables (the default preset): {rules}",
+            preset=preset_name(settings.default_preset),
+            rules="; ".join(settings.default_preset_without),
+        )
+    embed.add_field(name=_("House rules for new tables"), value=_clip(rules, FIELD_VALUE_LIMIT), inline=False)
     if display is not None:
         embed.add_field(name=_("Card emojis"), value=_("on") if display.card_emojis else _("off (text only)"))
         embed.add_field(

@@ -109,3 +109,74 @@ async def test_card_display_defaults_on_then_changes_and_persists(store: Store) 
     # A damaged value reads as the defaults rather than breaking the settings.
     await store.set_meta(f"card_display:{GUILD}", "{not json")
     assert await service.card_display(GUILD) == CardDisplay()
+
+
+async def test_deleted_channels_leave_the_list_and_the_last_one_leaves_it_empty(store: Store) -> None:
+    """A deleted channel leaves the list (a place of the 25 again; nobody is sent there); one not listed
+    changes nothing; once the last one goes, every channel takes tables, as after ``clear_channels``."""
+    service = ServerService(store)
+    for channel in (5, 6):
+        await service.update_settings(GUILD, allow_channel=channel)
+    assert await service.channels_deleted(GUILD, (99,)) == (5, 6)
+    assert await service.channels_deleted(GUILD, (6,)) == (5,)
+    assert (await store.get_guild_settings(GUILD)).allowed_channel_ids == (5,)
+    assert not await service.in_table_channels(GUILD, 7)
+    assert await service.channels_deleted(GUILD, (5,)) == ()
+    assert await service.in_table_channels(GUILD, 7)
+    assert await store.get_guild_settings(OTHER_GUILD) == GuildSettings(guild_id=OTHER_GUILD)
+
+
+async def test_listed_channels_the_server_no_longer_has_leave_the_list_when_it_is_read(store: Store) -> None:
+    """Channels deleted while the bot was away: the face says which of the listed channels the server still
+    has (when it knows them), and the others leave the list as it is shown, used or changed."""
+    service = ServerService(store)
+    for channel in (5, 6, 7):
+        await service.update_settings(GUILD, allow_channel=channel)
+    assert (await service.settings(GUILD)).allowed_channel_ids == (5, 6, 7)  # not known: all kept
+    assert (await service.settings(GUILD, lambda c: c != 7)).allowed_channel_ids == (5, 6)
+    assert not await service.in_table_channels(GUILD, 8, exists=lambda c: c != 6)
+    changed = await service.update_settings(GUILD, allow_channel=8, exists=lambda c: c != 5)
+    assert changed.allowed_channel_ids == (8,)
+    assert (await store.get_guild_settings(GUILD)).allowed_channel_ids == (8,)
+
+
+async def test_house_rules_are_kept_and_shown_whatever_the_default_preset(store: Store) -> None:
+    """The house rules for new tables go to every preset that takes them: a default preset that does not take
+    one is accepted, the rule is still shown (read against the standard game), and the settings name what
+    the default preset's tables start without, with the reason; a rule set then is checked with them."""
+    service = ServerService(store)
+    await service.update_settings(GUILD, house_option="draw_limit", house_value="3")
+    moved = await service.update_settings(GUILD, default_preset="must-play")
+    assert moved.default_preset == "must-play"
+    assert moved.default_house_rules == (
+        "Draw up to 3 cards; a playable card drawn when you had no play must be played",
+    )
+    assert len(moved.default_preset_without) == 1
+    assert moved.default_preset_without[0].startswith("Draw up to 3 cards")
+    assert "the draw limit must be one card" in moved.default_preset_without[0]
+    more = await service.update_settings(GUILD, house_option="reshuffle", house_value="off")
+    assert (await store.get_guild_settings(GUILD)).default_house_rules == {
+        "draw_limit": 3,
+        "reshuffle": False,
+    }
+    assert len(more.default_house_rules) == 2 and len(more.default_preset_without) == 1
+    back = await service.update_settings(GUILD, default_preset="classic")
+    assert back.default_preset_without == () and len(back.default_house_rules) == 2
+
+
+async def test_a_house_rule_the_default_preset_has_itself_is_kept_for_the_others(store: Store) -> None:
+    """A rule set while another default preset was read (here one that `classic` has itself) still counts for
+    the presets that differ: shown, and kept when another rule is set."""
+    service = ServerService(store)
+    await store.save_guild_settings(
+        GuildSettings(
+            guild_id=GUILD, default_house_rules={"draw_limit": None, "after_draw": "must-play-drawn"}
+        )
+    )
+    shown = await service.settings(GUILD)
+    assert shown.default_house_rules == (
+        "Draw until a card can be played; a playable card drawn when you had no play must be played",
+    )
+    await service.update_settings(GUILD, house_option="reshuffle", house_value="off")
+    rules = (await store.get_guild_settings(GUILD)).default_house_rules
+    assert rules == {"draw_limit": None, "after_draw": "must-play-drawn", "reshuffle": False}

@@ -314,6 +314,21 @@ def test_settings_embed_shows_defaults_and_choices() -> None:
     assert "saved" in (chosen.title or "")
 
 
+def test_settings_embed_says_which_house_rules_the_default_presets_tables_start_without() -> None:
+    """Each new table gets the server's house rules its preset takes: the answer lists them all, then those
+    the default preset's tables start without, with the preset named as the reader's Discord names it."""
+    settings = dataclasses.replace(
+        SETTINGS,
+        default_preset="must-play",
+        default_house_rules=("Draw up to 3 cards", "No reshuffle"),
+        default_preset_without=("Draw up to 3 cards (the draw limit must be one card)",),
+    )
+    assert fields(settings_embed(settings))["House rules for new tables"] == (
+        "Draw up to 3 cards; No reshuffle\n"
+        "Not at must-play tables (the default preset): Draw up to 3 cards (the draw limit must be one card)"
+    )
+
+
 def test_forget_buttons_name_the_user_and_the_choice() -> None:
     view = forget_view(VIEWER)
     confirm, cancel = view.children

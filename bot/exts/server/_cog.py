@@ -5,19 +5,29 @@ manager role, house rules new tables start with, card display switches; Manage S
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.delivery import answers
 from bot.exts._group import MAX_TYPED, MAX_TYPED_VALUE, EightsGroup, FeatureCog, answering_control
 from bot.i18n import LANGUAGE_NAMES, N_, _, fold
 from bot.service import house_option_labels, house_value_suggestions, preset_names
-from bot.service.errors import ServiceError
-from bot.service.server import AUTO_LANGUAGE, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT, ServerService
+from bot.service.errors import DatabaseFault, ServiceError
+from bot.service.server import (
+    AUTO_LANGUAGE,
+    MAX_TURN_TIMEOUT,
+    MIN_TURN_TIMEOUT,
+    ChannelCheck,
+    ServerService,
+)
 from bot.ui.appearance import Appearance
 from bot.ui.standings import FORGET_QUESTION, FORGOTTEN, SERVER_COG, forget_view, settings_embed
+
+log = logging.getLogger(__name__)
 
 NOT_IN_GUILD = N_("Use this command in a server.")
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
@@ -34,6 +44,19 @@ def thread_parent(interaction: discord.Interaction) -> int | None:
     """The channel a thread (or forum post) belongs to, when the interaction comes from one."""
     channel = interaction.channel
     return channel.parent_id if isinstance(channel, discord.Thread) else None
+
+
+def channel_check(interaction: discord.Interaction) -> ChannelCheck | None:
+    """Whether a channel is still one of the interaction's server's, when the bot knows its channels: the
+    server in discord.py's cache and available (its GUILD_CREATE lists every channel, and CHANNEL_CREATE and
+    CHANNEL_DELETE keep the list). None otherwise (a server not cached, or in an outage: its channels are
+    not known, and no listed channel may be taken for deleted)."""
+    if interaction.guild_id is None:
+        return None
+    guild = interaction.client.get_guild(interaction.guild_id)
+    if guild is None or guild.unavailable:
+        return None
+    return lambda channel_id: guild.get_channel_or_thread(channel_id) is not None
 
 
 # The languages by their own names (Discord shows a choice's name in the reader's language only when a
@@ -58,8 +81,20 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         if interaction.guild_id is None or interaction.channel_id is None:
             return True
         return await self.server.in_table_channels(
-            interaction.guild_id, interaction.channel_id, thread_parent(interaction)
+            interaction.guild_id,
+            interaction.channel_id,
+            thread_parent(interaction),
+            exists=channel_check(interaction),
         )
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: off the server's list of table channels, if listed (its tables are closed
+        by ``bot.exts.tables._channels``)."""
+        try:
+            await self.server.channels_deleted(channel.guild.id, (channel.id,))
+        except DatabaseFault as error:  # the list is checked again when it is next shown or used
+            log.warning("guild %s: deleted channel %s still listed: %s", channel.guild.id, channel.id, error)
 
     @app_commands.command(
         name="settings", description="Show or change this server's Crazy Eights settings (Manage Server)."
@@ -121,8 +156,9 @@ class ServerCog(FeatureCog, name=SERVER_COG):
             or language is not None
         )
         try:
+            exists = channel_check(interaction)
             if not changes:
-                settings = await self.server.settings(interaction.guild_id)
+                settings = await self.server.settings(interaction.guild_id, exists)
             else:
                 settings = await self.server.update_settings(
                     interaction.guild_id,
@@ -136,6 +172,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
                     house_option=house_option,
                     house_value=house_value,
                     clear_house_rules=clear_house_rules,
+                    exists=exists,
                 )
             display = await self.server.update_card_display(
                 interaction.guild_id, card_emojis=card_emojis, board_picture=board_picture, language=language

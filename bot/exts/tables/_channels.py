@@ -1,6 +1,7 @@
 """Discord's news about the places tables live in: a channel or thread deleted, the bot removed from a
 server (their tables are closed: nothing of them could be shown again), and permissions changed or a thread
-reopened (a channel that refused the bot is tried again). See ``bot.delivery.channel_refusals``."""
+reopened (a channel that refused the bot is tried again). See ``bot.delivery.channel_refusals``. A deleted
+channel also leaves its server's list of table channels (``bot.exts.server``)."""
 
 from __future__ import annotations
 
