@@ -431,7 +431,11 @@ def cmd_forget_user(args: argparse.Namespace) -> int:
     print(f"forgot user {args.user_id} {where}: {changed} row(s) deleted or anonymised")
     if open_tables:
         ids = ", ".join(str(table) for table in open_tables)
-        print(f"note: the user still has a seat at open table(s) {ids}; run this again after they finish")
+        # A seat, or a lobby they left or were removed from: the table's state and moves still name them.
+        print(
+            f"note: open table(s) {ids} still hold the user (a seat, or a lobby they left); "
+            "run this again after they finish"
+        )
     return 0
 
 

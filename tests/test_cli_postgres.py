@@ -16,7 +16,7 @@ import pytest
 
 from bot.store import open_store
 from tests.store.test_copy import fill
-from tests.store.test_postgres_migrations import copy_migrations, fetch, migrate
+from tests.store.test_postgres_migrations import LATEST, copy_migrations, fetch, migrate
 from tests.test_cli import TOKEN, bot
 
 PASSWORD = "hunter2-not-shown"
@@ -205,7 +205,8 @@ def old_schema(url: str, tmp_path: Path) -> None:
 def test_check_is_ready_on_an_empty_postgres_database(pg_schema_url: str, tmp_path: Path) -> None:
     env = {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": with_password(pg_schema_url)}
     checked = bot(tmp_path, "check", env=env)
-    assert "schema version 0 of 13 (run will apply 13 migration(s))" in checked.stdout, checked.stdout
+    expected = f"schema version 0 of {LATEST} (run will apply {LATEST} migration(s))"
+    assert expected in checked.stdout, checked.stdout
     assert checked.returncode == 0, checked.stdout  # run would start: it migrates first
     assert_masked(checked.stdout)
 
@@ -213,7 +214,7 @@ def test_check_is_ready_on_an_empty_postgres_database(pg_schema_url: str, tmp_pa
 def test_check_is_ready_on_a_postgres_database_of_an_older_schema(pg_schema_url: str, tmp_path: Path) -> None:
     old_schema(pg_schema_url, tmp_path)
     checked = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN, "DATABASE_URL": pg_schema_url})
-    assert f"schema version {OLD_VERSION} of 13" in checked.stdout, checked.stdout
+    assert f"schema version {OLD_VERSION} of {LATEST}" in checked.stdout, checked.stdout
     assert checked.returncode == 0, checked.stdout
 
 
@@ -221,14 +222,14 @@ def test_forget_user_migrates_an_older_postgres_database(pg_schema_url: str, tmp
     old_schema(pg_schema_url, tmp_path)
     result = bot(tmp_path, "forget-user", "5", env={"DATABASE_URL": pg_schema_url})
     assert result.returncode == 0, result.stderr
-    assert asyncio.run(fetch(pg_schema_url, "SELECT max(version) FROM schema_migrations")) == [(13,)]
+    assert asyncio.run(fetch(pg_schema_url, "SELECT max(version) FROM schema_migrations")) == [(LATEST,)]
 
 
 def test_copy_db_from_an_older_postgres_database(pg_schema_url: str, tmp_path: Path) -> None:
     old_schema(pg_schema_url, tmp_path)
     result = bot(tmp_path, "copy-db", "--from", pg_schema_url, "--to", "sqlite:///copy.sqlite3")
     assert result.returncode == 0, result.stderr
-    assert "schema version 13" in result.stdout
+    assert f"schema version {LATEST}" in result.stdout
 
 
 def test_a_table_of_the_schema_that_cannot_be_read_is_named_and_no_sqlite_file_is_blamed(
@@ -236,7 +237,7 @@ def test_a_table_of_the_schema_that_cannot_be_read_is_named_and_no_sqlite_file_i
 ) -> None:
     """Each table is read on its own: the one missing is named, not every table after it ("current
     transaction is aborted"). forget-user refuses it in PostgreSQL's words."""
-    assert asyncio.run(migrate(pg_schema_url)) == 13
+    assert asyncio.run(migrate(pg_schema_url)) == LATEST
     asyncio.run(fetch(pg_schema_url, "DROP TABLE ratings"))
     url = with_password(pg_schema_url)
     checked = bot(tmp_path, "check", env={"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
@@ -254,7 +255,7 @@ def test_check_says_run_would_not_start_on_a_read_only_postgres_session(
 ) -> None:
     """run migrates first, which writes (a standby after a failover, a user or database whose transactions
     are read-only by default): check tries whether it may, writing nothing."""
-    assert asyncio.run(migrate(pg_schema_url)) == 13
+    assert asyncio.run(migrate(pg_schema_url)) == LATEST
     url = f"{with_password(pg_schema_url)}&default_transaction_read_only=on"
     env = {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/api/v10"}
     checked = bot(tmp_path, "check", env=env)

@@ -225,8 +225,12 @@ def player_position(seats: Iterable[SeatRecord], doc: dict[str, Any], user_id: i
 
 
 def is_cpu(seat: SeatRecord) -> bool:
-    """A CPU seat, or a person's seat the CPU has taken over."""
-    return seat.user_id is None or seat.cpu_takeover
+    """A CPU seat, or a person's seat the CPU has taken over.
+
+    A CPU seat has no user id and always a level (``add_cpu``). A seat without either is a person's whom
+    forget-user anonymised at a closed table (``bot.store.forget``: the id goes, the level stays as it
+    was), shown in a replay as the person the channel saw, not as a CPU."""
+    return seat.cpu_takeover or (seat.user_id is None and seat.cpu_level is not None)
 
 
 def cpu_level(seat: SeatRecord) -> str:

@@ -120,7 +120,13 @@ class _Replayer(ABC, Generic[GameMatch]):
     ) -> None:
         self._record = record
         self._table_doc = doc
-        self._seats = [replace(seat, cpu_takeover=False) for seat in seats]
+        # A person's seat as dealt: a CPU's takeover (its flag and level) comes with its public line. A
+        # taken-over seat's level is the takeover's, which a seat forget-user anonymised (no user id) would
+        # otherwise show as a CPU seat's from the deal on (``bot.service.live.is_cpu``).
+        self._seats = [
+            replace(seat, cpu_takeover=False, cpu_level=None if seat.cpu_takeover else seat.cpu_level)
+            for seat in seats
+        ]
         # The host as the table was opened (game_tables.host_id, never changed after), then as the public
         # lines pass it on; the board's last plays as the table's own document kept them (settlement).
         self._host_id: int = record.host_id

@@ -470,7 +470,8 @@ class Store(Protocol):
         ...
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:
-        """Ids of the open tables where the user has a seat."""
+        """Ids of the open tables that hold the user, which ``forget_user`` leaves alone: where they have a
+        seat, or acted (a lobby they left or were removed from: the table's state and moves name them)."""
         ...
 
     # --- copy-db -----------------------------------------------------------------------------------------
@@ -558,8 +559,9 @@ class Store(Protocol):
     async def prune_closed_moves(self, closed_before: float, limit: int, now: float) -> int:
         """Delete at most ``limit`` moves of tables closed (finished or abandoned) before ``closed_before``,
         the oldest tables first, in one short transaction; a table whose log is then empty is marked pruned
-        at ``now``. Returns the moves deleted (0: nothing is left to prune). Open tables' logs, results,
-        rankings and statistics are never touched."""
+        at ``now``. Who acted in the deleted moves is kept (``pruned_actors``), so that ``forget_user``
+        still finds the table. Returns the moves deleted (0: nothing is left to prune). Open tables' logs,
+        results, rankings and statistics are never touched."""
         ...
 
     async def moves_pruned_at(self, table_id: int) -> float | None:

@@ -4,7 +4,14 @@ The person's statistics and ratings go, and every copy of their id and name at c
 anonymous: seats, match rankings, the tables they opened, the move log's actor ids, and the JSON the store
 keeps, which names people too (a table's state: its host, its kicked list, the recent events and the final
 ranking; the move log: who joined, left, was kicked or taken over, who a private event went to). Open tables
-are left alone, because the game in progress needs them (``open_tables_of_user`` lists them).
+are left alone, because the game in progress needs them (``open_tables_of_user`` lists them: those where the
+person has a seat or acted, a lobby they left or were removed from included).
+
+A closed table whose move log retention deleted (``MOVE_LOG_RETENTION_DAYS``) no longer tells who acted there,
+yet its state may still name a person who holds no seat (a lobby they left, or were removed from): retention
+keeps who acted in the moves it deletes in ``pruned_actors``, in the deleting transaction
+(``prune_closed_moves``; migrations/0014_pruned_actors.sql), and forget finds such tables there, by the
+person's id, then deletes the person's rows there.
 
 ``procedure`` is a generator of the statements, written once: each backend runs what it yields inside one
 transaction and sends back the rows of a query (or the count of rows a change touched), so the SQL and the
@@ -18,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store.rows import ANONYMOUS_NAME, dumps, loads
-from bot.store.statements import CLOSED, params_of
+from bot.store.statements import CLOSED, OPEN, params_of
 
 # While this meta row exists (only inside forget's own transaction) the move log's append-only trigger lets a
 # move's action and events be rewritten: see migrations/0007_forget_everywhere.sql.
@@ -33,6 +40,22 @@ _ID_KEYS: dict[str, int | None] = {"user_id": None, "to": 0, "member": None, "ho
 _NAME_KEYS = ("name", "display_name")
 # Lists of people's ids.
 _ID_LISTS = ("kicked",)
+
+# The schema version that made ``pruned_actors``: a store migrated to an older one (a test making a database
+# as an old bot would have) prunes without the note, which that migration then backfills from the tables'
+# state.
+PRUNED_ACTORS_MIGRATION = 14
+
+# The open tables forget leaves alone that hold the person (``Store.open_tables_of_user``): a seat, or a move
+# of theirs (a lobby they left or were removed from: no seat, but the table's state and moves name them;
+# kicked and left people joined first, so their join move is there). Each by an index; :user.
+OPEN_TABLES_OF_USER = (
+    "SELECT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
+    f"WHERE s.user_id = :user AND t.{OPEN} "
+    "UNION SELECT m.table_id FROM moves AS m JOIN game_tables AS t ON t.id = m.table_id "
+    f"WHERE m.actor_id = :user AND t.{OPEN} "
+    "ORDER BY 1"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +73,8 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
     """forget-user's statements, in order; returns the number of rows deleted or anonymised.
 
     The closed tables the person was at are found first, through what still names them (the tables they
-    opened, their seats, their moves: each by an index), before those are anonymised."""
+    opened, their seats, their moves, and retention's note of who acted in the moves it deleted: each by an
+    index), before those are anonymised."""
     values: dict[str, Any] = {
         "user": user_id,
         "guild": guild_id,
@@ -65,7 +89,9 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
         "UNION SELECT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
         f"WHERE s.user_id = :user AND t.{CLOSED}{t_in_guild} "
         "UNION SELECT m.table_id FROM moves AS m JOIN game_tables AS t ON t.id = m.table_id "
-        f"WHERE m.actor_id = :user AND t.{CLOSED}{t_in_guild}",
+        f"WHERE m.actor_id = :user AND t.{CLOSED}{t_in_guild} "
+        "UNION SELECT p.table_id FROM pruned_actors AS p JOIN game_tables AS t ON t.id = p.table_id "
+        f"WHERE p.user_id = :user AND t.{CLOSED}{t_in_guild}",
         rows=True,
         **values,
     )
@@ -115,6 +141,7 @@ def procedure(user_id: int, guild_id: int | None) -> Generator[Statement, Any, i
         f"UPDATE game_tables SET host_id = 0 WHERE host_id = :user AND {CLOSED}{in_guild}",
         "UPDATE seats SET user_id = NULL, display_name = :anonymous WHERE user_id = :user AND "
         + closed_table.format("seats"),
+        "DELETE FROM pruned_actors WHERE user_id = :user AND " + closed_table.format("pruned_actors"),
     ):
         changed += yield _statement(sql, **values)
     yield _statement("DELETE FROM meta WHERE key = :marker", **values)

@@ -218,6 +218,7 @@ class PostgresStore(PostgresStandings):
         self._rates = True  # as SqliteStore's: False after migrating to a schema older than the ratings'
         self._folded = True  # as SqliteStore's: people's ratings in player_stats from migration 0013 on
         self._tells = True  # as SqliteStore's: False on a schema older than the outbox's
+        self._notes_pruned = True  # as SqliteStore's: retention's pruned_actors from migration 0014 on
         # Whether the store vacuums its own tables (postgres_vacuum): None until the server's autovacuum
         # setting has been read. The first move looks at once (a restart may find a backlog).
         self._vacuums = vacuum
@@ -318,6 +319,7 @@ class PostgresStore(PostgresStandings):
         self._rates = version >= ratings.MIGRATION
         self._folded = version >= ratings.FOLDED_MIGRATION
         self._tells = version >= statements.OUTBOX_MIGRATION
+        self._notes_pruned = version >= forget.PRUNED_ACTORS_MIGRATION
         return version
 
     async def schema_version(self) -> int:
@@ -429,11 +431,7 @@ class PostgresStore(PostgresStandings):
             return await run_steps(conn, forget.procedure(user_id, guild_id))
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:
-        found = await self._pool.fetch(
-            "SELECT DISTINCT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
-            f"WHERE s.user_id = $1 AND t.{statements.OPEN} ORDER BY s.table_id",
-            user_id,
-        )
+        found = await self._pool.fetch(*_numbered(forget.OPEN_TABLES_OF_USER, {"user": user_id}))
         return [int(row[0]) for row in found]
 
     # --- copy-db -----------------------------------------------------------------------------------------
@@ -731,13 +729,28 @@ class PostgresStore(PostgresStandings):
                 if table_id is None:
                     break
                 wanted = limit - deleted
-                done = await conn.execute(
+                delete = (
                     "DELETE FROM moves WHERE table_id = $1 AND seq IN "
-                    "(SELECT seq FROM moves WHERE table_id = $1 ORDER BY seq LIMIT $2)",
-                    table_id,
-                    wanted,
+                    "(SELECT seq FROM moves WHERE table_id = $1 ORDER BY seq LIMIT $2)"
                 )
-                gone = int(done.split()[-1])  # "DELETE n"
+                if self._notes_pruned:
+                    # Who acted in the moves that go (bot.store.forget: forget-user finds the table by it
+                    # afterwards), read from the rows as deleted: a forget holding some of them commits
+                    # first, and the actor it took out is not noted.
+                    gone = int(
+                        await conn.fetchval(
+                            f"WITH gone AS ({delete} RETURNING table_id, actor_id), "
+                            "noted AS (INSERT INTO pruned_actors (user_id, table_id) "
+                            "SELECT DISTINCT actor_id, table_id FROM gone WHERE actor_id IS NOT NULL "
+                            "ON CONFLICT DO NOTHING) "
+                            "SELECT count(*) FROM gone",
+                            table_id,
+                            wanted,
+                        )
+                    )
+                else:
+                    done = await conn.execute(delete, table_id, wanted)
+                    gone = int(done.split()[-1])  # "DELETE n"
                 deleted += gone
                 if gone < wanted:  # the table's log is empty now: marked so only once it really is
                     marked = await conn.execute(

@@ -303,6 +303,7 @@ class SqliteStore:
         self._rates = True
         self._folded = True  # likewise: people's ratings in player_stats from migration 0013 on
         self._tells = True  # likewise: False on a schema older than the outbox's (no rows written or read)
+        self._notes_pruned = True  # likewise: retention notes who acted in what it prunes from migration 0014
 
     @classmethod
     async def open(
@@ -392,6 +393,7 @@ class SqliteStore:
         self._rates = version >= ratings.MIGRATION
         self._folded = version >= ratings.FOLDED_MIGRATION
         self._tells = version >= statements.OUTBOX_MIGRATION
+        self._notes_pruned = version >= forget.PRUNED_ACTORS_MIGRATION
         return version
 
     async def schema_version(self) -> int:
@@ -604,14 +606,11 @@ class SqliteStore:
         )
 
     async def open_tables_of_user(self, user_id: int) -> list[int]:
-        """Open tables where the user has a seat: forget_user leaves those alone (their game needs them)."""
+        """Open tables that hold the user (a seat, or a move: ``forget.OPEN_TABLES_OF_USER``): forget_user
+        leaves those alone (their game needs them)."""
 
         def work(conn: sqlite3.Connection) -> list[int]:
-            rows = conn.execute(
-                "SELECT DISTINCT s.table_id FROM seats AS s JOIN game_tables AS t ON t.id = s.table_id "
-                "WHERE s.user_id = ? AND t.status IN ('lobby', 'playing') ORDER BY s.table_id",
-                (user_id,),
-            ).fetchall()
+            rows = conn.execute(forget.OPEN_TABLES_OF_USER, {"user": user_id}).fetchall()
             return [int(row[0]) for row in rows]
 
         return await self._call(work)
@@ -872,6 +871,8 @@ class SqliteStore:
     # --- retention of closed tables' move logs ---------------------------------------------------------
 
     async def prune_closed_moves(self, closed_before: float, limit: int, now: float) -> int:
+        notes = self._notes_pruned
+
         def work(conn: sqlite3.Connection) -> int:
             deleted = 0
             while deleted < limit:
@@ -883,6 +884,17 @@ class SqliteStore:
                 if row is None:
                     break
                 wanted = limit - deleted
+                if notes:
+                    # Who acted in the moves about to go (bot.store.forget: forget-user finds the table by it
+                    # afterwards); the write lock keeps a forget out until they are gone.
+                    conn.execute(
+                        "INSERT INTO pruned_actors (user_id, table_id) "
+                        "SELECT DISTINCT actor_id, table_id FROM moves WHERE table_id = ? "
+                        "AND actor_id IS NOT NULL AND seq IN "
+                        "(SELECT seq FROM moves WHERE table_id = ? ORDER BY seq LIMIT ?) "
+                        "ON CONFLICT DO NOTHING",
+                        (row[0], row[0], wanted),
+                    )
                 gone = conn.execute(
                     "DELETE FROM moves WHERE table_id = ? AND seq IN "
                     "(SELECT seq FROM moves WHERE table_id = ? ORDER BY seq LIMIT ?)",

@@ -63,6 +63,7 @@ DATA_TABLES = (
     "heartbeats",
     "ratings",
     "move_outbox",
+    "pruned_actors",
 )
 
 

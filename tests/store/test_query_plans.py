@@ -78,6 +78,13 @@ async def exercise_every_query(store: Store) -> None:
     ))  # fmt: skip
     await store.forget_user(12, guild_id=GUILD)
     await store.forget_user(11)
+    # Retention notes who acted in the moves it deletes (pruned_actors); forget finds the table by it.
+    await store.commit_move(MoveCommit(
+        table_id, 2, actor_id=13, action={}, events=[], new_state={"kicked": [13]}, deadline=None, now=3.0,
+    ))  # fmt: skip
+    while await store.prune_closed_moves(10.0, 2, now=11.0):
+        pass
+    await store.forget_user(13)
 
 
 async def test_no_query_scans_a_table_or_sorts_the_leaderboard(sqlite_store: SqliteStore) -> None:
