@@ -5,6 +5,7 @@ their words)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -111,10 +112,27 @@ def with_server_rules(ruleset: Ruleset, rules: dict[str, Any]) -> tuple[Ruleset,
         return rule_options.with_house_rules(ruleset.name, rules), []
     except _REFUSED:
         pass
-    left_out: list[tuple[str, Exception]] = []
+    # One at a time as a host sets them (``rule_options.change``: the options the engine takes only
+    # together, a match end and what it counts, follow each other), passes repeated while one more fits, so
+    # that neither the stored order nor a pair refused half by half leaves out a rule the preset takes.
+    left = dict(rules)
+    refused: dict[str, Exception] = {}
+    for _pass in range(len(rules)):
+        applied_one = False
+        for key, value in list(left.items()):
+            try:
+                ruleset = rule_options.change(ruleset, key, value)
+            except _REFUSED as exc:
+                refused[key] = exc
+                continue
+            del left[key]
+            applied_one = True
+        if not applied_one or not left:
+            break
+    # A later rule's companion change may have moved an earlier one (a target after a number of rounds):
+    # the stored values are set again where they still fit together.
     for key, value in rules.items():
-        try:
-            ruleset = ruleset.replace(**{rule_options.option(key).key: value})
-        except _REFUSED as exc:
-            left_out.append((key, exc))
-    return ruleset, left_out
+        if key not in left:
+            with contextlib.suppress(*_REFUSED):
+                ruleset = ruleset.replace(**{rule_options.option(key).key: value})
+    return ruleset, [(key, refused[key]) for key in left]
