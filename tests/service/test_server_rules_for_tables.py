@@ -11,7 +11,6 @@ from bot.service import TableService
 from bot.service.server import ServerService
 from bot.store import Store
 from tests.service.support import ALICE, CHANNEL, GUILD
-from tests.service.support import clock, recorder, service, store  # noqa: F401  (fixtures)
 
 
 @pytest.mark.parametrize(
