@@ -61,24 +61,20 @@ class LiveTable:
     snapshot_of: tuple[int, TableRecord, TableSnapshot] | None = None
     # The last commit's connection broke and the database could not say whether it stored the move.
     unconfirmed: bool = False
-    # Loaded from the store (a restart): when, and how long nobody had acted by the table's last commit.
-    # The time the bot was down is not the players' idleness (see ``idle_at``).
-    loaded_at: float | None = None
-    idle_before_load: float = 0.0
 
     @property
     def id(self) -> int:
         return self.record.id
 
+    def idle_since(self) -> float:
+        """Since when nobody has acted, counting only time the bot was up: the last person's action, or later
+        when the bot was down meanwhile (``doc["idle_since"]``, set at a restore and saved with the next move,
+        so a later restore does not count the same outage again)."""
+        return max(float(self.doc["last_human_at"]), float(self.doc.get("idle_since") or 0.0))
+
     def idle_at(self) -> float:
-        """When the table has gone IDLE_TTL without a person acting, counting only time the bot was up: a
-        table restored after an outage keeps the idle time it had when it was last saved, and counts on from
-        its restore."""
-        last = float(self.doc["last_human_at"])
-        at = last + IDLE_TTL
-        if self.loaded_at is not None and last < self.loaded_at:
-            at = max(at, self.loaded_at + IDLE_TTL - self.idle_before_load)
-        return at
+        """When the table has gone IDLE_TTL without a person acting (``idle_since``)."""
+        return self.idle_since() + IDLE_TTL
 
     @property
     def phase(self) -> Phase:

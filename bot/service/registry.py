@@ -286,10 +286,13 @@ class TableRegistry:
 
     def add(self, live: LiveTable, *, restoring: bool = False) -> None:
         """Hold a table (just opened, or loaded from the store) and set its timers."""
-        if restoring and live.loaded_at is None:
-            live.loaded_at = self.clock.now()
-            idle = live.record.updated_at - float(live.doc["last_human_at"])
-            live.idle_before_load = min(max(0.0, idle), IDLE_TTL)
+        if restoring:
+            # The time the bot was away is not the players' idleness: the table keeps the idle time it had
+            # when it was last saved (or its holder stopped), and counts on from now.
+            now = self.clock.now()
+            idle = min(max(0.0, live.record.updated_at - live.idle_since()), IDLE_TTL)
+            if now - idle > live.idle_since():
+                live.doc["idle_since"] = now - idle
         self._tables[live.id] = live
         self._by_channel[live.record.channel_id] = live.id
         self._notify(live, open_=True)
@@ -315,6 +318,12 @@ class TableRegistry:
         for live in list(self._tables.values()):
             async with live.lock:
                 pass
+        if self._tables:
+            # Until now the bot was up with these tables: their next restore counts their idleness to here.
+            try:
+                await self.store.mark_held(list(self._tables), self.clock.now())
+            except Exception as error:  # a stop goes on: the restore then counts from the last move instead
+                log.warning("could not record when the open tables were last held: %s", error)
 
     # --- the mutation path ----------------------------------------------------------------------------------
 

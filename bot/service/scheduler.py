@@ -213,7 +213,11 @@ class TableScheduler:
 
     async def _on_pause_over(self, table_id: int, version: int) -> None:
         def change(work: Work) -> None:
-            if work.phase == "between_rounds":
+            if work.phase != "between_rounds":
+                return
+            if work.now >= work.live.idle_at():
+                work.close("abandoned", "idle")  # the pause it showed is over: no new round for nobody
+            else:
                 deal_next(work)
 
         await self._registry.automatic(table_id, version, {"kind": "next_round"}, change)
@@ -223,8 +227,15 @@ class TableScheduler:
             self._timeout(work)
             # The idle close waits for the turn the table showed; a timeout that ends that turn once nobody
             # has acted for IDLE_TTL closes the table, or the referee's move would give the next person a new
-            # turn to wait for, and the table would play on by itself for days.
-            if work.phase == "playing" and work.now >= work.live.idle_at():
+            # turn to wait for, and the table would play on by itself for days. A timeout that ended the
+            # round (or the match) is scored first: the pause it starts closes the table (``_on_pause_over``).
+            game = work.game
+            if (
+                work.phase == "playing"
+                and game is not None
+                and not game.round.over
+                and work.now >= work.live.idle_at()
+            ):
                 work.close("abandoned", "idle")
 
         await self._registry.automatic(table_id, version, {"kind": "timeout"}, change)

@@ -520,6 +520,13 @@ class Store(Protocol):
         """Remember the public board's message id (not a game move: no version change)."""
         ...
 
+    async def mark_held(self, table_ids: Sequence[int], now: float) -> None:
+        """A process stopping: the open tables of ``table_ids`` were held (their timers running) until
+        ``now``, written as their ``updated_at`` (not a game move: no version change). Their next restore
+        reads it as when the bot was last up with them: the idle rule counts the time before it, not the
+        time after."""
+        ...
+
     async def commit_move(self, move: MoveCommit) -> int:
         """Append the move, store the new state, deadline and (when given) the seats, status and results, all
         in one transaction. Returns the new version. Raises ConflictError when the stored version is not

@@ -585,6 +585,14 @@ class PostgresStore(PostgresStandings):
             table_id,
         )
 
+    async def mark_held(self, table_ids: Sequence[int], now: float) -> None:
+        await self._pool.execute(
+            "UPDATE game_tables SET updated_at = $1 "
+            "WHERE id = ANY($2::bigint[]) AND status IN ('lobby', 'playing')",
+            now,
+            list(table_ids),
+        )
+
     async def commit_move(self, move: MoveCommit) -> int:
         """See :meth:`bot.store.base.Store.commit_move`."""
         version = await self._commit_move(move)

@@ -739,6 +739,15 @@ class SqliteStore:
 
         await self._call(work)
 
+    async def mark_held(self, table_ids: Sequence[int], now: float) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "UPDATE game_tables SET updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
+                [(now, table_id) for table_id in table_ids],
+            )
+
+        await self._call(work)
+
     async def commit_move(self, move: MoveCommit) -> int:
         """See :meth:`bot.store.base.Store.commit_move`.
 
