@@ -5,10 +5,16 @@ looked; a team game. On both backends."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from bot.engine.crazier import DECK, CrazierMatch
+import pytest
+
+from bot.engine import EngineError
+from bot.engine.crazier import DECK, CrazierMatch, Move, get_preset
+from bot.engine.crazier import rules as crazier_rules
 from bot.service import Actor, FakeClock, Outcome
+from bot.service import replays as replays_module
 from bot.service.crazier import board
 from bot.service.replays import ReplayService, ReplayStep
 from bot.store import Store
@@ -102,3 +108,38 @@ async def test_a_crazier_team_game_replays_with_each_members_own_hand(store: Sto
         check_against_truth(steps, recording, position=position)
         assert steps[-1].snapshot.crazier is not None and steps[-1].snapshot.crazier.teams
         assert any(len(step.snapshot.crazier.acting) == 2 for step in steps if step.snapshot.crazier)
+
+
+async def test_a_team_match_stored_before_the_first_player_rotated_replays_as_it_was_played(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README, Replays: matches played before a change replay too. An earlier release played team games
+    with the first living opponent after the current first player as the next first player, and stored
+    their rules without ``rotating_team_leads`` (decision 10 of ``bot.engine.crazier``). Such a match, in
+    which a member lost mid-game (seed 10: in its third game the rule makes a difference), rebuilds from its
+    move log by the rule it was played by, and its end compares equal; dealt by the rule new matches play,
+    the same log breaks."""
+    old_rules = get_preset(PRESET).replace(rotating_team_leads=False)
+    monkeypatch.setitem(crazier_rules.PRESETS, PRESET, old_rules)  # the earlier release's lobby
+    table_id, _ = await play_crazier(store, ALICE, BOB, CAROL, cpus=("easy",), seed=10, teams=True)
+    monkeypatch.undo()
+    state = await store.get_state(table_id)
+    record = await store.get_table(table_id)
+    assert state is not None and record is not None
+    old = copy.deepcopy(state.state["match"])
+    assert old["rules"].pop("rotating_team_leads") is False
+    assert old["round"]["rules"].pop("rotating_team_leads") is False
+    assert "team_leads" not in old["round"]
+    moves = await store.moves(table_id)
+    replayer = replays_module.GAMES[PRESET](record, await store.list_seats(table_id), state.state, old)
+    built = replays_module._rebuild(replayer, record, moves, 0)
+    assert built.step(len(built.played) - 1).snapshot.status == "finished"
+    # The rule matters in this match: dealt by today's rule, its log is refused partway.
+    today = CrazierMatch.new(get_preset(PRESET, teams=True), 4, seed=int(state.state["seed"]))
+    steps = [step for move in built.played for step in replays_module._steps(move)]
+    with pytest.raises(EngineError):
+        for step in steps:
+            if step.get("kind") == "start_next_round":
+                today.start_next_round()
+            else:
+                today.apply(Move.from_json(step))

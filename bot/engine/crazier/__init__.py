@@ -43,9 +43,14 @@ meet):
     is not ended for them while a teammate may still act (the teammate's discard may change the colour to
     follow, a card they put into play may give Death a target): they may end their part themselves (the only
     move offered), and once no member has anything left to do, every member still at their part is ended at
-    once. The team's first player moves one seat on every team turn. A team wins with any member's win (empty
-    hand, King Arthur, fewest cards); its members all score 0; the other team's members each score their
-    team's total. Mordred, Castle and Crown of Kings count only the other team as opponents.
+    once. The team's first player moves one seat on every team turn: the next team's first player is its
+    next living member clockwise after its own last first player, so after a member has lost it still goes
+    round every living member (``CrazierRound.team_leads``). Games whose rules were stored before that
+    (without ``rotating_team_leads``) keep the rule they were played by, the first living member of the
+    other team after the current first player, so they go on and replay from their moves as played. A team
+    wins with any member's win (empty hand, King Arthur, fewest cards); its members all score 0; the other
+    team's members each score their team's total. Mordred, Castle and Crown of Kings count only the other
+    team as opponents.
 11. No card of this deck skips a turn or gives an extra one, so the section's "a skip or an extra turn
     concerns one player only" has nothing to apply to yet; the per-seat stages are where such a card would
     act.

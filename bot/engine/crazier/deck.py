@@ -12,7 +12,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from bot.engine.cards import RANK_CODES, joining_words, parse_rank
+from bot.engine.cards import MAX_TYPED, RANK_CODES, joining_words, parse_rank
 from bot.engine.errors import EngineError
 from bot.i18n import DEFAULT_LOCALE, N_, _, fold, read_typed, spellings, translations, use_locale
 
@@ -224,6 +224,23 @@ def _rank_word(word: str) -> str | None:
     return rank
 
 
+def _glued_card(w: str) -> str | None:
+    """A card typed as one word, a rank then a colour (``8p``, ``10moon``, ``kmoons``, ``Tsun``, ``aeyes``):
+    each place the word may be cut, from the left, in English first; then in the player's language (or
+    another we ship), either way round (a colour, then a rank, as German glues "Herzdame")."""
+    for cut in range(1, len(w)):
+        rank, colour = _RANK_WORDS.get(w[:cut]), _COLOUR_WORDS.get(w[cut:])
+        if rank and colour:
+            return rank + colour
+    for cut in range(1, len(w)):
+        colour, rank = _colour_word(w[:cut]), _rank_word(w[cut:])
+        if not (rank and colour):
+            rank, colour = _rank_word(w[:cut]), _colour_word(w[cut:])
+        if rank and colour:
+            return rank + colour
+    return None
+
+
 def parse_colour(text: object) -> Colour:
     """A colour from a letter, name, suit name or symbol, in English or the language in force (then any other
     language we ship); ``EngineError(906)`` otherwise."""
@@ -235,19 +252,22 @@ def parse_colour(text: object) -> Colour:
 
 
 def parse_card(text: object) -> str:
-    """A card from liberal input (``kb``, ``10 green``, ``queen of suns``, ``T-P``); ``EngineError(903)``."""
+    """A card from liberal input (``kb``, ``10 green``, ``queen of suns``, ``T-P``, ``10moon``, ``8purple``);
+    ``EngineError(903)``. Text longer than ``MAX_TYPED`` (spaces around it aside) is unknown at once, unread,
+    as the standard deck's parser does: a word is tried at each place it may be cut."""
     if isinstance(text, str):
-        code = text.strip().upper()
+        stripped = text.strip()
+        code = stripped.upper()
         if code in CARD_COLOURS:  # a code, as the controls send it: the common case, and cheap
             return code
+        if len(stripped) > MAX_TYPED:  # no card's name is that long
+            raise EngineError(903)
         joins = joining_words()  # "Dame de lune": the languages' "of"
         words = [w for w in re.split(r"[\s,\-_]+|\bof\b", fold(text)) if w and w not in joins]
         if len(words) == 1:
-            w = words[0]
-            for cut in (len(w) - 1,):
-                rank, colour = _RANK_WORDS.get(w[:cut]), _COLOUR_WORDS.get(w[cut:])
-                if rank and colour:
-                    return rank + colour
+            card = _glued_card(words[0])
+            if card is not None:
+                return card
         if len(words) == 2:
             for a, b in (words, words[::-1]):
                 rank, colour = _rank_word(a), _colour_word(b)

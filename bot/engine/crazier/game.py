@@ -63,6 +63,10 @@ class CrazierRound:
     lost_with: list[int | None]
     turn: int
     lead: int
+    #: With teams under ``rules.rotating_team_leads``: each team's last first player (None until the team has
+    #: led), from which its next one is found (decision 10). None otherwise (no teams, or rules stored
+    #: before it, whose games keep the rule they were played by: ``_next_lead``).
+    team_leads: list[int | None] | None
     active: list[int]
     stage: list[str]
     discards_left: list[int]
@@ -125,6 +129,7 @@ class CrazierRound:
         g.lost_with = [None] * n
         g.turn = 0
         g.lead = rng.randrange(n) if first is None else first
+        g.team_leads = [None, None] if rules.teams and rules.rotating_team_leads else None
         g.active, g.stage = [], [DONE] * n
         g.discards_left, g.effect_used = [0] * n, [False] * n
         g.batch, g.choice = [], None
@@ -426,6 +431,8 @@ class CrazierRound:
     def _start_turn(self, lead: int, ev: list[Event]) -> None:
         self.turn += 1
         self.lead = lead
+        if self.team_leads is not None:
+            self.team_leads[lead % 2] = lead
         if self.rules.teams:
             self.active = [s for s in self.clockwise(lead) if self.alive[s] and s % 2 == lead % 2]
         else:
@@ -437,9 +444,21 @@ class CrazierRound:
         ev.append(Event("turn", lead, {"seats": list(self.active), "turn": self.turn}))
 
     def _next_lead(self) -> int:
+        """Who takes the next turn: the next living player clockwise; with teams, the first player of the
+        other team's turn. That is the other team's next living member clockwise after its own last first
+        player (the first living one after the current first player while it has not led yet), so the first
+        player moves one seat on every team turn and goes round every living member, one who lost skipped
+        (decision 10). Under rules stored before that (``team_leads`` None with teams) it is the first living
+        member of the other team after the current first player, as those games were played: while everyone
+        lives the two agree."""
+        start, team = self.lead, None
+        if self.rules.teams:
+            team = 1 - self.lead % 2
+            last = None if self.team_leads is None else self.team_leads[team]
+            start = self.lead if last is None else last
         for k in range(1, self.n + 1):
-            s = (self.lead + k) % self.n
-            if self.alive[s] and (not self.rules.teams or s % 2 != self.lead % 2):
+            s = (start + k) % self.n
+            if self.alive[s] and (team is None or s % 2 == team):
                 return s
         return self.lead
 
@@ -673,6 +692,7 @@ class CrazierRound:
             "lost_with": list(self.lost_with),
             "turn": self.turn,
             "lead": self.lead,
+            **({} if self.team_leads is None else {"team_leads": list(self.team_leads)}),
             "active": list(self.active),
             "stage": list(self.stage),
             "discards_left": list(self.discards_left),
@@ -699,6 +719,19 @@ class CrazierRound:
         g.follow = data["follow"]
         g.alive, g.lost_with = list(data["alive"]), list(data["lost_with"])
         g.turn, g.lead = int(data["turn"]), int(data["lead"])
+        # Absent: a game without teams, or one whose rules predate it (its old rule goes on); or, under rules
+        # that rotate the first player, a position set up by hand: its current first player is its team's.
+        g.team_leads = None
+        if g.rules.teams and g.rules.rotating_team_leads:
+            leads = data.get("team_leads")
+            if leads is None:
+                leads = [None, None]
+                leads[g.lead % 2] = g.lead
+            g.team_leads = [None if s is None else int(s) for s in leads]
+            if len(g.team_leads) != 2 or any(
+                s is not None and not (0 <= s < g.n and s % 2 == t) for t, s in enumerate(g.team_leads)
+            ):
+                raise ValueError("the stored game's team_leads are not one seat (or none) per team")
         g.active, g.stage = list(data["active"]), list(data["stage"])
         g.discards_left, g.effect_used = list(data["discards_left"]), list(data["effect_used"])
         g.batch = [[e[0], e[1], _copy(e[2])] for e in data["batch"]]

@@ -30,6 +30,13 @@ class CrazierRules:
     turn_cap: int = 1000
     #: A match ends when a total passes this (card-count points, lowest total wins), as ``crazier`` does.
     target: int = 25
+    #: With teams, how the next team's first player is found (decision 10). True: the other team's next living
+    #: member clockwise after that team's own last first player, so the first player goes round every living
+    #: member even after a member has lost. False: the rule games were first stored with (the first living
+    #: member of the other team after the current first player, which after a loss may skip a member for
+    #: good); rules stored without this key read as False (``from_json``), so such a game goes on, and its
+    #: stored moves replay, exactly as it was played. No effect without teams.
+    rotating_team_leads: bool = True
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -44,6 +51,8 @@ class CrazierRules:
                 return f"{key} must be a whole number of at least 1"
         if type(self.teams) is not bool:
             return "teams must be true or false"
+        if type(self.rotating_team_leads) is not bool:
+            return "rotating_team_leads must be true or false"
         if not 2 <= self.min_players <= self.max_players <= 6:
             return "players must be between 2 and 6, the minimum not above the maximum"
         if self.hand_size * self.max_players + 2 > 52:
@@ -77,9 +86,11 @@ class CrazierRules:
 
     @classmethod
     def from_json(cls, data: object) -> CrazierRules:
+        """Rules as ``to_json`` wrote them. Rules stored before ``rotating_team_leads`` existed lack it: they
+        read as False, the rule their games were played (and are replayed) by."""
         if not isinstance(data, dict):
             raise RulesetError(_("a ruleset must be a JSON object"))
-        return cls().replace(**data)
+        return cls().replace(**{"rotating_team_leads": False, **data})
 
 
 PRESETS: dict[str, CrazierRules] = {PRESET_NAME: CrazierRules()}
