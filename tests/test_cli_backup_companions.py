@@ -43,7 +43,8 @@ COMPANIONS = {
 }
 
 
-def _migrated(database: Path) -> str:
+def migrated(database: Path) -> str:
+    """A migrated SQLite database at ``database``; its URL."""
     url = f"sqlite:///{database}"
 
     async def make() -> None:
@@ -69,7 +70,7 @@ def test_a_backup_over_the_live_wal_loses_nothing_committed(tmp_path: Path) -> N
     killed. Before the fix the backup replaced the live WAL, and after a SIGKILL the committed write was
     gone."""
     database = tmp_path / "eights.sqlite3"
-    url = _migrated(database)
+    url = migrated(database)
     # The "bot": a process with the database open that has committed a write (still in the WAL).
     child = subprocess.Popen(
         [
@@ -115,7 +116,7 @@ async def test_a_backup_over_the_claims_lock_file_keeps_a_second_bot_out(tmp_pat
     process on the same file is still refused its shards. Before the fix the backup was renamed over the lock
     file, and a second claim of every shard of the same database was granted beside the first."""
     database = tmp_path / "eights.sqlite3"
-    url = await asyncio.to_thread(_migrated, database)
+    url = await asyncio.to_thread(migrated, database)
     running = await claim_shards(url, ShardSet(None, None))
     second = None
     try:

@@ -23,22 +23,9 @@ from bot.shards import ShardSet
 from bot.store import open_store
 from bot.store.claims import claim_shards
 from tests.test_cli import TOKEN, bot
+from tests.test_cli_backup_companions import migrated
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _migrated(database: Path) -> str:
-    url = f"sqlite:///{database}"
-
-    async def make() -> None:
-        store = await open_store(url)
-        try:
-            await store.migrate()
-        finally:
-            await store.close()
-
-    asyncio.run(make())
-    return url
 
 
 def test_check_beside_the_running_bot_says_so_and_is_ready(tmp_path: Path) -> None:
@@ -47,7 +34,7 @@ def test_check_beside_the_running_bot_says_so_and_is_ready(tmp_path: Path) -> No
     with a heartbeat from another host, one stopped cleanly, one too old, or one of a process that is gone:
     check cannot tell the holder is the bot here, and says run would be refused (exit 1), as before."""
     database = tmp_path / "eights.sqlite3"
-    url = _migrated(database)
+    url = migrated(database)
     child = subprocess.Popen(
         [
             sys.executable,

@@ -9,7 +9,6 @@ sent during the pause, must wait for its end."""
 
 from __future__ import annotations
 
-import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,22 +16,7 @@ import yarl
 from discord.http import Route
 
 from bot.delivery.budget import GlobalBudget, classify
-
-APP = 4242
-TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldC10b2tlbi12YWx1ZQ"
-
-
-class VirtualClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(0)
-        self.now += seconds
-        await asyncio.sleep(0)
+from tests.delivery.test_budget import APP, TOKEN, VirtualClock
 
 
 async def test_a_429_without_via_pauses_exempt_requests_too() -> None:

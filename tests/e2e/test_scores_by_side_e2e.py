@@ -24,7 +24,7 @@ async def _first_team_game_over(world: World) -> None:
     assert snapshot.totals[1] > 0
 
 
-async def _first_partnership_round_over(world: World) -> None:
+async def first_partnership_round_over(world: World) -> None:
     """alice & CPU 2 against CPU 1 & CPU 3 (classic with the partnership house rule, seed 3), played to the
     end of round 1."""
     world.service.seed_deals(3)
@@ -70,7 +70,7 @@ async def test_the_board_between_rounds_of_a_partnership_tells_the_round_scores_
     side scores the total of its members' hands"). Between rounds the board that /eights status posts tells
     the round's scores once per side ("alice & CPU 2") with the side's score, as its Sides field and
     /eights scores do, and so does the channel's line of the round's scores."""
-    await _first_partnership_round_over(world)
+    await first_partnership_round_over(world)
     snapshot = await world.snapshot()
     board = await world.run(world.carol, "status")  # a member who does not play asks for the board
     text = board.text()

@@ -9,6 +9,7 @@ import pytest
 
 from tests.e2e.classic_deals import stack_classic_deal
 from tests.e2e.conftest import World
+from tests.e2e.test_scores_by_side_e2e import first_partnership_round_over
 
 
 async def test_a_cpu_without_a_playable_card_reads_as_the_readme_transcript(
@@ -85,18 +86,7 @@ async def test_scores_of_a_partnership_are_told_by_side(world: World) -> None:
     """README: in a partnership "scores and the final ranking are by side". The private /eights scores name
     the sides ("alice & CPU 2") with one score per side, as the board's Sides field does, not each partner
     with the side's score as if it were their own."""
-    world.service.seed_deals(3)
-    await world.run(world.alice, "new", preset="classic", target=500)
-    await world.run(world.alice, "house", option="partnership", value="on")
-    for level in ("easy", "easy", "easy"):
-        await world.run(world.alice, "cpu", level=level)
-    await world.settle()
-    await world.run(world.alice, "start")
-    await world.settle()
-    await world.play_round_by_buttons()
-    await world.settle()
-    snapshot = await world.snapshot()
-    assert snapshot.phase == "between_rounds" and snapshot.partnership
+    await first_partnership_round_over(world)
     assert "alice & CPU 2" in world.board().text()  # the board tells the sides
     scores = await world.run(world.alice, "scores")
     assert scores.ephemeral
