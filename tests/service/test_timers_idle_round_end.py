@@ -6,12 +6,30 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import FakeClock, Intent, TableService
+from bot.service import FakeClock, Intent, TableService, TableSnapshot
 from bot.store import Store
 from tests.e2e.classic_deals import stack_classic_deal
 from tests.service.support import ALICE, BOB, CPU_DELAY, Recorder, open_with
 
 DAY = 24 * 3600.0
+
+
+async def kings_then_away(
+    service: TableService, monkeypatch: pytest.MonkeyPatch, *, target: int
+) -> tuple[int, TableSnapshot]:
+    """Alice and Bob, day-long turns, two cards each: Alice plays K♥, Bob K♠, and both walk away; Alice
+    (holding 5♠, playable) is to move. Returns the table and its snapshot then."""
+    stack_classic_deal(monkeypatch, [["KH", "5S"], ["KS", "9D"]], "9H", leader=0)
+    table_id = await open_with(service, ALICE, BOB, start=False, turn_timeout=DAY, target=target)
+    await service.set_house_rule(table_id, ALICE, "hand_size_two", "2")
+    await service.start(table_id, ALICE)
+    view = await service.hand(table_id, ALICE.user_id)
+    await service.act(table_id, ALICE, Intent.play("KH"), view.round_token)
+    view = await service.hand(table_id, BOB.user_id)
+    await service.act(table_id, BOB, Intent.play("KS"), view.round_token)
+    snap = await service.snapshot(table_id)
+    assert snap.to_act == 0 and snap.deadline is not None
+    return table_id, snap
 
 
 async def test_a_timeout_that_plays_the_last_card_of_the_match_at_an_idle_table_finishes_the_match(
@@ -21,16 +39,7 @@ async def test_a_timeout_that_plays_the_last_card_of_the_match_at_an_idle_table_
     K♥, Bob K♠, and both walk away. A day later Alice's turn runs out; the referee plays her last card (5♠ on
     K♠): she goes out and wins the match. Though nobody acted for a day, the match that ended is finished and
     recorded (round_result, match_over, status "finished"), not closed as idle before it is scored."""
-    stack_classic_deal(monkeypatch, [["KH", "5S"], ["KS", "9D"]], "9H", leader=0)
-    table_id = await open_with(service, ALICE, BOB, start=False, turn_timeout=DAY, target=1)
-    await service.set_house_rule(table_id, ALICE, "hand_size_two", "2")
-    await service.start(table_id, ALICE)
-    view = await service.hand(table_id, ALICE.user_id)
-    await service.act(table_id, ALICE, Intent.play("KH"), view.round_token)
-    view = await service.hand(table_id, BOB.user_id)
-    await service.act(table_id, BOB, Intent.play("KS"), view.round_token)
-    snap = await service.snapshot(table_id)
-    assert snap.to_act == 0 and snap.deadline is not None
+    table_id, snap = await kings_then_away(service, monkeypatch, target=1)
     await clock.advance(snap.deadline - clock.now())  # Alice's turn runs out: 5♠ is played for her
     kinds = recorder.kinds()
     assert "round_over" in kinds  # the engine ended the round: Alice is out
@@ -47,16 +56,7 @@ async def test_a_timeout_that_ends_a_round_at_an_idle_table_tells_and_records_th
     """As above in a match to 500: the timeout plays Alice's last card and ends round 1; the table may then
     close as idle, but the round that was played out is scored, told and recorded ("round_result"), not
     dropped with the table."""
-    stack_classic_deal(monkeypatch, [["KH", "5S"], ["KS", "9D"]], "9H", leader=0)
-    table_id = await open_with(service, ALICE, BOB, start=False, turn_timeout=DAY, target=500)
-    await service.set_house_rule(table_id, ALICE, "hand_size_two", "2")
-    await service.start(table_id, ALICE)
-    view = await service.hand(table_id, ALICE.user_id)
-    await service.act(table_id, ALICE, Intent.play("KH"), view.round_token)
-    view = await service.hand(table_id, BOB.user_id)
-    await service.act(table_id, BOB, Intent.play("KS"), view.round_token)
-    snap = await service.snapshot(table_id)
-    assert snap.to_act == 0 and snap.deadline is not None
+    _table, snap = await kings_then_away(service, monkeypatch, target=500)
     await clock.advance(snap.deadline - clock.now())
     kinds = recorder.kinds()
     assert "round_over" in kinds
