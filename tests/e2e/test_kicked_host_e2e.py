@@ -14,7 +14,9 @@ from tests.e2e.conftest import World
 
 async def _kicked_host(world: World) -> object:
     """alice hosts a match with bob and a CPU; bob steps away (a CPU plays his seat), then a member with
-    Manage Channels removes alice: nobody is left playing a seat of their own."""
+    Manage Channels removes alice: nobody is left playing a seat of their own. The CPUs then wait a minute
+    a move, so the table is still being played when the tests act (with no wait, three CPUs could finish
+    the match, and close the table, before alice's next command)."""
     mod = world.fake.create_user("mod")
     world.fake.add_member(world.guild, mod, permissions=discord.Permissions(manage_channels=True).value)
     board = await world.run(world.alice, "new")
@@ -26,6 +28,7 @@ async def _kicked_host(world: World) -> object:
     left = await world.run(world.bob, "leave")  # bob steps away for a while: a CPU plays his seat
     assert "You left" in left.content
     await world.settle()
+    world.service._scheduler._cpu_delay = 60.0  # type: ignore[attr-defined]
     kicked = await world.run(mod, "kick", member=world.alice)
     assert kicked.ephemeral and "alice was removed" in kicked.content, kicked.content
     await world.settle()
