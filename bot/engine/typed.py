@@ -39,12 +39,20 @@ def one_line(text: str) -> str:
     return _CONTROLS.sub(" ", text).strip(" ")
 
 
+def without_isolates(text: str) -> str:
+    """``text`` without isolate controls (U+2066 … U+2069), the first step, before any escaping: one of them
+    left in would close the isolate ``isolate`` wraps the text in early, and removing them after the escaping
+    would join again what they kept apart ("https:\u2066//", "@\u2066everyone"), unseen by it."""
+    return _ISOLATE_CONTROLS.sub("", text)
+
+
 @functools.lru_cache(maxsize=4096)  # every board and line writes each seat's name again: kept, not redone
 def isolate(text: str) -> str:
-    """``text`` as a bidirectional isolate when it holds anything that could reorder its surroundings."""
+    """``text`` as a bidirectional isolate when it holds anything that could reorder its surroundings. The
+    text is wrapped as it is: its own isolate controls were removed first (``without_isolates``)."""
     if not any(unicodedata.bidirectional(char) in _REORDERING for char in text):
         return text
-    return FIRST_STRONG_ISOLATE + _ISOLATE_CONTROLS.sub("", text) + POP_DIRECTIONAL_ISOLATE
+    return FIRST_STRONG_ISOLATE + text + POP_DIRECTIONAL_ISOLATE
 
 
 def typed_shown(text: str) -> str:
@@ -52,7 +60,7 @@ def typed_shown(text: str) -> str:
     ``TYPED_SHOWN`` characters, so that a long paste cannot make the answer longer than Discord takes (2,000
     characters); on one line; its markdown shown as typed, its mentions and links inert ("<@123>", "@everyone"
     and "https://" read as text, pinging no one); isolated when it holds right-to-left text."""
-    text = one_line(text.strip())
+    text = one_line(without_isolates(text).strip())
     if len(text) > TYPED_SHOWN:
         text = text[: TYPED_SHOWN - 1] + "…"
     text = _MARKDOWN.sub(r"\\\1", text)

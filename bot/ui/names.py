@@ -2,7 +2,8 @@
 
 ``shown_name`` is for markdown (message content, embeds): markdown is escaped, and every ``<…>`` markup (a
 user, role or channel mention, a timestamp, an emoji) and ``@everyone`` are made inert, so that a member named
-``<@123…>`` reads as that text and not as a mention of someone else; a URL in a name is not made a link.
+``<@123…>`` reads as that text and not as a mention of someone else; a URL in a name is not made a link (and
+the markdown inside it is escaped as anywhere else).
 ``plain_name`` is for text that Discord does not read as markdown (button labels, select options, a
 picture's alt text).
 
@@ -10,8 +11,9 @@ Both keep a name on one line (a line break or other control character becomes a 
 name holding right-to-left text or bidirectional controls (U+2068 FIRST STRONG ISOLATE …
 U+2069 POP DIRECTIONAL ISOLATE): a right-to-left override in a name then reverses the name only, not the
 rest of its line, and an Arabic or Hebrew name does not pull the numbers beside it into its run. Isolate
-controls inside the name are removed, since one of them would close the isolate early. A name without any
-of that is shown exactly as typed, so it reads, copies and searches as the person wrote it.
+controls inside the name are removed before anything else: one of them would close the isolate early, and,
+removed after the escaping, they would join again markup that the escaping never saw. A name without any of
+that is shown exactly as typed, so it reads, copies and searches as the person wrote it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 
 import discord
 
-from bot.engine.typed import ZERO_WIDTH_SPACE, isolate, one_line
+from bot.engine.typed import ZERO_WIDTH_SPACE, isolate, one_line, without_isolates
 from bot.i18n import _
 from bot.service import FORGOTTEN_NAME
 
@@ -32,7 +34,7 @@ _LIST_NUMBER = re.compile(r"^(\d+)\.(?=\s)")
 def plain_name(name: str) -> str:
     """A name for plain text (labels, options, alt text): on one line, isolated when needed (see the module
     docstring)."""
-    return isolate(one_line(_unforgotten(name)))
+    return isolate(one_line(without_isolates(_unforgotten(name))))
 
 
 def _unforgotten(name: str) -> str:
@@ -49,7 +51,11 @@ def shown_name(name: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _shown_name(name: str) -> str:
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(one_line(name)))
+    # Isolate controls go first: escaping must see the text Discord will read ("https:\u2066//" would be
+    # "https://" once they were gone).
+    text = one_line(without_isolates(name))
+    # Markdown inside a URL escaped too: the URL is no link here (below), so its "**" would be bold.
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text, ignore_links=False))
     text = _LIST_NUMBER.sub(r"\1\\.", text)
     # Every Discord markup in text starts with "<" (<@id>, <@&id>, <#id>, <t:…>, <:emoji:id>, </cmd:id>).
     text = text.replace("<", "<" + ZERO_WIDTH_SPACE)

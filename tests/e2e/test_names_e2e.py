@@ -2,31 +2,58 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 from bot.ui.names import plain_name, shown_name
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeUser
 
 
-async def test_a_name_written_as_a_mention_reaches_the_channel_escaped(world: World) -> None:
-    # Mallory calls herself by carol's mention; carol does not play, so nothing at the table may mention her.
-    impostor = f"<@{world.carol.id}>"
-    mallory = world.fake.create_user(impostor)
+async def _a_move_each(world: World, name: str) -> None:
+    """Mallory, displayed as ``name``, opens a table; alice joins; mallory starts it; each moves once (the
+    lines name them)."""
+    mallory = world.fake.create_user(name)
     world.fake.add_member(world.guild, mallory)
     board = await world.run(mallory, "new", target=1000)
     await (await world.fake.click(world.alice, board, label="Join")).callback()
     await world.settle()
     await (await world.fake.click(mallory, world.board(), label="Start")).reply()
     await world.settle()
-    for _ in range(2):  # a move by each: the lines name them
+    for _ in range(2):
         snapshot = await world.snapshot()
         assert snapshot.to_act is not None
         user = mallory if snapshot.seats[snapshot.to_act].user_id == mallory.id else world.alice
         await world.play_by_buttons(user)
         await world.settle()
+
+
+async def test_a_name_written_as_a_mention_reaches_the_channel_escaped(world: World) -> None:
+    # Mallory calls herself by carol's mention; carol does not play, so nothing at the table may mention her.
+    impostor = f"<@{world.carol.id}>"
+    await _a_move_each(world, impostor)
     texts = [m.text() for m in world.fake.channel_messages(world.channel)]
     texts += [version.content for m in world.fake.channel_messages(world.channel) for version in m.versions]
     assert not any(impostor in text for text in texts), [t for t in texts if impostor in t]
     assert shown_name(impostor) in world.board().text()
+
+
+async def test_a_name_hiding_a_masked_link_behind_isolate_controls_reaches_the_channel_as_text(
+    world: World,
+) -> None:
+    """README (Cards, emojis and the board picture): a display name "with markdown or as a link (`https://…`)
+    reads as typed and is neither". Mallory, displayed as "[Claim your prize]\\u2066(https:\\u2066//evil…)",
+    opens a table and plays: no version of any public message (its content or its embeds: the board) holds
+    a masked link, words leading to evil.example."""
+    await _a_move_each(world, "[Claim your prize]\u2066(https:\u2066//evil.example)")
+    masked_link = re.compile(r"(?<!\\)\[[^\]]*\]\(https?://")
+    shown = [
+        version.content + json.dumps(version.embeds, ensure_ascii=False)
+        for message in world.fake.channel_messages(world.channel)
+        for version in [*message.versions, message]
+    ]
+    live = [text for text in shown if masked_link.search(text)]
+    assert not live, f"{len(live)} public message version(s) hold a masked link, e.g. {live[0][:300]!r}"
 
 
 RLO_NAME = "\u202eevil"  # a right-to-left override, then text

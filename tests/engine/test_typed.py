@@ -17,6 +17,13 @@ def test_mentions_and_links_are_inert() -> None:
     assert shown.replace("\u200b", "").replace("\\", "") == "<@123> @everyone https://x.y"
 
 
+def test_an_isolate_control_does_not_hide_a_link() -> None:
+    """An isolate control inside "://" is removed before the escaping, which then breaks the "://": the quote
+    of "https:\\u2066//evil.example" is no link."""
+    shown = typed_shown("https:\u2066//evil.example")
+    assert "://" not in shown and "\u2066" not in shown
+
+
 def test_right_to_left_text_is_isolated_and_lines_are_joined() -> None:
     assert typed_shown("אבג 5") == FIRST_STRONG_ISOLATE + "אבג 5" + POP_DIRECTIONAL_ISOLATE
     assert typed_shown("a\nb") == "a b"

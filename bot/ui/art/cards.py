@@ -189,7 +189,8 @@ STAND_INS = {
 def _drawable_in(text: str, language: str) -> str:
     own = TRANSLITERATIONS.get(language.split("_")[0], {})
     out = []
-    for char in text:
+    # Composed first: a letter typed as "e" + U+0301 (macOS, some keyboards) is then the "é" handled below.
+    for char in unicodedata.normalize("NFC", text):
         if drawable(char):
             out.append(char)
         elif char in own:
@@ -198,6 +199,8 @@ def _drawable_in(text: str, language: str) -> str:
             out.append(" ")  # a no-break or thin space ("tour : …"): the font has only the plain one
         elif char in STAND_INS:
             out.append(STAND_INS[char])
+        elif unicodedata.category(char).startswith("M"):
+            pass  # a mark with no composed letter ("q" + U+0303): the letter is drawn bare, with no "?" after
         else:
             # Accents stripped ("é" -> "e", "ñ" -> "n", "ç" -> "c"), compatibility forms unfolded ("ﬁ", "Ｔ").
             plain = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))

@@ -3,6 +3,7 @@ bundled one: ASCII and a few signs, no accented letter), so that no word shows b
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -95,6 +96,27 @@ def test_what_the_font_lacks_is_written_as_the_language_would(locale: str, text:
     with use_locale(locale):
         assert drawable_text(text) == written
         assert drawable_text(written) == written  # drawable text is left alone
+
+
+@pytest.mark.parametrize(
+    ("name", "locale"), [("José", "en"), ("Zoë", "fr"), ("Jürgen", "de"), ("Ngọc", "en")]
+)
+def test_a_name_typed_with_combining_accents_is_drawn_as_its_composed_form(name: str, locale: str) -> None:
+    """A name in decomposed form ("e" + U+0301 COMBINING ACUTE ACCENT, as macOS and some keyboards type it;
+    Discord does not normalise display names) is drawn as the composed one: "Jose", "Juergen" on a German
+    server, not "Jose?"."""
+    composed = unicodedata.normalize("NFC", name)
+    decomposed = unicodedata.normalize("NFD", name)
+    assert composed != decomposed
+    with use_locale(locale):
+        assert drawable_name(decomposed, 1) == drawable_name(composed, 1)
+        assert "?" not in drawable_text(decomposed)
+
+
+def test_a_combining_mark_with_no_composed_letter_is_left_out() -> None:
+    """A mark that composes with nothing ("q" + U+0303, or no letter before it) is dropped: the letter is
+    drawn bare, not followed by "?"."""
+    assert drawable_text("q\u0303 \u0301x") == "q x"
 
 
 def test_a_seat_whose_name_cannot_be_drawn_is_named_in_the_servers_language() -> None:
