@@ -328,11 +328,13 @@ def _in_play_text(cards: tuple[AbilityCard, ...], faces: CardFaces) -> str:
     return text if len(text) <= MAX_FIELD or not faces.with_emojis else _in_play_text(cards, TEXT)
 
 
-def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> None:
+def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces = TEXT) -> list[int]:
     """The game's fields while it is played: the top card and the colour to follow, the draw pile, and each
-    player's cards in play with what they do."""
+    player's cards in play with what they do. Returns the indices of the "In play" fields, which may lose
+    their last lines when the whole board is too long for an embed (``render.board_embed``)."""
     board = snapshot.crazier
     assert board is not None
+    in_play: list[int] = []
     embed.add_field(name=_("Top card"), value=_top_text(snapshot, faces), inline=True)
     embed.add_field(name=_("Draw pile"), value=_cards(snapshot.stock_size), inline=True)
     for seat in snapshot.seats:
@@ -344,6 +346,7 @@ def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces
         if not alive:
             embed.add_field(name=f"{name}", value=_("out of this game (lost)"), inline=False)
             continue
+        in_play.append(len(embed.fields))
         embed.add_field(
             name=_("In play — {name}", name=name),
             value=_clip(_in_play_text(cards, faces), MAX_FIELD),
@@ -354,6 +357,7 @@ def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces
         second = " & ".join(shown_name(s.name) for s in snapshot.seats if s.position % 2 == 1)
         teams = _("{first} — against — {second}", first=first, second=second)
         embed.add_field(name=_("Teams"), value=_clip(teams, MAX_FIELD), inline=False)
+    return in_play
 
 
 def _clip(text: str, limit: int) -> str:

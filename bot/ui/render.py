@@ -24,6 +24,7 @@ from bot.i18n import N_, _, current_locale, ngettext, pgettext
 from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSnapshot
 from bot.ui import crazier_text
 from bot.ui.faces import TEXT, CardFaces, Note, note_text
+from bot.ui.fitting import shorten_fields
 from bot.ui.names import shown_name
 
 MAX_CONTENT = 2000
@@ -537,8 +538,11 @@ def board_embed(
     """The public board: everything anyone at the table may know, and nothing else. ``faces``: the card
     emojis, when the server shows them (the target card, the named suit, the last plays). Too long for an
     embed, it is written without emojis, then with the house rules in one field (pointing to /eights rules
-    for those it cannot hold)."""
+    for those it cannot hold), then its fields give way, whole lines at a time, each saying so with "…": the
+    oldest of the last plays first (the newest stays whole), then the longest of the crazier cards in play,
+    then any other field. Who is to move (the description) and the seats are never shortened."""
     embed = discord.Embed(title=_title(snapshot))
+    in_play: list[int] = []
     phase = snapshot.phase
     host = seat_name(snapshot, next((s.position for s in snapshot.seats if s.is_host), None))
     if phase == "lobby":
@@ -605,7 +609,7 @@ def board_embed(
         if snapshot.deadline and snapshot.deadline_kind == "turn":
             embed.description += " " + _("Turn ends {when}.", when=f"<t:{int(snapshot.deadline)}:R>")
         if snapshot.crazier is not None:
-            crazier_text.board_fields(embed, snapshot, faces)
+            in_play = crazier_text.board_fields(embed, snapshot, faces)
         else:
             embed.add_field(name=_("Target"), value=_target_text(snapshot, faces), inline=True)
             embed.add_field(
@@ -639,6 +643,7 @@ def board_embed(
     else:
         embed.colour = COLOUR_OVER
         embed.description = _("This table was closed.")
+    seats = len(embed.fields)
     embed.add_field(name=_("Seats"), value=_clip(_seat_lines(snapshot), MAX_FIELD), inline=False)
     if snapshot.partnership:
         embed.add_field(name=_("Partnership"), value=sides_text(snapshot), inline=False)
@@ -648,7 +653,9 @@ def board_embed(
         _add_house_rules(embed, snapshot, rules_fields)
     if snapshot.match_end and phase != "lobby":
         embed.add_field(name=_("Match"), value=snapshot.match_end_words(), inline=True)
+    last_plays: list[int] = []
     if phase in ("playing", "between_rounds"):
+        last_plays.append(len(embed.fields))
         embed.add_field(name=_("Last plays"), value=_recent_lines(snapshot, faces), inline=False)
     embed.set_footer(
         text=_("Table {table} · /eights hand shows your cards privately", table=snapshot.table_id)
@@ -658,6 +665,10 @@ def board_embed(
             return board_embed(snapshot, TEXT, rules_fields=rules_fields)  # the emojis' markup: text only
         if rules_fields > 1:
             return board_embed(snapshot, TEXT, rules_fields=1)
+        # Still too long (a crazier-abilities board has no house rules to fold): the oldest last plays go,
+        # then the longest cards in play lose their last lines; any other field but the seats only after.
+        rest = [i for i in range(len(embed.fields)) if i != seats]
+        shorten_fields(embed, MAX_EMBED, last_plays, in_play, rest, newest_last=last_plays)
     return embed
 
 

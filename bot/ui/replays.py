@@ -21,6 +21,7 @@ from bot.service.replays import RecentMatch, ReplayStep
 from bot.service.standings import PastMatch
 from bot.ui import routing
 from bot.ui.faces import TEXT, CardFaces
+from bot.ui.fitting import shorten_fields
 from bot.ui.names import plain_name
 from bot.ui.paging import page_row
 from bot.ui.render import MAX_EMBED, board_embed, event_lines, preset_name
@@ -71,7 +72,8 @@ def replay_embed(step: ReplayStep, faces: CardFaces = TEXT) -> discord.Embed:
             board.remove_field(index)
     count = len(board.fields)
     embed = _replay_embed(step, TEXT, board)
-    _shorten(embed, len(embed) - MAX_EMBED, range(1, 1 + count))  # "This step" went in first
+    # The board's longest fields first ("This step" went in first), the step's own and the viewer's hand last.
+    shorten_fields(embed, MAX_EMBED, range(1, 1 + count), range(len(embed.fields)))
     return embed
 
 
@@ -99,33 +101,6 @@ def _replay_embed(step: ReplayStep, faces: CardFaces, embed: discord.Embed) -> d
         embed.add_field(name=_("Only you saw then"), value=_clip(note, FIELD_VALUE_LIMIT), inline=False)
     embed.set_footer(text=_("Only you see this replay: your own hand, and what everyone saw at the time."))
     return embed
-
-
-def _shorten(embed: discord.Embed, excess: int, board: range) -> None:
-    """Takes ``excess`` characters off the embed's fields, whole lines at a time (a line may hold an emoji's
-    markup), each shortened field ending with "…": the longest of the board's fields (indices ``board``)
-    first, the step's own and the viewer's hand last."""
-    for candidates in (board, range(len(embed.fields))):
-        while excess > 0:
-            lengths = {
-                i: len(embed.fields[i].value or "")
-                for i in candidates
-                if len(embed.fields[i].value or "") > 2
-            }
-            if not lengths:
-                break
-            index = max(lengths, key=lambda i: lengths[i])
-            field = embed.fields[index]
-            value = field.value or ""
-            lines = value.split("\n")
-            while len(lines) > 1 and len("\n".join(lines)) + 2 > len(value) - excess:
-                lines.pop()
-            if len(lines) > 1 or len(lines[0]) + 2 <= len(value) - excess:
-                shorter = "\n".join([*lines, "…"])
-            else:  # one line left: cut it
-                shorter = _clip(value, max(2, len(value) - excess))
-            embed.set_field_at(index, name=field.name, value=shorter, inline=field.inline)
-            excess -= len(value) - len(shorter)
 
 
 def _hand_text(step: ReplayStep, faces: CardFaces) -> str:

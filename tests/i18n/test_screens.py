@@ -168,6 +168,41 @@ def test_the_crazier_board_and_hand(language: str) -> None:
         check_view(hand_view(view))
 
 
+def test_a_crazier_team_board_with_every_asset_in_play(language: str) -> None:
+    """Six players with Discord's longest names (32 characters: markdown, escaped, or plain), at the table or
+    gone with a CPU playing for them, all 24 assets in play, five long last plays or one: within the limits
+    in every language (6,017 characters in German and 6,190 in the long language as written whole). Too
+    long, the board drops whole lines (the oldest last plays, then the longest cards in play) and says so;
+    who is to move and the seats stay whole."""
+    for names in (crazier_ui.MARKUP_NAMES, crazier_ui.PLAIN_NAMES):
+        for taken_over in (False, True):
+            for recent in (crazier_ui.TEAM_PLAYS, crazier_ui.TEAM_PLAYS[:2]):
+                snap = crazier_ui.team_board(names, taken_over=taken_over, recent=recent)
+                board = render.board_embed(snap)
+                check_embed(board)
+                shortened = crazier_ui.shortened_fields(board, crazier_ui.unshortened(snap))
+                assert bot.i18n._("Seats") not in shortened
+
+
+@pytest.mark.parametrize("language", [LONG], indirect=True)
+def test_a_crazier_board_whose_last_plays_stay_whole_shortens_its_longest_cards_in_play(
+    language: str,
+) -> None:
+    """In the long language, six players named with 32 characters of markdown whom a CPU plays for, every
+    asset in play and a single last play: the board is over 6,000 characters, and its one last play stays
+    whole (the newest play is never cut). The longest "In play" field gives way instead: its last cards'
+    lines go, "…" after the rest."""
+    snap = crazier_ui.team_board(crazier_ui.MARKUP_NAMES, taken_over=True, recent=crazier_ui.TEAM_PLAYS[:2])
+    whole = crazier_ui.unshortened(snap)
+    board = render.board_embed(snap)
+    assert len(whole) > 6000
+    in_play = [f for f in whole.fields if str(f.value).startswith("• ")]
+    assert len(in_play) == 6
+    longest = max(in_play, key=lambda f: len(str(f.value)))
+    assert crazier_ui.shortened_fields(board, whole) == [longest.name]
+    check_embed(board)
+
+
 def test_the_hand_and_its_controls(language: str) -> None:
     snap = snapshot(seats=_seats(4), pending_draw=6)
     codes = [

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+import pytest
+
 from bot.engine.crazier import DECK, CrazierMatch, CrazierRound, get_preset
+from bot.i18n import _, use_locale
 from bot.service import crazier
 from bot.service.models import HandView, TableEvent, TableSnapshot
 from bot.ui import render
@@ -113,6 +117,139 @@ def test_the_board_shows_the_top_card_the_draw_pile_and_the_cards_in_play() -> N
     assert f"Draw pile: {snap.stock_size} cards" in text
     assert "In play — Ana: • **Angel of Hope** (5G): At the beginning of your turn" in text
     assert "**Devious Dragon** (JB)" in text and "**Castle** (6P)" in text
+
+
+#: The 24 assets of the deck (Elven Princess, Angel of Hope, Castle, Devious Dragon, Mordred, King Arthur
+#: in four colours): assets stay in play in front of their controller until destroyed.
+ASSETS = [c for c in DECK if c[:-1] in ("4", "5", "6", "J", "Q", "K")]
+
+
+def _crown(seat_: int, target: str, owner: int) -> list[TableEvent]:
+    return [
+        ev("played", seat_, card="10O", name="Crown of Kings", kind="event", target=target),
+        ev("took_control", seat_, card=target, **{"from": owner}),
+    ]
+
+
+def _death(seat_: int, target: str, owner: int) -> list[TableEvent]:
+    return [
+        ev("played", seat_, card="9G", name="Death", kind="event", target=target),
+        ev("destroyed", owner, card=target, by="9G"),
+    ]
+
+
+def _forbidden_knowledge() -> list[TableEvent]:  # halved by the target's Castle
+    return [
+        ev("played", 1, card="2O", name="Forbidden Knowledge", kind="event", target=0),
+        ev("draw_prevented", 0, count=1, by="2O"),
+        ev("drew", 0, count=1, by="2O"),
+    ]
+
+
+#: The last plays of a team game: a Resurrection, Forbidden Knowledge, Crowns of Kings taking control,
+#: a Death: five long lines on the board.
+TEAM_PLAYS = (
+    ev("played", 5, card="7O", name="Resurrection", kind="event"),
+    ev("resurrected", 5, moved="8P", top="8G", follow="G"),
+    *_forbidden_knowledge(),
+    *_crown(0, "4B", 1),
+    *_death(3, "4B", 0),
+    *_crown(2, "KB", 3),
+    *_forbidden_knowledge(),
+)
+#: Names of 32 characters (Discord's longest display name): 31 of markdown and a Hebrew letter, escaped and
+#: isolated (65 characters each as shown); and plain ones, nothing to escape.
+MARKUP_NAMES = ["*_" * 15 + "*" + letter for letter in "אבגדהו"]
+PLAIN_NAMES = [f"Maria Fernanda Gonçalves Silva {i}" for i in range(6)]
+
+
+def team_board(
+    names: list[str], *, taken_over: bool, recent: tuple[TableEvent, ...] = TEAM_PLAYS
+) -> TableSnapshot:
+    """A six-player team game (game 4 of the match) with every asset in play, four in front of each
+    player, set directly on the round; ``taken_over``: everyone left the table and a CPU plays each seat."""
+    assert all(len(name) == 32 for name in names)
+    match = CrazierMatch.new(get_preset("crazier-abilities", teams=True), 6, seed=1)
+    rnd = match.round
+    for i, card in enumerate(a for a in ASSETS if a != rnd.top()):
+        for pile in [rnd.draw, *rnd.hands]:
+            if card in pile:
+                pile.remove(card)
+        rnd.in_play[i % 6].append(card)
+    seats = tuple(
+        seat(
+            i,
+            names[i],
+            100 + i,
+            is_host=False,
+            to_act=i in rnd.acting,
+            taken_over=taken_over,
+            cpu_level="normal" if taken_over else None,
+            card_count=11,
+            total=45,
+        )
+        for i in range(6)
+    )
+    return snapshot(
+        preset="crazier-abilities",
+        seats=seats,
+        target_card=rnd.top(),
+        stock_size=len(rnd.draw),
+        recent=recent,
+        crazier=crazier.board(match),
+        totals=(45,) * 6,
+        round_scores=((5, 9, 7, 11, 6, 7),) * 3,
+        round_number=4,
+        target_score=1000,
+    )
+
+
+def unshortened(snap: TableSnapshot) -> discord.Embed:
+    """The board as it would be with no total to keep within: every field whole."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(render, "MAX_EMBED", 10**6)
+        return render.board_embed(snap)
+
+
+def shortened_fields(board: discord.Embed, whole: discord.Embed) -> list[str]:
+    """The names of the fields ``board`` shortened from ``whole``, checking that the rest is ``whole``'s own
+    (the title, who is to move, the footer, every other field) and that a shortened field dropped whole
+    lines and says so: the last plays their oldest, "…" before the newest; any other its last, "…" after."""
+    assert (board.title, board.description, board.footer.text) == (
+        whole.title,
+        whole.description,
+        whole.footer.text,
+    )
+    assert [f.name for f in board.fields] == [f.name for f in whole.fields]
+    shortened = []
+    for field, full in zip(board.fields, whole.fields, strict=True):
+        if field.value == full.value:
+            continue
+        shortened.append(str(field.name))
+        lines, full_lines = str(field.value).split("\n"), str(full.value).split("\n")
+        if field.name == _("Last plays"):
+            assert lines[0] == "…" and 1 < len(lines) <= len(full_lines)
+            assert lines[1:] == full_lines[len(full_lines) - len(lines) + 1 :]  # the newest, whole
+        else:
+            assert lines[-1] == "…" and 1 < len(lines) <= len(full_lines)
+            assert lines[:-1] == full_lines[: len(lines) - 1]
+    return shortened
+
+
+def test_a_six_player_team_board_too_long_for_an_embed_drops_its_oldest_last_plays() -> None:
+    """Discord refuses an embed of more than 6,000 characters in all (title, description, field names and
+    values, footer; 400, 50035). A six-player team board with every asset in play, six players named with
+    32 characters of markdown (escaped: 65 each as shown) whom a CPU plays for, and five long last plays is
+    6,017 characters in German: a crazier-abilities board has no house rules to fold, so its fields give way,
+    whole lines at a time: the oldest of the last plays first, "…" before the newest, which stay whole. Who
+    is to move, the seats and every card in play stay as they are."""
+    with use_locale("de"):
+        snap = team_board(MARKUP_NAMES, taken_over=True)
+        whole = unshortened(snap)
+        board = render.board_embed(snap)
+        assert len(whole) > limits.MAX_EMBED_TOTAL
+        assert shortened_fields(board, whole) == [_("Last plays")]
+    assert limits.check_embeds([board.to_dict()]) == [], len(board)
 
 
 def test_the_hand_lists_each_card_with_its_ability_and_offers_every_move_within_discords_limits() -> None:
