@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import signal
 import socket
@@ -755,6 +756,17 @@ def _positive_id(text: str) -> int:
     return int(text)
 
 
+def _seconds(text: str) -> float:
+    # float() alone takes "nan" (every age passes: a dead bot called healthy) and "-5" (none ever does).
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return seconds
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with a wrong command line answered in one line (its usage is a --help away)."""
 
@@ -826,7 +838,7 @@ def build_parser() -> argparse.ArgumentParser:
         "SHARD_IDS, the heartbeat of the process running those shards.",
     )
     health.add_argument(
-        "--max-age", type=float, default=HEALTH_MAX_AGE, metavar="SECONDS", help="default: %(default)g"
+        "--max-age", type=_seconds, default=HEALTH_MAX_AGE, metavar="SECONDS", help="default: %(default)g"
     )
     forget = command(
         "forget-user",

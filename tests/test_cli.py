@@ -250,6 +250,20 @@ def test_health_needs_a_fresh_heartbeat(tmp_path: Path) -> None:
     assert bot(tmp_path, "health", "--max-age", "120").returncode == 0
 
 
+@pytest.mark.parametrize("max_age", ["nan", "inf", "-5", "0", "soon"])
+def test_health_refuses_a_max_age_that_is_not_a_number_of_seconds(tmp_path: Path, max_age: str) -> None:
+    """`health --max-age` takes a finite number of seconds above 0, else exits 2 with one line: "nan" or
+    "inf" (a templated HEALTHCHECK whose variable was empty) would call a bot dead for an hour healthy, so
+    Docker never restarts it, and "-5" would call every bot unhealthy, a restart loop."""
+    assert bot(tmp_path, "migrate").returncode == 0
+    write_heartbeat(tmp_path / "data" / "eights.sqlite3", time.time() - 3600)
+    assert bot(tmp_path, "health").returncode == 1  # a bot killed an hour ago
+    result = bot(tmp_path, "health", "--max-age", max_age)
+    assert result.returncode == 2, f"--max-age {max_age}: exit {result.returncode}, {result.stdout.strip()!r}"
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "max-age" in lines[0] and "Traceback" not in result.stderr
+
+
 def test_backup_copies_the_database(tmp_path: Path) -> None:
     result = bot(tmp_path, "backup", "copy.sqlite3")
     assert result.returncode == 1 and "no database" in result.stderr

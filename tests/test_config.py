@@ -302,6 +302,19 @@ def test_the_database_password_of_any_length_never_shows() -> None:
     assert config.database_url == load({"DATABASE_URL": url}).database_url
 
 
+def test_the_move_log_retention_bounds_are_the_ones_readme_and_env_example_give() -> None:
+    """The days README and .env.example allow for MOVE_LOG_RETENTION_DAYS are the ones the bot takes: the
+    ends are accepted, one past them refused."""
+    root = Path(__file__).resolve().parents[1]
+    assert "(from 1 to 36,500, e.g. `90`)" in (root / "README.md").read_text()
+    assert "from 1 to 36500, e.g. 90" in (root / ".env.example").read_text()
+    assert load({"MOVE_LOG_RETENTION_DAYS": "1"}).move_log_retention == 86400.0
+    assert load({"MOVE_LOG_RETENTION_DAYS": "36500"}).move_log_retention == 36500 * 86400.0
+    for days in ("0.5", "36501"):
+        with pytest.raises(ConfigError, match="from 1 to 36500"):
+            load({"MOVE_LOG_RETENTION_DAYS": days})
+
+
 def test_move_log_retention_is_days_and_keeps_everything_by_default() -> None:
     assert load({}).move_log_retention is None
     assert load({"MOVE_LOG_RETENTION_DAYS": "90"}).move_log_retention == 90 * 86400.0
