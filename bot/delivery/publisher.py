@@ -293,13 +293,17 @@ class TablePublisher:
             feed.resumed = outcome.resumed
             if feed.line_since is None:
                 feed.line_since = now
+        # Outcomes come in the order they were committed, nearly always; one published late (its move's
+        # caller awaited something first) comes after a newer one, maybe a CPU's move that its commit let
+        # start. Such an outcome neither replaces the newer state nor is told after the newer moves still
+        # queued. (Version 0: not a committed move's news, no place in the order; shown as it comes.)
+        older = 0 < outcome.version < feed.seen_version
         if outcome.public_events:
-            feed.events.extend(outcome.public_events)
-            feed.versions.extend([outcome.version] * len(outcome.public_events))
+            self._queue_events(feed, outcome.public_events, outcome.version)
             if feed.line_since is None:
                 feed.line_since = now
-            if any(event.kind in TURN_EVENTS for event in outcome.public_events) or acting_joined(
-                feed.snapshot, outcome.snapshot
+            if any(event.kind in TURN_EVENTS for event in outcome.public_events) or (
+                not older and acting_joined(feed.snapshot, outcome.snapshot)
             ):
                 feed.turns += 1
         feed.seen_version = max(feed.seen_version, outcome.version)
@@ -315,12 +319,12 @@ class TablePublisher:
             feed.via_since = self._clock.monotonic()
         if via is not None and shown_to is not None and seat is not None:
             self._watch_answer(table_id, shown_to, via)
-        # Outcomes arrive in the order they were committed; a closed table stays closed.
-        if feed.snapshot is None or feed.snapshot.open:
+        # The latest state is shown (an older outcome's never over it); a closed table stays closed.
+        if not older and (feed.snapshot is None or feed.snapshot.open):
             feed.snapshot = outcome.snapshot
             self._board_behind(feed, now, start=False)
         if feed.hand_snapshot is None or feed.hand_snapshot.open:
-            feed.hand_snapshot = outcome.snapshot
+            feed.hand_snapshot = feed.snapshot if older else outcome.snapshot
         feed.changed.set()
         feed.changed = asyncio.Event()
         if feed.hand_task is None:
@@ -331,6 +335,17 @@ class TablePublisher:
             self._told(feed)  # nothing to tell in the channel: the move is told (its board follows)
         if feed.board_since is not None and feed.board_task is None:
             feed.board_task = asyncio.create_task(self._drain_board(feed), name=f"eights-board-{table_id}")
+
+    @staticmethod
+    def _queue_events(feed: TableFeed, events: tuple[TableEvent, ...], version: int) -> None:
+        """Queue a move's public events for the next line, in the order of the moves' versions: after every
+        queued event of its version or older, before those of newer moves (an outcome published late)."""
+        at = len(feed.versions)
+        if version > 0:
+            while at > 0 and feed.versions[at - 1] > version:
+                at -= 1
+        feed.events[at:at] = events
+        feed.versions[at:at] = [version] * len(events)
 
     def _board_behind(self, feed: TableFeed, now: float, *, start: bool = True) -> None:
         """The board is behind the table since ``now``; ``start``: its lane starts if it is not running."""

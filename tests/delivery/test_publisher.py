@@ -362,6 +362,68 @@ async def test_an_uncalled_last_card_refreshes_the_opponents_hands_with_catch_un
     assert "Catch alice" in labels
 
 
+# --- outcomes published out of their commit order -----------------------------------------------------------
+
+
+def board_fields(channel: StubChannel) -> dict[str, str]:
+    """The fields of the last board edit that went through the channel."""
+    boards = [fields for _, fields in channel.edits if fields.get("embed") is not None]
+    embed = boards[-1]["embed"].to_dict()
+    return {field["name"]: field["value"] for field in embed.get("fields", [])}
+
+
+def alice_then_cpu() -> tuple[Outcome, Outcome]:
+    """alice's move (version 5: the CPU to move), then the CPU's answer (version 6: bob to move)."""
+    alice_played = Outcome(
+        to_act(replace(snapshot(), target_card="KH"), 2),
+        (played(0, "KH"), TableEvent("turn", 2, {}, "engine")),
+        {},
+        5,
+    )
+    cpu_played = Outcome(
+        to_act(replace(snapshot(), target_card="QH"), 1),
+        (played(2, "QH"), TableEvent("turn", 1, {}, "engine")),
+        {},
+        6,
+    )
+    return alice_played, cpu_played
+
+
+async def test_an_outcome_published_late_is_told_before_the_newer_moves_and_leaves_the_board_newest(
+    setup: Any,
+) -> None:
+    """A move's outcome may reach the publisher after a newer one (its caller awaited something first, and
+    a CPU's move its commit let start came meanwhile): its plays are told before the newer ones still
+    queued, and the board shows the newer state, not the older one published last."""
+    publisher, channel, _, _ = setup
+    alice_played, cpu_played = alice_then_cpu()
+    publisher.publish(cpu_played)
+    publisher.publish(alice_played)
+    await settle(publisher)
+    hint = "(press **My hand** on the board to see your cards)"
+    assert [m["content"] for m in channel.sent] == [
+        f"alice played K♥\nCPU 1 played Q♥\n▶ <@{BOB}>, your turn {hint}."
+    ]
+    fields = board_fields(channel)
+    assert "Q♥" in fields["Target"]
+    assert "▶" in fields["Seats"].splitlines()[1]  # bob to move
+
+
+async def test_an_outcome_published_after_the_newer_news_was_shown_does_not_turn_the_board_back(
+    setup: Any,
+) -> None:
+    publisher, channel, _, _ = setup
+    alice_played, cpu_played = alice_then_cpu()
+    publisher.publish(cpu_played)
+    await settle(publisher)
+    edits = len(channel.edits)
+    publisher.publish(alice_played)
+    await settle(publisher)
+    assert len(channel.edits) == edits  # the board already shows the latest state
+    assert "Q♥" in board_fields(channel)["Target"]
+    assert "alice played K♥" in channel.sent[-1]["content"]  # told all the same
+
+
 # --- the global budget: turns, coalescing, failures ---------------------------------------------------------
 
 

@@ -112,12 +112,13 @@ class TableCog(FeatureCog):
     async def start_table(self, interaction: discord.Interaction, table_id: int) -> None:
         """Deal the first round: ``/eights start`` and the lobby's Start button."""
         outcome = await self.service.start(table_id, await self.manager_actor(interaction))
-        try:
-            if outcome.snapshot.seat_of(interaction.user.id) is not None:
-                await self.show_hand(interaction, table_id, note=_("The game has started."), outcome=outcome)
-            else:
-                await answer_privately(interaction, _("The game has started."))
-        finally:
-            # After the host's hand is shown, so that the turn line knows it can be refreshed in place; the
-            # line follows up the host's click (exempt from the global limit).
-            self.publisher.publish(outcome, via=interaction)
+        # Published at once, before anything awaits Discord (as every move is): the deal is committed, so a
+        # CPU seat leading the round moves on its own timer meanwhile, and its news must come after the
+        # start's. The line still follows up the host's click (exempt from the global limit) once its answer
+        # below went out (the lines lane waits for it), and by then the turn line knows whether the host's
+        # hand can be refreshed in place.
+        self.publisher.publish(outcome, via=interaction)
+        if outcome.snapshot.seat_of(interaction.user.id) is not None:
+            await self.show_hand(interaction, table_id, note=_("The game has started."), outcome=outcome)
+        else:
+            await answer_privately(interaction, _("The game has started."))
