@@ -142,3 +142,15 @@ def test_a_free_for_all_of_any_size_and_ties_is_the_packages() -> None:
         check(OPENSKILL.rate(sides, places), package(sides, places))
         alone = OPENSKILL.rate_alone([side[0] for side in sides], places)
         assert [[pair] for pair in alone] == OPENSKILL.rate(sides, places)
+
+
+def test_teams_of_one_to_three_with_ties_are_the_packages() -> None:
+    """Every shape of side the bot rates (a person, a partnership, a crazier team of three), in matches of 2
+    to 7 sides with ties and places that skip, is updated as the package does."""
+    rng = random.Random(1)
+    for _ in range(300):
+        count = rng.randint(2, 7)
+        sizes = [rng.choice([1, 2, 3]) for _ in range(count)]
+        sides = [[(rng.uniform(5.0, 45.0), rng.uniform(0.5, 9.0)) for _ in range(size)] for size in sizes]
+        places = [rng.randint(1, count) for _ in range(count)]
+        check(OPENSKILL.rate(sides, places), package(sides, places))

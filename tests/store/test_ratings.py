@@ -215,3 +215,39 @@ def test_the_usual_matchs_ratings_are_rate_seats_ratings_bit_for_bit() -> None:
         seats = [(i, places[i], 100 + i, f"P{i}", None, *held[i]) for i in range(count)]
         general = [row[3:] for row in ratings.rate_seats(OPENSKILL, seats, False)]
         assert ratings.rate_people_alone(OPENSKILL, held, places) == general
+
+
+async def test_equal_skills_keep_one_order_across_pages_and_in_each_rank(any_store: Store) -> None:
+    """23 people with identical results (identical skills): every page continues the last one's ranks, no
+    one twice or missing, and each person's rank (as /eights stats shows it) is their line on the board."""
+    channel = 1
+    for user in range(100, 123):
+        for _ in range(RATED_TO_RANK):
+            await finish(any_store, channel, [(user, None, 1), (user + 1000, None, 2)], now=float(channel))
+            channel += 1
+    size = await any_store.rating_board_size(GUILD)
+    rows = []
+    for offset in range(0, size, 10):
+        rows += await any_store.rating_board(GUILD, offset=offset, limit=10)
+    assert [row.rank for row in rows] == list(range(1, size + 1))
+    assert len({(row.user_id, row.cpu_level) for row in rows}) == size
+    for row in rows:
+        assert row.user_id is not None
+        mine = await any_store.player_rating(GUILD, row.user_id)
+        assert mine is not None and mine.rank == row.rank
+
+
+async def test_a_cpu_level_tied_with_people_ranks_alike_on_the_board_and_in_stats(any_store: Store) -> None:
+    """A person and a CPU level that tie every match hold the same skill: the board and the person's rank
+    agree on who is ahead."""
+    channel = 1
+    for _ in range(RATED_TO_RANK):
+        await finish(any_store, channel, [(50, None, 1), (None, "hard", 1)], now=float(channel))
+        await finish(any_store, channel + 1, [(40, None, 1), (None, "easy", 1)], now=float(channel + 1))
+        channel += 2
+    rows = await any_store.rating_board(GUILD, limit=10)
+    assert len({row.rating.skill for row in rows}) == 1 and len(rows) == 4
+    for row in rows:
+        if row.user_id is not None:
+            mine = await any_store.player_rating(GUILD, row.user_id)
+            assert mine is not None and mine.rank == row.rank
