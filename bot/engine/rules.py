@@ -380,10 +380,12 @@ def _build_presets() -> dict[str, Ruleset]:
         "draw-one": Ruleset(name="draw-one", draw_limit=1, after_draw="may-play-drawn"),
         # Seed 000's Uno-like variant: a 2 makes the next player draw two and lose the turn; a J skips.
         "uno-lite": Ruleset(name="uno-lite", draw_ranks=((2, 2),), stacking=False, skip_ranks=(11,)),
-        # Seed 004's Switch. Silent points, chosen after seed 004: a starter ace is buried as in the base
-        # game; the card drawn when unable may be played at once; a match is played to 250 points.
+        # Seed 004's Switch. Silent points, chosen after seed 004: dealt as the base game Switch develops
+        # (two decks above two players); a starter ace is buried as in the base game; the card drawn when
+        # unable may be played at once; a match is played to 250 points.
         "switch": Ruleset(
             name="switch",
+            decks="two-above-2",
             wild_rank=1,
             starter_wild="bury",
             # Drawing only when unable also holds against a pending 2 or 4: holding one, the player must play

@@ -106,6 +106,18 @@ def test_switch_last_card_and_payment_scoring_with_switch_values() -> None:
     assert r.scores == [60, -25, -35]
 
 
+def test_switch_deals_from_a_double_deck_above_two_players() -> None:
+    """RULESETS.md's `switch` row is silent on decks, so seed 004 decides: the game Switch develops deals
+    "seven cards from a standard 52-card deck" to two players, "five cards from a double deck of 104 cards
+    if there are more than two"."""
+    switch = get_preset("switch")
+    assert switch.decks_for(2) == 1
+    for seats in (3, 4, 5, 7):
+        r = Round.new(switch, seats, seats - 1, seed=7)
+        assert r.hand_sizes[0] == 5
+        assert sum(r.hand_sizes) + r.stock_size + len(r.discard) == 104, f"{seats} players"
+
+
 # -- parlett -------------------------------------------------------------------------------------------------
 def test_parlett_two_decks_above_two_players_and_buried_starter() -> None:
     r = Round.new(PARLETT, 3, 0, seed=5)
