@@ -31,7 +31,7 @@ from bot.service.seats import after_lobby_departure, check_host, pass_host, remo
 from bot.service.server import in_table_channels
 from bot.service.snapshots import seats_to_start, snapshot
 from bot.service.views import with_server_rules
-from bot.store.base import SeatRecord, TableExistsError
+from bot.store.base import SeatRecord, TableExistsError, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -89,19 +89,24 @@ class LobbyUseCases:
 
         Errors: "wrong_channel" (the guild allows tables elsewhere; the message names the channels as <#id>),
         "table_exists" (``table_id`` is the open one; the message says to join its lobby, or to wait for its
-        game), "bad_option" (unknown preset, a target outside ``MIN_TARGET``–``MAX_TARGET`` or that the rules
-        refuse, seats outside the rules' fewest to start (at least 2) to their maximum or a number of seats
-        the rules never start with — a team game of 5 —, turn timeout outside 15 s – 24 h, pause outside
-        0–60 s; a value that is not a number is outside too)."""
+        game; one this process did not hold is loaded and its board shown), "bad_option" (unknown preset, a
+        target outside ``MIN_TARGET``–``MAX_TARGET`` or that the rules refuse, seats outside the rules'
+        fewest to start (at least 2) to their maximum or a number of seats the rules never start with — a
+        team game of 5 —, turn timeout outside 15 s – 24 h, pause outside 0–60 s; a value that is not a
+        number is outside too). The database failing raises as a move's commit does
+        (``TableRegistry.open``): a table stored although the answer was lost is opened all the same."""
         self._registry.check_open()
         self._registry.check_not_paused()
         settings = await self._registry.store.get_guild_settings(guild_id)
         if not in_table_channels(settings.allowed_channel_ids, channel_id, parent_id):
             where = ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
             raise ServiceError("wrong_channel", _("Tables can only be opened in {where}.", where=where))
-        existing = await self._registry.table_in_channel(channel_id)
-        if existing is not None:
-            raise _table_exists(self._registry.get(existing), existing)
+        here = self._registry.in_channel(channel_id)
+        if here is not None:
+            raise _table_exists(here, here.id)
+        record = await self._registry.store.open_table_in_channel(channel_id)
+        if record is not None:
+            raise await self._already_open(record.id)
         preset, target, seats = options.preset, options.target, options.seats
         turn_timeout, next_round_pause = options.turn_timeout, options.next_round_pause
         preset_name = preset or settings.default_preset
@@ -174,8 +179,10 @@ class LobbyUseCases:
             "auto_draw": bool(options.auto_draw),
             "next_round_pause": pause,
         }
-        try:
-            record = await self._registry.store.create_table(
+        store = self._registry.store
+
+        async def create() -> TableRecord:
+            return await store.create_table(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host=host,
@@ -186,15 +193,34 @@ class LobbyUseCases:
                 deadline=doc["lobby_until"],
                 now=now,
             )
+
+        def held(record: TableRecord) -> LiveTable:
+            return LiveTable(record=record, seats=[host], doc=doc, match=None, ruleset=ruleset, version=0)
+
+        try:
+            # Its commit's safety net is a move's: a create whose answer was lost is asked about, and a table
+            # stored all the same is opened (``TableRegistry.open``).
+            live = await self._registry.open(
+                create, held, channel_id=channel_id, host_id=actor.user_id, opened_at=now
+            )
         except TableExistsError as exc:
-            raise _table_exists(self._registry.get(exc.table_id), exc.table_id) from None
-        live = LiveTable(record=record, seats=[host], doc=doc, match=None, ruleset=ruleset, version=0)
-        self._registry.add(live)
+            raise await self._already_open(exc.table_id) from None
         event = TableEvent(
             "opened", 0, {"user_id": actor.user_id, "name": actor.display_name, "preset": ruleset.name}
         )
-        log.info("table %s opened in channel %s (%s)", record.id, channel_id, ruleset.name)
+        log.info("table %s opened in channel %s (%s)", live.id, channel_id, ruleset.name)
         return Outcome(snapshot(live), (event,), {})
+
+    async def _already_open(self, table_id: int) -> ServiceError:
+        """The refusal of a second table in a channel whose open table is ``table_id``. A table this process
+        did not hold (stored while the answer to its /eights new was lost) is loaded, held (its lobby timer
+        set) and its board shown: the channel shows the table the person is refused for."""
+        live = self._registry.get(table_id)
+        if live is None:
+            live = await self._registry.load(table_id)
+            if live is not None:
+                self._registry.show(live)
+        return _table_exists(live, table_id)
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         """/eights join: take a free seat in the lobby, or take back one's own seat from the CPU during a

@@ -17,8 +17,8 @@ import itertools
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any, Literal, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, NoReturn, Protocol
 
 from bot.engine import Match
 from bot.engine.crazier import CrazierMatch
@@ -325,7 +325,61 @@ class TableRegistry:
             except Exception as error:  # a stop goes on: the restore then counts from the last move instead
                 log.warning("could not record when the open tables were last held: %s", error)
 
+    def show(self, live: LiveTable) -> None:
+        """Hand the listener the table as it is (its board), with nothing to tell: a table found open in the
+        store that nobody was shown yet."""
+        self.feed.push(Outcome(snapshot(live), (), {}, live.version))
+
     # --- the mutation path ----------------------------------------------------------------------------------
+
+    async def open(
+        self,
+        create: Callable[[], Awaitable[TableRecord]],
+        held: Callable[[TableRecord], LiveTable],
+        *,
+        channel_id: int,
+        host_id: int,
+        opened_at: float,
+    ) -> LiveTable:
+        """A new table's commit, as ``commit`` is a move's: ``create`` stores it (``store.create_table``, with
+        ``host_id`` and ``opened_at`` as its host and time; its TableExistsError is the caller's), ``held``
+        makes the held table of its record. A create whose connection broke is asked about as a move is
+        (``_stored_anyway``): stored after all, the table is held as stored and returned (its board is the
+        caller's to post); not stored, refused as in an outage; not known, refused as ``_not_stored`` says
+        and asked about again until it is known: a table found then is held (its lobby timer set) and its
+        board shown."""
+        self.check_not_paused()
+        found: list[LiveTable] = []
+
+        async def opened() -> bool:
+            record = await self.store.open_table_in_channel(channel_id)
+            if record is None or record.host_id != host_id or record.created_at != opened_at:
+                return False
+            live = await self.load(record.id)
+            if live is not None:
+                found.append(live)
+            return live is not None
+
+        async def show_if_opened() -> None:
+            if await opened():
+                live = found[-1]
+                log.warning("table %s: a new table whose commit could not be confirmed was stored", live.id)
+                self.show(live)
+
+        try:
+            record = await create()
+        except (StoreUnavailableError, DamagedDatabaseError) as error:
+            stored = await self._stored_anyway(opened) if isinstance(error, StoreUnavailableError) else False
+            if not stored:
+                self._not_stored(error, stored, show_if_opened)
+            self.outage.succeeded()
+            return found[-1]
+        self.outage.succeeded()
+        live = self._tables.get(record.id)  # loaded meanwhile (a request in its channel found it stored)
+        if live is None:
+            live = held(record)
+            self.add(live)
+        return live
 
     async def mutate(
         self,
@@ -389,25 +443,46 @@ class TableRegistry:
                 return
         self.feed.push(outcome)
 
-    async def _stored_anyway(self, live: LiveTable) -> bool | None:
+    async def _stored_anyway(self, stored: Callable[[], Awaitable[bool]]) -> bool | None:
         """Whether a commit whose connection broke reached the database all the same (the server committed
-        it, its answer was lost): the stored version is then the next one, and this process alone moves
-        this table. Told as done, not as "nothing changed". Asked again for a few seconds (the first
-        connections the pool hands out may be as dead as the one that broke); None when the database
-        could not say."""
+        it, its answer was lost), as ``stored`` reads it from the database: a move's (``_at_next_version``)
+        or a new table's (``open``). Told as done, not as "nothing changed". Asked again for a few seconds
+        (the first connections the pool hands out may be as dead as the one that broke); None when the
+        database could not say."""
         give_up = time.monotonic() + IN_DOUBT_WAIT
         pause = 0.05
         while True:
             try:
                 async with asyncio.timeout(max(0.1, give_up - time.monotonic())):
-                    stored = await self.store.get_state(live.id)
+                    return await stored()
             except (StoreError, TimeoutError):
                 if time.monotonic() + pause >= give_up:
                     return None
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 0.5)
-                continue
-            return stored is not None and stored.version == live.version + 1
+
+    async def _at_next_version(self, live: LiveTable) -> bool:
+        """Whether the table's stored version is the one after the held one: its move in doubt was stored
+        (this process alone moves this table)."""
+        stored = await self.store.get_state(live.id)
+        return stored is not None and stored.version == live.version + 1
+
+    def _not_stored(
+        self, error: StoreError, stored: bool | None, recheck: Callable[[], Awaitable[object]]
+    ) -> NoReturn:
+        """A commit (a move's, a new table's) that was not stored, or not known to be (``stored`` None):
+        counted as failed and refused. One not known is asked about again later (``recheck``, which raises
+        StoreError while the database does not answer) and, when the server may still run it, refused as
+        in doubt (CommitInDoubtError: "the table will show it in a moment"), not as "nothing changed"."""
+        self.outage.commit_failed(error)
+        if stored is None:
+            self._recheck_later(IN_DOUBT_RECHECK, recheck)
+            if isinstance(error, StoreTimedOutError):
+                # The server holds the statement and may run it when it wakes: the player is told it is not
+                # known yet, not that nothing changed. (A connection refused or cut rolls an uncommitted
+                # transaction back: nothing changed, as said.)
+                raise CommitInDoubtError(str(error)) from error
+        raise error
 
     async def _settle_unconfirmed(self, live: LiveTable) -> bool:
         """A table whose last commit could not be confirmed either way (``live.unconfirmed``) is checked
@@ -440,23 +515,30 @@ class TableRegistry:
             await self._tell_untold(untold, {reloaded.id: reloaded} if reloaded is not None else {})
         return False
 
-    def _recheck_later(self, live: LiveTable, delay: float) -> None:
-        """Ask again, after ``delay``, whether the table's move in doubt was stored: if it was, the table is
-        loaded as stored and the move told in the channel (``_settle_unconfirmed``), without waiting for
-        someone to move it; while the database does not answer, again later."""
+    def _recheck_later(self, delay: float, recheck: Callable[[], Awaitable[object]]) -> None:
+        """Ask again, after ``delay``, whether a commit in doubt was stored (``recheck``: a move's,
+        ``_recheck_move``; a new table's, in ``open``), without waiting for someone to move the table; while
+        the database does not answer (``recheck`` raises StoreError), again later, twice as late each
+        time."""
 
-        async def recheck() -> None:
-            if self.closing or self._tables.get(live.id) is not live:
+        async def again() -> None:
+            if self.closing:
                 return
-            async with live.lock:
-                if self._tables.get(live.id) is not live or not live.unconfirmed:
-                    return
-                try:
-                    await self._settle_unconfirmed(live)
-                except StoreError:
-                    self._recheck_later(live, min(delay * 2, IN_DOUBT_RECHECK_MAX))
+            try:
+                await recheck()
+            except StoreError:
+                self._recheck_later(min(delay * 2, IN_DOUBT_RECHECK_MAX), recheck)
 
-        self.clock.call_later(delay, recheck)
+        self.clock.call_later(delay, again)
+
+    async def _recheck_move(self, live: LiveTable) -> None:
+        """The table's move in doubt, asked about again: if it was stored, the table is loaded as stored and
+        the move told in the channel (``_settle_unconfirmed``)."""
+        if self._tables.get(live.id) is not live:
+            return
+        async with live.lock:
+            if self._tables.get(live.id) is live and live.unconfirmed:
+                await self._settle_unconfirmed(live)
 
     def work(self, live: LiveTable) -> Work:
         return Work.of(live, self.clock.now())
@@ -493,20 +575,16 @@ class TableRegistry:
             await self.reload(live.id)
             raise ServiceError("stale", NO_LONGER_POSSIBLE) from None
         except (StoreUnavailableError, DamagedDatabaseError) as error:
-            stored = await self._stored_anyway(live) if isinstance(error, StoreUnavailableError) else False
+            stored = (
+                await self._stored_anyway(lambda: self._at_next_version(live))
+                if isinstance(error, StoreUnavailableError)
+                else False
+            )
             if not stored:
                 # Nothing was swapped in: the table stays as committed. Unconfirmed either way, it is
                 # checked before its next move (``_settle_unconfirmed``), and soon on its own.
-                self.outage.commit_failed(error)
                 live.unconfirmed = stored is None
-                if stored is None:
-                    self._recheck_later(live, IN_DOUBT_RECHECK)
-                    if isinstance(error, StoreTimedOutError):
-                        # The server holds the statement and may run it when it wakes: the player is told
-                        # it is not known yet, not that nothing changed. (A connection refused or cut rolls
-                        # an uncommitted transaction back: nothing changed, as said.)
-                        raise CommitInDoubtError(str(error)) from error
-                raise
+                self._not_stored(error, stored, lambda: self._recheck_move(live))
             version = live.version + 1
         self.outage.succeeded()
         live.doc = doc

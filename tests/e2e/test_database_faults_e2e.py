@@ -14,7 +14,11 @@ outages last OUTAGE seconds (the issue says 30 s; 7 s shows the same behaviour a
 
 The shard claim on PostgreSQL (bot/store/claims.py): lost with its connection (a restart), it is taken
 again by itself and play resumes; when another process took the shards meanwhile, the bot refuses every
-move and stops."""
+move and stops.
+
+/eights new whose create was stored while its answer was lost is opened and shown, as a move would be; one
+left in doubt is shown once the database answers. The autocompletes answer with no choices while the
+database is away, with no traceback."""
 
 from __future__ import annotations
 
@@ -36,12 +40,12 @@ import pytest
 from bot.client import EightsBot
 from bot.config import Config
 from bot.engine import card_label, parse_card
-from bot.exts._group import STORE_FAILED
-from bot.service import lobby
+from bot.exts._group import STORE_FAILED, STORE_IN_DOUBT
+from bot.service import lobby, registry
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.shards import ShardSet
 from bot.store import ShardClaim, ShardsClaimedError, claim_shards
-from bot.store.base import MoveRecord
+from bot.store.base import MoveRecord, StoreTimedOutError, StoreUnavailableError
 from bot.store.sqlite import SqliteStore
 from tests.e2e.conftest import PrivacyObserver, World
 from tests.e2e.test_bad_input import start_two
@@ -511,3 +515,143 @@ async def test_postgresql_connections_terminated_in_the_middle_of_moves(
     finally:
         await admin.close()
         await claim.release()
+
+
+# --- /eights new whose answer was lost ----------------------------------------------------------------------
+
+ALREADY_OPEN = "There is already a table open in this channel: join it with /eights join."
+
+
+async def answer(world: World, user: Any, command: str, **options: Any) -> FakeMessage:
+    """The bot's answer to ``/eights <command>``: its reply, or its follow-up once it deferred."""
+    handle = await world.fake.invoke(user, world.channel, f"eights {command}", **options)
+    kind = await handle.callback(timeout=30.0)
+    return await (handle.followup(0, timeout=30.0) if kind == 5 else handle.reply(timeout=30.0))
+
+
+def boards(world: World) -> list[FakeMessage]:
+    return [
+        m
+        for m in world.fake.channel_messages(world.channel)
+        if m.embeds and str(m.embeds[0].get("title", "")).startswith("Crazy Eights")
+    ]
+
+
+@pytest.mark.parametrize("backend_url", ["sqlite"], indirect=True)
+async def test_a_new_table_stored_while_its_answer_was_lost_is_opened_and_shown(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/eights new whose create reached the database but whose answer was lost (the connection cut right
+    after the server committed): the bot asks the database, as for a move, finds the lobby stored and opens
+    it: her answer is its board and the lobby is held. (It used to say "nothing changed" of a lobby then
+    shown nowhere, with no lobby timer, and refuse her next /eights new in a channel showing no table.) Asked
+    again, /eights new is refused with the link to that board."""
+    assert world.bot is not None
+    store = world.bot.store
+    create = store.create_table
+
+    async def committed_then_cut(**table: Any) -> Any:
+        await create(**table)  # the server committed it ...
+        raise StoreUnavailableError("connection was closed in the middle of operation")  # ... the answer lost
+
+    monkeypatch.setattr(store, "create_table", committed_then_cut)
+    first = await answer(world, world.alice, "new")
+    monkeypatch.setattr(store, "create_table", create)
+    await world.settle()
+    assert not first.ephemeral and first.content != STORE_FAILED, first.content
+    shown = boards(world)
+    assert [board.id for board in shown] == [first.id]
+    stored = await store.open_table_in_channel(world.channel.id)
+    assert stored is not None and world.service.open_table_ids() == [stored.id]
+
+    again = await answer(world, world.alice, "new")
+    await world.settle()
+    assert again.ephemeral and again.content.startswith(ALREADY_OPEN), again.content
+    assert str(first.id) in again.content  # the link to the board
+    assert [board.id for board in boards(world)] == [first.id]
+
+
+@pytest.mark.parametrize("backend_url", ["sqlite"], indirect=True)
+async def test_a_new_table_in_doubt_is_shown_once_the_database_answers(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/eights new on a server that stopped answering mid-create and does not answer for longer than the bot
+    asks: she is told "The database did not answer … The table will show it in a moment."; once it answers,
+    the bot finds the lobby stored and posts its board in the channel by itself (README "When the database
+    falters"), and the lobby is held."""
+    monkeypatch.setattr(registry, "IN_DOUBT_WAIT", 0.3)
+    monkeypatch.setattr(registry, "IN_DOUBT_RECHECK", 0.5)
+    assert world.bot is not None
+    store = world.bot.store
+    create, find = store.create_table, store.open_table_in_channel
+    away = False
+
+    async def stored_then_silent(**table: Any) -> Any:
+        nonlocal away
+        await create(**table)
+        away = True
+        raise StoreTimedOutError("the server did not answer in time")
+
+    async def unless_away(channel_id: int) -> Any:
+        if away:
+            raise StoreUnavailableError("connection refused")
+        return await find(channel_id)
+
+    monkeypatch.setattr(store, "create_table", stored_then_silent)
+    monkeypatch.setattr(store, "open_table_in_channel", unless_away)
+    first = await answer(world, world.alice, "new")
+    assert first.ephemeral and first.content == STORE_IN_DOUBT, first.content
+    assert boards(world) == [] and world.service.open_table_count() == 0
+    away = False
+
+    async def board_shown() -> bool:
+        return bool(boards(world))
+
+    await world.until(board_shown, "the board of the table in doubt", timeout=10.0)
+    await world.settle()
+    stored = await find(world.channel.id)
+    assert stored is not None and world.service.open_table_ids() == [stored.id]
+    assert len(boards(world)) == 1
+
+
+# --- autocompletes while the database is away --------------------------------------------------------------
+
+# Every autocomplete that finds the channel's table (each answered by ``bot.exts.autocomplete``).
+AUTOCOMPLETES_READING_THE_TABLE = (
+    ("catch", "player"),
+    ("house", "option"),
+    ("house", "value"),
+    ("effect", "card"),
+    ("effect", "player"),
+    ("effect", "target"),
+    ("play", "suit"),
+)
+
+
+async def test_autocompletes_while_postgresql_is_away_answer_no_choices_and_log_no_traceback(
+    fake: FakeDiscord, tmp_path: Path, pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL cut off behind a proxy, in a channel whose table the bot does not hold (none there), so that
+    finding the channel's table reads the database: the autocompletes of /eights catch, house, effect and
+    play's suit answer with no choices, and nothing is logged with a traceback (they used to let the
+    database's failure escape to discord.py: a traceback at every keystroke, and no answer, which Discord's
+    client shows as "Loading options failed")."""
+    proxy = TcpProxy(pg_url)
+    await proxy.start()
+    try:
+        async with world_on(fake, tmp_path, proxy.url) as world:
+            caplog.clear()
+            caplog.set_level(logging.INFO)
+            await proxy.cut()
+            try:
+                for command, option in AUTOCOMPLETES_READING_THE_TABLE:
+                    choices = await world.fake.autocomplete(
+                        world.alice, world.channel, f"eights {command}", option, "", timeout=3.0
+                    )
+                    assert choices == [], (command, option, choices)
+            finally:
+                await proxy.restore()
+            tracebacks = [f"{r.levelname} {r.name}: {r.getMessage()}" for r in caplog.records if r.exc_info]
+            assert not tracebacks, tracebacks
+    finally:
+        await proxy.close()

@@ -5,7 +5,10 @@ cut off behind a proxy, and every connection of the bot terminated by the server
 On each: a person's move during the fault raises the service's DatabaseFault, marked unavailable (the face
 answers it with its "could not save" line) and changes nothing, in memory or stored; a turn timeout and a
 CPU turn that fall due during the fault happen once the database is back, in order, each once; one log line
-when the fault starts and one when it ends, no traceback; the failed commits are counted."""
+when the fault starts and one when it ends, no traceback; the failed commits are counted.
+
+A commit whose answer was lost (a move's, or a new table's create) is asked about: told as done when it was
+stored, refused when it was not, and asked about again later while the database cannot say."""
 
 from __future__ import annotations
 
@@ -14,18 +17,22 @@ import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
 from bot.service import FakeClock, Intent, TableService, registry
 from bot.service.errors import DatabaseFault, ServiceError
+from bot.service.lobby import LOBBY_TTL
 from bot.service.scheduler import STORE_RETRY_MAX
 from bot.store import Store, StoreUnavailableError, open_store
+from bot.store.base import StoreTimedOutError, TableRecord
 from tests.service.db_faults import OwnPostgres, SqliteDiskFull, SqliteLockHolder, TcpProxy
 from tests.service.support import (
     ALICE,
     BOB,
+    CHANNEL,
     CPU_DELAY,
     GUILD,
     OTHER_CHANNEL,
@@ -34,6 +41,7 @@ from tests.service.support import (
     open_with,
     take_turn,
 )
+from tests.service.support import refused as refusal
 
 TIMEOUT = 30.0
 
@@ -303,22 +311,37 @@ async def test_a_paused_service_commits_nothing_and_plays_the_due_moves_when_res
 
 
 class _AnswerLost:
-    """The store, but the connection breaks right after a commit: the server committed, the bot hears
-    only the broken connection (pg_terminate_backend in that instant, a network cut)."""
+    """The store, but the connection breaks right after a commit (a move's, or a new table's create): the
+    server committed, the bot hears only the broken connection (pg_terminate_backend in that instant, a
+    network cut), or with ``error`` StoreTimedOutError a server that stopped answering (it may still run the
+    statement when it wakes)."""
 
-    def __init__(self, store: Store, *, committed: bool) -> None:
+    def __init__(
+        self, store: Store, *, committed: bool, error: type[StoreUnavailableError] = StoreUnavailableError
+    ) -> None:
         self._store = store
         self._committed = committed
+        self._error = error
         self.armed = False
-        self.blind = 0  # how many reads of a table's state fail next (dead pooled connections)
+        self.blind = (
+            0  # how many reads of a table's state (or a channel's table) fail next (dead connections)
+        )
+        self.blind_after_create = 0  # ``blind`` once a broken create has failed
         self.reads = 0
 
     async def get_state(self, table_id: int) -> object:
         self.reads += 1
+        self._read()
+        return await self._store.get_state(table_id)
+
+    async def open_table_in_channel(self, channel_id: int) -> object:
+        self._read()
+        return await self._store.open_table_in_channel(channel_id)
+
+    def _read(self) -> None:
         if self.blind > 0:
             self.blind -= 1
             raise StoreUnavailableError("connection was closed in the middle of operation")
-        return await self._store.get_state(table_id)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._store, name)
@@ -328,8 +351,17 @@ class _AnswerLost:
             self.armed = False
             if self._committed:
                 await self._store.commit_move(commit)  # type: ignore[arg-type]
-            raise StoreUnavailableError("connection was closed in the middle of operation")
+            raise self._error("connection was closed in the middle of operation")
         return await self._store.commit_move(commit)  # type: ignore[arg-type]
+
+    async def create_table(self, **table: Any) -> TableRecord:
+        if self.armed:
+            self.armed = False
+            if self._committed:
+                await self._store.create_table(**table)
+            self.blind = self.blind_after_create
+            raise self._error("connection was closed in the middle of operation")
+        return await self._store.create_table(**table)
 
 
 async def answer_lost_game(
@@ -430,4 +462,90 @@ async def test_an_unconfirmed_move_that_was_not_stored_leaves_the_table_as_it_wa
     assert outcome.public_events
     assert len(await store.moves(table_id)) == stored + 1
     assert await service.snapshot(table_id) != before
+    await service.close()
+
+
+# --- a new table (/eights new) whose answer was lost ------------------------------------------------------
+
+
+@pytest.mark.parametrize("committed", [True, False])
+async def test_a_new_table_whose_answer_was_lost_is_opened_only_when_stored(
+    sqlite_file: tuple[Store, Path], committed: bool
+) -> None:
+    # The create reached the database, its answer did not: the bot asks, as for a move (it used to say
+    # "nothing changed" of a lobby that was stored, held nowhere: no board, no lobby timer, and the next
+    # /eights new refused in a channel showing no table). Stored: opened, held, its lobby timer set. Not
+    # stored: refused as in an outage ("nothing changed", true), and her retry opens it.
+    store, _ = sqlite_file
+    clock, recorder = FakeClock(), Recorder()
+    lossy = _AnswerLost(store, committed=committed)
+    service = make_service(lossy, clock, recorder)
+    lossy.armed = True
+    if committed:
+        outcome = await service.open_table(GUILD, CHANNEL, ALICE)  # told as opened: the face posts its board
+        assert [event.kind for event in outcome.public_events] == ["opened"]
+        assert outcome.snapshot.status == "lobby" and outcome.snapshot.host_id == ALICE.user_id
+        stored = await store.open_table_in_channel(CHANNEL)
+        assert stored is not None and stored.id == outcome.table_id
+        assert service.open_table_ids() == [outcome.table_id]  # held
+        assert service.store_outage().failed_commits == 0
+        await clock.advance(LOBBY_TTL)  # its lobby timer runs
+        assert [event.data["reason"] for event in recorder.events("closed")] == ["lobby_expired"]
+    else:
+        with pytest.raises(DatabaseFault) as refused:
+            await service.open_table(GUILD, CHANNEL, ALICE)
+        assert refused.value.unavailable and not refused.value.in_doubt  # "could not save, nothing changed"
+        assert await store.open_table_in_channel(CHANNEL) is None
+        assert service.open_table_count() == 0
+        assert service.store_outage().failed_commits == 1
+        again = await service.open_table(GUILD, CHANNEL, ALICE)
+        assert service.open_table_ids() == [again.table_id]
+    await service.close()
+
+
+async def test_a_new_table_in_doubt_is_shown_once_the_database_tells_it_was_stored(
+    sqlite_file: tuple[Store, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A server that stopped answering mid-create, and does not answer for longer than the bot asks: Alice
+    # hears "the database did not answer … the table will show it in a moment"; once it answers, the bot
+    # finds the lobby stored, holds it and shows its board (the listener gets its table).
+    monkeypatch.setattr(registry, "IN_DOUBT_WAIT", 0.2)
+    store, _ = sqlite_file
+    clock, recorder = FakeClock(), Recorder()
+    lossy = _AnswerLost(store, committed=True, error=StoreTimedOutError)
+    service = make_service(lossy, clock, recorder)
+    lossy.armed, lossy.blind_after_create = True, 10**6
+    with pytest.raises(DatabaseFault) as refused:
+        await service.open_table(GUILD, CHANNEL, ALICE)
+    assert refused.value.unavailable and refused.value.in_doubt
+    assert service.open_table_count() == 0 and service.store_outage().failed_commits == 1
+    await clock.advance(registry.IN_DOUBT_RECHECK)  # still away: asked again later
+    assert service.open_table_count() == 0 and recorder.outcomes == []
+    lossy.blind = 0
+    await clock.advance(2 * registry.IN_DOUBT_RECHECK)
+    stored = await store.open_table_in_channel(CHANNEL)
+    assert stored is not None and service.open_table_ids() == [stored.id]
+    assert [outcome.table_id for outcome in recorder.outcomes] == [stored.id]  # its board, shown
+    assert recorder.outcomes[0].snapshot.status == "lobby"
+    await service.close()
+
+
+async def test_a_table_stored_but_not_held_is_shown_to_a_second_new_table(
+    sqlite_file: tuple[Store, Path],
+) -> None:
+    # The channel's open table is in the database but this process does not hold it (here another service
+    # opened it): /eights new is refused ("already a table open: join it"), and the table is loaded, its
+    # lobby timer set and its board shown, so the channel shows the table the refusal speaks of.
+    store, _ = sqlite_file
+    other = make_service(store, FakeClock(), Recorder())
+    table_id = (await other.open_table(GUILD, CHANNEL, ALICE)).table_id
+    await other.close()
+    clock, recorder = FakeClock(), Recorder()
+    service = make_service(store, clock, recorder)
+    refused = await refusal(service.open_table(GUILD, CHANNEL, BOB), "table_exists")
+    assert refused.table_id == table_id
+    assert service.open_table_ids() == [table_id]
+    await clock.advance(0.1)
+    assert [outcome.table_id for outcome in recorder.outcomes] == [table_id]
+    assert recorder.outcomes[0].snapshot.status == "lobby" and not recorder.outcomes[0].public_events
     await service.close()

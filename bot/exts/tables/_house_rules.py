@@ -12,9 +12,10 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
 from bot.exts._group import MAX_TYPED, MAX_TYPED_VALUE
+from bot.exts.autocomplete import quiet_autocomplete
 from bot.exts.tables._base import TableCog
 from bot.i18n import _, fold
-from bot.service import HouseOption, Outcome, ServiceError
+from bot.service import HouseOption, Outcome
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
 from bot.ui.house_panel import HouseValueModal, option_content, option_view, panel_content, panel_view
 
@@ -64,6 +65,7 @@ class HouseCog(TableCog, name="Eights house rules"):
         await answer_privately(interaction, changed_text(outcome))
 
     @house.autocomplete("option")
+    @quiet_autocomplete
     async def house_option_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -80,6 +82,7 @@ class HouseCog(TableCog, name="Eights house rules"):
         ]
 
     @house.autocomplete("value")
+    @quiet_autocomplete
     async def house_value_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -93,6 +96,8 @@ class HouseCog(TableCog, name="Eights house rules"):
         ]
 
     async def _table_id_here(self, interaction: discord.Interaction) -> int | None:
+        """The channel's open table, if any (read from the database when it is not held: may raise
+        DatabaseFault, which the autocompletes answer with no choices)."""
         if interaction.channel_id is None:
             return None
         return await self.service.table_in_channel(interaction.channel_id)
@@ -101,10 +106,7 @@ class HouseCog(TableCog, name="Eights house rules"):
         table_id = await self._table_id_here(interaction)
         if table_id is None:
             return []
-        try:
-            return await self.service.house_options(table_id)
-        except ServiceError:
-            return []
+        return await self.service.house_options(table_id)
 
     # --- the panel ------------------------------------------------------------------------------------------
 

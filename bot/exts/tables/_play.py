@@ -4,7 +4,6 @@ intent a game control (button or select) stands for.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +13,7 @@ from discord import app_commands
 from bot.delivery.answers import answer_privately
 from bot.engine.errors import typed_shown
 from bot.exts._group import MAX_TYPED
+from bot.exts.autocomplete import quiet_autocomplete
 from bot.exts.tables._base import TableCog
 from bot.i18n import _, fold, typed_in
 from bot.service import HandView, Intent, ServiceError, TableSnapshot
@@ -34,8 +34,6 @@ from bot.ui.controls import (
     suit_label,
 )
 from bot.ui.names import plain_name
-
-log = logging.getLogger(__name__)
 
 
 def _nobody_called(typed: str) -> str:
@@ -63,21 +61,17 @@ class PlayCog(TableCog, name="Eights play"):
         await self.play_move(interaction, table_id, Intent.play(card, suit))
 
     @play.autocomplete("card")
+    @quiet_autocomplete
     async def play_card_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         if interaction.channel_id is None:
             return []
-        try:
-            choices = await self.service.legal_card_choices(
-                interaction.channel_id, interaction.user.id, current
-            )
-        except Exception:
-            log.exception("card autocomplete failed")
-            return []
+        choices = await self.service.legal_card_choices(interaction.channel_id, interaction.user.id, current)
         return [app_commands.Choice(name=choice.label, value=choice.value) for choice in choices[:25]]
 
     @play.autocomplete("suit")
+    @quiet_autocomplete
     async def play_suit_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -92,7 +86,8 @@ class PlayCog(TableCog, name="Eights play"):
 
     async def _crazier_hand(self, interaction: discord.Interaction) -> HandView | None:
         """The user's hand at this channel's crazier-abilities table, or None (another game, no table, not
-        seated). Never raises."""
+        seated). Raises DatabaseFault only when the channel's table, not held, can't be read from the database
+        (an autocomplete answers it with no choices: ``quiet_autocomplete``)."""
         table_id = await self.service.table_in_channel(interaction.channel_id or 0)
         if table_id is None:
             return None
@@ -135,6 +130,7 @@ class PlayCog(TableCog, name="Eights play"):
         await self.play_move(interaction, table_id, Intent.effect(card, target=position, option=target))
 
     @effect.autocomplete("card")
+    @quiet_autocomplete
     async def effect_card_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -148,16 +144,13 @@ class PlayCog(TableCog, name="Eights play"):
                 for o in hand.crazier.choice.options
                 if typed in o.label.lower()
             ][:25]
-        try:
-            choices = await self.service.crazier_choices(
-                interaction.channel_id or 0, interaction.user.id, current, effect=True
-            )
-        except Exception:
-            log.exception("effect autocomplete failed")
-            return []
+        choices = await self.service.crazier_choices(
+            interaction.channel_id or 0, interaction.user.id, current, effect=True
+        )
         return [app_commands.Choice(name=choice.label, value=choice.value) for choice in choices[:25]]
 
     @effect.autocomplete("player")
+    @quiet_autocomplete
     async def effect_player_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -167,6 +160,7 @@ class PlayCog(TableCog, name="Eights play"):
         )
 
     @effect.autocomplete("target")
+    @quiet_autocomplete
     async def effect_target_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -226,17 +220,16 @@ class PlayCog(TableCog, name="Eights play"):
         await self.play_move(interaction, table_id, Intent.catch(position))
 
     @catch.autocomplete("player")
+    @quiet_autocomplete
     async def catch_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The players the user can catch now (none when there is no one to catch)."""
+        """The players the user can catch now (none when there is no one to catch, or the user has no
+        seat)."""
         table_id = await self.service.table_in_channel(interaction.channel_id or 0)
         if table_id is None:
             return []
-        try:
-            hand = await self.service.hand(table_id, interaction.user.id)
-        except ServiceError:
-            return []
+        hand = await self.service.hand(table_id, interaction.user.id)
         typed = current.strip().lower()
         choices = []
         for position in hand.catch_targets:
@@ -254,6 +247,7 @@ class PlayCog(TableCog, name="Eights play"):
         await self.play_move(interaction, table_id, Intent.name_suit(suit))
 
     @suit.autocomplete("suit")
+    @quiet_autocomplete
     async def suit_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
