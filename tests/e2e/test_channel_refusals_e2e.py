@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import World
+from tests.e2e.contexts import make_thread
 from tests.e2e.test_hand_messages_e2e import fire
+from tests.fakediscord.model import iso_now
 from tests.fakediscord.server import _Reject
 
 SQLITE_ONLY = pytest.mark.parametrize("backend_url", ["sqlite"], indirect=True)
@@ -182,3 +184,78 @@ async def test_the_tables_of_a_server_the_bot_was_removed_from_are_closed(world:
     fake.take_violations()
     assert await closed(world)
     assert calls.total() == 0, dict(calls.count)
+
+
+@SQLITE_ONLY
+async def test_a_channel_is_tried_again_when_the_role_that_shut_the_bot_out_is_deleted(world: World) -> None:
+    """A "No bots" role with a deny overwrite on the channel, given to the bot, then deleted: Discord says
+    so with GUILD_ROLE_DELETE only (the bot's member and the channel are not sent again), and the channel is
+    tried again at once, not at the end of its pause (README: "until Discord says its permissions (or the
+    server's roles) changed")."""
+    fake = world.fake
+    muted = fake.create_role(world.guild, "No bots")
+    member = world.guild.members[fake.bot_user.id]
+    member.roles.append(muted)
+    await cpu_table(world)
+    calls = ChannelCalls(world)
+    fake.token_lifetime = 0.0  # the players' tokens spent: the channel's routes are what is left
+    calls.refuse = 50001  # the role's overwrite denies View Channel
+    await next_rounds(world, 1)
+    assert calls.total() >= 1  # the refusal was met
+    # The role is deleted: its overwrite goes with it, the bot sees the channel again.
+    calls.refuse = None
+    member.roles.remove(muted)
+    world.guild.roles.pop(muted.id, None)
+    fake._dispatch_guild(
+        world.guild, "GUILD_ROLE_DELETE", {"guild_id": str(world.guild.id), "role_id": str(muted.id)}
+    )
+    await world.settle()
+    calls.count.clear()
+    await next_rounds(world, 1)
+    fake.take_violations()
+    assert calls.count["PATCH"] + calls.count["POST"] >= 1, (
+        "the role was deleted, yet the channel is still left alone: " + repr(dict(calls.count))
+    )
+
+
+@SQLITE_ONLY
+async def test_a_private_thread_is_tried_again_when_the_bot_is_added_to_it(world: World) -> None:
+    """A table in a private thread the bot was not added to plays through its players' interactions; once
+    they are spent (CPU seats play on), the thread answers 50001 Missing Access and is left alone. A player
+    adds the bot to the thread: Discord says so with THREAD_MEMBERS_UPDATE naming it (discord.py's
+    ``on_thread_join``), and the thread is tried again at once, not at the end of its pause."""
+    fake = world.fake
+    parent = world.channel
+    thread = make_thread(fake, world.guild, parent, "secret", type=12, owner=world.alice)
+    world.channel = thread
+    await cpu_table(world)
+    calls = ChannelCalls(world)  # the thread's routes
+    fake.token_lifetime = 0.0
+    calls.refuse = 50001  # not a member of the private thread
+    await next_rounds(world, 1)
+    assert calls.total() >= 1  # the refusal was met
+    calls.refuse = None  # the bot is added to the thread
+    fake._dispatch_guild(
+        world.guild,
+        "THREAD_MEMBERS_UPDATE",
+        {
+            "id": str(thread.id),
+            "guild_id": str(world.guild.id),
+            "member_count": 2,
+            "added_members": [
+                {
+                    "id": str(thread.id),
+                    "user_id": str(fake.bot_user.id),
+                    "join_timestamp": iso_now(),
+                    "flags": 0,
+                }
+            ],
+        },
+    )
+    await world.settle()
+    calls.count.clear()
+    await next_rounds(world, 1)
+    fake.take_violations()
+    assert calls.count["PATCH"] + calls.count["POST"] >= 1, (
+        "the bot was added to the thread, yet it is still left alone: " + repr(dict(calls.count))
+    )

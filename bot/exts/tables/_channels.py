@@ -77,6 +77,17 @@ class ChannelsCog(commands.Cog, name="Channels"):
         self.publisher.permissions_changed(guild_id=after.guild.id)
 
     @commands.Cog.listener()
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        # A deleted role takes its overwrites with it (one that shut the bot out, say): Discord sends only
+        # GUILD_ROLE_DELETE, no channel or member event.
+        self.publisher.permissions_changed(guild_id=role.guild.id)
+
+    @commands.Cog.listener()
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        # The bot added to a private thread (THREAD_MEMBERS_UPDATE): the thread may be reached now.
+        self.publisher.permissions_changed(channel_id=thread.id)
+
+    @commands.Cog.listener()
     async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
         me = after.guild.me
         if me is not None and after.id == me.id:  # the bot's own roles changed
