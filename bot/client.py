@@ -337,6 +337,8 @@ class EightsBot(commands.AutoShardedBot):
         if self.restore_tables:
             restored = await service.restore_all()
             if restored:
+                # Each board is checked before it is first shown: gone, or one posted and not recorded?
+                publisher.restored(service.open_table_ids())
                 # In the background: the bot answers at once, and the boards catch up within moments.
                 task = asyncio.create_task(
                     _check_boards(service, publisher, self.wait_until_ready), name="eights-check-boards"
@@ -605,8 +607,10 @@ class EightsBot(commands.AutoShardedBot):
 async def _check_boards(
     service: TableService, publisher: TablePublisher, ready: Callable[[], Awaitable[None]]
 ) -> None:
-    """Bring every restored table's board up to date, reposting the ones whose message was deleted. Once
-    Discord has listed the bot's servers (``ready``): each board is in its server's language."""
+    """Check every restored table's board (``TablePublisher.check_board``, in the table's board lane): adopt a
+    board the previous process posted and did not record, repost the ones whose message was deleted, bring
+    them up to date. Once Discord has listed the bot's servers (``ready``): each board is in its server's
+    language. A table whose news comes first is checked by its lane then (``TablePublisher.restored``)."""
     await ready()
     gate = asyncio.Semaphore(BOARD_CHECKS_IN_PARALLEL)
 

@@ -10,10 +10,19 @@ table service), so that a restarted process does not upload an unchanged picture
 the bot may not attach files, a board sent through the channel goes without the picture (one refused upload,
 said once in the log); one sent through an interaction (its answer, follow-ups and their edits) carries it,
 since Discord grants interactions Attach Files whatever the bot's own permissions.
+
+A board restored from the store (a table the previous process ran) is checked before this process first shows
+it (``restored``, ``check``): the id the store holds may name a message a moderator deleted, and a board the
+previous process posted just before it stopped (Discord took it, the id was never recorded) is in the channel
+all the same, with live buttons. The check reads the channel's latest messages once (``HISTORY_PAGE``, in
+place of fetching the recorded board: one request per restored table, as before), adopts the table's newest
+board found there, deletes its other boards, and posts the board only when none is left. It runs in the
+table's board lane (``BoardMessages.edit``), so nothing else shows the table's board meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import logging
@@ -31,11 +40,20 @@ from bot.service import TableSnapshot
 from bot.ui import render
 from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardPicture
-from bot.ui.controls import board_view, release
+from bot.ui.controls import BUTTON_TEMPLATE, CPU, HAND, HOUSE, JOIN, LEAVE, NEXT, START, board_view, release
 from bot.ui.faces import CardFaces
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+
+# The channel's latest messages a restored board's check reads (one request): the board of a post the previous
+# process never recorded is among them (it was the last thing the bot posted there), and so is, nearly always,
+# the recorded board, whose message is fetched only when it is older than all of them and no board of the
+# table is among them.
+HISTORY_PAGE = 50
+# The actions of the board's buttons (``bot.ui.controls.board_view``): a public message of the bot carrying
+# one of these for a table is that table's board (its other controls are on private messages).
+BOARD_ACTIONS = frozenset({JOIN, LEAVE, CPU, START, HOUSE, HAND, NEXT})
 
 
 def picture_file(picture: BoardPicture) -> discord.File:
@@ -89,7 +107,12 @@ class BoardMessages:
         self.appearance = appearance
         self.on_posted = on_posted
         self.records = records
-        self._boards: dict[int, int] = {}  # table id -> board message id, as last set by this process
+        # table id -> board message id, as last set by this process; None: its message is gone (no board now)
+        self._boards: dict[int, int | None] = {}
+        # Restored tables whose board is not checked yet (``check``) -> set when the next check ends, whatever
+        # its outcome; ``_checked``: the tables checked (in this process, not checked again).
+        self._unchecked: dict[int, asyncio.Event] = {}
+        self._checked: set[int] = set()
         # Channels where the bot may not attach files: a board sent through the channel goes without its
         # picture there (an interaction's messages carry files whatever the bot's permissions).
         self._no_files: set[int] = set()
@@ -156,6 +179,21 @@ class BoardMessages:
         self._boards.pop(table_id, None)
         self._embeds.pop(table_id, None)
         self._unrecorded.pop(table_id, None)
+        self._checked.discard(table_id)
+        unchecked = self._unchecked.pop(table_id, None)
+        if unchecked is not None:
+            unchecked.set()
+
+    def restored(self, table_id: int) -> asyncio.Event | None:
+        """The table's board comes from the store (a restored table): it is checked (``check``) before it is
+        first shown. Returns the event set when its next check ends; None if it was checked already."""
+        if table_id in self._checked:
+            return None
+        return self._unchecked.setdefault(table_id, asyncio.Event())
+
+    def unchecked(self, table_id: int) -> bool:
+        """Whether the table's board still waits for its check (``restored``)."""
+        return table_id in self._unchecked
 
     def _embed(self, snapshot: TableSnapshot, faces: CardFaces) -> tuple[discord.Embed, dict[str, Any]]:
         """The board's embed for ``snapshot`` and its dict (what an edit is compared by)."""
@@ -170,17 +208,6 @@ class BoardMessages:
 
     def board_id(self, snapshot: TableSnapshot) -> int | None:
         return self._boards.get(snapshot.table_id, snapshot.board_message_id)
-
-    async def post(self, snapshot: TableSnapshot) -> int | None:
-        """Post the board as a fresh message in the table's channel and make it the board. Raises 404
-        Unknown Channel (the channel is gone: the publisher closes its table); other failures are logged."""
-        try:
-            return await self._post(snapshot)
-        except discord.HTTPException as error:
-            if is_gone(error):
-                raise
-            log.warning("table %s: could not post the board: %s", snapshot.table_id, error)
-            return None
 
     async def fields(self, snapshot: TableSnapshot, *, channel: bool = False) -> dict[str, Any]:
         """The board as message fields (``embed``, ``view`` when it has buttons, ``file``: the picture when
@@ -252,33 +279,129 @@ class BoardMessages:
         return message.id
 
     async def check(self, snapshot: TableSnapshot, feed: TableFeed) -> None:
-        """At start-up: post the board again if its message is gone, else bring it up to date. Raises 404
-        Unknown Channel (the channel was deleted while the bot was away: the publisher closes its table, and
-        no other request goes to the channel); other failures are logged or left to the table's next news."""
-        board_id = self.board_id(snapshot)
-        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        if board_id is not None:
-            try:
-                await channel.fetch_message(board_id)
-            except discord.NotFound as error:
-                if is_gone(error):
-                    raise  # the channel, not only the board message
-                board_id = None
-            except discord.HTTPException as error:
-                log.warning("table %s: could not check the board: %s", snapshot.table_id, error)
-                return
-        if board_id is None:
-            await self.post(snapshot)
+        """Check a restored table's board (``restored``), in its board lane (``edit``): read the channel's
+        latest messages for the table's boards; the newest found is the board (recorded, and brought up to
+        date), the others are deleted. None found: the recorded board, unless the page shows it is gone
+        (fetched when it is older than the page); when there is none, the board is posted from the table's
+        latest state (``feed.snapshot``: what came while the channel was read included). Raises what failed
+        (404 Unknown Channel: the publisher closes the table; a failure that may pass: the lane tries again
+        later, the board still unchecked). A channel whose history the bot may not read (403) keeps the
+        recorded board, unchecked for strays."""
+        table_id = snapshot.table_id
+        recorded = self.board_id(snapshot)
+        page = await self._latest_messages(snapshot)
+        latest = feed.snapshot if feed.snapshot is not None else snapshot
+        current = self.board_id(latest)
+        found = [] if page is None else _boards_of(page, table_id, self._me())
+        # Whether the page tells if the recorded board is there: it reaches back past it.
+        told = (
+            page is not None
+            and current is not None
+            and (len(page) < HISTORY_PAGE or current > min(_ids(page), default=current))
+        )
+        strays = found[1:]
+        if current is not None and current != recorded:
+            board: int | None = current  # posted meanwhile (an /eights status, in this process): the board
+            # (The recorded one is the board it replaced: ``replace_board`` deletes it.)
+            strays = [message_id for message_id in found if message_id not in (current, recorded)]
+        elif found:
+            # The newest: a board the previous process posted and did not record, if it is not the recorded
+            # one. The recorded one, if the page does not show it, may be further up: deleted too.
+            board = found[0]
+            if current is not None and current != board and current not in found and not told:
+                strays.append(current)
+        elif current is None or told:
+            board = None  # none recorded, or the page shows it gone (a moderator deleted it)
         else:
-            self._boards[snapshot.table_id] = board_id
-            try:
-                await self.edit(snapshot, feed)
-            except discord.HTTPException as error:
-                if is_gone(error):
-                    raise
+            board = current if await self._exists(latest, current) else None
+        if board is None:
+            self._boards[table_id] = None  # gone: never deleted again (``/eights status``, a move)
+            if latest.open:
+                if current is not None:
+                    log.info("table %s: the board message was deleted; posting it again", table_id)
+                await self._post(latest)
+        elif board != current:
+            # Posted and not recorded (the previous process stopped first), or left behind a gone one.
+            log.info(
+                "table %s: board %s found in the channel is the board (recorded: %s)",
+                table_id,
+                board,
+                current,
+            )
+            self._built.pop(table_id, None)  # what its picture shows is not known
+            await self.on_posted(table_id, board)
+        else:
+            self._boards[table_id] = board
+        for stray in strays:
+            await self._delete_stray(latest, stray)
+        self._done_checking(table_id)
+        if board is not None:
+            await self.edit(latest, feed)
+
+    def _me(self) -> int | None:
+        user = self.client.user
+        return user.id if user is not None else None
+
+    async def _latest_messages(self, snapshot: TableSnapshot) -> list[dict[str, Any]] | None:
+        """The channel's latest ``HISTORY_PAGE`` messages (raw, newest first); None when the bot may not read
+        them (403: no Read Message History) or does not know its own id. Raises what else failed."""
+        if self._me() is None:
+            return None
+        try:
+            page: list[Any] = await self.client.http.logs_from(snapshot.channel_id, HISTORY_PAGE)
+        except discord.Forbidden as error:
+            log.info("table %s: could not read the channel for its boards: %s", snapshot.table_id, error)
+            return None
+        return [message for message in page if isinstance(message, dict)]
+
+    async def _exists(self, snapshot: TableSnapshot, message_id: int) -> bool:
+        """Whether the board message ``message_id`` is still there (fetched); True when the bot may not read
+        it (the edit tells). Raises 404 Unknown Channel and failures that may pass."""
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        try:
+            await channel.fetch_message(message_id)
+        except discord.NotFound as error:
+            if is_gone(error):
+                raise  # the channel, not only the board message
+            return False
+        except discord.Forbidden as error:
+            log.info("table %s: could not check the board: %s", snapshot.table_id, error)
+        return True
+
+    async def _delete_stray(self, snapshot: TableSnapshot, message_id: int) -> None:
+        """Delete another board of the table (one board per table): gone already is done; a refusal is
+        said and left. Raises 404 Unknown Channel and failures that may pass (the check is tried again)."""
+        channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound as error:
+            if is_gone(error):
+                raise
+        except discord.Forbidden as error:
+            log.info(
+                "table %s: could not delete its other board %s: %s", snapshot.table_id, message_id, error
+            )
+        else:
+            log.info("table %s: deleted its other board %s", snapshot.table_id, message_id)
+
+    async def _check_once(self, snapshot: TableSnapshot, feed: TableFeed) -> None:
+        """One attempt at the check; whatever its outcome, whoever waits for it (``restored``) is told."""
+        try:
+            await self.check(snapshot, feed)
+        finally:
+            attempt = self._unchecked.get(snapshot.table_id)
+            if attempt is not None:  # it failed: still unchecked, tried again at the lane's next turn
+                self._unchecked[snapshot.table_id] = asyncio.Event()
+                attempt.set()
+
+    def _done_checking(self, table_id: int) -> None:
+        self._checked.add(table_id)
+        ended = self._unchecked.pop(table_id, None)
+        if ended is not None:
+            ended.set()
 
     def unchanged(self, snapshot: TableSnapshot, feed: TableFeed) -> bool:
-        if self.board_id(snapshot) is None:
+        if self.board_id(snapshot) is None or snapshot.table_id in self._unchecked:
             return False
         with use_locale(self.appearance.cached_language(snapshot.guild_id)):
             _, embed_data = self._embed(snapshot, self.appearance.cached_faces(snapshot.guild_id))
@@ -318,7 +441,10 @@ class BoardMessages:
     ) -> None:
         """Show ``snapshot`` on the board (posting it again if its message is gone). Raises what failed.
         ``carrier``: the interaction that posted the board message, whose token edits it off the global
-        limit; None: the channel route."""
+        limit; None: the channel route. A restored board not checked yet is checked instead (``check``)."""
+        if snapshot.table_id in self._unchecked:
+            await self._check_once(snapshot, feed)
+            return
         board_id = self.board_id(snapshot)
         if board_id is None:
             await self._post(snapshot)
@@ -374,6 +500,7 @@ class BoardMessages:
                 await self.edit(snapshot, feed)
                 return
             log.info("table %s: the board message was deleted; posting it again", snapshot.table_id)
+            self._boards[snapshot.table_id] = None  # gone: never deleted again
             if snapshot.open:
                 await self._post(snapshot)
             return
@@ -382,6 +509,38 @@ class BoardMessages:
         if picture_changed:
             await self._shown(snapshot.table_id, board_id, picture_key or "")
         feed.board_picture_key = picture_key
+
+
+def _ids(page: list[dict[str, Any]]) -> list[int]:
+    return [int(message["id"]) for message in page if str(message.get("id", "")).isdigit()]
+
+
+def _boards_of(page: list[dict[str, Any]], table_id: int, me: int | None) -> list[int]:
+    """The ids of the table's boards among ``page`` (raw messages), newest first: the bot's messages
+    carrying the table's board buttons."""
+    found = [
+        int(message["id"])
+        for message in page
+        if str(message.get("id", "")).isdigit()
+        and str((message.get("author") or {}).get("id")) == str(me)
+        and _carries_board(message.get("components"), table_id)
+    ]
+    return sorted(found, reverse=True)
+
+
+def _carries_board(components: object, table_id: int) -> bool:
+    """Whether these components (raw, nested in action rows) hold one of the table's board buttons."""
+    if not isinstance(components, list):
+        return False
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        match = BUTTON_TEMPLATE.fullmatch(str(component.get("custom_id") or ""))
+        if match is not None and int(match["table"]) == table_id and match["action"] in BOARD_ACTIONS:
+            return True
+        if _carries_board(component.get("components"), table_id):
+            return True
+    return False
 
 
 def _log_failed(table_id: int, what: str, error: Exception) -> None:

@@ -69,7 +69,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -491,22 +491,36 @@ class TablePublisher:
             # board shows the table as it is now.
             self._board_behind(feed, self._clock.monotonic())
 
+    def restored(self, table_ids: Iterable[int]) -> None:
+        """These tables were restored from the store (start-up): each one's board is checked
+        (``BoardMessages.check``) before its lane first shows it, whichever comes first: ``check_board`` or
+        the table's news."""
+        for table_id in table_ids:
+            self._board.restored(table_id)
+
     async def check_board(self, snapshot: TableSnapshot) -> None:
-        """At start-up: repost a restored table's board if its message is gone, else bring it up to date.
-        Globally limited requests: it takes its turn after the tables already waiting. A channel deleted
-        while the bot was away (404 Unknown Channel: no CHANNEL_DELETE came) closes its table at once, as
-        the event would have."""
-        if self._refusals.gone(snapshot.channel_id):
+        """At start-up: check a restored table's board (``BoardMessages.check``): adopt a board the previous
+        process posted and did not record (the table's other boards deleted), post the board again if its
+        message is gone, and bring it up to date. The check is the next turn of the table's board lane, so
+        a move that comes meanwhile is shown after it, on the board it leaves, never on a second one; it
+        takes its turn of the global budget after the tables already waiting. Returns once that turn is over
+        (or the lane stopped). A channel deleted while the bot was away (404 Unknown Channel: no
+        CHANNEL_DELETE came) closes its table at once, as the event would have."""
+        if self._closed or self._refusals.gone(snapshot.channel_id):
             return  # deleted since (its table is being closed): nothing goes to it again
-        try:
-            async with self.budget.turn(self.budget.now()):
-                await self._board.check(snapshot, self._feed(snapshot.table_id))
-        except discord.HTTPException as error:
-            if not is_gone(error):
-                raise
-            channel_id = snapshot.channel_id
-            log.info("table %s: channel %s is gone at start-up (%s)", snapshot.table_id, channel_id, error)
-            self.channel_deleted(channel_id)
+        attempt = self._board.restored(snapshot.table_id)
+        if attempt is None:
+            return  # checked already: the table's news came first
+        feed = self._feed(snapshot.table_id)
+        if feed.snapshot is None:
+            feed.snapshot = snapshot  # (the table's news replaces it)
+        self._board_behind(feed, self._clock.monotonic())
+        while not attempt.is_set() and (lane := feed.board_task) is not None:
+            checked = asyncio.ensure_future(attempt.wait())
+            try:
+                await asyncio.wait({lane, checked}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                checked.cancel()
 
     # --- hands (the messages themselves: bot.delivery.hands) ------------------------------------------------
 
@@ -664,8 +678,8 @@ class TablePublisher:
         now = self._clock.monotonic()
         carrier = self._carriers.get(feed.table_id)
         snapshot = feed.snapshot
-        if snapshot is None or self._board.board_id(snapshot) is None:
-            return None  # no board yet: ``edit`` posts it in the channel
+        if snapshot is None or self._board.board_id(snapshot) is None or self._board.unchecked(feed.table_id):
+            return None  # no board yet, or a restored one not checked yet: ``edit`` posts or checks it
         if self._refusals.gone(snapshot.channel_id):
             # The board's message went with its channel: its token would edit it there (the lane then finds
             # the channel refusing, and sends nothing).
