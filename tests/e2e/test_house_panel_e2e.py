@@ -3,10 +3,15 @@ through the fake Discord (README "House rules", RULESETS.md "House rules at a ta
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
+import pytest
 
 from bot.engine import Ruleset
 from tests.e2e.conftest import World
+from tests.e2e.slow_store import SLOW, slow_store_method
 from tests.fakediscord import FakeMessage, FakeUser
 
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
@@ -37,6 +42,13 @@ async def pick_value(world: World, user: FakeUser, shown: FakeMessage, value: st
     offered = [o["value"] for o in values["options"]]
     assert value in offered, offered
     return await (await world.fake.select(user, shown, str(values["custom_id"]), [value])).reply()
+
+
+async def hand_size_shown(world: World) -> FakeMessage:
+    """The host's panel at the hand size option (it offers "Type a value")."""
+    shown = await world.run(world.alice, "house", option="hand_size")
+    assert any(b["label"] == "Type a value" for b in shown.buttons), shown.content
+    return shown
 
 
 async def live_ruleset(world: World) -> Ruleset:
@@ -150,3 +162,105 @@ async def test_a_crazier_abilities_lobby_does_not_offer_house_rules_it_refuses(w
     panel = await open_panel(world, world.alice) if "House rules" in labels else None
     assert panel is None or "no house rules" not in panel.content, (labels, panel.content if panel else "")
     assert "may change the **House rules**" not in board.text(), board.text()
+
+
+# ------------------------------------------------------------------------------ "Type a value": the form
+SQLITE_ONLY = pytest.mark.parametrize(
+    "backend_url", ["sqlite"], indirect=True
+)  # the slow store is a stand-in
+
+
+@SQLITE_ONLY
+async def test_type_a_value_opens_its_form_even_when_the_database_is_slow(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README: "in the lobby the host (or a manager) changes single options with the board's House rules
+    button (select menus, and a form where a number or ranks are typed)". Discord takes a form only as an
+    interaction's first answer, never after a deferral: the form goes out at once, built from the table the
+    bot holds, before anything waits on the database; who may change the rule is checked when it is
+    submitted.
+
+    Here the host (no Manage Channels: whether they hold the manager role is read from the database) presses
+    "Type a value" while the database takes 2.6 s to answer (past the deferral watchdog's 2 s): the form
+    opens, and the value typed in it is applied."""
+    await world.run(world.alice, "new", preset="classic")
+    shown = await hand_size_shown(world)
+    slow_store_method(world, monkeypatch, "get_guild_settings")
+    opened = await world.fake.click(world.alice, shown, label="Type a value")
+    kind = await opened.callback(timeout=10.0)
+    await asyncio.sleep(SLOW)  # whatever the bot would send once the database answered
+    texts = [m.content for m in world.fake.ephemeral_messages(world.alice)]
+    assert kind == 9 and opened.modal is not None, f"callback {kind}: no form opened; then: {texts[-1]!r}"
+    assert not any("Something went wrong" in t for t in texts), texts[-1]
+    answer = await (await world.fake.submit_modal(world.alice, opened, value="6")).reply(timeout=10.0)
+    assert answer.ephemeral and "Deal 6 cards each" in answer.content, answer.content
+
+
+async def test_a_form_submitted_by_someone_not_the_host_is_refused(world: World) -> None:
+    """The form opens for whoever presses "Type a value" (nothing is read from the database before it
+    opens); its submission is refused privately, with the reason, to anyone but the host or a manager, and
+    the table keeps its rules. (Bob presses the button of the host's panel as a tampered client sends it.)"""
+    await world.run(world.alice, "new", preset="classic")
+    table_id = await world.table_id()
+    opened = await world.fake.craft_component(
+        world.bob, world.channel, world.board(), f"e8:{table_id}::htype:hand_size"
+    )
+    assert await opened.callback() == 9 and opened.modal is not None
+    refused = await (await world.fake.submit_modal(world.bob, opened, value="6")).reply()
+    assert refused.ephemeral and "Only the host or a manager" in refused.content, refused.content
+    assert (await world.snapshot()).house_rules == ()
+
+
+async def test_type_a_value_after_the_first_deal_is_refused_at_once(world: World) -> None:
+    """README: house rules change "in the lobby". The panel's "Type a value" pressed once the first round is
+    dealt says so privately, with no form."""
+    await world.run(world.alice, "new", preset="classic")
+    shown = await hand_size_shown(world)
+    await world.run(world.alice, "cpu", level="easy")
+    await world.run(world.alice, "start")
+    await world.settle()
+    opened = await world.fake.click(world.alice, shown, label="Type a value")
+    answer = await opened.reply()
+    assert opened.modal is None
+    assert answer.ephemeral and "before the first deal" in answer.content, answer.content
+
+
+async def test_type_a_value_of_a_finished_table_says_the_button_has_expired(world: World) -> None:
+    """A table the bot no longer holds (ended) cannot give its form: "Type a value" is answered privately
+    and at once, as any button of a finished table, not with an error."""
+    await world.run(world.alice, "new", preset="classic")
+    shown = await hand_size_shown(world)
+    await world.run(world.alice, "end")
+    await world.settle()
+    opened = await world.fake.click(world.alice, shown, label="Type a value")
+    answer = await opened.reply()
+    assert opened.modal is None
+    assert answer.ephemeral and "this button has expired" in answer.content, answer.content
+
+
+@SQLITE_ONLY
+async def test_type_a_value_that_reached_the_bot_too_late_is_dropped_without_a_traceback(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A click that reaches the bot after Discord's 3 seconds (a busy bot, a gateway resume) can no longer be
+    answered at all: Discord refuses its form (404, 10062). The bot logs that it came too late, with no
+    traceback, and sends nothing else. (Discord's 3 s are scaled down to none here.)"""
+    await world.run(world.alice, "new", preset="classic")
+    shown = await hand_size_shown(world)
+    before = len(world.fake.ephemeral_messages(world.alice))
+    caplog.set_level(logging.WARNING)
+    world.fake.callback_deadline = 0.0
+    try:
+        opened = await world.fake.click(world.alice, shown, label="Type a value")
+        for _ in range(500):
+            if opened.record.errors:
+                break
+            await asyncio.sleep(0.01)
+        await world.settle()
+    finally:
+        world.fake.callback_deadline = 3.0
+    assert opened.record.errors and all("Unknown interaction" in v for v in world.fake.take_violations())
+    assert opened.modal is None
+    assert len(world.fake.ephemeral_messages(world.alice)) == before
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+    assert any("came too late" in r.getMessage() for r in caplog.records)

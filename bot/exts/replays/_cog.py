@@ -13,9 +13,9 @@ from discord import app_commands
 
 from bot.delivery import answers
 from bot.exts._group import EightsGroup, FeatureCog, answering_control
+from bot.exts.autocomplete import quiet_autocomplete
 from bot.exts.channel_access import readable_by_member
 from bot.i18n import N_, _
-from bot.service.errors import DatabaseFault, ServiceError
 from bot.service.replays import ReplayService
 from bot.ui.appearance import Appearance
 from bot.ui.replays import REPLAYS_COG, recent_choice_name, replay_embed, replay_view
@@ -74,18 +74,16 @@ class ReplaysCog(FeatureCog, name=REPLAYS_COG):
         await self.on_replay_step(interaction, match, 0, new=True)
 
     @replay.autocomplete("match")
+    @quiet_autocomplete  # the recent matches are read from the database: answered in time, or with none
     async def _match_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         if interaction.guild_id is None:
             return []
-        try:
-            found = await self.replays.recent(
-                interaction.guild_id,
-                str(current or ""),
-                viewer_id=interaction.user.id,
-                readable=readable_by_member(interaction),
-            )
-        except (ServiceError, DatabaseFault):  # a list left empty says enough while the database is away
-            return []
+        found = await self.replays.recent(
+            interaction.guild_id,
+            str(current or ""),
+            viewer_id=interaction.user.id,
+            readable=readable_by_member(interaction),
+        )
         return [app_commands.Choice(name=recent_choice_name(m), value=m.table_id) for m in found[:25]]

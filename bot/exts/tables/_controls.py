@@ -33,6 +33,7 @@ from bot.ui.controls import (
     HAND,
     HOUSE,
     HOUSE_ACTIONS,
+    HOUSE_TYPE,
     JOIN,
     LAST,
     LEAVE,
@@ -93,14 +94,20 @@ class ControlsCog(TableCog, name=COG_NAME):
         """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``).
         Answered in the clicker's language (a form does not come through ``bot.ui.routing``)."""
         use_player_locale(interaction)
-        # Moves and board buttons change a message in place; the rest (forms too) answer with a new private
-        # message.
-        in_place = control.action not in (HAND, START, NEXT, HOUSE)
-        if interaction.type is discord.InteractionType.modal_submit:
-            in_place = False
-        answers.watch(interaction, update=in_place, after=self.defer_after)
+        submitted = interaction.type is discord.InteractionType.modal_submit
+        # "Type a value" answers with a form, which Discord takes only as the first answer (never after a
+        # deferral): it is not watched, and the form goes out before anything waits (``HouseCog.open_form``).
+        opens_form = control.action == HOUSE_TYPE and bool(control.arg) and not submitted
+        if not opens_form:
+            # Moves and board buttons change a message in place; the rest (forms too) answer with a new
+            # private message.
+            in_place = control.action not in (HAND, START, NEXT, HOUSE) and not submitted
+            answers.watch(interaction, update=in_place, after=self.defer_after)
         try:
-            await self._control(interaction, control, values)
+            if opens_form:
+                await self.house.open_form(interaction, control)
+            else:
+                await self._control(interaction, control, values)
         except ServiceError as error:
             if error.code == "expired":
                 message = _(EXPIRED)

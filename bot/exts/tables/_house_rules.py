@@ -11,11 +11,13 @@ import discord
 from discord import app_commands
 
 from bot.delivery.answers import answer_privately, from_private_message, update_in_place
+from bot.delivery.webhook_calls import respond_once
 from bot.exts._group import MAX_TYPED, MAX_TYPED_VALUE
 from bot.exts.autocomplete import quiet_autocomplete
 from bot.exts.tables._base import TableCog
 from bot.i18n import _, fold
-from bot.service import HouseOption, Outcome
+from bot.service import NO_TABLE, HouseOption, Outcome, ServiceError
+from bot.service.rule_changes import NOT_LOBBY
 from bot.ui.controls import HOUSE, HOUSE_OPTION, HOUSE_TYPE, HOUSE_VALUE, Control
 from bot.ui.house_panel import HouseValueModal, option_content, option_view, panel_content, panel_view
 
@@ -143,12 +145,40 @@ class HouseCog(TableCog, name="Eights house rules"):
             )
             self.publisher.publish(outcome)
             await answer_privately(interaction, changed_text(outcome))
-        elif action == HOUSE_TYPE and control.arg:
-            await self.service.house_options(table_id, actor)
-            chosen = await self.service.house_option(table_id, control.arg)
-            await interaction.response.send_modal(HouseValueModal(table_id, chosen))
         else:
+            # (A click on "Type a value" is ``open_form``'s.)
             await answer_privately(interaction, _("That control is not valid any more."))
+
+    async def open_form(self, interaction: discord.Interaction, control: Control) -> None:
+        """A click on "Type a value": the form where the option's value is typed, as the click's answer.
+
+        Discord takes a form only as an interaction's first answer (never after a deferral) and drops a click
+        not answered within 3 seconds, so the deferral watchdog is not armed for this click (``_controls``)
+        and nothing here waits on the database: the form is built from the table this process holds. A table
+        it does not hold (a finished one) ends the button, as any control of a finished table; one past its
+        lobby is refused, both privately. Whether the clicker may change the rule (the host, or a manager:
+        the manager role is read from the database) is checked when the form is submitted (``set_house_rule``
+        refuses anyone else privately, with the reason). A click that reached the bot after Discord's 3
+        seconds cannot be answered at all (``answer_unexpected`` logs it, with no traceback)."""
+        table_id = control.table_id
+        snapshot = (
+            await self.service.snapshot(table_id) if table_id in self.service.open_table_ids() else None
+        )
+        if (
+            snapshot is None
+            or snapshot.guild_id != interaction.guild_id
+            or snapshot.channel_id != interaction.channel_id
+        ):
+            # As ``table_for_control`` answers a control of no table held here ("this button has expired").
+            raise ServiceError("no_table", NO_TABLE)
+        if snapshot.phase != "lobby":
+            raise ServiceError("not_lobby", NOT_LOBBY)
+        chosen = await self.service.house_option(table_id, control.arg or "")  # the table held: in memory
+        await respond_once(
+            interaction,
+            interaction.response.send_modal(HouseValueModal(table_id, chosen)),
+            discord.InteractionResponseType.modal,
+        )
 
 
 def _submitted_form(interaction: discord.Interaction) -> bool:
