@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.delivery import answers
 from bot.exts._group import MAX_TYPED, MAX_TYPED_VALUE, EightsGroup, FeatureCog, answering_control
+from bot.exts.autocomplete import quiet_autocomplete
 from bot.i18n import LANGUAGE_NAMES, N_, _, fold
 from bot.service import house_option_labels, house_value_suggestions, preset_names
 from bot.service.errors import DatabaseFault, ServiceError
@@ -187,6 +188,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         )
 
     @settings.autocomplete("house_option")
+    @quiet_autocomplete  # a keystroke that came too late: no choices, no traceback
     async def settings_house_option_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -198,6 +200,7 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         ][:25]
 
     @settings.autocomplete("house_value")
+    @quiet_autocomplete
     async def settings_house_value_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
