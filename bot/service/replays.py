@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
@@ -413,7 +412,7 @@ class ReplayService:
             raise ServiceError("no-match", NO_MATCH)
         pruned_at = await self._store.moves_pruned_at(table_id)
         if pruned_at is not None:
-            day = time.strftime("%Y-%m-%d", time.gmtime(pruned_at))
+            day = f"<t:{int(pruned_at)}:D>"  # each reader's own date, in their client's format
             raise ServiceError(
                 "pruned",
                 _(

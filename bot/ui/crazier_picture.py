@@ -20,6 +20,16 @@ def colour_code(name: str) -> str | None:
     return _COLOUR_CODES.get(name)
 
 
+def discard_size(snapshot: TableSnapshot) -> int:
+    """The discard pile's cards, its top card included: the deck less the draw pile and what the players
+    hold (hands and cards in play). The snapshot of a crazier-abilities game only."""
+    board = snapshot.crazier
+    assert board is not None
+    in_play = sum(len(cards) for cards in board.in_play)
+    held = sum(seat.card_count or 0 for seat in snapshot.seats) + in_play
+    return max(1, len(DECK) - board.draw_size - held)
+
+
 def crazier_board_of(snapshot: TableSnapshot) -> CrazierBoard | None:
     """The picture's input, or None when the table is not of this game or has no game on it."""
     board = snapshot.crazier
@@ -47,11 +57,10 @@ def crazier_board_of(snapshot: TableSnapshot) -> CrazierBoard | None:
                 team=position % 2 + 1 if board.teams else None,
             )
         )
-    held = sum(seat.hand_size + len(seat.in_play) for seat in seats)
     return CrazierBoard(
         top_card=top,
         draw_pile=board.draw_size,
-        discard_pile=max(1, len(DECK) - board.draw_size - held),
+        discard_pile=discard_size(snapshot),
         seats=tuple(seats),
         # An 8 on top follows the colour named for it, which may not be its own.
         named_colour=follow[0] if len(follow) == 1 and follow != colours_of(top) else None,

@@ -19,7 +19,7 @@ from bot.engine.crazier.abilities import ABILITIES, CARD, PLAYER
 from bot.engine.crazier.deck import COLOUR_NAMES, row_of
 from bot.i18n import N_, _, ngettext
 from bot.service.models import AbilityCard, HandView, Outcome, TableEvent, TableSnapshot
-from bot.ui.crazier_picture import colour_code
+from bot.ui.crazier_picture import colour_code, discard_size
 from bot.ui.faces import TEXT, CardFaces, Note, note_text
 from bot.ui.names import shown_name
 
@@ -337,6 +337,8 @@ def board_fields(embed: discord.Embed, snapshot: TableSnapshot, faces: CardFaces
     in_play: list[int] = []
     embed.add_field(name=_("Top card"), value=_top_text(snapshot, faces), inline=True)
     embed.add_field(name=_("Draw pile"), value=_cards(snapshot.stock_size), inline=True)
+    # As the picture shows it: the text board is all a player without the picture has.
+    embed.add_field(name=_("Discard pile"), value=_cards(discard_size(snapshot)), inline=True)
     for seat in snapshot.seats:
         cards = board.in_play[seat.position] if seat.position < len(board.in_play) else ()
         alive = board.alive[seat.position] if seat.position < len(board.alive) else True

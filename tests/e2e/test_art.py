@@ -3,6 +3,7 @@ board message and kept current, the server's switches, and a text game when the 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -10,8 +11,11 @@ import re
 import pytest
 from PIL import Image
 
+from bot.i18n import _ as translate
+from bot.i18n import ngettext, use_locale
 from bot.ui.art.emoji_set import all_keys, emoji_name
 from tests.e2e.conftest import World
+from tests.e2e.crazier_play import open_table
 from tests.e2e.test_round import open_and_start
 from tests.fakediscord import FakeMessage
 
@@ -286,3 +290,65 @@ async def test_without_attach_files_a_board_sent_through_the_channel_goes_on_as_
     # What the fake saw refused: the one upload, and the edit that found the board deleted.
     refused = world.fake.take_violations()
     assert all("Attach Files" in v or "was deleted" in v for v in refused) and len(refused) <= 2
+
+
+async def test_crazier_text_board_tells_the_discard_pile_the_picture_shows(world: World) -> None:
+    """The text board, all a player without the picture has (the picture off, or no Attach Files), tells
+    the discard pile's count as the crazier picture and its description do."""
+    await open_table(world, [world.alice, world.bob], ("normal",))
+    await world.settle()
+    board = world.board()
+    picture = board_picture(world, board)
+    assert picture is not None
+    description = str(picture["description"])
+    assert "Discard pile:" in description  # the picture shows it
+    snapshot = await world.snapshot()
+    assert snapshot.crazier is not None
+    text = board.text()
+    assert "Discard pile" in text or "discard pile" in text, text
+
+
+def _board(world: World) -> FakeMessage:
+    """The table's board in any language: the channel's latest message with a board button."""
+    boards = [
+        m
+        for m in world.fake.channel_messages(world.channel)
+        if any(str(b["custom_id"]).endswith((":hand", ":join")) for b in m.buttons)
+    ]
+    assert boards, "no board in the channel"
+    return boards[-1]
+
+
+async def test_board_picture_description_is_in_the_servers_language_after_a_foreign_players_move(
+    world: World,
+) -> None:
+    """README Languages: "the tables' public messages (boards, …, the board picture and its description
+    …) are in the server's language"; each player's own messages in their client's."""
+    world.guild.locale = "es-ES"
+    world.alice.locale, world.bob.locale = "de", "fr"
+    assert world.bot is not None
+    await asyncio.wrap_future(world.bot.board_pictures.warm())
+    board = await world.run(world.alice, "new", target=1000)
+    await (await world.fake.click(world.bob, board, "e8:1::join")).callback()
+    await world.settle()
+    await (await world.fake.click(world.alice, board, "e8:1::start")).reply()
+    await world.settle()
+    for _move in range(3):
+        user = await world.human_to_act()
+        assert user is not None
+        board = _board(world)
+        hand_id = next(b["custom_id"] for b in board.buttons if b["custom_id"].endswith(":hand"))
+        hand = await (await world.fake.click(user, board, hand_id)).reply()
+        ids = [str(b["custom_id"]) for b in hand.buttons]
+        chosen = next(i for i in ids if any(f":{a}" in i for a in ("suit", "play", "draw", "pass")))
+        await (await world.fake.click(user, hand, chosen)).reply()
+        await world.settle()
+    snapshot = await world.snapshot()
+    picture = board_picture(world, _board(world))
+    assert picture is not None
+    description = str(picture["description"])
+    with use_locale("es"):
+        spanish = translate("Crazy Eights table, round {number}.", number=snapshot.round_number)
+        stock = translate("Stock: {cards}.", cards=ngettext("{n} card", "{n} cards", snapshot.stock_size))
+    assert description.startswith(spanish), description
+    assert stock in description, description

@@ -5,6 +5,7 @@ and house rules, a pruned match, and refusals."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
@@ -280,3 +281,16 @@ async def test_a_match_stored_by_an_earlier_release_replays(store: Store) -> Non
     replayer = replays_module.GAMES["eights"](record, await store.list_seats(table_id), state.state, old)
     built = replays_module._rebuild(replayer, record, await store.moves(table_id), 0)
     assert built.step(len(built.played) - 1).snapshot.status == "finished"
+
+
+async def test_a_pruned_replays_day_is_each_readers_own_date(store: Store) -> None:
+    """The answer to replaying a match whose moves retention deleted gives the day as Discord's <t:…>
+    markup, as every date the bot shows: each reader sees their own local date in their client's format,
+    not a UTC ISO date."""
+    table_id, _recording = await play_match(store, ALICE, BOB, target=1)
+    closed_at = (await store.get_table(table_id)).updated_at  # type: ignore[union-attr]
+    while await store.prune_closed_moves(closed_at + 1, 500, closed_at + 2):
+        pass
+    error = await refused(ReplayService(store).step(GUILD, table_id, ALICE.user_id, 0), "pruned")
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", error.message), error.message
+    assert re.search(r"<t:\d+(:[dDfFR])?>", error.message), error.message

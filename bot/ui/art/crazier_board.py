@@ -634,6 +634,25 @@ def card_words(card: str) -> str:
     return f"{_(row.name)}, {rank_of(card)}, {colours}{extra}"
 
 
+def _players(board: CrazierBoard, named: bool) -> list[str]:
+    """Each seat in words; its cards in play by name and code ("Death (9B)"), or (not ``named``) by code."""
+    players = []
+    for seat in sorted(board.seats, key=lambda seat: seat.position):
+        text = f"{seat.position + 1}. {plain_name(seat.name)}"
+        if seat.team is not None:
+            text += " " + _("(team {team})", team=seat.team)
+        text += _(", out") if seat.out else _(", {cards} in hand", cards=_cards(seat.hand_size))
+        if seat.won:
+            text += _(", won")
+        if seat.to_act and not board.game_over:
+            text += _(", to move")
+        if seat.in_play:
+            cards = (f"{_(row_of(card).name)} ({card})" if named else card for card in seat.in_play)
+            text += _(", in play: {cards}", cards=", ".join(cards))
+        players.append(text)
+    return players
+
+
 def crazier_alt_text(board: CrazierBoard) -> str:
     """The picture in words (the attachment's description), in the language in force (the server's)."""
     parts = [_("Crazier Eights table, game {number}.", number=board.game_number)]
@@ -649,23 +668,13 @@ def crazier_alt_text(board: CrazierBoard) -> str:
             discard=_cards(board.discard_pile),
         )
     )
-    players = []
-    for seat in sorted(board.seats, key=lambda seat: seat.position):
-        text = f"{seat.position + 1}. {plain_name(seat.name)}"
-        if seat.team is not None:
-            text += " " + _("(team {team})", team=seat.team)
-        text += _(", out") if seat.out else _(", {cards} in hand", cards=_cards(seat.hand_size))
-        if seat.won:
-            text += _(", won")
-        if seat.to_act and not board.game_over:
-            text += _(", to move")
-        if seat.in_play:
-            named = ", ".join(f"{_(row_of(card).name)} ({card})" for card in seat.in_play)
-            text += _(", in play: {cards}", cards=named)
-        players.append(text)
-    parts.append(_("Players: {players}.", players="; ".join(players)))
-    text = " ".join(parts)
-    return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1] + "…"
+    # Too long for Discord's description (six long names, every asset in play, a long language): the cards
+    # in play are named by code only ("9B"), so that whose turn and the last seats are not cut off.
+    for named in (True, False):
+        text = " ".join([*parts, _("Players: {players}.", players="; ".join(_players(board, named)))])
+        if len(text) <= MAX_ALT_TEXT:
+            return text
+    return text[: MAX_ALT_TEXT - 1] + "…"
 
 
 def crazier_board_key(board: CrazierBoard) -> tuple[str, str, CrazierBoard]:

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
+from bot.engine.crazier.deck import DECK, row_of
+from bot.i18n import _, use_locale
 from bot.ui.art import crazier_board
 from bot.ui.art.board import BoardRenderer
 from bot.ui.art.cards import draw_centered_text, font
@@ -167,13 +169,13 @@ def test_the_alt_text_says_everything_the_picture_shows() -> None:
     assert "The game is over." in won and "1. Ana, 0 cards in hand, won;" in won and "to move" not in won
 
 
-def test_a_long_alt_text_is_cut_to_discords_limit() -> None:
+def test_a_long_alt_text_names_the_cards_in_play_by_code_to_fit_discords_limit() -> None:
     seats = tuple(
         CrazierSeat(i, "a rather long display name " + str(i), 20, ("4B", "5G", "6O", "JP", "QB", "KG"))
         for i in range(6)
     )
     text = crazier_alt_text(board(seats=seats))
-    assert len(text) == MAX_ALT_TEXT and text.endswith("…")
+    assert len(text) <= MAX_ALT_TEXT and "in play: 4B, 5G, 6O, JP, QB, KG." in text and "(4B)" not in text
 
 
 def test_names_the_font_cannot_write_are_still_drawn() -> None:
@@ -392,3 +394,37 @@ asyncio.run(main())
 """
     run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["None", "None", "0", "1", "1", "0"], run.stdout + run.stderr
+
+
+# A display name as long as Discord allows (32 characters).
+LONG_NAME = "abcdefghijklmnopqrstuvwxyz012345"
+
+
+def _six_player_team_board() -> CrazierBoard:
+    """A crazier-abilities team game of six, mid-game: 22 assets in play (nobody with King Arthur holds
+    four or more, so nobody has won), seat 6 to move."""
+    others = [c for c in DECK if row_of(c).kind == "asset" and row_of(c).name != "King Arthur"]
+    arthurs = [c for c in DECK if row_of(c).name == "King Arthur"]
+    plays = [others[0:4], others[4:8], others[8:12], others[12:16], others[16:18] + arthurs[0:1],
+             others[18:20] + arthurs[1:2]]  # fmt: skip
+    seats = tuple(
+        CrazierSeat(
+            position=i, name=LONG_NAME, hand_size=6, in_play=tuple(p), to_act=(i == 5), team=i % 2 + 1
+        )
+        for i, p in enumerate(plays)
+    )
+    return CrazierBoard(top_card="9B", draw_pile=4, discard_pile=10, seats=seats)
+
+
+def test_a_long_crazier_picture_description_keeps_whose_turn_and_every_card_in_play() -> None:
+    """The picture's description (for screen readers, at most Discord's 1,024 characters) of a German
+    server's six-player team game with 22 assets in play and long names still says whose turn it is and
+    every card in play (by code when their names do not fit), the last seat's included."""
+    board = _six_player_team_board()
+    with use_locale("de"):
+        text = crazier_alt_text(board)
+        to_move = _(", to move")
+    assert len(text) <= MAX_ALT_TEXT
+    last_seat = text.rsplit(";", 1)[-1]
+    assert to_move.strip(", ") in last_seat, f"whose turn is cut off: …{text[-160:]!r}"
+    assert all(code in last_seat for code in board.seats[-1].in_play), f"cards cut off: …{text[-160:]!r}"
