@@ -21,25 +21,27 @@ def shorten_fields(
     and keeps its newest line whole. Fields in no group, the title, the description and the footer are
     left whole, even if the embed stays over ``limit``."""
     for group in groups:
-        candidates = list(dict.fromkeys(group))
-        while (excess := len(embed) - limit) > 0:
-            lengths = {i: len(embed.fields[i].value or "") for i in candidates}
-            if not lengths:
-                break
-            index = max(lengths, key=lambda i: lengths[i])
-            field = embed.fields[index]
-            value = field.value or ""
-            shorter = _shortened(value, len(value) - excess, oldest_first=index in newest_last)
-            if len(shorter) >= len(value):  # as short as it goes
-                candidates.remove(index)
-                continue
-            embed.set_field_at(index, name=field.name, value=shorter, inline=field.inline)
+        # Whole lines first, from every field of the group; a line is cut only when none has two left.
+        for cut in (False, True):
+            candidates = list(dict.fromkeys(group))
+            while (excess := len(embed) - limit) > 0:
+                lengths = {i: len(embed.fields[i].value or "") for i in candidates}
+                if not lengths:
+                    break
+                index = max(lengths, key=lambda i: lengths[i])
+                field = embed.fields[index]
+                value = field.value or ""
+                shorter = _shortened(value, len(value) - excess, oldest_first=index in newest_last, cut=cut)
+                if len(shorter) >= len(value):  # as short as it goes
+                    candidates.remove(index)
+                    continue
+                embed.set_field_at(index, name=field.name, value=shorter, inline=field.inline)
 
 
-def _shortened(value: str, most: int, *, oldest_first: bool) -> str:
+def _shortened(value: str, most: int, *, oldest_first: bool, cut: bool = True) -> str:
     """``value`` within ``most`` characters if it can be: its last lines dropped and "…" after the rest, down
-    to one line cut ("x…" at the least); or (``oldest_first``) its first lines dropped and "…" before the
-    rest, down to its last line, whole."""
+    to one line cut ("x…" at the least; not ``cut``: whole); or (``oldest_first``) its first lines dropped
+    and "…" before the rest, down to its last line, whole."""
     lines = value.split("\n")
     if oldest_first:
         lines = [line for line in reversed(lines) if line != ELLIPSIS] or [value]
@@ -47,6 +49,8 @@ def _shortened(value: str, most: int, *, oldest_first: bool) -> str:
         lines.pop()
     if oldest_first:
         return "\n".join([ELLIPSIS, *reversed(lines)]) if len(lines) > 1 or lines[0] != value else value
-    if len(lines) > 1 or len(lines[0]) + 2 <= most:
-        return "\n".join([*lines, ELLIPSIS])
+    if len(lines) > 1 or len(lines[0]) + 2 <= most or not cut:
+        # (Not ``cut``: down to its first line whole, as short as whole lines make it.)
+        shorter = "\n".join([*lines, ELLIPSIS])
+        return shorter if len(shorter) < len(value) else value
     return lines[0][: max(2, most) - 1] + ELLIPSIS if len(value) > 2 else value

@@ -49,3 +49,16 @@ def test_a_field_down_to_one_line_is_cut_and_the_rest_is_never_touched() -> None
     assert values(embed) == ["x" * 29 + "…", "y" * 40]
     shorten_fields(embed, 10, [0])
     assert values(embed) == ["x…", "y" * 40] and embed.description == "d" * 50
+
+
+def test_every_field_of_a_group_drops_whole_lines_before_any_line_is_cut() -> None:
+    """The longest field of a group is not cut down to part of its first line while another field of the
+    group still has lines to drop: whole lines go first, from every field; a line is cut only after."""
+    long_line = "L" * 200
+    embed = embed_of("to move", long_line + "\n" + "x" * 10, "\n".join(f"line {i:02}" for i in range(20)))
+    limit = len(embed) - 120
+    shorten_fields(embed, limit, [0, 1])
+    first, second = values(embed)
+    assert first == long_line + "\n…"  # its first line whole
+    assert second.endswith("\n…") and second.count("\n") > 1
+    assert len(embed) <= limit
