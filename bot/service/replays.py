@@ -35,6 +35,7 @@ from bot.service.models import TableEvent, TableSnapshot
 from bot.service.settlement import keep_recent
 from bot.service.snapshots import snapshot
 from bot.store.base import MoveRecord, SeatRecord, Store, TableRecord
+from bot.store.rows import ANONYMOUS_NAME
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,8 @@ class Replayer(Protocol):
 
     def heard(self, events: Sequence[TableEvent]) -> None: ...
 
+    def named(self, events: Sequence[TableEvent]) -> None: ...
+
     def told(self, events: Sequence[TableEvent]) -> None: ...
 
     def final_state(self) -> dict[str, Any] | None: ...
@@ -108,11 +111,12 @@ class Replayer(Protocol):
 
 
 class _Replayer(ABC, Generic[GameMatch]):
-    """What replaying any game's match shares: the seats as at the deal (takeovers and seats taken back
-    followed through the public lines), the host and the board's last plays as they were (followed through
-    the public lines from the table's opening on), the match dealt again from the table's seed, each stored
-    step applied ("start_next_round" between rounds, else one of the game's moves), and the board built as
-    the table's own would be. A game says how its match is read, dealt, moved, and put on a table."""
+    """What replaying any game's match shares: the seats as at the deal (their names, takeovers and seats
+    taken back followed through the public lines), the host and the board's last plays as they were
+    (followed through the public lines from the table's opening on), the match dealt again from the table's
+    seed, each stored step applied ("start_next_round" between rounds, else one of the game's moves), and
+    the board built as the table's own would be. A game says how its match is read, dealt, moved, and put
+    on a table."""
 
     def __init__(
         self, record: TableRecord, seats: Sequence[SeatRecord], doc: dict[str, Any], final: dict[str, Any]
@@ -179,9 +183,26 @@ class _Replayer(ABC, Generic[GameMatch]):
                 self._host_id = 0
         keep_recent(self._recent, events)
 
+    def named(self, events: Sequence[TableEvent]) -> None:
+        """The seats' names as at the deal, from all the match's public lines (before the first is applied).
+        A seat is stored with the name its person took it back under last ("rejoined": their server name
+        may have changed meanwhile), so each seat is named by the first of the match's lines about its
+        person (taken over, removed, timed out, made host: each carries the seat's name then), unless that
+        is its taking back, which a taking over always comes before. A seat no line names kept its name. A
+        forgotten person's seat keeps the forgotten name (forget-user blanks their names in the lines too:
+        ``bot.store.forget``), whatever a line says."""
+        named: set[int] = set()
+        for event in events:
+            seat, name = event.seat, _person_named(event)
+            if seat is None or not 0 <= seat < len(self._seats) or seat in named or name is None:
+                continue
+            named.add(seat)
+            if event.kind != "rejoined" and not _forgotten(self._seats[seat]):
+                self._seats[seat] = replace(self._seats[seat], display_name=name)
+
     def told(self, events: Sequence[TableEvent]) -> None:
-        """A move of the match's public lines: the seats taken over and taken back, then what ``heard``
-        follows."""
+        """A move of the match's public lines: the seats taken over and taken back (under the name the
+        person came back with), then what ``heard`` follows."""
         self.heard(events)
         for event in events:
             seat = event.seat
@@ -191,7 +212,10 @@ class _Replayer(ABC, Generic[GameMatch]):
                 level = event.data.get("level") or self._seats[seat].cpu_level
                 self._seats[seat] = replace(self._seats[seat], cpu_takeover=True, cpu_level=level)
             elif event.kind == "rejoined":
-                self._seats[seat] = replace(self._seats[seat], cpu_takeover=False)
+                name = _person_named(event)
+                if name is None or _forgotten(self._seats[seat]):
+                    name = self._seats[seat].display_name
+                self._seats[seat] = replace(self._seats[seat], cpu_takeover=False, display_name=name)
 
     def final_state(self) -> dict[str, Any] | None:
         return self.match.to_json() if self.match is not None else None
@@ -298,6 +322,18 @@ class _CrazierReplayer(_Replayer[CrazierMatch]):
 
 ReplayerFactory = Callable[[TableRecord, Sequence[SeatRecord], dict[str, Any], dict[str, Any]], Replayer]
 GAMES: Final[dict[str, ReplayerFactory]] = {"eights": _EightsReplayer, PRESET_NAME: _CrazierReplayer}
+
+
+def _forgotten(seat: SeatRecord) -> bool:
+    """A person's seat that forget-user anonymised: no user id, the forgotten name."""
+    return seat.user_id is None and seat.display_name == ANONYMOUS_NAME
+
+
+def _person_named(event: TableEvent) -> str | None:
+    """The name of the person a line is about (``Work.say_seat``: their user id, then name; a forgotten
+    person's id is None there), or None: a line about no person (a Crazier Eights card's "name")."""
+    name = event.data.get("name")
+    return name if "user_id" in event.data and isinstance(name, str) else None
 
 
 def _public(move: MoveRecord) -> tuple[TableEvent, ...]:
@@ -512,6 +548,7 @@ def _rebuild(
     count = len(played)
     for move in moves[:first]:  # the lobby: who hosted the table at the deal, the last plays it showed
         game.heard(_public(move))
+    game.named([event for move in played for event in _public(move)])  # the seats' names at the deal
     boards: list[TableSnapshot] = []
     hands: list[tuple[str, ...] | None] = []
     rounds: list[int] = []

@@ -25,6 +25,7 @@ from bot.ui.fitting import shorten_fields
 from bot.ui.names import plain_name
 from bot.ui.paging import page_row
 from bot.ui.render import MAX_EMBED, board_embed, event_lines, preset_name
+from bot.ui.standings import history_listing
 
 REPLAYS_COG = "Eights replays"
 FIELD_VALUE_LIMIT = 1024
@@ -253,7 +254,9 @@ def match_label(table_id: int, preset: str, names: Sequence[str]) -> str:
 
 
 def history_view(matches: Sequence[PastMatch]) -> discord.ui.View:
-    """The Replay select for the matches the history shows (at least one: an empty history is refused)."""
+    """The Replay select for the matches the history shows (at least one: an empty history is refused): those
+    ``history_listing`` keeps, as ``history_embed`` lists them, never one the list left out to fit."""
+    listed = [match for match, _name, _value in history_listing(matches)]
     options = [
         discord.SelectOption(
             label=match_label(
@@ -263,7 +266,7 @@ def history_view(matches: Sequence[PastMatch]) -> discord.ui.View:
             ),
             value=str(m.table_id),
         )
-        for m in matches[:SELECT_OPTIONS]
+        for m in listed[:SELECT_OPTIONS]
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(ReplaySelect(options))

@@ -433,28 +433,69 @@ def _ranking_line(entry: Placing) -> str:
     return f"{ordinal(entry.place)} {player_name(entry.user_id, entry.display_name)} ({entry.total})"
 
 
+# A house-rules line the history shortens (to keep more matches listed) keeps at least this much: its start
+# still says which rules the table played by. Below it, the oldest matches give way instead.
+HOUSE_RULES_SHORTEST = 60
+
+
+def _history_field(match: PastMatch, rules_room: int | None) -> tuple[str, str]:
+    """A match's field in /eights history: its name and value, the house-rules line within ``rules_room``
+    characters (None: whole)."""
+    rounds = ngettext("{n} round", "{n} rounds", match.rounds_played)
+    ranking = " · ".join(_ranking_line(e) for e in sorted(match.ranking, key=lambda e: (e.place, e.position)))
+    value = _("{when} in {channel}", when=f"<t:{int(match.finished_at)}:R>", channel=f"<#{match.channel_id}>")
+    value += "\n" + ranking
+    words = match.house_rules_words()
+    if words:
+        rules = _("House rules: {rules}", rules="; ".join(words))
+        value += "\n" + (rules if rules_room is None else _clip(rules, rules_room))
+    return f"{preset_name(match.preset)} · {rounds}", _clip(value, FIELD_VALUE_LIMIT)
+
+
+def history_listing(matches: Sequence[PastMatch]) -> list[tuple[PastMatch, str, str]]:
+    """The matches /eights history lists, newest first, each with its field's name and value: what both the
+    list (``history_embed``) and the Replay select under it (``bot.ui.replays.history_view``) show, decided
+    here once so that the select never offers a match the list does not show.
+
+    All of an embed's text counts towards Discord's 6,000 characters. When the matches' fields pass it, the
+    house-rules lines are shortened first (all to the same length, down to ``HOUSE_RULES_SHORTEST``): a
+    match listed with its rules' start is worth more than one not listed at all. Only when that is not
+    enough do the oldest matches give way (one is always listed)."""
+    shown = list(matches[:25])  # Discord's limit on fields
+    title = _("Recent Crazy Eights matches")
+
+    def fields(rules_room: int | None) -> list[tuple[str, str]]:
+        return [_history_field(match, rules_room) for match in shown]
+
+    def fits(listed: list[tuple[str, str]]) -> bool:
+        return len(title) + sum(len(name) + len(value) for name, value in listed) <= EMBED_LIMIT
+
+    def listing(listed: list[tuple[str, str]]) -> list[tuple[PastMatch, str, str]]:
+        return [(match, name, value) for match, (name, value) in zip(shown, listed, strict=False)]
+
+    whole, shortest = fields(None), fields(HOUSE_RULES_SHORTEST)
+    for count in range(len(shown), 0, -1):
+        if fits(whole[:count]) or count == 1:
+            return listing(whole[:count])
+        if not fits(shortest[:count]):
+            continue
+        # The longest house-rules lines that let these matches fit (each shorter line is shorter text).
+        low, high = HOUSE_RULES_SHORTEST, max(len(value) for _name, value in whole[:count])
+        while low < high:
+            middle = (low + high + 1) // 2
+            if fits(fields(middle)[:count]):
+                low = middle
+            else:
+                high = middle - 1
+        return listing(fields(low)[:count])
+    return []
+
+
 def history_embed(matches: Sequence[PastMatch]) -> discord.Embed:
+    """/eights history: the matches ``history_listing`` keeps, each a field."""
     embed = discord.Embed(title=_("Recent Crazy Eights matches"), colour=COLOUR)
-    for match in matches[:25]:  # Discord's limit on fields
-        rounds = ngettext("{n} round", "{n} rounds", match.rounds_played)
-        ranking = " · ".join(
-            _ranking_line(e) for e in sorted(match.ranking, key=lambda e: (e.place, e.position))
-        )
-        value = _(
-            "{when} in {channel}", when=f"<t:{int(match.finished_at)}:R>", channel=f"<#{match.channel_id}>"
-        )
-        value += "\n" + ranking
-        words = match.house_rules_words()
-        if words:
-            value += "\n" + _("House rules: {rules}", rules="; ".join(words))
-        embed.add_field(
-            name=f"{preset_name(match.preset)} · {rounds}",
-            value=_clip(value, FIELD_VALUE_LIMIT),
-            inline=False,
-        )
-    # All of an embed's text counts towards Discord's 6,000: the oldest matches give way.
-    while len(embed) > EMBED_LIMIT and len(embed.fields) > 1:
-        embed.remove_field(-1)
+    for _match, name, value in history_listing(matches):
+        embed.add_field(name=name, value=value, inline=False)
     return embed
 
 

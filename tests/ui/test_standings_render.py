@@ -25,7 +25,9 @@ from bot.service.standings import (
 )
 from bot.ui import standings as standings_ui
 from bot.ui.art.rating import rating_chart
+from bot.ui.replays import history_view
 from bot.ui.standings import (
+    HOUSE_RULES_SHORTEST,
     STANDINGS_DYNAMIC_ITEMS,
     ForgetButton,
     LeaderboardPageButton,
@@ -282,6 +284,86 @@ def test_history_of_ten_big_matches_fits_discords_embed_limits() -> None:
     assert "@everyone" not in str(
         embed.fields[0].value
     )  # escaped: a stored name never reaches anyone as a ping
+
+
+# A server whose default house rules (/eights settings house_option) give every table a dozen.
+DOZEN_HOUSE_RULES = (
+    "Draw up to 3 cards, then you may pass",
+    "Call your last card or be caught; 4 cards for a player caught",
+    "After a play you may play more cards of the same rank",
+    "Two decks above 2 players",
+    "No reshuffle: a draw that cannot be made ends the round",
+    "A 2 makes the next player draw 2; stacking up to 8",
+    "A J skips the next player; a Q reverses the order of play",
+    "An 8 must match the target like any other card",
+    "A wild may answer a pending draw, which it cancels",
+    "With two players a reverse also skips the other player",
+    "Hands of 6 cards (8 with two players)",
+    "The match is played over 5 rounds; most points lead the next round",
+)
+
+
+def busy_match(table_id: int, *, name: str | None = None, user_ids: bool = True) -> PastMatch:
+    """An eight-seat party match with a dozen house rules, as a party server plays them: its players people
+    (shown as mentions) or, without ``user_ids``, seats shown by their stored ``name``."""
+    ranking = tuple(
+        entry(
+            p,
+            100 + p if user_ids else None,
+            name or f"Player{p}_{table_id}_".ljust(32, "x"),
+            p + 1,
+            10 * p,
+        )
+        for p in range(8)
+    )
+    return PastMatch(
+        ranking=ranking,
+        table_id=table_id,
+        channel_id=555,
+        preset="party",
+        finished_at=1_700_000_000.0 + table_id,
+        rounds_played=3,
+        house_rules=DOZEN_HOUSE_RULES,
+    )
+
+
+def offered(view: discord.ui.View) -> list[str]:
+    """The values of the Replay select's options: the matches' numbers."""
+    (select,) = view.children
+    return [option.value for option in select.item.options]  # type: ignore[attr-defined]
+
+
+def test_the_replay_select_offers_only_the_matches_the_history_lists() -> None:
+    """Ten matches too long for one embed even with their house rules shortened (eight seats whose stored
+    names are all markdown, twice as long once escaped): the history keeps within Discord's 6,000
+    characters by leaving out the oldest matches, and the Replay select under it offers exactly the matches
+    it lists, newest first; never one the list left out (what it was, who played, when and where would not
+    be shown for it)."""
+    matches = [busy_match(table_id, name="*_" * 16, user_ids=False) for table_id in range(100, 90, -1)]
+    embed = history_embed(matches)
+    assert len(embed) <= 6000
+    assert 1 <= len(embed.fields) < len(matches)
+    listed = [str(m.table_id) for m in matches[: len(embed.fields)]]
+    assert offered(history_view(matches)) == listed
+
+
+def test_the_history_shortens_house_rules_before_leaving_matches_out() -> None:
+    """Ten matches with a dozen house rules each pass 6,000 characters with their rules in full: the
+    history shortens every house-rules line alike (each still says the rules it starts with, "…" after)
+    rather than leave whole matches out, and lists all ten, each offered by the Replay select. A history
+    that fits keeps its house rules whole."""
+    matches = [busy_match(table_id) for table_id in range(100, 90, -1)]
+    embed = history_embed(matches)
+    assert len(embed) <= 6000
+    assert len(embed.fields) == len(matches)
+    rules = [str(field.value).splitlines()[-1] for field in embed.fields]
+    assert all(line.startswith("House rules: Draw up to 3 cards") and line.endswith("…") for line in rules)
+    assert all(len(line) >= HOUSE_RULES_SHORTEST for line in rules)
+    assert len({len(line) for line in rules}) == 1, rules
+    assert offered(history_view(matches)) == [str(m.table_id) for m in matches]
+
+    (field,) = history_embed(matches[:1]).fields
+    assert str(field.value).splitlines()[-1] == "House rules: " + "; ".join(DOZEN_HOUSE_RULES)
 
 
 def test_settings_embed_shows_defaults_and_choices() -> None:
