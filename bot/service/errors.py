@@ -27,6 +27,7 @@ class ServiceError(Exception):
 # Messages shared by several use cases, so the UI and tests can compare against one spelling.
 NO_LONGER_POSSIBLE = N_("That move is no longer possible.")
 EXPIRED = N_("This button has expired.")
+# Where a channel has no table, ``TableService.no_table`` decides what a person is told; this is its default.
 NO_TABLE = N_("There is no open table in this channel. Open one with /eights new.")
 REMOVED = N_("The host removed you from this table.")
 NOT_SEATED = N_("You are not seated at this table.")

@@ -155,6 +155,8 @@ class TableRegistry:
         if live is None:
             if round_token is not None:
                 raise ServiceError("expired", EXPIRED)
+            # A person's id here is their channel's table (``require_table``, ``table_for_control``), closed
+            # since: that channel takes a new one. Where none was, ``TableService.no_table`` answered.
             raise ServiceError("no_table", NO_TABLE)
         return live
 

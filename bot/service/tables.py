@@ -23,11 +23,12 @@ from typing import Any
 from bot.engine import Ruleset, get_preset, rule_wording, rules_help
 from bot.engine.crazier import CrazierRules
 from bot.engine.crazier import rules_help as crazier_rules_help
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.service.catalog import preset_names
 from bot.service.clock import Clock
 from bot.service.errors import EXPIRED, NO_TABLE, ServiceError
 from bot.service.faults import store_faults
+from bot.service.live import was_kicked
 from bot.service.lobby import LobbyUseCases, TableOptions, preset_ruleset
 from bot.service.models import (
     Actor,
@@ -45,6 +46,7 @@ from bot.service.registry import TableObserver, TableRegistry
 from bot.service.retention import MoveLogRetention
 from bot.service.rule_changes import HouseRuleUseCases
 from bot.service.scheduler import TableScheduler
+from bot.service.server import in_table_channels
 from bot.service.snapshots import card_choices, crazier_choices, hand_view, snapshot
 from bot.shards import ShardSet
 from bot.store.base import Store
@@ -257,12 +259,60 @@ class TableService:
             raise ServiceError("no_table", NO_TABLE)
         return here
 
-    async def require_table(self, channel_id: int) -> int:
-        """The id of the channel's open table; ServiceError("no_table") with how to open one otherwise."""
+    async def require_table(
+        self,
+        channel_id: int,
+        *,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+        parent_id: int | None = None,
+    ) -> int:
+        """The id of the channel's open table; otherwise ServiceError("no_table") saying where to play
+        (``no_table``: the server, the person and a thread's ``parent_id`` are what it goes by)."""
         table_id = await self.table_in_channel(channel_id)
         if table_id is None:
-            raise ServiceError("no_table", NO_TABLE)
+            raise await self.no_table(guild_id, channel_id, user_id, parent_id=parent_id)
         return table_id
+
+    async def no_table(
+        self, guild_id: int | None, channel_id: int, user_id: int | None, *, parent_id: int | None = None
+    ) -> ServiceError:
+        """The refusal of a person's command in a channel with no open table (ServiceError "no_table"), saying
+        where to go: the one place every command finding no table decides what it says.
+
+        - The person is seated at (or in the lobby of) open tables of this server in other channels: it names
+          those channels (the tables this process holds, read in memory; another shard's are not looked up).
+        - Else the server keeps tables to its listed channels and neither this one nor the channel of its
+          thread (``parent_id``) is listed: it names the listed ones, as /eights new refuses there.
+        - Else ``NO_TABLE``: open one here with /eights new (also without a server: a DM has no table)."""
+        if guild_id is None:
+            return ServiceError("no_table", NO_TABLE)
+        if user_id is not None:
+            yours = [
+                f"<#{live.record.channel_id}>"
+                for table_id in self._registry.in_guild(guild_id)
+                if (live := self._registry.get(table_id)) is not None
+                and live.record.channel_id != channel_id
+                and any(seat.user_id == user_id for seat in live.seats)
+                and not was_kicked(live.doc, user_id)
+            ]
+            if yours:
+                return ServiceError(
+                    "no_table",
+                    ngettext(
+                        "There is no table in this channel. Yours is in {channels}.",
+                        "There is no table in this channel. Yours are in {channels}.",
+                        len(yours),
+                        channels=", ".join(yours),
+                    ),
+                )
+        settings = await self._registry.store.get_guild_settings(guild_id)
+        if not in_table_channels(settings.allowed_channel_ids, channel_id, parent_id):
+            where = ", ".join(f"<#{c}>" for c in settings.allowed_channel_ids)
+            return ServiceError(
+                "no_table", _("There is no table here: tables are played in {where}.", where=where)
+            )
+        return ServiceError("no_table", NO_TABLE)
 
     async def snapshot(self, table_id: int) -> TableSnapshot:
         """The board of an open table (ServiceError "no_table" when it is closed or unknown)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.service import NO_TABLE
 from tests.e2e.conftest import World
 from tests.e2e.contexts import make_thread, make_voice
 from tests.e2e.test_standings_e2e import seed, two_matches
@@ -37,6 +38,34 @@ async def test_a_thread_of_a_listed_channel_may_hold_a_table(world: World) -> No
     refused = await world.run(world.bob, "new", channel=elsewhere)
     assert refused.ephemeral and f"<#{world.channel.id}>" in refused.content, refused.content
     assert await world.service.table_in_channel(elsewhere.id) is None
+
+
+async def test_a_command_off_the_list_with_no_table_says_where_tables_are(world: World) -> None:
+    """With #eights listed, `/eights play` (or any command needing a table) in #general, where no table may
+    open, answers privately where tables are played, naming #eights as the refusal of `/eights new` there
+    does, instead of "Open one with /eights new"; in the player's language. Nothing is posted or opened. In
+    a thread of #eights, which may hold a table, the answer still says to open one with /eights new."""
+    admin = _admin(world)
+    await world.run(admin, "settings", allow_channel=world.channel)
+    for command, options in (("play", {"card": "KH"}), ("status", {})):
+        answer = await world.run(world.carol, command, channel=world.other_channel, **options)
+        assert answer.ephemeral, answer.content
+        assert answer.content == f"There is no table here: tables are played in <#{world.channel.id}>.", (
+            command,
+            answer.content,
+        )
+    world.carol.locale = "de"
+    answer = await world.run(world.carol, "hand", channel=world.other_channel)
+    assert (
+        answer.ephemeral and answer.content == f"Hier ist kein Tisch: Gespielt wird in <#{world.channel.id}>."
+    )
+    await world.settle()
+    assert world.fake.channel_messages(world.other_channel) == []
+    assert await world.service.table_in_channel(world.other_channel.id) is None
+    world.carol.locale = "en-US"
+    thread = make_thread(world.fake, world.guild, world.channel, "cards", type=11, owner=world.carol)
+    in_thread = await world.run(world.carol, "play", channel=thread, card="KH")
+    assert in_thread.ephemeral and in_thread.content == NO_TABLE, in_thread.content
 
 
 async def test_a_forum_or_a_voice_channel_may_be_listed(world: World) -> None:

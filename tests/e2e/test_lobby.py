@@ -122,6 +122,32 @@ async def test_commands_outside_a_table_channel_get_a_private_answer(world: Worl
     assert public_state(world) == before
 
 
+async def test_a_seated_player_in_another_channel_is_told_where_their_table_is(world: World) -> None:
+    """A player at an open table (in its lobby, or playing, here at their turn) who types a command in
+    another channel is answered privately with their table's channel (a <#channel> mention), not sent to
+    open a second table while their turn runs out; nothing changes. A member seated nowhere is still told to
+    open one with /eights new."""
+    board = await world.run(world.alice, "new")
+    await (await world.fake.click(world.bob, board, label="Join")).callback()
+    yours = f"There is no table in this channel. Yours is in <#{world.channel.id}>."
+    in_lobby = await world.run(world.bob, "hand", channel=world.other_channel)
+    assert in_lobby.ephemeral and in_lobby.content == yours, in_lobby.content
+    await world.run(world.alice, "start")
+    await world.settle()
+    snapshot = await world.snapshot()
+    to_act = world.user_of(snapshot, snapshot.to_act) if snapshot.to_act is not None else None
+    assert to_act is not None
+    before = public_state(world)
+    answer = await world.run(to_act, "play", channel=world.other_channel, card="KH")
+    assert answer.ephemeral and answer.content == yours, answer.content
+    stranger = await world.run(world.carol, "play", channel=world.other_channel, card="KH")
+    assert stranger.ephemeral and "no open table" in stranger.content and "/eights new" in stranger.content
+    await world.settle()
+    assert world.fake.channel_messages(world.other_channel) == []
+    assert public_state(world) == before
+    assert (await world.snapshot()).to_act == snapshot.to_act
+
+
 async def test_kick_hands_the_seat_to_a_cpu_player(world: World) -> None:
     board = await world.run(world.alice, "new")
     await (await world.fake.click(world.bob, board, label="Join")).callback()

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.engine.events import Event
-from bot.service import NO_TABLE, Intent, TableService
+from bot.service import NO_TABLE, Actor, Intent, TableService
 from bot.service.moves import route
 from bot.store import GuildSettings, Store
 from bot.store.base import SeatRecord
@@ -207,6 +207,42 @@ async def test_end_by_host_or_manager_only(service: TableService, store: Store) 
     await refused(service.require_table(CHANNEL), "no_table")
     # The channel is free again.
     await service.open_table(GUILD, CHANNEL, BOB)
+
+
+async def test_no_table_says_where_the_persons_tables_or_the_servers_table_channels_are(
+    service: TableService, store: Store
+) -> None:
+    """A command in a channel with no table (``require_table`` with the server and the person) names the
+    channels of the open tables of this server the person sits at, in a match or a lobby (not one they were
+    removed from, nor another server's); else, where the server keeps tables to its listed channels, those
+    channels (a thread counts as its channel); else it says to open one with /eights new."""
+    here, elsewhere = OTHER_CHANNEL + 1, OTHER_CHANNEL + 2
+    playing = await open_with(service, ALICE, BOB, CAROL)  # in CHANNEL
+    await service.kick(playing, MANAGER, CAROL.user_id)
+    await service.open_table(GUILD, OTHER_CHANNEL, ALICE)  # a lobby
+    await service.open_table(GUILD + 1, elsewhere, BOB)  # another server's table
+
+    async def told(
+        user: Actor, channel: int = here, guild: int | None = GUILD, parent: int | None = None
+    ) -> str:
+        error = await refused(
+            service.require_table(channel, guild_id=guild, user_id=user.user_id, parent_id=parent), "no_table"
+        )
+        return error.message
+
+    assert (
+        await told(ALICE)
+        == f"There is no table in this channel. Yours are in <#{CHANNEL}>, <#{OTHER_CHANNEL}>."
+    )
+    assert await told(BOB) == f"There is no table in this channel. Yours is in <#{CHANNEL}>."
+    assert await told(CAROL) == NO_TABLE  # removed from her table
+    assert await told(ALICE, guild=None) == NO_TABLE
+    await store.save_guild_settings(GuildSettings(GUILD, allowed_channel_ids=(CHANNEL, OTHER_CHANNEL)))
+    listed = f"There is no table here: tables are played in <#{CHANNEL}>, <#{OTHER_CHANNEL}>."
+    assert await told(CAROL) == listed
+    assert await told(STRANGER) == listed
+    assert await told(STRANGER, parent=CHANNEL) == NO_TABLE  # a thread of a listed channel takes a table
+    assert (await told(ALICE)).endswith(f"Yours are in <#{CHANNEL}>, <#{OTHER_CHANNEL}>.")
 
 
 async def test_kick_in_the_lobby_removes_and_bars(service: TableService) -> None:

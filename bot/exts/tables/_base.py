@@ -18,6 +18,7 @@ from bot.delivery.answers import answer_privately
 from bot.delivery.hands import HandMessages
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup, FeatureCog
+from bot.exts.server import thread_parent
 from bot.i18n import N_, _
 from bot.service import (
     Actor,
@@ -77,7 +78,12 @@ class TableCog(FeatureCog):
         if interaction.channel_id is None or interaction.guild_id is None:
             # A DM has a channel but no table: it says where tables are, not "open one" (which it refuses).
             raise ServiceError("no_table", _(NOT_IN_GUILD))
-        return await self.service.require_table(interaction.channel_id)
+        return await self.service.require_table(
+            interaction.channel_id,
+            guild_id=interaction.guild_id,
+            user_id=interaction.user.id,
+            parent_id=thread_parent(interaction),
+        )
 
     async def show_hand(
         self,
