@@ -13,6 +13,8 @@ the turn as ``end_turn`` does (the typed /eights pass).
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 from bot.engine import EngineError
 from bot.engine.crazier import (
@@ -71,6 +73,12 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
     """The engine move an intent asks for (``EngineError`` for an unreadable card or colour; the engine
     refuses what is not legal)."""
     kind = intent.kind
+    if (
+        kind in (IntentKind.PLAY, IntentKind.EFFECT)
+        and rnd.choice is not None
+        and rnd.choice["by"] == position
+    ):
+        raise EngineError(935)  # the engine's answer, before the card is read: the choice comes first
     if kind == IntentKind.PLAY:
         card = parse_card(intent.card)
         colour = parse_colour(intent.suit) if intent.suit else None
@@ -106,18 +114,30 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
         option = (intent.option or "").strip().lower()
         if choice["kind"] == "look":
             if option not in ("keep", "move"):
-                raise EngineError(934)
+                raise _not_an_answer(rnd, position, option)
             return Move.keep(position) if option == "keep" else Move.move(position)
         if choice["kind"] == "player":
             if not (option.isascii() and option.isdigit()):  # not "²", which int() refuses
-                raise EngineError(934)
+                raise _not_an_answer(rnd, position, option)
             return Move.player(position, int(option))
-        if choice["kind"] == "order":
-            return Move.order(position, parse_card(option))
-        return Move.choose_card(position, parse_card(option))
+        # The options are cards in play: a card of one's hand is never one of them.
+        card = parse_card(option)
+        if card in rnd.hands[position]:
+            raise EngineError(935)
+        return Move.order(position, card) if choice["kind"] == "order" else Move.choose_card(position, card)
     raise ServiceError(
         "not_in_game", _("This game has no such move: discard, play a card for its effect, or end.")
     )
+
+
+def _not_an_answer(rnd: CrazierRound, position: int, option: str) -> EngineError:
+    """A typed answer the pending choice does not offer: a card of the chooser's hand was typed to play it
+    (935, "Make the choice you are asked for first."), anything else is not offered (934)."""
+    try:
+        card = parse_card(option)
+    except EngineError:
+        return EngineError(934)
+    return EngineError(935 if card in rnd.hands[position] else 934)
 
 
 def apply_intent(work: Work, position: int, intent: Intent) -> None:
@@ -298,7 +318,7 @@ def hand(match: CrazierMatch, position: int, names: list[str], *, playing: bool)
 
 def situation_token(seed: int, match: CrazierMatch, position: int, *, live: bool) -> str:
     """As ``bot.service.situation.situation_token``: a digest of what this seat may do now (its hand, its
-    legal moves when it acts), keyed with the table's seed."""
+    legal moves when it acts, the choice it is asked), keyed with the table's seed."""
     rnd = match.round
     acting = live and position in rnd.acting
     seen = (
@@ -308,9 +328,21 @@ def situation_token(seed: int, match: CrazierMatch, position: int, *, live: bool
         rnd.turn if acting else -1,
         sorted(rnd.hands[position]),
         sorted(repr(sorted(m.to_json().items())) for m in rnd.legal_actions(position)) if acting else [],
+        _asked(rnd, position) if acting else "",
     )
     key = (seed % 2**64).to_bytes(8, "big")
     return hashlib.blake2b(repr(seen).encode(), key=key, digest_size=6).hexdigest()
+
+
+def _asked(rnd: CrazierRound, position: int) -> str:
+    """The choice this seat is asked now, "" for none: its ability (card, controller, what it saw) and the
+    abilities still to happen this turn. Two choices in a row may offer the same moves (two Elven Princesses,
+    two Angels of Hope): each has a token of its own, so a second press of the first answers no unseen one."""
+    ch = rnd.choice
+    if ch is None or ch["by"] != position:
+        return ""
+    asked: list[Any] = [ch["kind"], ch.get("entry"), [entry[:2] for entry in rnd.batch]]
+    return json.dumps(asked, sort_keys=True, default=str)
 
 
 def effect_choices(match: CrazierMatch, position: int, current: str) -> list[tuple[str, str]]:

@@ -119,7 +119,7 @@ class PlayCog(TableCog, name="Eights play"):
         hand = await self._crazier_hand(interaction)
         if hand is not None and hand.crazier is not None and hand.crazier.choice is not None:
             # A choice waits (Discord allows 25 commands in the group: one command does both).
-            await self.play_move(interaction, table_id, Intent.choose(card.strip().removeprefix("seat:")))
+            await self.play_move(interaction, table_id, _choice_intent(hand, card, player, target))
             return
         position: int | None = None
         if player is not None:
@@ -298,6 +298,27 @@ def _crazier_intent(action: str, values: list[str]) -> Intent | None:
     if extra.startswith("c"):
         return Intent.effect(card, option=extra[1:])
     return Intent.effect(card) if not extra else None
+
+
+def _choice_intent(hand: HandView, card: str, player: str | None, target: str | None) -> Intent:
+    """What /eights effect means while one of the user's cards asks a choice: ``card`` is the answer (an
+    option's value as the list gives it, or for a player the name, as /eights catch takes it). A card played
+    with its player or target instead is an effect, which the service answers "Make the choice you are asked
+    for first." (as it does a card of the hand typed as the answer)."""
+    assert hand.crazier is not None and hand.crazier.choice is not None
+    choice = hand.crazier.choice
+    typed = card.strip()
+    answer = typed.removeprefix("seat:")
+    if answer.lower() in {option.value.lower() for option in choice.options}:
+        return Intent.choose(answer)
+    if choice.kind == "player":
+        position = _seat_named(hand.snapshot, typed)
+        if position is not None:
+            return Intent.choose(str(position))
+    if player is not None or target is not None:
+        chosen = _seat_named(hand.snapshot, player) if player is not None else None
+        return Intent.effect(typed, target=chosen, option=target)
+    return Intent.choose(answer)
 
 
 def _seat_named(snapshot: TableSnapshot, text: str) -> int | None:
