@@ -176,13 +176,21 @@ class BoardMessages:
         return recorded[1] or None
 
     def forget(self, table_id: int) -> None:
+        """The table is over and shown: nothing of it is kept (a board built for an answer that never went
+        out included)."""
         self._boards.pop(table_id, None)
+        self._built.pop(table_id, None)
         self._embeds.pop(table_id, None)
         self._unrecorded.pop(table_id, None)
         self._checked.discard(table_id)
         unchecked = self._unchecked.pop(table_id, None)
         if unchecked is not None:
             unchecked.set()
+
+    def forget_channel(self, channel_id: int) -> None:
+        """No table of the publisher's is in the channel any more (the last one is over and shown), or the
+        channel was deleted: whether it let the bot attach files is asked again by its next table."""
+        self._no_files.discard(channel_id)
 
     def restored(self, table_id: int) -> asyncio.Event | None:
         """The table's board comes from the store (a restored table): it is checked (``check``) before it is

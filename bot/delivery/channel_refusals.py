@@ -9,6 +9,10 @@ board edit it sends through the channel. So a channel that refused is left alone
 board waits, and it is tried again after that, or at once when Discord says its permissions (or the
 thread: unlocked, unarchived) changed (``forgive``). A deleted channel is never tried again (its table is
 closed by the publisher).
+
+Nothing here outlives its use: the publisher notes a channel deleted only when one of its tables is there,
+and drops a channel's entries (``forget``) once it holds no table of that channel any more (Discord never
+gives a deleted channel's id to another one); a pause long over is pruned when another channel is noted.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ MISSING_PERMISSIONS = 50013
 THREAD_ARCHIVED = 50083
 REFUSED_FOR = 60.0  # seconds a channel is left alone after its first refusal ...
 REFUSED_MAX = 900.0  # ... doubled at each refusal that follows, up to this
+# Seconds past its end a pause is still kept (a refusal within them doubles it); older ones are pruned.
+KEPT_AFTER = REFUSED_MAX
 
 
 def is_gone(error: BaseException) -> bool:
@@ -66,6 +72,11 @@ class ChannelRefusals:
     def gone(self, channel_id: int) -> bool:
         return channel_id in self._gone
 
+    def until(self, channel_id: int) -> float | None:
+        """When the channel's pause ends (None: not paused; a deleted channel has no end)."""
+        entry = self._refused.get(channel_id)
+        return None if entry is None or channel_id in self._gone else entry.until
+
     def note(self, channel_id: int, guild_id: int | None, error: BaseException, now: float) -> bool:
         """Record ``error`` of a request through the channel; True when it is a refusal (recorded)."""
         if is_gone(error):
@@ -76,6 +87,8 @@ class ChannelRefusals:
         entry = self._refused.get(channel_id)
         if entry is not None and now < entry.until:
             return True  # another lane's request met it during the same pause
+        self._prune(now)  # (this channel's own pause too, if it is long over: it starts over)
+        entry = self._refused.get(channel_id)
         pause = REFUSED_FOR if entry is None else min(REFUSED_MAX, entry.pause * 2)
         self._refused[channel_id] = _Refused(guild_id, now + pause, pause)
         return True
@@ -84,10 +97,23 @@ class ChannelRefusals:
         """Leave the channel alone as after a refusal, without one (the bot was removed from its server)."""
         entry = self._refused.get(channel_id)
         if entry is None or entry.until <= now:
+            self._prune(now)
             self._refused[channel_id] = _Refused(guild_id, now + REFUSED_MAX, REFUSED_MAX)
+
+    def _prune(self, now: float) -> None:
+        """Drop the pauses over for longer than ``KEPT_AFTER``: a channel refused again after that starts
+        over at ``REFUSED_FOR``."""
+        for channel_id in [key for key, entry in self._refused.items() if entry.until + KEPT_AFTER <= now]:
+            del self._refused[channel_id]
 
     def note_gone(self, channel_id: int) -> None:
         self._gone.add(channel_id)
+        self._refused.pop(channel_id, None)
+
+    def forget(self, channel_id: int) -> None:
+        """Nothing of the publisher's is in the channel any more (its tables closed and shown, or it was
+        deleted with none): drop what is known of it."""
+        self._gone.discard(channel_id)
         self._refused.pop(channel_id, None)
 
     def forgive(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:

@@ -7,10 +7,11 @@ refuses the second (40060), but a bot that acted on both would have drawn two ca
 The gateway's INTERACTION_CREATE parser is wrapped (discord.py's ``ConnectionState.parsers``, the table its
 gateway dispatches from) so that an id seen lately is dropped before discord.py builds anything of it.
 
-``SessionGuilds`` wraps READY and GUILD_CREATE the same way, to record the servers each shard's session
-lists: discord.py's sharded state keeps the guilds it cached across sessions (its READY parser adds the
-guilds READY lists and removes none), so after a session Discord could not resume (op 9 INVALID SESSION) a
-server that removed the bot meanwhile, whose GUILD_DELETE went to the dead session, is still in its cache.
+``SessionGuilds`` wraps READY, GUILD_CREATE and GUILD_DELETE the same way, to record the servers each
+shard's session lists: discord.py's sharded state keeps the guilds it cached across sessions (its READY
+parser adds the guilds READY lists and removes none), so after a session Discord could not resume (op 9
+INVALID SESSION) a server that removed the bot meanwhile, whose GUILD_DELETE went to the dead session, is
+still in its cache.
 """
 
 from __future__ import annotations
@@ -49,17 +50,19 @@ def act_once(state: Any) -> None:
 class SessionGuilds:
     """The servers each shard's latest gateway session says the bot is in: those its READY lists (as
     unavailable, their GUILD_CREATEs following; a server in an outage stays listed) and those a GUILD_CREATE
-    brought since (a server that added the bot). Nothing else: a server missing from a new session's READY
+    brought since (a server that added the bot), less those a GUILD_DELETE removed the bot from since (one
+    only unavailable, in an outage, stays). Nothing else: a server missing from a new session's READY
     removed the bot while it had no session (the bot was down, or its session was invalidated)."""
 
     def __init__(self) -> None:
         self._listed: dict[int, set[int]] = {}  # shard id -> guild ids
 
     def watch(self, state: Any) -> None:
-        """Record what ``state``'s (a discord.py ``ConnectionState``) READY and GUILD_CREATE say, before
-        discord.py parses them."""
+        """Record what ``state``'s (a discord.py ``ConnectionState``) READY, GUILD_CREATE and GUILD_DELETE
+        say, before discord.py parses them."""
         parse_ready: Callable[[dict[str, Any]], None] = state.parsers["READY"]
         parse_guild: Callable[[dict[str, Any]], None] = state.parsers["GUILD_CREATE"]
+        parse_delete: Callable[[dict[str, Any]], None] | None = state.parsers.get("GUILD_DELETE")
 
         def ready(data: dict[str, Any]) -> None:
             shard = data.get("shard") or (0, 1)
@@ -74,8 +77,17 @@ class SessionGuilds:
                 listed.add(guild_id)
             parse_guild(data)
 
+        def guild_delete(data: dict[str, Any]) -> None:
+            if not data.get("unavailable"):  # removed from the server (not an outage): no longer listed
+                guild_id = int(data["id"])
+                for listed in self._listed.values():
+                    listed.discard(guild_id)
+            if parse_delete is not None:
+                parse_delete(data)
+
         state.parsers["READY"] = ready
         state.parsers["GUILD_CREATE"] = guild_create
+        state.parsers["GUILD_DELETE"] = guild_delete
 
     def left_out(self, shard_id: int, guild_ids: Iterable[int], shard_count: int) -> list[int]:
         """Of ``guild_ids``, those on shard ``shard_id`` (of ``shard_count``) that its session does not list;

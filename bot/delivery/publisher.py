@@ -148,9 +148,11 @@ def gather_window_for(cpu_delay: float, batch_window: float) -> float:
 
 @dataclass(slots=True)
 class _Removal:
-    """A replaced board (``message_id``) whose delete met a failure that may pass: deleted again at
-    ``retry_at``, through ``carrier`` (the interaction that posted it) while its token lives, else through the
-    channel. ``since``: when it was due (its place in line for the budget's turns)."""
+    """A replaced board (``message_id``) whose delete met a failure that may pass, or a channel refusing the
+    bot: deleted again at ``retry_at``, through ``carrier`` (the interaction that posted it) while its token
+    lives, else through the channel. ``since``: when it was due (its place in line for the budget's turns).
+    ``refused``: it waits for its channel to let the bot in again (the end of the channel's pause, or
+    Discord saying its permissions changed: ``permissions_changed``)."""
 
     snapshot: TableSnapshot
     message_id: int
@@ -158,6 +160,7 @@ class _Removal:
     since: float
     failures: int
     retry_at: float
+    refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +209,12 @@ def _stored(mention: object) -> int | list[int] | None:
     if isinstance(mention, list | tuple):
         return [m for m in mention if isinstance(m, int) and not isinstance(m, bool)]
     return None
+
+
+def _newest(*ids: object) -> int | None:
+    """The newest (largest) of these message ids, the ones that are ids; None if none is."""
+    known = [value for value in ids if isinstance(value, int) and not isinstance(value, bool)]
+    return max(known) if known else None
 
 
 def retry_delay(failures: int) -> float:
@@ -262,7 +271,11 @@ class TablePublisher:
         # Replaced boards to delete again (message id -> its removal), tried by one task, the earliest first.
         self._removals: dict[int, _Removal] = {}
         self._removal_task: asyncio.Task[None] | None = None
+        self._removal_in_flight = False  # the task is deleting one now
         self._removals_changed = asyncio.Event()  # one was added: its retry may be due before the one waited
+        # Servers that removed the bot whose display settings are forgotten once their tables are closed and
+        # shown (``_forget_left_guild``): forgotten at once, the closing would read them again.
+        self._left_guilds: set[int] = set()
         self._closed = False
         if relay is not None:
             relay.deliver_to(self)  # what happens on its own at the tables comes here from now on
@@ -380,7 +393,7 @@ class TablePublisher:
         """Whether some outcome is still being shown."""
         return (
             bool(self._watchers)
-            or self._removal_task is not None
+            or self._removing()
             or bool(self.hands.tasks())
             or any(feed.tasks() for feed in self._feeds.values())
             or (self._mark_task is not None and not self._marks_gathering)
@@ -391,19 +404,28 @@ class TablePublisher:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
+            removing = self._removing()
             tasks = [
                 *self._watchers,
                 *self.hands.tasks(),
                 *(task for feed in self._feeds.values() for task in feed.tasks()),
                 *([self._mark_task] if self._mark_task is not None else []),
-                *([self._removal_task] if self._removal_task is not None else []),
+                *([self._removal_task] if removing and self._removal_task is not None else []),
             ]
             if not tasks:
                 return
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return
-            await asyncio.wait(tasks, timeout=remaining)
+            # The removals' task lives on while boards wait for their channels: looked at again shortly.
+            await asyncio.wait(tasks, timeout=min(remaining, 0.1) if removing else remaining)
+
+    def _removing(self) -> bool:
+        """Whether a replaced board is being deleted, or is due to be (not one that waits for its channel to
+        let the bot in: that may take many minutes, and shows nothing)."""
+        return self._removal_task is not None and (
+            self._removal_in_flight or any(not removal.refused for removal in self._removals.values())
+        )
 
     async def close(self) -> None:
         """Show what is queued (briefly), then stop."""
@@ -575,13 +597,19 @@ class TablePublisher:
         return now if since is None else now - max(0.0, self._clock.monotonic() - since)
 
     def _lane_done(self, feed: TableFeed) -> None:
-        """A lane finished: forget a closed table once everything about it has been shown."""
+        """A lane finished: forget a closed table once everything about it has been shown, and what was
+        known of its channel (refused, deleted, refusing files) once no other table here is in it, and of a
+        server that removed the bot once none of its tables is left."""
         if feed.tasks() or feed.events or feed.board_since is not None or feed.hand_snapshot is not None:
             return
-        if feed.snapshot is not None and not feed.snapshot.open and self._feeds.get(feed.table_id) is feed:
+        snapshot = feed.snapshot
+        if snapshot is not None and not snapshot.open and self._feeds.get(feed.table_id) is feed:
             del self._feeds[feed.table_id]
             self.forget_table(feed.table_id)
             self._forget_picture(feed.table_id)
+            if not self._holds_channel(snapshot.channel_id):
+                self._forget_channel(snapshot.channel_id)
+            self._forget_left_guild(snapshot.guild_id)
 
     async def _drain_hands(self, feed: TableFeed) -> None:
         try:
@@ -747,10 +775,12 @@ class TablePublisher:
             self._remove_later(removal)
 
     async def _try_removal(self, removal: _Removal, since: float) -> bool:
-        """Delete the replaced board once; True when nothing is left to try (deleted, gone, or refused for a
-        reason that would only repeat), False after a failure that may pass. ``since``: on the budget's
-        clock, the turn's place in line."""
+        """Delete the replaced board once; True when nothing is left to try (deleted, gone with its channel,
+        or refused for a reason that would only repeat), False after a failure that may pass or while its
+        channel refuses the bot (it is tried again when the channel lets the bot in: ``_wait_for_channel``).
+        ``since``: on the budget's clock, the turn's place in line."""
         snapshot, message_id, old = removal.snapshot, removal.message_id, removal.carrier
+        removal.refused = False
         if self._refusals.gone(snapshot.channel_id):
             return True  # deleted with its channel
         try:
@@ -769,8 +799,13 @@ class TablePublisher:
                     )
                     removal.carrier = None
             if self._refusals.refused(snapshot.channel_id, self._clock.monotonic()):
-                log.info("table %s: replaced board not removed: its channel refuses", snapshot.table_id)
-                return True
+                self._wait_for_channel(removal)
+                log.info(
+                    "table %s: replaced board not removed yet: its channel refuses the bot; tried again when "
+                    "it lets the bot in",
+                    snapshot.table_id,
+                )
+                return False
             async with self.budget.turn(since):
                 channel = self.client.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
                 await channel.get_partial_message(message_id).delete()
@@ -791,13 +826,53 @@ class TablePublisher:
                 return False
             if not isinstance(error, discord.HTTPException):
                 raise
-            # 403 or 404 (the channel refuses the bot, or is gone), or another refusal: it would only repeat.
+            # 404 Unknown Channel: gone with its channel. 403 (the channel refuses the bot): tried again when
+            # it lets the bot in. Another refusal would only repeat.
             channel_id = snapshot.channel_id
             refused = self._refusals.note(channel_id, snapshot.guild_id, error, self._clock.monotonic())
             if refused and self._refusals.gone(channel_id):
                 self.channel_deleted(channel_id)
+            elif refused:
+                self._wait_for_channel(removal)
+                log.info(
+                    "table %s: the replaced board was not removed yet (%s): tried again when its channel "
+                    "lets the bot in",
+                    snapshot.table_id,
+                    error,
+                )
+                return False
             log.info("table %s: the replaced board was not removed: %s", snapshot.table_id, error)
             return True
+
+    def _wait_for_channel(self, removal: _Removal) -> None:
+        """The replaced board's channel refuses the bot: its delete waits for the end of the channel's pause
+        (its next allowed request; refused again, the pause doubles) or for Discord to say the channel's
+        permissions changed (``permissions_changed``), whichever comes first. Only a deleted channel (or a
+        server that removed the bot) drops it."""
+        now = self._clock.monotonic()
+        until = self._refusals.until(removal.snapshot.channel_id)
+        removal.refused = True
+        removal.retry_at = max(now, until) if until is not None else now + RETRY_MAX
+
+    def _drop_removals(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:
+        """Forget the replaced boards of a deleted channel (gone with it) or of a server that removed the bot
+        (nothing can reach them)."""
+        for message_id, removal in list(self._removals.items()):
+            snapshot = removal.snapshot
+            if snapshot.channel_id == channel_id or (guild_id is not None and snapshot.guild_id == guild_id):
+                del self._removals[message_id]
+        self._removals_changed.set()
+
+    def _removals_allowed(self) -> None:
+        """Channels may let the bot in again: the replaced boards waiting for theirs are deleted now."""
+        now = self._clock.monotonic()
+        due = False
+        for removal in self._removals.values():
+            if removal.refused and not self._refusals.refused(removal.snapshot.channel_id, now):
+                removal.retry_at = min(removal.retry_at, now)
+                due = True
+        if due:
+            self._removals_changed.set()
 
     def _remove_later(self, removal: _Removal) -> None:
         """Keep a replaced board to delete again at its ``retry_at`` (one task for all of them)."""
@@ -818,7 +893,8 @@ class TablePublisher:
 
     async def _retry_removals(self) -> None:
         """Delete again, the earliest due first, the replaced boards whose delete met a failure that may
-        pass, each after its growing pause (``retry_delay``), until each is deleted or found gone."""
+        pass, each after its growing pause (``retry_delay``), or whose channel refused the bot, once it may
+        let it in (``_wait_for_channel``), until each is deleted or found gone."""
         try:
             while self._removals and not self._closed:
                 self._removals_changed.clear()
@@ -835,11 +911,14 @@ class TablePublisher:
                     and self._board.board_id(feed.snapshot) == removal.message_id
                 ):
                     continue  # the table's board again: never deleted
+                self._removal_in_flight = True
                 try:
                     done = await self._try_removal(removal, self._budget_since(removal.since))
                 except Exception:
                     log.exception("table %s: removing the replaced board failed", removal.snapshot.table_id)
                     continue
+                finally:
+                    self._removal_in_flight = False
                 if not done and removal.message_id not in self._removals:
                     self._remove_later(removal)
         finally:
@@ -940,36 +1019,94 @@ class TablePublisher:
         return True
 
     def channel_deleted(self, channel_id: int) -> None:
-        """The channel was deleted (Discord's event, or a request's 404 Unknown Channel): its open table is
-        closed, and nothing is sent to the channel again."""
-        self._refusals.note_gone(channel_id)
+        """The channel was deleted (Discord's event, for every channel of every server, or a request's 404
+        Unknown Channel): its open table is closed, and nothing is sent to the channel again. Only a channel
+        one of the tables here is in is remembered as gone, and only while that table is (``_lane_done``):
+        Discord never gives its id to another channel."""
+        if self._holds_channel(channel_id):
+            self._refusals.note_gone(channel_id)
+        else:
+            self._forget_channel(channel_id)
+        self._drop_removals(channel_id=channel_id)
+        self._board.forget_channel(channel_id)
         self._close_gone(channel_id=channel_id)
 
     def guild_left(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables are closed (nothing of them can be shown again), and
-        its channels left alone until it is added back (``permissions_changed``)."""
+        its channels left alone until it is added back (``permissions_changed``). Its display settings are
+        forgotten once its tables are closed and shown (``_forget_left_guild``)."""
+        self._left_guilds.add(guild_id)
+        self._drop_removals(guild_id=guild_id)
         for table_id in self.service.tables_in_guild(guild_id):
-            self._close_gone(table_id=table_id, gone=False)
+            self._close_gone(table_id=table_id, gone=False, guild_id=guild_id)
+        self._forget_left_guild(guild_id)
 
     def permissions_changed(self, *, channel_id: int | None = None, guild_id: int | None = None) -> None:
         """Discord said a channel's (or a server's roles') permissions changed, or a thread changed (a
         moderator unlocked or unarchived it): a channel that refused the bot is tried again at its next
-        news."""
+        news, and the replaced boards waiting for it are deleted now."""
+        if guild_id is not None:
+            self._left_guilds.discard(guild_id)  # the server is there (an event of it came): not left
         self._refusals.forgive(channel_id=channel_id, guild_id=guild_id)
+        self._removals_allowed()
+
+    def _holds_channel(self, channel_id: int) -> bool:
+        """Whether a table whose news this publisher holds is in the channel."""
+        return any(
+            feed.snapshot is not None and feed.snapshot.channel_id == channel_id
+            for feed in self._feeds.values()
+        )
+
+    def _forget_channel(self, channel_id: int) -> None:
+        """No table here is in the channel any more: what was known of it (refused, gone, refusing files)
+        goes."""
+        self._refusals.forget(channel_id)
+        self._board.forget_channel(channel_id)
+
+    def _forget_left_guild(self, guild_id: int) -> None:
+        """A server that removed the bot: once none of its tables is open or held here, its display
+        settings are forgotten (read again if it adds the bot back)."""
+        if guild_id not in self._left_guilds or self.service.tables_in_guild(guild_id):
+            return
+        if any(
+            feed.snapshot is not None and feed.snapshot.guild_id == guild_id for feed in self._feeds.values()
+        ):
+            return
+        self._left_guilds.discard(guild_id)
+        self.appearance.forget_guild(guild_id)
 
     def _close_gone(
-        self, *, channel_id: int | None = None, table_id: int | None = None, gone: bool = True
+        self,
+        *,
+        channel_id: int | None = None,
+        table_id: int | None = None,
+        gone: bool = True,
+        guild_id: int | None = None,
     ) -> None:
         """Close the table (of the channel) whose channel is gone; its closing is shown where it still can
-        be (the players' hand messages), not in the channel."""
+        be (the players' hand messages), not in the channel. ``guild_id``: the server that removed the bot,
+        whose settings are forgotten once its tables are closed."""
 
         async def close() -> None:
+            try:
+                await closing()
+            finally:
+                if guild_id is not None:
+                    self._forget_left_guild(guild_id)
+
+        async def closing() -> None:
             found = table_id if channel_id is None else await self.service.table_in_channel(channel_id)
             if found is None:
                 return
+            if channel_id is not None and gone:
+                # A table of this process the publisher held nothing of yet (restored, not shown): the
+                # channel is remembered as gone while it is held (its closing, below).
+                self._refusals.note_gone(channel_id)
             try:
                 outcome = await self.service.channel_gone(found)
             except ServiceError:
+                if channel_id is not None and not self._holds_channel(channel_id):
+                    self._forget_channel(channel_id)  # closed meanwhile, and shown
                 return  # closed meanwhile
             except Exception:
                 log.exception("table %s: could not close the table of a channel that is gone", found)
@@ -999,7 +1136,8 @@ class TablePublisher:
         feed.last_line = self._clock.monotonic()
         events, versions = told_with_versions(events, versions, snapshot)
         messages = self._line_messages(snapshot, events, feed.announced < turns)
-        nonces = await self._note_line(feed, versions, messages, via)
+        after = self._line_floor(feed, via)
+        nonces = await self._note_line(feed, versions, messages, via, after)
         told = 0
         done = 0  # messages sent
         try:
@@ -1017,7 +1155,7 @@ class TablePublisher:
             if via is not None and outcome_unknown(error):
                 # Discord may have posted it: looked for before it is told again, never sent blindly.
                 rest = list(zip(messages[done:], nonces[done:], strict=True))
-                self._line_in_doubt(feed, versions[told:] or versions, rest, since, turns, error)
+                self._line_in_doubt(feed, versions[told:] or versions, rest, since, turns, error, after)
                 return
             if not is_transient(error) and via is None:
                 # 403 and the like would only repeat (and count towards Discord's ban): given up.
@@ -1104,11 +1242,12 @@ class TablePublisher:
         versions: list[int],
         messages: list[LineMessage],
         via: discord.Interaction | None,
+        after: int | None,
     ) -> list[str | None]:
         """Note in the outbox what is about to be sent for the moves ``versions`` tell, and return each
         message's nonce. Noted first, so that a restart can tell a line Discord accepted from one it did
         not (``_tell_resumed``): in the channel the nonce answers it, for a follow-up the channel's
-        history does."""
+        history does, after the message ``after`` (``_line_floor``)."""
         texts = [message.content for message in messages if message.content is not None]
         if not versions or min(versions) <= 0 or not texts:
             return [None] * len(messages)  # not a committed move's news (a test's outcome): nothing to note
@@ -1118,7 +1257,7 @@ class TablePublisher:
         ]
         attempt = {
             "via": "followup" if via is not None else "channel",
-            "after": feed.last_line_id,
+            "after": after,
             "at": time.time(),
             "lines": [
                 [message.content, message.mention, nonce]
@@ -1146,13 +1285,15 @@ class TablePublisher:
         since: float | None,
         turns: int,
         error: BaseException,
+        after: int | None,
     ) -> None:
         """A follow-up of a line met a 5xx or lost its connection: Discord may have posted it (its edge
         answers 5xx after Discord took a request), and a follow-up takes no nonce, so sending it again could
         show it (and ping the person to move) twice. That message and the rest of the line become the line
         to tell first (``feed.resumed``), as after a restart: a little later the channel's history is read
-        for them (``_tell_resumed``), and only what is not there is sent. The turn they announce is
-        announced by them."""
+        for them (``_tell_resumed``) after the line's last message sent, else after ``after`` (the floor the
+        line was noted with), and only what is not there is sent. The turn they announce is announced by
+        them."""
         lines = [
             [message.content, _stored(message.mention), nonce]
             for message, nonce in rest
@@ -1161,7 +1302,8 @@ class TablePublisher:
         if any(message.announce for message, _ in rest):
             feed.announced = turns
         first, last = (min(versions), max(versions)) if versions else (0, 0)
-        attempt = {"via": "followup", "after": feed.last_line_id, "at": time.time(), "lines": lines}
+        floor = _newest(feed.last_line_id, after)
+        attempt = {"via": "followup", "after": floor, "at": time.time(), "lines": lines}
         feed.resumed = UntoldLine(first, last, attempt)
         feed.line_since = since if feed.line_since is None or since is None else min(since, feed.line_since)
         feed.line_failures += 1
@@ -1235,7 +1377,8 @@ class TablePublisher:
                 rest = [[c, m, n] for c, m, n in lines[index:]]
                 if via is not None and outcome_unknown(error):
                     # Posted, maybe: looked for again, after this one's predecessor.
-                    again = {**attempt, "via": "followup", "after": feed.last_line_id, "at": time.time()}
+                    floor = _newest(feed.last_line_id, attempt.get("after"))
+                    again = {**attempt, "via": "followup", "after": floor, "at": time.time()}
                     self._resume_later(feed, line, {**again, "lines": rest}, error)
                     return
                 if via is not None:
@@ -1276,9 +1419,23 @@ class TablePublisher:
             delay,
         )
 
+    def _line_floor(self, feed: TableFeed, via: discord.Interaction | None) -> int | None:
+        """A message id the line about to be sent will be newer than, for finding it in the channel's history
+        should its delivery be in doubt: the table's line before it; for its first line here (none before
+        it in this process), the newest of the table's board message and the interaction the line follows
+        up, both Discord's own ids, older than anything posted after them. Never a time: the table before
+        it in the channel (ended a moment ago) said the same words, and its lines are not this one's."""
+        if feed.last_line_id is not None:
+            return feed.last_line_id
+        snapshot = feed.snapshot
+        board = self._board.board_id(snapshot) if snapshot is not None else None
+        return _newest(board, getattr(via, "id", None))
+
     async def _lines_in_channel(self, snapshot: TableSnapshot, attempt: Mapping[str, Any]) -> list[str]:
-        """The bot's messages in the table's channel since the line before ``attempt`` (or, without its id,
-        since a minute before the attempt), oldest first: a table's channel has one open table."""
+        """The bot's messages in the table's channel since the message ``attempt`` names (``_line_floor``: the
+        line before it, or the table's board or interaction), oldest first: a table's channel has one open
+        table. Without one (a line noted by an older version, or a table with none known), since a minute
+        before the attempt."""
         after = attempt.get("after")
         if not isinstance(after, int):
             at = float(attempt.get("at") or time.time())

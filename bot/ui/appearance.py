@@ -6,7 +6,8 @@ when they are ready and the server has them on), ``picture(snapshot)`` for the b
 event loop, or None when the server has it off or the table has no round on it; a crazier-abilities table
 has its own picture, ``bot.ui.crazier_picture``). A server's two switches are
 read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
-the settings. Both default to on (``CardDisplay``). The synchronous ``cached_*`` answers use what was read so
+the settings, and forgotten (``forget_guild``) when the bot leaves the server. Both default to on
+(``CardDisplay``). The synchronous ``cached_*`` answers use what was read so
 far: a caller composing a server's public text ``load``s it first (``has_read`` says whether it must; the
 publisher does, once per server, before a table's lines and board).
 
@@ -49,6 +50,11 @@ class Appearance:
 
     def set_switches(self, guild_id: int, switches: CardDisplay) -> None:
         self._switches[guild_id] = switches
+
+    def forget_guild(self, guild_id: int) -> None:
+        """The bot was removed from the server: its switches and language are read again if it comes back."""
+        self._switches.pop(guild_id, None)
+        self._guild_locales.pop(guild_id, None)
 
     def has_read(self, guild_id: int) -> bool:
         """Whether the server's switches are known here (read or set): the ``cached_*`` answers are its own,

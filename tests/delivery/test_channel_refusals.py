@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import discord
 
-from bot.delivery.channel_refusals import REFUSED_FOR, REFUSED_MAX, ChannelRefusals, is_refusal
+from bot.delivery.channel_refusals import KEPT_AFTER, REFUSED_FOR, REFUSED_MAX, ChannelRefusals, is_refusal
 
 
 def http_error(kind: type[discord.HTTPException], status: int, code: int) -> discord.HTTPException:
@@ -57,3 +57,31 @@ def test_a_deleted_channel_is_never_tried_again() -> None:
     assert refusals.gone(1) and refusals.refused(1, 10**9)
     refusals.forgive(channel_id=1, guild_id=9)
     assert refusals.refused(1, 10**9)
+
+
+def test_a_pause_long_over_is_pruned_when_another_channel_is_noted() -> None:
+    """A channel's pause is kept a while after it ends (a refusal then doubles it), then dropped when
+    another refusal is noted: the refusals of a long-running bot do not pile up."""
+    refusals = ChannelRefusals()
+    refusals.note(1, 9, MISSING_ACCESS, 0.0)
+    assert refusals.until(1) == REFUSED_FOR and refusals.until(2) is None
+    refusals.note(2, 9, MISSING_ACCESS, REFUSED_FOR + KEPT_AFTER - 1)
+    assert set(refusals._refused) == {1, 2}  # channel 1's pause only just over: kept
+    refusals.note(3, 9, MISSING_ACCESS, REFUSED_FOR + KEPT_AFTER)
+    assert set(refusals._refused) == {2, 3}
+    refusals.pause(4, 9, 10 * KEPT_AFTER)  # the bot removed from a server: its channels paused
+    assert set(refusals._refused) == {4}
+    refusals.note(4, 9, MISSING_ACCESS, 12 * KEPT_AFTER)  # refused long after: it starts over
+    assert refusals.until(4) == 12 * KEPT_AFTER + REFUSED_FOR
+
+
+def test_a_channel_forgotten_is_neither_refused_nor_gone() -> None:
+    """Once no table of the publisher's is in a channel, what was known of it goes (a deleted channel's id
+    is never another channel's)."""
+    refusals = ChannelRefusals()
+    refusals.note(1, 9, MISSING_ACCESS, 0.0)
+    refusals.note(2, 9, UNKNOWN_CHANNEL, 0.0)
+    refusals.forget(1)
+    refusals.forget(2)
+    assert not refusals.refused(1, 0.0) and not refusals.gone(2) and not refusals.refused(2, 0.0)
+    assert refusals._refused == {} and refusals._gone == set()

@@ -55,3 +55,27 @@ def test_a_shards_session_lists_what_its_ready_and_the_guild_creates_since_named
     assert sessions.left_out(0, tables, 2) == [gone]
     assert sessions.left_out(1, tables, 2) == []
     assert parsed == [("READY", 0), ("GUILD_CREATE", str(kept)), ("GUILD_CREATE", str(joined))]
+
+
+def test_a_server_that_removed_the_bot_leaves_its_sessions_list_and_one_in_an_outage_stays() -> None:
+    """GUILD_DELETE without ``unavailable``: the bot was removed from the server, which leaves the list (a
+    session's list holds no server the bot left, however long the session lives); with it, an outage: the
+    server stays listed. discord.py still parses both."""
+    parsed: list[str] = []
+    state = SimpleNamespace(
+        shard_count=1,
+        parsers={
+            "READY": lambda data: None,
+            "GUILD_CREATE": lambda data: None,
+            "GUILD_DELETE": lambda data: parsed.append(data["id"]),
+        },
+    )
+    sessions = interactions_once.SessionGuilds()
+    sessions.watch(state)
+    out, removed = guild_on(0, 1, 1), guild_on(0, 1, 2)
+    state.parsers["READY"]({"shard": [0, 1], "guilds": [{"id": str(out)}, {"id": str(removed)}]})
+    state.parsers["GUILD_DELETE"]({"id": str(out), "unavailable": True})
+    state.parsers["GUILD_DELETE"]({"id": str(removed)})
+    assert sessions.left_out(0, [out, removed], 1) == [removed]
+    assert sessions._listed == {0: {out}}
+    assert parsed == [str(out), str(removed)]

@@ -18,6 +18,7 @@ from bot.delivery import answers
 from bot.delivery import publisher as publisher_module
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER
+from bot.delivery.channel_refusals import REFUSED_FOR, REFUSED_MAX
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, HAND_EDIT_WINDOW, TablePublisher, gather_window_for
 from bot.service import FakeClock, HandView, Outcome, TableEvent, TableSnapshot
 from bot.service.models import CardDisplay
@@ -273,6 +274,18 @@ async def test_closing_a_table_forgets_its_hands(setup: Any) -> None:
     await settle(publisher)
     assert publisher.hands.session(7, ALICE) is None
     assert not publisher.holds(7)
+
+
+async def test_a_closed_table_leaves_no_board_built_for_an_answer_that_never_went_out(setup: Any) -> None:
+    """The board built for an interaction's answer (``/eights status``) whose answer never went out is
+    forgotten with its table, as everything else of it."""
+    publisher = setup[0]
+    await publisher.board_message(to_act(snapshot(), 1))  # its answer then failed: never posted
+    assert publisher._board._built
+    closed = snapshot(phase="abandoned", status="abandoned", to_act=None)
+    publisher.publish(Outcome(closed, (TableEvent("closed", None, {"reason": "ended"}),)))
+    await settle(publisher)
+    assert not publisher.holds(7) and publisher._board._built == {}
 
 
 async def test_a_refresh_waits_for_a_hand_being_shown_and_refreshes_that_one(setup: Any) -> None:
@@ -989,3 +1002,90 @@ async def test_at_most_a_few_boards_are_edited_at_once_and_a_waiting_one_shows_t
     (edit,) = carriers[waiting].edits
     assert "Q♥" in str(edit["embed"].to_dict())
     assert channel.edits == []
+
+
+# --- a replaced board whose channel refuses the bot ---------------------------------------------------------
+
+
+class NoTablesService(StubService):
+    async def table_in_channel(self, channel_id: int) -> int | None:
+        return None
+
+
+class RefusingDeletes:
+    """The channel refuses the bot's deletes (403 Missing Access) while ``refusing``; counts them."""
+
+    def __init__(self, channel: StubChannel) -> None:
+        self.refusing = True
+        self.tried: list[int] = []
+        outer = self
+
+        class Message(StubMessage):
+            async def delete(self) -> None:
+                outer.tried.append(self.id)
+                if outer.refusing:
+                    raise http_error(discord.Forbidden, 403, 50001)
+                await super().delete()
+
+        channel.get_partial_message = lambda message_id: Message(channel, message_id)  # type: ignore[method-assign]
+
+
+@pytest.fixture
+async def replaced_while_refused() -> tuple[TablePublisher, StubChannel, RefusingDeletes]:
+    """The table's board (555, posted in the channel) replaced by an /eights status answer (556) while the
+    channel refuses the bot: the old board's delete is refused once, and waits."""
+    client = StubClient()
+    publisher = TablePublisher(
+        client, NoTablesService(), gather_window=0.2, min_interval=0.0, clock=FakeClock()
+    )  # type: ignore[arg-type]
+    deletes = RefusingDeletes(client.channel)
+    await publisher.remember_board(7, 555)
+    status = PlayerInteraction()
+    await answered_with_the_board(status, 556)
+    await publisher.replace_board(to_act(snapshot(), 1), 556, status)  # type: ignore[arg-type]
+    await settle(publisher)
+    assert deletes.tried == [555] and client.channel.deleted == set()
+    await advance(publisher, REFUSED_FOR / 2)
+    assert deletes.tried == [555]  # left alone during the channel's pause
+    return publisher, client.channel, deletes
+
+
+async def test_a_board_replaced_while_its_channel_refuses_is_deleted_once_the_channel_allows_the_bot(
+    replaced_while_refused: Any,
+) -> None:
+    """Discord says the channel's permissions changed: the old board is deleted at once."""
+    publisher, channel, deletes = replaced_while_refused
+    deletes.refusing = False
+    publisher.permissions_changed(channel_id=2)
+    await settle(publisher)
+    assert deletes.tried == [555, 555] and channel.deleted == {555}
+    assert publisher._removals == {}
+
+
+async def test_a_board_replaced_while_its_channel_refuses_is_tried_at_each_end_of_its_pause(
+    replaced_while_refused: Any,
+) -> None:
+    """Without a word from Discord, the old board is tried again when the channel's pause ends (its next
+    allowed request), once a pause: refused again, the pause doubles; allowed, it is deleted."""
+    publisher, channel, deletes = replaced_while_refused
+    await advance(publisher, REFUSED_FOR / 2)
+    assert deletes.tried == [555, 555]  # the end of the first pause: refused again
+    await advance(publisher, REFUSED_FOR * 2 - 1)
+    assert deletes.tried == [555, 555]  # within the second, twice as long
+    deletes.refusing = False
+    await advance(publisher, 1)
+    await settle(publisher)
+    assert deletes.tried == [555, 555, 555] and channel.deleted == {555}
+    assert publisher._removals == {}
+
+
+async def test_a_board_waiting_for_its_channel_is_dropped_when_the_channel_is_deleted(
+    replaced_while_refused: Any,
+) -> None:
+    """The channel deleted: its boards went with it; nothing is tried again, nothing is kept."""
+    publisher, _, deletes = replaced_while_refused
+    publisher.channel_deleted(2)
+    await advance(publisher, REFUSED_MAX * 2)
+    await settle(publisher)
+    assert deletes.tried == [555] and publisher._removals == {}
+    assert not publisher._refusals.gone(2)  # no table of this publisher's was there: nothing remembered

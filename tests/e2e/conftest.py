@@ -41,7 +41,11 @@ class PrivacyObserver:
     A card may appear where the viewer is allowed to know it: in the viewer's own hand, or because the round
     made it public (the starter, buried and played cards in the round's public history) or because it was
     shown publicly before. Any other card held by a player must never be shown. Live hands come from the
-    service's table observer (``TableService.observe``), which reports every committed state it holds."""
+    service's table observer (``TableService.observe``), which reports every committed state it holds.
+
+    A message is checked against the tables of its own channel only: each table deals a deck of its own, so
+    alice's 4♦ at one table may well be carol's 4♦ at another (a message of one table naming it is no leak
+    of the other's). ``hidden_from`` without a channel takes every table."""
 
     def __init__(self) -> None:
         self.bot: EightsBot | None = None
@@ -67,15 +71,21 @@ class PrivacyObserver:
             return None
         return self.bot.service
 
-    def hidden_from(self, viewer_id: int | None) -> set[str]:
+    def hidden_from(self, viewer_id: int | None, channel_id: int | None = None) -> set[str]:
+        """The cards held that ``viewer_id`` (None: everyone) may not see, at the tables of ``channel_id``
+        (None: at every table)."""
         service = self._service()
         if service is None:
             return set()
         if service is not self._observed:
             self._observed, self._tables = service, {}
             service.observe(self._on_state)
+        registry: Any = getattr(service, "_registry", None)
         hidden: set[str] = set()
-        for user_ids, match in list(self._tables.values()):
+        for table_id, (user_ids, match) in list(self._tables.items()):
+            live = registry.get(table_id) if registry is not None else None
+            if channel_id is not None and live is not None and live.record.channel_id != channel_id:
+                continue  # another channel's table, with a deck of its own
             if isinstance(match, CrazierMatch):
                 # Codes: what a crazier-abilities card shows as (its hands are never made public).
                 for position, user_id in enumerate(user_ids):
@@ -108,7 +118,7 @@ class PrivacyObserver:
                     shown.add(card_label(parse_card(option["value"])))
         if recipient is None and "Your hand" in text:
             raise AssertionError(f"a hand was posted publicly: {text[:200]!r}")
-        leaked = shown & self.hidden_from(recipient.id if recipient is not None else None)
+        leaked = shown & self.hidden_from(recipient.id if recipient is not None else None, message.channel_id)
         if leaked:
             who = "everyone" if recipient is None else recipient.name
             raise AssertionError(f"hidden cards {sorted(leaked)} shown to {who}: {text[:300]!r}")

@@ -2,8 +2,9 @@
 Channel, Send Messages or Attach Files), the channel or thread is deleted, or the bot is removed from the
 server, while the table plays on by itself (CPU seats; the players' interaction tokens spent, as after 15
 minutes: the fake's ``token_lifetime`` set to 0). Refusals must not pile up towards Discord's ban (README,
-*Discord's rate limits*), a missing Attach Files is not taken for anything else, and a table whose channel
-is gone is closed instead of calling it at every move."""
+*Discord's rate limits*), a missing Attach Files is not taken for anything else, a table whose channel
+is gone is closed instead of calling it at every move, and a board replaced while the channel refused the
+bot is removed once the channel lets it in again (one board per table)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from bot.delivery import channel_refusals
 from tests.e2e.conftest import World
 from tests.e2e.contexts import make_thread
 from tests.e2e.test_hand_messages_e2e import fire
+from tests.fakediscord import FakeMessage
 from tests.fakediscord.model import iso_now
 from tests.fakediscord.server import _Reject
 
@@ -259,3 +262,74 @@ async def test_a_private_thread_is_tried_again_when_the_bot_is_added_to_it(world
     assert calls.count["PATCH"] + calls.count["POST"] >= 1, (
         "the bot was added to the thread, yet it is still left alone: " + repr(dict(calls.count))
     )
+
+
+def expire_tokens(world: World) -> None:
+    """Every interaction token issued so far is past Discord's 15 minutes (new ones are fresh)."""
+    for record in world.fake.interactions.values():
+        record.created_at -= 3600.0
+
+
+def boards(world: World) -> list[FakeMessage]:
+    """The table's board messages still in the channel (public messages with the board's buttons)."""
+    return [
+        message
+        for message in world.fake.channel_messages(world.channel)
+        if not message.deleted and message.embeds and message.buttons
+    ]
+
+
+async def status_while_refused(world: World) -> ChannelCalls:
+    """A CPU table whose board's token has run out, in a channel that refuses the bot (View Channel
+    removed): a member asks ``/eights status``, whose answer is the new board; the old one cannot be deleted
+    meanwhile (its token is spent, the channel refuses), and is left in the channel for now."""
+    await cpu_table(world)
+    assert len(boards(world)) == 1
+    expire_tokens(world)
+    calls = ChannelCalls(world)
+    calls.refuse = 50001
+    await next_rounds(world, 1)
+    assert calls.total() >= 1  # the channel refused the bot
+    await world.run(world.bob, "status")
+    await world.settle()
+    assert len(boards(world)) == 2
+    return calls
+
+
+@SQLITE_ONLY
+async def test_a_board_replaced_while_the_channel_refused_the_bot_is_removed_once_it_is_allowed_again(
+    world: World,
+) -> None:
+    """The old board waits for its channel (no request while the channel refuses the bot: refusals count
+    towards Discord's ban); once the access is given back (CHANNEL_UPDATE) it is deleted, and the table plays
+    on with one board, the new one."""
+    fake = world.fake
+    calls = await status_while_refused(world)
+    assert calls.count["DELETE"] == 0, dict(calls.count)  # left alone during the channel's pause
+    new_board = boards(world)[-1]
+    calls.refuse = None
+    fake._dispatch_guild(world.guild, "CHANNEL_UPDATE", world.channel.payload())
+    await world.settle()
+    await next_rounds(world, 2)
+    fake.take_violations()
+    left = boards(world)
+    assert [message.id for message in left] == [new_board.id], f"{len(left)} boards left in the channel"
+
+
+@SQLITE_ONLY
+async def test_a_board_replaced_while_the_channel_refused_the_bot_is_removed_at_the_end_of_its_pause(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Access given back without a word from Discord: the old board is tried again when the channel's pause
+    ends (its next allowed request; a refusal meanwhile doubles the pause), and deleted then."""
+    monkeypatch.setattr(channel_refusals, "REFUSED_FOR", 0.3)
+    fake = world.fake
+    calls = await status_while_refused(world)
+    calls.refuse = None  # no CHANNEL_UPDATE
+
+    async def one_board() -> bool:
+        return len(boards(world)) == 1
+
+    await world.until(one_board, "the replaced board to be removed", timeout=10.0)
+    fake.take_violations()
+    assert calls.count["DELETE"] >= 1, dict(calls.count)

@@ -1,7 +1,8 @@
 """Discord's news about the places tables live in: a channel or thread deleted, the bot removed from a
-server (their tables are closed: nothing of them could be shown again), and permissions changed or a thread
-reopened (a channel that refused the bot is tried again). See ``bot.delivery.channel_refusals``. A deleted
-channel also leaves its server's list of table channels (``bot.exts.server``)."""
+server (their tables are closed: nothing of them could be shown again; what the bot kept of the server, its
+display settings included, goes once they are: ``TablePublisher.guild_left``), and permissions changed or a
+thread reopened (a channel that refused the bot is tried again). See ``bot.delivery.channel_refusals``. A
+deleted channel also leaves its server's list of table channels (``bot.exts.server``)."""
 
 from __future__ import annotations
 
