@@ -23,6 +23,7 @@ table's board lane (``BoardMessages.edit``), so nothing else shows the table's b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import logging
@@ -51,6 +52,8 @@ log = logging.getLogger(__name__)
 # the recorded board, whose message is fetched only when it is older than all of them and no board of the
 # table is among them.
 HISTORY_PAGE = 50
+# How long a board posted another way waits for a check under way (``check_settled``): a page read and a post.
+CHECK_SETTLE_WAIT = 10.0
 # The actions of the board's buttons (``bot.ui.controls.board_view``): a public message of the bot carrying
 # one of these for a table is that table's board (its other controls are on private messages).
 BOARD_ACTIONS = frozenset({JOIN, LEAVE, CPU, START, HOUSE, HAND, NEXT})
@@ -113,6 +116,7 @@ class BoardMessages:
         # its outcome; ``_checked``: the tables checked (in this process, not checked again).
         self._unchecked: dict[int, asyncio.Event] = {}
         self._checked: set[int] = set()
+        self._checking: set[int] = set()  # restored tables whose check is under way (``_check_once``)
         # Channels where the bot may not attach files: a board sent through the channel goes without its
         # picture there (an interaction's messages carry files whatever the bot's permissions).
         self._no_files: set[int] = set()
@@ -183,6 +187,7 @@ class BoardMessages:
         self._embeds.pop(table_id, None)
         self._unrecorded.pop(table_id, None)
         self._checked.discard(table_id)
+        self._checking.discard(table_id)
         unchecked = self._unchecked.pop(table_id, None)
         if unchecked is not None:
             unchecked.set()
@@ -198,6 +203,17 @@ class BoardMessages:
         if table_id in self._checked:
             return None
         return self._unchecked.setdefault(table_id, asyncio.Event())
+
+    async def check_settled(self, table_id: int) -> None:
+        """Wait until a check of the table's board under way has settled which message is the board (a few
+        seconds at most): a board posted meanwhile in another way (``/eights status``) then replaces the
+        check's, instead of the check's post replacing it unseen."""
+        attempt = self._unchecked.get(table_id)
+        if attempt is None or table_id not in self._checking:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CHECK_SETTLE_WAIT):
+                await attempt.wait()
 
     def unchecked(self, table_id: int) -> bool:
         """Whether the table's board still waits for its check (``restored``)."""
@@ -394,9 +410,11 @@ class BoardMessages:
 
     async def _check_once(self, snapshot: TableSnapshot, feed: TableFeed) -> None:
         """One attempt at the check; whatever its outcome, whoever waits for it (``restored``) is told."""
+        self._checking.add(snapshot.table_id)
         try:
             await self.check(snapshot, feed)
         finally:
+            self._checking.discard(snapshot.table_id)
             attempt = self._unchecked.get(snapshot.table_id)
             if attempt is not None:  # it failed: still unchecked, tried again at the lane's next turn
                 self._unchecked[snapshot.table_id] = asyncio.Event()

@@ -502,6 +502,8 @@ class TablePublisher:
         """The board was posted again as ``via``'s answer (``/eights status``): that message is the board
         from now on, and the one it replaces goes (one board per table), deleted through the interaction
         that posted it while its token lives, else through the channel."""
+        # A restored board's check posting it again meanwhile: its board is the one replaced.
+        await self._board.check_settled(snapshot.table_id)
         old_id = self._board.board_id(snapshot)
         old = self._carriers.get(snapshot.table_id)
         await self.remember_board(snapshot.table_id, message_id, via=via)

@@ -190,3 +190,37 @@ async def test_a_gone_board_older_than_the_latest_messages_is_posted_again(world
     assert world.fake.requests_by_route[DELETE] - deletes == 1  # the board the status replaced
     assert not world.fake.violations
     assert not await board_disagreements(world)
+
+
+async def test_a_status_while_the_check_posts_the_board_again_leaves_one_board(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board was deleted while the bot was down; the start-up check is posting it again (Discord slow to
+    answer) when a member asks /eights status, whose answer is the board from then on. The status waits for
+    the check to settle the board, then replaces it: one board in the channel, not the check's orphaned
+    beside the status's."""
+    first = await world.run(world.alice, "new")
+    await world.run(world.bob, "join")
+    await world.settle()
+    await world.stop()
+    world.fake._delete_message(first)
+    fake = world.fake
+    handle = fake._handle
+
+    async def slow_posts(request: Any, handler: Any) -> Any:
+        if request.method == "POST" and request.path.endswith(f"/channels/{world.channel.id}/messages"):
+            await asyncio.sleep(0.6)
+        return await handle(request, handler)
+
+    monkeypatch.setattr(fake, "_handle", slow_posts)
+    await world.start()
+    await world.until(
+        lambda: asyncio.sleep(0, result=world.fake.requests_by_route[HISTORY] > 0), "the check reading"
+    )
+    await asyncio.sleep(0.2)  # the check has read the channel and is posting the board again
+    await world.run(world.carol, "status")
+    await world.settle()
+    live = boards(world)
+    assert len(live) == 1, [m.id for m in live]
+    assert (await world.snapshot()).board_message_id == live[0].id
+    assert not await board_disagreements(world)
