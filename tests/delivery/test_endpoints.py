@@ -56,9 +56,12 @@ def test_apply_sets_rest_base_and_gateway_and_none_restores_discords() -> None:
     ],
 )
 def test_apply_rejects_malformed_urls(api: str | None, gateway: str | None, message: str) -> None:
+    """A malformed URL is refused and changes nothing (whatever an earlier test of this worker, an
+    end-to-end one say, left applied)."""
+    before = current_endpoints()
     with pytest.raises(ValueError, match=message):
         apply_endpoints(api, gateway)
-    assert current_endpoints() == (DEFAULT_API_BASE_URL, str(DEFAULT_GATEWAY_URL))
+    assert current_endpoints() == before
 
 
 def test_the_resume_gateway_is_replaced_only_while_a_gateway_is_configured() -> None:
