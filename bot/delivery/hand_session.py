@@ -22,6 +22,9 @@ class HandSession:
     since: float  # monotonic time the interaction arrived
     rendered: tuple[str, tuple[str, ...]] = ("", ())
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The interaction that created the hand message (Discord's ``interaction_metadata``): which message it
+    # is, when a click on another hand message of the player's comes. None: not known.
+    creator: int | None = None
 
     def fresh(self, now: float) -> bool:
         return now - self.since < HAND_EDIT_WINDOW

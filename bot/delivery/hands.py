@@ -151,6 +151,12 @@ class HandMessages:
         if in_place:
             await update_in_place(interaction, shown, view)
             release(view)
+            # Played from an older hand message: the newer one, refreshed until now, is brought up to date too
+            # (it would keep old cards and controls), before this one becomes the one refreshed.
+            session = self._sessions.get((table_id, user_id))
+            clicked = created_by(interaction.message)
+            if session is not None and None not in (clicked, session.creator) and clicked != session.creator:
+                await self._update_previous(table_id, user_id, interaction, content, hand_view(hand, faces))
         else:
             if view is None:
                 await answer_privately(interaction, shown)
@@ -159,7 +165,8 @@ class HandMessages:
             # The hand message shown before (if any) is updated in place too.
             await self._update_previous(table_id, user_id, interaction, content, hand_view(hand, faces))
         if original_is_private(interaction):
-            self.remember(table_id, user_id, interaction, content, signature, hand)
+            creator = created_by(interaction.message) if in_place else interaction.id
+            self.remember(table_id, user_id, interaction, content, signature, hand, creator=creator)
         # Else the hand went as a follow-up of a board's button deferred as an update (a slow "Take my seat
         # back"): the interaction's original is the public board, never to be edited with a hand. The hand
         # message shown before stays the one refreshed; "My hand" gives a new one.
@@ -184,20 +191,26 @@ class HandMessages:
         content: str,
         signature: tuple[str, ...],
         hand: HandView | None = None,
+        *,
+        creator: int | None = None,
     ) -> None:
         """The hand message this interaction shows is now the player's hand, to refresh in place.
         ``signature``: its controls' (``view_signature``, read before the view was sent and released; ``()``
-        for none). ``hand``, the view it was rendered from, spares the next refresh asking for it again."""
+        for none). ``hand``, the view it was rendered from, spares the next refresh asking for it again.
+        ``creator``: the id of the interaction that created that message, when known."""
         if hand is not None:
             self.note_shown(table_id, user_id, hand_key(hand.snapshot, hand.position))
         session = self._sessions.get((table_id, user_id))
         rendered = (content, signature)
         if session is None:
-            self._sessions[(table_id, user_id)] = HandSession(interaction, self._clock.monotonic(), rendered)
+            self._sessions[(table_id, user_id)] = HandSession(
+                interaction, self._clock.monotonic(), rendered, creator=creator
+            )
         else:
             webhook_calls.let_go(session, "interaction", interaction)
             session.since = self._clock.monotonic()
             session.rendered = rendered
+            session.creator = creator
 
     async def _update_previous(
         self,
@@ -340,3 +353,10 @@ class HandMessages:
         self._closed = True
         for task in list(self._tasks):
             task.cancel()
+
+
+def created_by(message: discord.Message | None) -> int | None:
+    """The id of the interaction whose answer (or follow-up) ``message`` is, as Discord says it; None when it
+    does not say."""
+    metadata = message.interaction_metadata if message is not None else None
+    return metadata.id if metadata is not None else None

@@ -65,3 +65,20 @@ async def test_the_hand_message_says_so_when_the_host_ends_the_table(world: Worl
     await world.settle()
     assert "This table was closed." in world.board().text()
     assert hand.content == "The table is closed." and not hand.buttons
+
+
+async def test_a_move_from_an_older_hand_message_brings_the_newer_one_up_to_date(world: World) -> None:
+    """alice has two hand messages (Start's answer, then "My hand"'s) and plays from the older one: the newer
+    one, refreshed until then, shows her hand after the move too, not her old cards and live turn
+    controls."""
+    older = await two_people(world, target=1000)
+    newer = await (await world.fake.click(world.alice, world.board(), label="My hand")).reply()
+    await world.settle()
+    assert newer.id != older.id and card_buttons(newer)
+    button = next(b for b in older.buttons if ":play:" in b["custom_id"])
+    await (await world.fake.click(world.alice, older, button["custom_id"])).reply()
+    await world.settle()
+    assert (await world.snapshot()).to_act == 1  # bob's turn now
+    assert not card_buttons(newer), newer.content
+    assert "Your turn" not in newer.content
+    assert newer.content.split("\n")[-1] == older.content.split("\n")[-1], (newer.content, older.content)
