@@ -328,8 +328,10 @@ def situation_token(seed: int, match: CrazierMatch, position: int, *, live: bool
         rnd.turn if acting else -1,
         sorted(rnd.hands[position]),
         sorted(repr(sorted(m.to_json().items())) for m in rnd.legal_actions(position)) if acting else [],
-        _asked(rnd, position) if acting else "",
     )
+    asked = _asked(rnd, position) if acting else ""
+    if asked:  # only then: a token without a choice is the one stored tables' buttons were shown with
+        seen += (asked,)
     key = (seed % 2**64).to_bytes(8, "big")
     return hashlib.blake2b(repr(seen).encode(), key=key, digest_size=6).hexdigest()
 

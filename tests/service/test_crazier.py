@@ -6,10 +6,11 @@ choice waiting) resumes exactly there. Every test runs on SQLite and PostgreSQL.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from typing import Any
 
-from bot.engine.crazier import DECK, CrazierRound
-from bot.service import Actor, FakeClock, Intent, Outcome, ServiceError, TableService
+from bot.engine.crazier import DECK, CrazierMatch, CrazierRound, get_preset
+from bot.service import Actor, FakeClock, Intent, Outcome, ServiceError, TableService, crazier
 from bot.service.models import HandView
 from bot.store import Store
 from tests.service.support import ALICE, BOB, CAROL, PEOPLE, Recorder, make_service, open_with, refused
@@ -349,3 +350,34 @@ async def test_an_8_as_the_last_card_names_nothing(service: TableService) -> Non
     live.snapshot_of = None
     outcome = await service.act(table_id, ALICE, Intent.play("8B"))
     assert [e.data["winners"] for e in outcome.public_events if e.kind == "game_over"] == [[0]]
+
+
+def _token_without_a_choice(seed: int, match: CrazierMatch, position: int, *, live: bool) -> str:
+    """The situation token as the bot computed it before choices had their own (what the hand buttons shown
+    by earlier versions carry)."""
+    rnd = match.round
+    acting = live and position in rnd.acting
+    seen = (
+        match.number,
+        position,
+        live,
+        rnd.turn if acting else -1,
+        sorted(rnd.hands[position]),
+        sorted(repr(sorted(m.to_json().items())) for m in rnd.legal_actions(position)) if acting else [],
+    )
+    key = (seed % 2**64).to_bytes(8, "big")
+    return hashlib.blake2b(repr(seen).encode(), key=key, digest_size=6).hexdigest()
+
+
+def test_a_crazier_hand_with_no_choice_keeps_its_token_across_the_upgrade() -> None:
+    """A crazier seat with no choice pending keeps the token earlier versions gave it, so the buttons of a
+    hand that did not change keep working across an upgrade's restart (README)."""
+    match = CrazierMatch.new(get_preset("crazier-abilities"), 3, seed=7)
+    rnd = match.round
+    seed = 123456789
+    for position in range(3):
+        assert rnd.choice is None or rnd.choice["by"] != position
+        for live in (True, False):
+            before = _token_without_a_choice(seed, match, position, live=live)
+            after = crazier.situation_token(seed, match, position, live=live)
+            assert after == before, (position, live)
