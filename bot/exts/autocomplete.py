@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 # Seconds after Discord created the interaction by which an autocomplete is answered, whatever its work is
 # waiting on: Discord drops one not answered within 3, and the answer itself takes a moment to get there.
 ANSWER_BY = 2.5
+# The least an autocomplete's work is given, whatever the clock says of its age (a clock may run ahead).
+LEAST_WAIT = 0.4
 
 ChoiceT = TypeVar("ChoiceT", str, int, float)
 Choices = list[app_commands.Choice[ChoiceT]]
@@ -83,10 +85,9 @@ async def _choices_in_time(
     method: Autocomplete[ChoiceT], cog: Any, interaction: discord.Interaction, current: str
 ) -> Choices[ChoiceT]:
     name = method.__name__
-    left = time_left(interaction)
-    if left <= 0.0:
-        log.debug("autocomplete %s came %.1f s late: answered with no choices", name, -left)
-        return []
+    # Never less than a moment: a clock a few seconds ahead of Discord's must not cost every choice (a
+    # keystroke really too late is refused by Discord, quietly, below).
+    left = max(time_left(interaction), LEAST_WAIT)
     work = asyncio.create_task(method(cog, interaction, current), name=f"autocomplete {name}")
     try:
         await asyncio.wait({work}, timeout=left)

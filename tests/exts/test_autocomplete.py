@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -15,7 +16,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.exts.autocomplete import ANSWER_BY, quiet_autocomplete, time_left
+import bot.exts.autocomplete as autocomplete_module
+from bot.exts.autocomplete import ANSWER_BY, LEAST_WAIT, quiet_autocomplete, time_left
 from bot.service import DatabaseFault, ServiceError
 
 CHOICES = [app_commands.Choice(name="Hand size", value="hand_size")]
@@ -129,14 +131,26 @@ async def test_work_given_up_that_fails_when_cancelled_leaves_no_unretrieved_tas
     assert reported == []
 
 
-async def test_a_keystroke_already_past_its_time_is_answered_with_none_at_once() -> None:
+async def test_a_keystroke_already_past_its_time_is_still_given_a_moment() -> None:
+    """A keystroke the clock calls past its time (it may be a clock running ahead of Discord's) is still
+    tried for ``LEAST_WAIT``: choices ready at once are sent (Discord refuses them, quietly, if it really
+    was late), work that takes longer is given up then."""
+
     async def found() -> list[app_commands.Choice[str]]:
         return CHOICES
 
-    cog = Cog(found)
     asked = keystroke(age=ANSWER_BY + 0.1)
-    assert await ask(cog, asked) == []
-    assert cog.called == 0 and asked.response.answers == [[]]
+    assert await ask(Cog(found), asked) == CHOICES
+
+    async def slow() -> list[app_commands.Choice[str]]:
+        await asyncio.sleep(5)
+        return CHOICES
+
+    late = keystroke(age=ANSWER_BY + 0.1)
+    began = time.monotonic()
+    assert await ask(Cog(slow), late) == []
+    assert LEAST_WAIT <= time.monotonic() - began < LEAST_WAIT + 1.0
+    assert late.response.answers == [[]]
 
 
 async def test_an_answer_discord_no_longer_takes_is_dropped_without_a_traceback(
@@ -185,3 +199,30 @@ def test_time_left_counts_from_the_interactions_creation() -> None:
     # An id whose time cannot be trusted (a clock far off, a stand-in): counted from now.
     assert time_left(keystroke(age=-60.0)) == ANSWER_BY
     assert time_left(SimpleNamespace(id=99)) == ANSWER_BY  # type: ignore[arg-type]
+
+
+class _ClockAhead(datetime):
+    """This machine's clock, 3 s ahead of Discord's (within the 10 s the bot still trusts)."""
+
+    @classmethod
+    def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+        return datetime.now(tz) + timedelta(seconds=3)
+
+
+class InMemoryCog:
+    @quiet_autocomplete
+    async def suits(self, interaction: Any, current: str) -> list[app_commands.Choice[str]]:
+        return CHOICES  # answered from memory at once: nothing to wait for
+
+
+async def test_a_fresh_keystroke_is_answered_when_the_clock_runs_a_little_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A keystroke Discord created just now, 3 s old by this machine's clock running ahead, whose choices are
+    ready at once gets them, not an empty list (as answers.py: a clock ahead of Discord's only makes the bot
+    hurry)."""
+    monkeypatch.setattr(autocomplete_module, "datetime", _ClockAhead)
+    asked = keystroke(age=0.0)
+    found = await InMemoryCog().suits(asked, "")
+    assert found == CHOICES
+    assert asked.response.answers == [CHOICES]
