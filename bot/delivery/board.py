@@ -336,6 +336,10 @@ class BoardMessages:
                 strays.append(current)
         elif current is None or told:
             board = None  # none recorded, or the page shows it gone (a moderator deleted it)
+        elif page is None:
+            # The channel's history refused (403): fetching the board would be refused too, one more request
+            # counting towards Discord's ban; the next edit tells whether it is there.
+            board = current
         else:
             board = current if await self._exists(latest, current) else None
         if board is None:

@@ -26,6 +26,7 @@ from tests.e2e.board_checks import board_disagreements
 from tests.e2e.conftest import World
 from tests.e2e.test_hand_messages_e2e import two_people
 from tests.fakediscord import FakeMessage
+from tests.fakediscord.server import _json
 
 HISTORY = "GET /api/v10/channels/{channel}/messages"
 FETCH = "GET /api/v10/channels/{channel}/messages/{message}"
@@ -224,3 +225,28 @@ async def test_a_status_while_the_check_posts_the_board_again_leaves_one_board(
     assert len(live) == 1, [m.id for m in live]
     assert (await world.snapshot()).board_message_id == live[0].id
     assert not await board_disagreements(world)
+
+
+async def test_a_channel_without_read_message_history_costs_one_refused_request_per_table(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The channel refuses the bot its history (403 Missing Access on every GET of its messages): the
+    start-up check of its table asks once, not a second refused time for the board (a 403 counts towards
+    Discord's ban)."""
+    await world.run(world.alice, "new")
+    await world.settle()
+    await world.stop()
+    fake = world.fake
+    handle = fake._handle
+    refused: list[str] = []
+
+    async def no_history(request: Any, handler: Any) -> Any:
+        if request.method == "GET" and f"/channels/{world.channel.id}/messages" in request.path:
+            refused.append(request.path)
+            return _json({"code": 50001, "message": "Missing Access"}, 403)
+        return await handle(request, handler)
+
+    monkeypatch.setattr(fake, "_handle", no_history)
+    await world.start()
+    await world.settle()
+    assert len(refused) == 1, refused
