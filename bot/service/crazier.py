@@ -321,7 +321,7 @@ def situation_token(seed: int, match: CrazierMatch, position: int, *, live: bool
     legal moves when it acts, the choice it is asked), keyed with the table's seed."""
     rnd = match.round
     acting = live and position in rnd.acting
-    seen = (
+    seen: tuple[object, ...] = (
         match.number,
         position,
         live,
