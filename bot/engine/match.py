@@ -15,7 +15,7 @@ from bot.engine.actions import Action
 from bot.engine.errors import EngineError
 from bot.engine.events import Event
 from bot.engine.round import Round
-from bot.engine.rules import Ruleset
+from bot.engine.rules import EARLIER_RULES, Ruleset, stored_readings
 from bot.i18n import _
 
 FORMAT_VERSION = 1
@@ -208,6 +208,27 @@ class Match:
         m._scored = bool(data["scored"])
         m.round = Round.from_json(data["round"])
         return m
+
+    @staticmethod
+    def stored_readings(data: dict[str, Any]) -> list[dict[str, Any]]:
+        """A stored match (as ``to_json`` wrote it) as each release that may have played it: the rules it
+        lacks of ``bot.engine.rules.EARLIER_RULES`` (changes of play made after it was stored) filled in,
+        first as ``from_json`` reads it (played before every change it does not name), then played after one
+        more of them each, oldest first (``bot.engine.earlier.readings``). A replay whose move log does not
+        rebuild the first may try the next ones: a build that played a change before its rule was named
+        stored it so. One reading for a match that names every change. ``data`` is not changed."""
+        rules = data.get("ruleset") if isinstance(data, dict) else None
+        if not isinstance(rules, dict):
+            return [data]
+        out = []
+        for reading in stored_readings(rules):
+            copy = {**data, "ruleset": reading}
+            game = data.get("round")
+            if isinstance(game, dict) and isinstance(game.get("ruleset"), dict):
+                kept = {key: reading[key] for key in EARLIER_RULES}
+                copy["round"] = {**game, "ruleset": {**game["ruleset"], **kept}}
+            out.append(copy)
+        return out
 
     def __repr__(self) -> str:
         return f"<Match {self.ruleset.name} round={self.round_number} totals={self.totals} over={self._over}>"

@@ -130,6 +130,7 @@ class _Tables:
         "last_card",
         "lc_penalty",
         "limit",
+        "owed_end",
         "partner",
         "pass_any",
         "pass_empty",
@@ -140,6 +141,7 @@ class _Tables:
         "runs",
         "scoring",
         "skip",
+        "skip_pays",
         "special",
         "stacking",
         "starter_effect",
@@ -178,6 +180,9 @@ class _Tables:
         self.draw_first = rs.draw_first
         self.reshuffle = rs.reshuffle
         self.edr = rs.empty_draw_ends_round
+        # Rules kept for matches stored before a change of play (``rules.EARLIER_RULES``), read once here.
+        self.owed_end = rs.owed_draw_ends_round
+        self.skip_pays = rs.skipped_player_draws
         self.pass_any = rs.pass_anytime
         # Passing is allowed while nothing can be drawn ("draw up to N" allows it too, as OpenSpiel does).
         self.pass_empty = rs.pass_when_no_draw or self.ad == AD_UPTO
@@ -838,7 +843,7 @@ class Round:
             # Nothing to do: a missed turn (answer rank), the end of a run, an impossible draw, or a pass.
             if self._answer or self._phase == P_RUN:
                 self._pass(self._cur, ev, True)
-            elif self._t.edr and (not self._drawn or self._owes_draw()):
+            elif self._t.edr and (not self._drawn or (self._t.owed_end and self._owes_draw())):
                 self._finish(-1, "no-draw", ev)
             else:
                 self._pass(self._cur, ev, True)
@@ -846,7 +851,8 @@ class Round:
 
     def _owes_draw(self) -> bool:
         """Whether the seat, having drawn this turn, must draw again: must-play-drawn keeps drawing while
-        nothing is playable, up to the draw limit (so with an empty stock that draw is the impossible one)."""
+        nothing is playable, up to the draw limit (so with an empty stock that draw is the impossible one).
+        Under a ruleset stored before that rule (``owed_draw_ends_round`` off) such a seat is passed."""
         t = self._t
         return t.ad == AD_MUST and not self._pending and self._drawn < t.limit and not self._has_play
 
@@ -1055,10 +1061,12 @@ class Round:
         k = self._skips
         if k:
             self._skips = 0
-            if self._pending:
+            if self._pending and self._t.skip_pays:
                 # A card that both skips and makes the next player draw (house rules: skip and draw on one
                 # rank, or a two-player reverse that skips): the next player owes the cards and loses the
-                # turn, so they draw them now, unable to answer, and are passed over.
+                # turn, so they draw them now, unable to answer, and are passed over. Under a ruleset stored
+                # before that rule (``skipped_player_draws`` off) the skip goes first and the cards stay owed
+                # by the seat it comes to.
                 owed = self._pending
                 got = self._take(s, owed, ev)
                 self._pending = 0
@@ -1312,6 +1320,17 @@ class Round:
         self._history = [tuple(h) for h in data["history"]]
         self._history_json = []
         self._recent = [Event.from_json(e) for e in data["recent"]]
+        for e in self._recent:
+            if (
+                e.kind == "round_over"
+                and e.data.get("reason") == "out"
+                and "card" not in e.data
+                and self._discard
+            ):
+                # Stored before round_over named the card its winner went out with (commit b2e0f40): read as
+                # this engine writes it (the round's last play, the top of the discard pile), so a match an
+                # earlier release stored compares equal with its replay.
+                e.data["card"] = CODES[self._discard[-1]]
         self._has_play = False
         self._legal = []
         self.start_events = []

@@ -20,6 +20,7 @@ from bot.engine.rules import (
     AFTER_DRAW,
     CARD_VALUES,
     DECKS,
+    EARLIER_RULES,
     MATCH_END,
     MAX_SEATS,
     NEXT_LEADER,
@@ -326,7 +327,8 @@ for _o in OPTIONS:
     _BY_NAME[_norm(_o.key)] = _o
     _BY_NAME[_norm(_o.label)] = _o
 
-_FIELDS = {f.name for f in dataclasses.fields(Ruleset)} - {"name"}
+# The rules that keep stored matches on the rule they were played by are no house rules (``EARLIER_RULES``).
+_FIELDS = {f.name for f in dataclasses.fields(Ruleset)} - {"name"} - set(EARLIER_RULES)
 assert set(_BY_KEY) == _FIELDS, "every ruleset option is a house rule"
 
 
@@ -551,9 +553,10 @@ TARGET_ENDS = ("passes-target", "reaches-target")
 
 
 def house_rules(ruleset: Ruleset) -> dict[str, Any]:
-    """The options that differ from the ruleset's preset, as JSON (what a table stores)."""
+    """The options that differ from the ruleset's preset, as JSON (what a table stores). A rule a table
+    stored before a change of play keeps (``EARLIER_RULES``) is none: it is never listed nor set as one."""
     base = PRESETS[ruleset.name].to_json()
-    return {k: v for k, v in ruleset.to_json().items() if k != "name" and base[k] != v}
+    return {k: v for k, v in ruleset.to_json().items() if k in _FIELDS and base[k] != v}
 
 
 def with_house_rules(preset: str, changes: dict[str, Any]) -> Ruleset:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import RANK_CODES, SUIT_NAMES
+from bot.engine.earlier import filled, readings
 from bot.engine.errors import RulesetError, typed_shown
 from bot.i18n import N_, _, ngettext
 
@@ -34,6 +35,21 @@ VALUE_TABLES: dict[str, tuple[int, ...]] = {
 MAX_SEATS = 8
 #: A partnership game is for exactly this many players (RULESETS.md, Partnership).
 PARTNERSHIP_SEATS = 4
+
+#: The fields of ``Ruleset`` that are not house rules, oldest change first: each keeps matches on the rule
+#: they were played by after a change of play (README, *Replays*: a match is rebuilt from its deal and its
+#: move log, matches stored before the change included). New tables take the field's default, today's rule.
+#: A ruleset stored before the field existed lacks it and reads (``Ruleset.from_json``) as the value here,
+#: the rule its matches were played, and are replayed, by; a table in play goes on by it. How, and how else
+#: it may have been played: ``bot.engine.earlier``, ``Match.stored_readings``. Never offered, typed, listed
+#: or worded as house rules (``rule_options``, ``rule_wording``, ``rules_help``).
+EARLIER_RULES: dict[str, Any] = {
+    # Before commit 0ecec83: a rank that skipped and made the next player draw skipped first.
+    "skipped_player_draws": False,
+    # Before commit 3a63368: a must-play-drawn player who drew the stock's last card and still could not play
+    # was passed, under the impossible-draw option too.
+    "owed_draw_ends_round": False,
+}
 
 
 @dataclass(frozen=True)
@@ -107,6 +123,17 @@ class Ruleset:
     target: int | None = 100
     rounds: int | None = None
     next_leader: str = "left-of-dealer"
+    # Not house rules (``EARLIER_RULES``): how play changed after matches were stored. New tables play by
+    # today's rule (these defaults); a ruleset stored before a field existed reads as its earlier rule.
+    #: A card that both skips and makes the next player draw (a skip and a draw on one rank, or a two-player
+    #: reverse that skips): the next player draws what is owed and loses the turn. False: the skip goes first
+    #: and the player after the skipped one owes the cards (with two players, the one who laid the card),
+    #: free to answer them (the rule before).
+    skipped_player_draws: bool = True
+    #: With ``empty_draw_ends_round``, a must-play-drawn player who has drawn, still cannot play and owes
+    #: another draw that nothing can supply ends the round (it is the impossible draw). False: they are passed
+    #: and the round goes on (the rule before).
+    owed_draw_ends_round: bool = True
 
     def __post_init__(self) -> None:
         problem = _problem(self)
@@ -183,7 +210,23 @@ class Ruleset:
         unknown = sorted(set(data) - names)
         if unknown:
             raise RulesetError(_("unknown option: {items}", items=", ".join(unknown)))
-        return cls(**_normalise(data))
+        # Stored before a change of play: the rule the table's matches were played by (``EARLIER_RULES``).
+        return cls(**_normalise(filled(data, EARLIER_RULES, _TODAY)))
+
+    def same_rules_as(self, other: Ruleset) -> bool:
+        """Whether the two rulesets are the same house rules (``EARLIER_RULES`` aside: a table stored before a
+        change of play is not a table of house rules for it)."""
+        return self == other or self.replace(**{k: getattr(other, k) for k in EARLIER_RULES}) == other
+
+
+#: Today's rule of each of ``EARLIER_RULES``: what new tables play by.
+_TODAY: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Ruleset) if f.name in EARLIER_RULES}
+
+
+def stored_readings(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stored ruleset's JSON with every field of ``EARLIER_RULES`` it lacks, as each release that may have
+    stored it played (``bot.engine.earlier.readings``): first as ``Ruleset.from_json`` reads it."""
+    return readings(data, EARLIER_RULES, _TODAY)
 
 
 def _normalise(values: dict[str, Any]) -> dict[str, Any]:
@@ -228,6 +271,8 @@ def _problem(rs: Ruleset) -> str | None:
         "wild_answers_draw",
         "same_rank_runs",
         "last_card",
+        "skipped_player_draws",
+        "owed_draw_ends_round",
     ):
         if type(getattr(rs, key)) is not bool:
             return _("{key} must be true or false", key=key)
@@ -532,7 +577,7 @@ def rules_help(ruleset: Ruleset) -> str:
     rs = ruleset
     default = PRESETS.get(rs.name)
     title = preset_title(rs.name)
-    if default is not None and rs != default:
+    if default is not None and not rs.same_rules_as(default):
         title = _("{title} (house rules)", title=title)
     lines = [f"**{title}**"]
     if rs.min_players == rs.max_players:

@@ -33,9 +33,13 @@ CLASSIC = get_preset("classic")
 
 
 def test_every_ruleset_option_is_a_house_rule_with_a_label_and_help() -> None:
+    """Every field but the name and the rules kept for matches stored before a change of play
+    (``EARLIER_RULES``: internal, never a house rule) is a house rule."""
     import dataclasses
 
-    fields = {f.name for f in dataclasses.fields(Ruleset)} - {"name"}
+    from bot.engine.rules import EARLIER_RULES
+
+    fields = {f.name for f in dataclasses.fields(Ruleset)} - {"name"} - set(EARLIER_RULES)
     assert {o.key for o in OPTIONS} == fields
     for o in OPTIONS:
         assert o.label and o.help and len(o.label) <= 45  # a select menu option label

@@ -294,3 +294,133 @@ async def test_a_pruned_replays_day_is_each_readers_own_date(store: Store) -> No
     error = await refused(ReplayService(store).step(GUILD, table_id, ALICE.user_id, 0), "pruned")
     assert not re.search(r"\d{4}-\d{2}-\d{2}", error.message), error.message
     assert re.search(r"<t:\d+(:[dDfFR])?>", error.message), error.message
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A match an earlier release stored, replayed after the upgrade: the engine keeps the rule it was played by
+# (bot.engine.rules.EARLIER_RULES). This part was appended to the module, so it imports what it needs itself.
+
+#: The old release's match (old_engine_match.json, made by make_old_engine_match.py beside it): a classic
+#: match of one round with two house rules (no reshuffle; "a draw that cannot be made ends the round"), three
+#: seats, played to its end by the engine of the release before commit 3a63368.
+OLD_MATCH_FILE = "old_engine_match.json"
+OLD_TABLE = 42
+OLD_CHANNEL = 2000
+
+
+def _old_engine_match() -> dict[str, Any]:
+    import json
+    from pathlib import Path
+
+    match: dict[str, Any] = json.loads((Path(__file__).parent / OLD_MATCH_FILE).read_text())[0]
+    return match
+
+
+class StoredByTheOldRelease:
+    """The store as the earlier release left the match: the finished table, its seats, its move log (one
+    engine step a move), its end."""
+
+    def __init__(self, match: dict[str, Any]) -> None:
+        from bot.store.base import MoveRecord, TableRecord
+
+        self.match = match
+        self.record = TableRecord(
+            id=OLD_TABLE,
+            guild_id=GUILD,
+            channel_id=OLD_CHANNEL,
+            host_id=ALICE.user_id,
+            status="finished",
+            ruleset=match["ruleset"],
+            options={"preset": "classic"},
+            turn_timeout=60.0,
+            board_message_id=None,
+            created_at=0.0,
+            updated_at=0.0,
+        )
+        self.seats = [
+            SeatRecord(position=i, user_id=p.user_id, display_name=p.display_name)
+            for i, p in enumerate((ALICE, BOB, CAROL))
+        ]
+        moves = [MoveRecord(OLD_TABLE, 1, 1, ALICE.user_id, {"kind": "start", "steps": []}, [], 0.0)]
+        for number, step in enumerate(match["actions"], start=2):
+            moves.append(
+                MoveRecord(OLD_TABLE, number, number, None, {"kind": "move", "steps": [step]}, [], 0.0)
+            )
+        self._moves = moves
+
+    async def get_table(self, table_id: int) -> Any:
+        return self.record if table_id == OLD_TABLE else None
+
+    async def match_ranking(self, table_id: int) -> list[RankingEntry]:
+        return [RankingEntry(s.position, s.user_id, s.display_name, s.position + 1, 0) for s in self.seats]
+
+    async def moves_pruned_at(self, table_id: int) -> float | None:
+        return None
+
+    async def list_seats(self, table_id: int) -> list[SeatRecord]:
+        return list(self.seats)
+
+    async def get_state(self, table_id: int) -> Any:
+        from bot.store.base import GameState
+
+        state = {"phase": "finished", "seed": self.match["seed"], "host_id": ALICE.user_id}
+        return GameState(OLD_TABLE, len(self._moves), {**state, "match": self.match["final"]}, None)
+
+    async def moves(self, table_id: int) -> list[Any]:
+        return list(self._moves)
+
+
+def _played_by_this_release(old: dict[str, Any]) -> dict[str, Any]:
+    """The same deal played by this release's engine: the old match's actions while they are legal, then
+    the first legal action until the end (the control)."""
+    from bot.engine import Action, Ruleset
+
+    match = Match.new(Ruleset.from_json(old["ruleset"]), 3, seed=old["seed"], dealer=2)
+    actions = []
+    for step in old["actions"]:
+        action = Action.from_json(step)
+        if match.over or action not in match.round.legal_actions(match.round.to_act):
+            break
+        actions.append(step)
+        match.apply(action)
+    while not match.over:
+        action = match.round.legal_actions(match.round.to_act)[0]
+        actions.append(action.to_json())
+        match.apply(action)
+    return {**old, "actions": actions, "final": match.to_json()}
+
+
+async def test_control_a_match_this_release_stored_replays_from_the_stand_in_store() -> None:
+    """The stand-in store is right: this release's own match of the same deal replays to its end."""
+    mine = _played_by_this_release(_old_engine_match())
+    service = ReplayService(StoredByTheOldRelease(mine))  # type: ignore[arg-type]
+    first = await service.step(GUILD, OLD_TABLE, ALICE.user_id, 0)
+    assert first.count == len(mine["actions"]) + 1
+    assert (
+        await service.step(GUILD, OLD_TABLE, ALICE.user_id, first.count - 1)
+    ).snapshot.status == "finished"
+
+
+async def test_a_match_the_previous_release_played_with_the_impossible_draw_rule_replays() -> None:
+    """README, Replays: "matches played before replays existed replay too", so matches the release before
+    this one stored replay after the upgrade. With no reshuffle and "a draw that cannot be made ends the
+    round", that release passed a must-play-drawn player who drew the stock's last card and still could not
+    play (commit 3a63368 made such a player end the round). Its match was stored without the rule's field
+    (``owed_draw_ends_round``), so its ruleset reads as that earlier rule, and the match replays from its
+    moves to its end (it was refused: "Match #42 can't be replayed from its moves."). Under today's rule
+    its log breaks: the rule matters in this match."""
+    old = _old_engine_match()
+    assert (
+        "owed_draw_ends_round" not in old["ruleset"] and "owed_draw_ends_round" not in old["final"]["ruleset"]
+    )
+    service = ReplayService(StoredByTheOldRelease(old))  # type: ignore[arg-type]
+    first = await service.step(GUILD, OLD_TABLE, ALICE.user_id, 0)
+    assert first.count == len(old["actions"]) + 1
+    last = await service.step(GUILD, OLD_TABLE, ALICE.user_id, first.count - 1)
+    assert last.snapshot.status == "finished"
+    today = copy.deepcopy(old)
+    for data in (today["final"], today["final"]["round"]):
+        data["ruleset"]["owed_draw_ends_round"] = True
+    await refused(
+        ReplayService(StoredByTheOldRelease(today)).step(GUILD, OLD_TABLE, ALICE.user_id, 0), "no-replay"
+    )

@@ -43,7 +43,8 @@ meet):
     is not ended for them while a teammate may still act (the teammate's discard may change the colour to
     follow, a card they put into play may give Death a target): they may end their part themselves (the only
     move offered), and once no member has anything left to do, every member still at their part is ended at
-    once. The team's first player moves one seat on every team turn: the next team's first player is its
+    once (rules stored before that, without ``idle_members_wait``, keep ending such a member at once). The
+    team's first player moves one seat on every team turn: the next team's first player is its
     next living member clockwise after its own last first player, so after a member has lost it still goes
     round every living member (``CrazierRound.team_leads``). Games whose rules were stored before that
     (without ``rotating_team_leads``) keep the rule they were played by, the first living member of the
@@ -58,7 +59,13 @@ meet):
 13. A card played for its effect leaves the hand as it is played: a player who plays their last card has
     zero cards in hand and wins at once (detail 4: the game is over), before the card's effect. An event
     played so (Forbidden Knowledge, on oneself or on another) does nothing and goes to the bottom of the
-    discard pile; an asset goes into play. Only Forbidden Knowledge changes a result this way.
+    discard pile; an asset goes into play. Only Forbidden Knowledge changes a result this way. Rules stored
+    before that (without ``last_effect_wins``) keep the rule their games were played by: the event did what
+    it says first, then its player won if their hand was still empty.
+14. Rules stored before a change of play keep the rule their games were played by (``rules.EARLIER_RULES``),
+    so a game goes on, and a match replays from its moves, as it was played: besides decisions 10 and 13, a
+    colour named with a last 8 (refused, 905, since ``last_eight_names_no_colour``) was taken and set the
+    colour to follow as the game ended.
 """
 
 from __future__ import annotations

@@ -353,7 +353,11 @@ class CrazierRound:
                 raise EngineError(936)
             if m.colour is not None and not is_wild(m.card):
                 raise EngineError(905)  # only an 8 names a colour (seed 000: "you haven't just played an 8")
-            if m.colour is not None and len(self.hands[m.seat]) == 1:
+            if (
+                m.colour is not None
+                and len(self.hands[m.seat]) == 1
+                and self.rules.last_eight_names_no_colour
+            ):
                 raise EngineError(905)  # a last 8 ends the game: there is nothing left to follow
             return
         key = row_of(m.card).key
@@ -401,8 +405,9 @@ class CrazierRound:
                 self.in_play[seat].append(card)
             else:
                 # A last card has left the hand as it is played: its player has won at once (detail 4, the
-                # game is over) and the event does nothing (decision 13).
-                if ability.resolve is not None and self.hands[seat]:
+                # game is over) and the event does nothing (decision 13); under rules stored before that
+                # (``last_effect_wins`` off) it did what it says first.
+                if ability.resolve is not None and (self.hands[seat] or not self.rules.last_effect_wins):
                     ability.resolve(self, seat, card, target, {}, ev)
                 # The event goes to the bottom of the discard pile after doing what it says.
                 self.discard.insert(0, card)
@@ -469,9 +474,9 @@ class CrazierRound:
             if seat is not None:
                 self._begin_step(seat, ev)
                 continue
-            if self.rules.teams:
+            if self.rules.teams and self.rules.idle_members_wait:
                 self._end_idle_members(ev)
-            else:
+            else:  # one player's turn; or, under rules stored before decision 10 said so, each member alone
                 for s in self.active:
                     if self.stage[s] == MAIN and not self._main_moves(s):
                         self.stage[s] = DONE

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.engine.crazier.actions import Move
 from bot.engine.crazier.game import CrazierRound
-from bot.engine.crazier.rules import CrazierRules
+from bot.engine.crazier.rules import EARLIER_RULES, CrazierRules, stored_readings
 from bot.engine.errors import EngineError
 from bot.engine.events import Event
 from bot.i18n import _
@@ -136,3 +136,22 @@ class CrazierMatch:
         m.over, m.scored = bool(data["over"]), bool(data["scored"])
         m.round = CrazierRound.from_json(data["round"])
         return m
+
+    @staticmethod
+    def stored_readings(data: dict[str, Any]) -> list[dict[str, Any]]:
+        """A stored match (as ``to_json`` wrote it) as each release that may have played it, first as
+        ``from_json`` reads it (``bot.engine.Match.stored_readings`` says more): the rules it lacks of
+        ``bot.engine.crazier.rules.EARLIER_RULES`` filled in, in the match's rules and its game's alike.
+        ``data`` is not changed."""
+        rules = data.get("rules") if isinstance(data, dict) else None
+        if not isinstance(rules, dict):
+            return [data]
+        out = []
+        for reading in stored_readings(rules):
+            copy = {**data, "rules": reading}
+            game = data.get("round")
+            if isinstance(game, dict) and isinstance(game.get("rules"), dict):
+                kept = {key: reading[key] for key in EARLIER_RULES}
+                copy["round"] = {**game, "rules": {**game["rules"], **kept}}
+            out.append(copy)
+        return out

@@ -12,10 +12,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.crazier.deck import COLOUR_NAMES, COLOUR_SUITS, KIND_NAMES, RANK_ROWS, RANKS
+from bot.engine.earlier import filled, readings
 from bot.engine.errors import RulesetError
 from bot.i18n import _
 
 PRESET_NAME = "crazier-abilities"
+
+#: The rules that keep stored games on the rule they were played by after a change of play, oldest change
+#: first (README, *Replays*: a match is rebuilt from its deal and its move log, matches stored before the
+#: change included). New tables take the field's default, today's rule; rules stored before a field existed
+#: lack it and read (``CrazierRules.from_json``, by ``bot.engine.earlier.filled``) as the value here, the rule
+#: their games were played, and are replayed, by, unless they name a newer one: then as today's. This game has
+#: no house rules, so none of them is ever offered or worded.
+EARLIER_RULES: dict[str, bool] = {
+    "last_effect_wins": False,  # commit aeca5a3
+    "last_eight_names_no_colour": False,  # commit 99e1350
+    "idle_members_wait": False,  # commit 490b392
+    "rotating_team_leads": False,  # commit 6394c01
+}
 
 
 @dataclass(frozen=True)
@@ -37,6 +51,19 @@ class CrazierRules:
     #: good); rules stored without this key read as False (``from_json``), so such a game goes on, and its
     #: stored moves replay, exactly as it was played. No effect without teams.
     rotating_team_leads: bool = True
+    #: A card played for its effect that was its player's last card wins at once, before its effect (decision
+    #: 13). False: the rule before commit aeca5a3, the effect happened first (a last Forbidden Knowledge on
+    #: oneself drew cards and did not win). Rules stored without this key read as False, unless they hold a
+    #: newer key of ``EARLIER_RULES`` (``from_json``).
+    last_effect_wins: bool = True
+    #: With teams, a member with nothing to do is ended only once no teammate has anything left to do
+    #: (decision 10). False: the rule before commit 490b392, such a member was ended at once (read as for
+    #: ``last_effect_wins``). No effect without teams.
+    idle_members_wait: bool = True
+    #: A last 8 discarded names no colour: one named with it is refused (905). False: the rule before commit
+    #: 99e1350, the colour was taken and set the colour to follow as the game ended (read as for
+    #: ``last_effect_wins``).
+    last_eight_names_no_colour: bool = True
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -51,8 +78,9 @@ class CrazierRules:
                 return f"{key} must be a whole number of at least 1"
         if type(self.teams) is not bool:
             return "teams must be true or false"
-        if type(self.rotating_team_leads) is not bool:
-            return "rotating_team_leads must be true or false"
+        for key in EARLIER_RULES:
+            if type(getattr(self, key)) is not bool:
+                return f"{key} must be true or false"
         if not 2 <= self.min_players <= self.max_players <= 6:
             return "players must be between 2 and 6, the minimum not above the maximum"
         if self.hand_size * self.max_players + 2 > 52:
@@ -86,14 +114,24 @@ class CrazierRules:
 
     @classmethod
     def from_json(cls, data: object) -> CrazierRules:
-        """Rules as ``to_json`` wrote them. Rules stored before ``rotating_team_leads`` existed lack it: they
-        read as False, the rule their games were played (and are replayed) by."""
+        """Rules as ``to_json`` wrote them. Rules stored before one of ``EARLIER_RULES`` existed lack it: it
+        reads as the value there, the rule their games were played (and are replayed) by; or as today's rule
+        when they hold a newer one of them (``bot.engine.earlier.filled``)."""
         if not isinstance(data, dict):
             raise RulesetError(_("a ruleset must be a JSON object"))
-        return cls().replace(**{"rotating_team_leads": False, **data})
+        return cls().replace(**filled(data, EARLIER_RULES, _TODAY))
 
+
+#: Today's rule of each of ``EARLIER_RULES``: what new tables play by.
+_TODAY: dict[str, Any] = {key: getattr(CrazierRules(), key) for key in EARLIER_RULES}
 
 PRESETS: dict[str, CrazierRules] = {PRESET_NAME: CrazierRules()}
+
+
+def stored_readings(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Stored rules' JSON with every field of ``EARLIER_RULES`` they lack, as each release that may have
+    stored them played (``bot.engine.earlier.readings``): first as ``CrazierRules.from_json`` reads them."""
+    return readings(data, EARLIER_RULES, _TODAY)
 
 
 def get_preset(name: str, *, teams: bool = False) -> CrazierRules:
