@@ -322,6 +322,11 @@ class _CrazierReplayer(_Replayer[CrazierMatch]):
 
 ReplayerFactory = Callable[[TableRecord, Sequence[SeatRecord], dict[str, Any], dict[str, Any]], Replayer]
 GAMES: Final[dict[str, ReplayerFactory]] = {"eights": _EightsReplayer, PRESET_NAME: _CrazierReplayer}
+# A stored match as each release that may have played it (``Match.stored_readings``), by game.
+READINGS: Final[dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]]] = {
+    "eights": Match.stored_readings,
+    PRESET_NAME: CrazierMatch.stored_readings,
+}
 
 
 def _forgotten(seat: SeatRecord) -> bool:
@@ -486,15 +491,26 @@ class ReplayService:
         factory = GAMES.get(game)
         if factory is None:
             raise ServiceError("no-replay", _("Replays of {game} matches are not available yet.", game=game))
-        try:
-            replayer = factory(record, seats, state.state, final)
-        except Exception as error:  # a stored match its game cannot read (as _rebuild: never a traceback)
-            log.warning("match %s: its stored state cannot be read for a replay: %r", record.id, error)
-            raise ServiceError(
-                "no-replay", _("Match #{id} can't be replayed from its moves.", id=table_id)
-            ) from None
-        # The whole match is replayed in a worker thread (the context goes along: the language in force).
-        return await asyncio.to_thread(_rebuild, replayer, record, moves, position)
+        # A match stored by a release that played a change of rules before the ruleset named it reads as
+        # played before it: each later reading says it was played after one more change (``stored_readings``),
+        # tried in turn until one rebuilds the stored end.
+        readings = READINGS[game](final)
+        for n, reading in enumerate(readings, start=1):
+            last = n == len(readings)
+            try:
+                replayer = factory(record, seats, state.state, reading)
+            except Exception as error:  # a stored match its game cannot read (as _rebuild: never a traceback)
+                log.warning("match %s: its stored state cannot be read for a replay: %r", record.id, error)
+                raise ServiceError(
+                    "no-replay", _("Match #{id} can't be replayed from its moves.", id=table_id)
+                ) from None
+            try:
+                # The whole match is replayed in a worker thread (the context goes along: the language).
+                return await asyncio.to_thread(_rebuild, replayer, record, moves, position, say=last)
+            except ServiceError as error:
+                if error.code != "no-replay" or last:
+                    raise
+        raise AssertionError("unreachable: stored_readings gives at least one reading")
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,8 +553,11 @@ def _rebuild(
     record: TableRecord,
     moves: Sequence[MoveRecord],
     position: int | None,
+    *,
+    say: bool = True,
 ) -> _Built:
-    """Every step of the match, replayed from its log (the end checked against the stored final state)."""
+    """Every step of the match, replayed from its log (the end checked against the stored final state).
+    ``say``: a log that does not rebuild it is logged (not when another reading of it is tried next)."""
     first = next((i for i, m in enumerate(moves) if m.action.get("kind") == "start"), None)
     if first is None:
         raise ServiceError(
@@ -568,11 +587,13 @@ def _rebuild(
             hands.append(game.hand(position) if position is not None and removed_at is None else None)
             boards.append(game.board(i, last=i == count - 1))
     except Exception as error:  # an engine error: the log does not match the engine any more
-        log.warning("match %s: replaying its move log failed: %r", record.id, error)
+        if say:
+            log.warning("match %s: replaying its move log failed: %r", record.id, error)
         raise ServiceError(
             "no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id)
         ) from None
     if game.final_state() != game.stored_final:
-        log.warning("match %s: its move log does not rebuild its final state", record.id)
+        if say:
+            log.warning("match %s: its move log does not rebuild its final state", record.id)
         raise ServiceError("no-replay", _("Match #{id} can't be replayed from its moves.", id=record.id))
     return _Built(record.id, position, played, tuple(boards), tuple(hands), tuple(rounds), removed_at)

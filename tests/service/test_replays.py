@@ -424,3 +424,25 @@ async def test_a_match_the_previous_release_played_with_the_impossible_draw_rule
     await refused(
         ReplayService(StoredByTheOldRelease(today)).step(GUILD, OLD_TABLE, ALICE.user_id, 0), "no-replay"
     )
+
+
+async def test_a_match_stored_between_a_change_of_play_and_its_field_replays() -> None:
+    """A build that played today's owed-draw rule before the ruleset had a field for it stored its match
+    without the field, which reads as the earlier rule: that reading does not rebuild it (the rule matters
+    in this deal), and the replay then tries the match as played after the change, which does."""
+    old = _old_engine_match()
+    played = _played_by_this_release({**old, "ruleset": {**old["ruleset"], "owed_draw_ends_round": True}})
+    stored = copy.deepcopy(played)
+    for data in (stored, stored["final"], stored["final"]["round"]):
+        del data["ruleset"]["owed_draw_ends_round"]
+    earlier = copy.deepcopy(stored)  # the same match, naming the earlier rule (one reading only)
+    for data in (earlier["final"], earlier["final"]["round"]):
+        data["ruleset"].update(owed_draw_ends_round=False, skipped_player_draws=False)
+    await refused(
+        ReplayService(StoredByTheOldRelease(earlier)).step(GUILD, OLD_TABLE, ALICE.user_id, 0), "no-replay"
+    )
+    service = ReplayService(StoredByTheOldRelease(stored))  # type: ignore[arg-type]
+    first = await service.step(GUILD, OLD_TABLE, ALICE.user_id, 0)
+    assert first.count == len(stored["actions"]) + 1
+    last = await service.step(GUILD, OLD_TABLE, ALICE.user_id, first.count - 1)
+    assert last.snapshot.status == "finished"
