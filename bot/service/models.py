@@ -413,6 +413,9 @@ class HandView:
     crazier: CrazierHand | None = None  # crazier-abilities: the hand's cards with abilities, the choices
     # In a same-rank run (house rule): more cards of that rank, or pass; a pending draw is the next player's.
     in_run: bool = False
+    # Switch's jack: on this player's turn, the rank code ("J") they must answer with, or pass and miss the
+    # turn; None otherwise.
+    answer_rank: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

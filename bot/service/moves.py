@@ -115,8 +115,10 @@ def auto_draw(work: Work) -> None:
         if rnd.over or seat is None or is_cpu(work.seats[seat]):
             break
         # A drawing referee would close an uncalled last card's catch window at once: leave the draw to
-        # the player, so the others get their chance to catch.
-        if rnd.last_card_open is not None and rnd.last_card_open != seat:
+        # the player, so the others get their chance to catch. That holds when the turn came straight back
+        # to the card's own player too (a skip, a missed answer to a jack): their draw would end the window
+        # inside the very move that opened it. Calling their card, or a catch, lets the referee draw again.
+        if rnd.last_card_open is not None:
             break
         legal = [a for a in rnd.legal_actions(seat) if a.kind in _ON_TURN]
         kinds = {a.kind for a in legal}

@@ -25,6 +25,7 @@ from bot.engine import (
     suit_code,
     suit_of,
 )
+from bot.engine.cards import RANK_CODES
 from bot.engine.crazier import CrazierMatch, CrazierRules
 from bot.i18n import N_, _, current_locale, typed_in
 from bot.service import crazier
@@ -144,6 +145,7 @@ def hand_view(live: LiveTable, user_id: int) -> HandView:
         ),
         taken_over=seat.cpu_takeover,
         in_run=your_turn and rnd.phase == "run",
+        answer_rank=RANK_CODES[rnd.answer_rank] if your_turn and rnd.answer_rank else None,
         deadline=turn["deadline"] if your_turn and turn and not seat.cpu_takeover else None,
         recent_private=tuple(live.notes.get(user_id, ())),
         snapshot=snapshot(live),

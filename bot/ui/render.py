@@ -766,9 +766,12 @@ def _hand_content(hand: HandView, note: str | None, faces: CardFaces) -> str:
         lines.append(_("Name the suit to follow."))
     elif hand.your_turn:
         lines.append(_("**Your turn.** Target: {target}.", target=_target_text(snapshot, faces)))
+        owed_told = False
         if hand.in_run:  # the run's draw, if any, is the next player's to answer
             lines.append(_("Play another card of the same rank, or pass."))
-        elif snapshot.pending_draw:
+        elif hand.answer_rank:  # Switch's jack: the only plays are that rank's, and Pass misses the turn
+            lines.append(_("You must answer with the same rank, or pass and miss your turn."))
+        elif snapshot.pending_draw and playable:  # stacking, with an answer in hand
             lines.append(
                 ngettext(
                     "You owe {n} card unless you can answer.",
@@ -776,6 +779,15 @@ def _hand_content(hand: HandView, note: str | None, faces: CardFaces) -> str:
                     snapshot.pending_draw,
                 )
             )
+        elif snapshot.pending_draw and hand.can_draw:  # no stacking (uno-lite), or no answer in hand
+            lines.append(
+                ngettext(
+                    "You must draw the {n} card you owe; your turn then ends.",
+                    "You must draw the {n} cards you owe; your turn then ends.",
+                    snapshot.pending_draw,
+                )
+            )
+            owed_told = True
         if playable:
             seen: list[str] = []
             for card in playable:
@@ -783,7 +795,7 @@ def _hand_content(hand: HandView, note: str | None, faces: CardFaces) -> str:
                 if text not in seen:
                     seen.append(text)
             lines.append(_("Playable now: {cards}", cards=", ".join(seen)))
-        else:
+        elif not owed_told:
             lines.append(_("No card to play: draw.") if hand.can_draw else _("No card to play: pass."))
         if hand.deadline:
             lines.append(_("Turn ends {when}.", when=f"<t:{int(hand.deadline)}:R>"))

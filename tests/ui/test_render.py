@@ -176,6 +176,45 @@ def test_the_hand_off_turn_and_after_a_wild() -> None:
     assert render.hand_content(suit).endswith("Name the suit to follow.")
 
 
+def test_the_hand_tells_an_owed_draw_as_an_answer_only_when_one_is_held() -> None:
+    """A pending draw (bot/ui/render.py hand_content): holding an answer (stacking), "You owe 2 cards unless
+    you can answer."; holding none (uno-lite never stacks), that the cards owed must be drawn and the turn
+    then ends, said once (no "No card to play: draw." under it)."""
+    snap = snapshot(pending_draw=2)
+    answer = render.hand_content(hand(["2C", "9D"], {"2C"}, snap=snap))
+    assert "You owe 2 cards unless you can answer." in answer
+    assert "You must draw" not in answer
+    owed = render.hand_content(hand(["3C", "9D"], set(), snap=snap))
+    assert "You must draw the 2 cards you owe; your turn then ends." in owed
+    assert "unless you can answer" not in owed and "No card to play" not in owed
+    one = render.hand_content(hand(["3C"], set(), snap=snapshot(pending_draw=1)))
+    assert "You must draw the 1 card you owe; your turn then ends." in one
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_owed_draw_line_is_translated_with_its_plural(language: str) -> None:
+    with use_locale(language):
+        for n in (1, 2, 4):
+            text = render.hand_content(hand(["3C"], set(), snap=snapshot(pending_draw=n)))
+            line = ngettext(
+                "You must draw the {n} card you owe; your turn then ends.",
+                "You must draw the {n} cards you owe; your turn then ends.",
+                n,
+            )
+            assert line in text and str(n) in line
+            if language != "en":
+                assert "You must draw" not in text
+
+
+def test_the_hand_tells_a_player_facing_a_jack_to_answer_it_or_miss_the_turn() -> None:
+    """Switch's jack (HandView.answer_rank): the hand says to answer with the same rank, or pass and miss
+    the turn, and not that a draw is owed."""
+    view = hand(["JS", "5H"], {"JS"}, can_draw=False, can_pass=True, answer_rank="J")
+    text = render.hand_content(view)
+    assert "You must answer with the same rank, or pass and miss your turn." in text
+    assert "Playable now: J♠" in text and "owe" not in text
+
+
 def test_scores_list_each_round_and_the_totals() -> None:
     seats = (seat(0, "alice", ALICE, total=15), seat(1, "bob", BOB, total=7))
     snap = snapshot(seats=seats, round_scores=((10, 0), (5, 7)), totals=(15, 7))
