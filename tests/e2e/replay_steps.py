@@ -9,10 +9,10 @@ from tests.e2e.test_replays_e2e import replay
 from tests.fakediscord import FakeMessage, FakeUser
 
 
-async def started_table(world: World) -> int:
-    """alice opens a one-round classic table (deal seed 1), bob joins, a CPU (easy) too, alice starts it;
+async def started_table(world: World, seed: int = 1) -> int:
+    """alice opens a one-round classic table (deal ``seed``), bob joins, a CPU (easy) too, alice starts it;
     returns the table's id."""
-    world.service.seed_deals(1)
+    world.service.seed_deals(seed)
     board = await world.run(world.alice, "new", preset="classic", target=1)
     await (await world.fake.click(world.bob, board, label="Join")).callback()
     await world.run(world.alice, "cpu", level="easy")

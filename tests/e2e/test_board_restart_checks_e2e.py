@@ -14,7 +14,6 @@ restart, whatever happened to it while the bot was away or as it stopped.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from typing import Any
 
@@ -24,6 +23,7 @@ from bot.delivery.board import HISTORY_PAGE
 from bot.store import open_store
 from tests.e2e.board_checks import board_disagreements
 from tests.e2e.conftest import World
+from tests.e2e.race_steps import no_trace
 from tests.e2e.test_hand_messages_e2e import two_people
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.server import _json
@@ -39,15 +39,6 @@ def boards(world: World) -> list[FakeMessage]:
         for m in world.fake.channel_messages(world.channel)
         if m.embeds and str(m.embeds[0].get("title", "")).startswith("Crazy Eights")
     ]
-
-
-def no_trace(caplog: pytest.LogCaptureFixture, world: World) -> None:
-    """Nobody was answered "Something went wrong", nothing was logged as an unexpected error."""
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
-    for user in (world.alice, world.bob, world.carol):
-        for message in world.fake.ephemeral_messages(user):
-            assert "Something went wrong" not in message.content, message.content
 
 
 async def record_board(world: World, message_id: int | None) -> None:

@@ -64,14 +64,7 @@ async def renamed_rejoin(world: World) -> tuple[int, BoardLog, int, int]:
     CPU plays"), changes his server nickname to "Robert" and takes his seat back with /eights join (the
     board now reads "Robert"); the match is played out. The table, the boards captured, and the steps
     where bob had just left and had just come back."""
-    world.service.seed_deals(3)
-    board = await world.run(world.alice, "new", preset="classic", target=1)
-    await (await world.fake.click(world.bob, board, label="Join")).callback()
-    await world.run(world.alice, "cpu", level="easy")
-    await world.settle()
-    table_id = await world.table_id()
-    await world.run(world.alice, "start")
-    await world.settle()
+    table_id = await started_table(world, seed=3)
     start = await start_index(world, table_id)
     boards = BoardLog(world, table_id)
     await world.run(world.bob, "leave")
