@@ -524,7 +524,9 @@ async def test_stats_show_the_rating_rank_change_and_its_picture() -> None:
     assert data.startswith(b"\x89PNG")
     with Image.open(io.BytesIO(data)) as image:
         assert image.size == (480, 160)
-    # A gain is signed, and a provisional rating says so.
+    # A gain is signed, and a provisional rating says so; its picture's description gives the one point.
+    one = await stats_picture(stats(rating=rating(None, (2.61,), matches=1)))
+    assert one is not None and one.description == "Rating after 1 rated match: 2.6."
     first = stats_embed(stats(rating=rating(None, (2.61,), matches=1)))
     assert fields(first)["Rating"].startswith(
         "**2.6** · provisional · +2.6 in the last match · 1 rated match"

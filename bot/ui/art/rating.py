@@ -72,8 +72,8 @@ def alt_text(history: Sequence[float]) -> str:
     if not history:
         return _("No rated match yet.")
     first, last = decimal(history[0]), decimal(history[-1])
-    if len(history) == 1:
-        text = _("Rating over 1 rated match: from {first} to {last}", first=first, last=last)
+    if len(history) == 1:  # its one point is the rating after it (every player starts at 0)
+        text = _("Rating after 1 rated match: {last}", last=last)
     else:
         low, high = decimal(min(history)), decimal(max(history))
         text = _(
