@@ -644,7 +644,9 @@ def live_from(record: TableRecord, seats: list[SeatRecord], state: dict[str, Any
         seats=sorted(seats, key=lambda s: s.position),
         doc=doc,
         match=match,
-        ruleset=table_ruleset(record, doc),
+        # A match is played under the rules it was dealt with, stored with it: a preset changed since (an
+        # upgrade) reaches the tables opened after it, and lobbies, not a match in play.
+        ruleset=match.ruleset if match is not None else table_ruleset(record, doc),
         version=version,
         crazier=crazier,
     )
