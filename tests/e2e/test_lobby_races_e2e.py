@@ -40,6 +40,7 @@ async def test_start_pressed_twice_at_once_deals_once(
     world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The host's double tap on Start: one deal, the other press answered privately."""
+    world.service.seed_deals(1)  # alice leads with a playable card: nothing is drawn for her at once
     board = await world.run(world.alice, "new")
     await (await world.fake.click(world.bob, board, label="Join")).callback()
     await world.settle()

@@ -168,7 +168,7 @@ async def test_leaderboard_and_stats_after_two_matches(world: World) -> None:
             and stats.embeds[0]["image"]["url"] == "attachment://rating.png"
         )
         assert picture["description"].startswith(
-            f"Rating over {'1 rated match' if count == 1 else f'the last {count} rated matches'}"
+            "Rating after 1 rated match: " if count == 1 else f"Rating over the last {count} rated matches"
         )
         assert world.fake.files.content(picture).startswith(b"\x89PNG")
 
