@@ -17,6 +17,16 @@ from tests.test_cli import env_against
 REPO = Path(__file__).resolve().parents[2]
 
 
+def card_room(fake: FakeDiscord, *names: str) -> tuple[FakeChannel, list[FakeUser]]:
+    """A server "Card Room" with a channel #eights and a member for each of ``names``."""
+    guild = fake.create_guild("Card Room")
+    channel = fake.create_channel(guild, "eights")
+    users = [fake.create_user(name) for name in names]
+    for user in users:
+        fake.add_member(guild, user)
+    return channel, users
+
+
 def is_board(message: FakeMessage) -> bool:
     return bool(message.embeds) and str(message.embeds[0].get("title", "")).startswith("Crazy Eights")
 

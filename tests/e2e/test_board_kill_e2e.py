@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 
 from bot.store import open_store
-from tests.e2e.killed_bot import KilledBot, boards, is_board
+from tests.e2e.killed_bot import KilledBot, boards, card_room, is_board
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_cli import TOKEN
 
@@ -20,12 +20,7 @@ async def test_a_kill_as_the_new_tables_board_is_posted_leaves_one_board_not_two
     the restarted bot adopts that board: a join through its button at once (it may come before the start-up
     check: the board lane checks first) shows on one board, none posted beside it."""
     async with FakeDiscord(token=TOKEN) as fake:
-        guild = fake.create_guild("Card Room")
-        channel = fake.create_channel(guild, "eights")
-        alice = fake.create_user("alice")
-        bob = fake.create_user("bob")
-        fake.add_member(guild, alice)
-        fake.add_member(guild, bob)
+        channel, (alice, bob) = card_room(fake, "alice", "bob")
         bot = KilledBot(fake, tmp_path)
 
         def first_board(message: FakeMessage, recipient: FakeUser | None) -> bool:
@@ -63,12 +58,7 @@ async def test_a_kill_as_status_reposts_the_board_leaves_one_board_not_two(tmp_p
     channel, showing the table as it is (README, "Boards ride the interactions": "its answer is the board, and
     the old board is deleted")."""
     async with FakeDiscord(token=TOKEN) as fake:
-        guild = fake.create_guild("Card Room")
-        channel = fake.create_channel(guild, "eights")
-        alice = fake.create_user("alice")
-        bob = fake.create_user("bob")
-        fake.add_member(guild, alice)
-        fake.add_member(guild, bob)
+        channel, (alice, bob) = card_room(fake, "alice", "bob")
         bot = KilledBot(fake, tmp_path)
         try:
             await bot.start()

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 from bot.store import open_store
-from tests.e2e.killed_bot import KilledBot, boards
+from tests.e2e.killed_bot import KilledBot, boards, card_room
 from tests.e2e.test_shard_processes import public_lines
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.test_cli import TOKEN
@@ -22,10 +22,7 @@ async def test_a_kill_as_the_match_ending_line_is_taken_shows_the_end_once_and_r
     ranking once (the line's nonce answers for the one Discord took), the board ends as the match over, one
     board, and the match is recorded once."""
     async with FakeDiscord(token=TOKEN) as fake:
-        guild = fake.create_guild("Card Room")
-        channel = fake.create_channel(guild, "eights")
-        alice = fake.create_user("alice")
-        fake.add_member(guild, alice)
+        channel, (alice,) = card_room(fake, "alice")
         bot = KilledBot(fake, tmp_path)
 
         def round_over(message: FakeMessage, recipient: FakeUser | None) -> bool:
