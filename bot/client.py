@@ -52,7 +52,7 @@ from bot.ui.appearance import Appearance
 from bot.ui.art.board import BoardRenderer
 from bot.ui.art.cards import PALETTES
 from bot.ui.art.emoji_set import EmojiSet
-from bot.ui.locales import player_locale
+from bot.ui.locales import use_player_locale
 
 if TYPE_CHECKING:
     from discord.state import ConnectionState
@@ -511,7 +511,8 @@ class EightsBot(commands.AutoShardedBot):
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                text = in_locale(player_locale(interaction), RESTARTING_MESSAGE)
+                # As every other answer: the player's language, else the server's (its settings' choice).
+                text = in_locale(use_player_locale(interaction), RESTARTING_MESSAGE)
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as error:
             log.debug("could not turn interaction %s away: %s", interaction.id, error)
