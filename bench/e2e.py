@@ -5,6 +5,7 @@
     .venv/bin/python bench/e2e.py --scenario game --n 3000 --tables 50 [--think 200-500|none]
     .venv/bin/python bench/e2e.py --scenario memory --open-tables 1000
     .venv/bin/python bench/e2e.py --scenario scale --active 100,300 --open-tables 1000 [--faults]
+    .venv/bin/python bench/e2e.py --scenario scale --active 300 --open-tables 1000 --processes 2
 
 Latency is from the interaction sent on the gateway to the bot's callback received by the fake (what Discord's
 3-second rule measures). The bot runs in a process of its own (this file with ``--serve-bot``), as in a
@@ -48,6 +49,21 @@ Scenarios:
             half-open, op 7, op 9 in turn; heartbeats every 2 s, the bot's heartbeat timeout 5 s) and 2% of
             REST calls answered 500/502/503/504; a click unanswered in 3 s is clicked again, as a person
             would after "This interaction failed", and counted.
+            ``--processes N`` (default 1): the bot as N shard processes, as README's "Shards as separate
+            processes or containers" deploys a big bot: each with ``SHARD_COUNT=N`` and its own
+            ``SHARD_IDS=i``, ``DISCORD_GLOBAL_RATE`` its share (50 / N, as compose.yaml's 25 for two), all on
+            one PostgreSQL database made for the run (``--postgres-server``, trust authentication; dropped
+            at the end, whatever happens), each process claiming its shard there as ``run`` does. The fake
+            makes one guild per shard (Discord's shard of a guild: ``(guild_id >> 22) % N``) and the tables
+            are spread over them in equal shares (table i in shard i mod N), so every process carries its
+            share; the fake's global limit is the bot token's, shared by all of them, as Discord's is. The
+            bot process's figures are printed for each process (its CPU per committed move: its CPU over
+            the moves of its own tables; RSS; GC pauses, event loop lateness, threads' CPU; requests per
+            committed move, as the process counted them) and for all of them (CPU share summed, CPU per
+            move = all the processes' CPU / all the moves, RSS summed, the windows' figures merged, the
+            requests as the fake counted them). ``--database postgresql`` with one process: the same bot on
+            PostgreSQL (the fair comparison with N processes); SQLite is the default with one. ``--profile``
+            takes one process only.
 
 To add one: write ``async def my_scenario(args) -> list[Figures]`` that starts a ``FakeDiscord``, starts the
 bot with ``BotProcess`` and calls ``measure(label, send, n, concurrency, bot)`` with a ``send(i)`` coroutine
@@ -66,12 +82,13 @@ import math
 import os
 import random
 import re
+import secrets
 import signal
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,10 +100,11 @@ from discord.ext import commands
 
 from bot.cli import handle_signals
 from bot.client import EightsBot, tune_garbage_collector
-from bot.config import PUBLIC_INTERVAL, Config, Secret
+from bot.config import DEFAULT_GLOBAL_RATE, PUBLIC_INTERVAL, Config, Secret, load_config
 from bot.delivery.endpoints import apply_endpoints
 from bot.service.errors import NO_LONGER_POSSIBLE
-from bot.store import open_store
+from bot.shards import ShardSet, shard_of
+from bot.store import ShardClaim, claim_shards, open_store
 from bot.ui.appearance import Appearance
 from bot.ui.controls import DRAW, PLAY, Control, TableButton
 from tests.fakediscord import (
@@ -98,6 +116,7 @@ from tests.fakediscord import (
     InvalidInteraction,
     fast_bot_options,
 )
+from tests.fakediscord.model import DISCORD_EPOCH_MS
 from tests.fakediscord.ratelimits import DiscordLimits
 
 
@@ -183,13 +202,28 @@ def build_world(fake: FakeDiscord, players: int) -> World:
 
 ART_VARIABLE = "BENCH_E2E_ART"  # --art, handed to the bot's process
 PROFILE_CLOCK_VARIABLE = "BENCH_E2E_PROFILE_CLOCK"  # --profile-clock, likewise
+# The bot's own settings a deployment of shard processes gives each process (README: "Shards as separate
+# processes or containers"), read by the bot's process with the bot's own checks (see serve_bot). The
+# bench's environment never passes its own values of these on: the child gets only what BotProcess says.
+DEPLOYMENT_VARIABLES = (
+    "DATABASE_URL",
+    "DATABASE_POOL_SIZE",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "DISCORD_GLOBAL_RATE",
+)
+WINDOW_STATS = "window stats "  # the bot's second line at the end of a window: its figures, as JSON
 
 
 class BotProcess:
     """The bot under test in a child process (this file with ``--serve-bot``) pointed at ``fake``: the no-op
     bot (``kind`` "noop") or the real EightsBot on a fresh SQLite file with a no-op command beside the game
     ("eights"). The fake and the simulated people stay in this process, so neither their CPU time nor their
-    memory (the fake keeps every message) is counted as the bot's."""
+    memory (the fake keeps every message) is counted as the bot's.
+
+    ``database_url`` instead of ``database``: the EightsBot on that database (PostgreSQL), given as
+    ``DATABASE_URL``; ``shard`` (id, count): the process runs that one shard (``SHARD_COUNT``, ``SHARD_IDS``);
+    ``global_rate``: its ``DISCORD_GLOBAL_RATE``."""
 
     def __init__(
         self,
@@ -201,6 +235,9 @@ class BotProcess:
         cpu_delay: float = 0.0,
         trace: Path | None = None,
         heartbeat_timeout: float = 0.0,
+        database_url: str | None = None,
+        shard: tuple[int, int] | None = None,
+        global_rate: int | None = None,
     ) -> None:
         self.fake = fake
         self.kind = kind
@@ -209,7 +246,18 @@ class BotProcess:
         self.cpu_delay = cpu_delay  # the game's CPU seats' delay (0: production spacing set back on)
         self.trace = trace  # where the bot writes every outcome it shows (see ``trace_outcomes``)
         self.heartbeat_timeout = heartbeat_timeout  # discord.py's, when the fake drops connections
+        self.database_url = database_url
+        self.shard = shard
+        self.global_rate = global_rate
         self.process: asyncio.subprocess.Process | None = None
+        # The figures the bot sent with its last window's line (see ``serve_bot``): GC pauses by generation,
+        # its event loop's lateness, threads' CPU, REST requests by route as it counted them.
+        self.window_stats: dict[str, Any] = {}
+
+    @property
+    def name(self) -> str:
+        """What the reports call the process: "shard i of N", or "bot" when it runs every shard."""
+        return f"shard {self.shard[0]} of {self.shard[1]}" if self.shard is not None else "bot"
 
     async def __aenter__(self) -> BotProcess:
         command = [sys.executable, __file__, "--serve-bot", self.kind, "--api", self.fake.api_base_url]
@@ -222,8 +270,16 @@ class BotProcess:
             command += ["--database", str(self.database)]
         if self.profile is not None:
             command += ["--profile", self.profile]
-        # The token goes by the environment, never on a command line that `ps` shows.
-        environment = {**os.environ, "DISCORD_TOKEN": self.fake.token}
+        # The token goes by the environment, never on a command line that `ps` shows; so do the database's
+        # URL (it may hold a password) and the shard settings, as a deployment gives them.
+        environment = {k: v for k, v in os.environ.items() if k not in DEPLOYMENT_VARIABLES}
+        environment["DISCORD_TOKEN"] = self.fake.token
+        if self.database_url is not None:
+            environment["DATABASE_URL"] = self.database_url
+        if self.shard is not None:
+            environment["SHARD_COUNT"], environment["SHARD_IDS"] = str(self.shard[1]), str(self.shard[0])
+        if self.global_rate is not None:
+            environment["DISCORD_GLOBAL_RATE"] = str(self.global_rate)
         self.process = await asyncio.create_subprocess_exec(
             *command, stdout=asyncio.subprocess.PIPE, env=environment
         )
@@ -273,10 +329,44 @@ class BotProcess:
         await asyncio.sleep(0.05)  # the signal is handled on the bot's loop
 
     async def window_end(self) -> str:
-        """End the window; the bot answers with a line about its GC pauses in the window."""
+        """End the window; the bot answers with a line about its GC pauses in the window (returned), and one
+        with its window's figures (kept in ``window_stats``)."""
         assert self.process is not None
         self.process.send_signal(signal.SIGUSR2)
-        return await self._read_line(10.0)
+        line = await self._read_line(10.0)
+        stats = await self._read_line(10.0)
+        if not stats.startswith(WINDOW_STATS):
+            raise RuntimeError(f"the bot process did not send its window's figures: {stats!r}")
+        self.window_stats = json.loads(stats[len(WINDOW_STATS) :])
+        return line
+
+
+class BotProcesses:
+    """Several ``BotProcess`` started at once (as a deployment's containers start) and stopped together; when
+    one fails to start, the others are stopped before the failure is raised."""
+
+    def __init__(self, bots: list[BotProcess]) -> None:
+        self.bots = bots
+
+    async def __aenter__(self) -> list[BotProcess]:
+        started = await asyncio.gather(*(bot.__aenter__() for bot in self.bots), return_exceptions=True)
+        failures = [result for result in started if isinstance(result, BaseException)]
+        if failures:
+            with contextlib.suppress(Exception):
+                await self._stop()
+            raise failures[0]
+        return self.bots
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stop()
+
+    async def _stop(self) -> None:
+        stopped = await asyncio.gather(
+            *(bot.__aexit__() for bot in self.bots if bot.process is not None), return_exceptions=True
+        )
+        for result in stopped:
+            if isinstance(result, BaseException):
+                raise result
 
 
 def rss_kib(pid: int | str = "self") -> tuple[int, int]:
@@ -341,18 +431,33 @@ async def serve_bot(args: argparse.Namespace) -> None:
     from then, the profiler on with ``--profile``); SIGUSR2 closes it and prints one line about the pauses."""
     token = os.environ["DISCORD_TOKEN"]
     bot: commands.Bot
+    claim: ShardClaim | None = None
     if args.serve_bot == "eights":
+        # The deployment's settings (see BotProcess), read and checked as the bot reads them (no .env).
+        given = {name: os.environ[name] for name in DEPLOYMENT_VARIABLES if os.environ.get(name)}
+        if not args.database and "DATABASE_URL" not in given:
+            raise SystemExit("--serve-bot eights needs --database FILE or DATABASE_URL")
+        deployed = load_config({**given, "DISCORD_TOKEN": token}, env_file=None)
         config = Config(
             token=Secret(token),
-            database_url=f"sqlite:///{args.database}",
+            database_url=f"sqlite:///{args.database}" if args.database else deployed.database_url.get(),
+            database_pool_size=deployed.database_pool_size,
             api_base_url=args.api,
             gateway_url=args.gateway,
+            shard_count=deployed.shard_count,
+            shard_ids=deployed.shard_ids,
             cpu_delay=args.cpu_delay,
+            global_rate=deployed.global_rate,
         )
         options: dict[str, Any] = fast_bot_options()
         if args.heartbeat_timeout:
             options["heartbeat_timeout"] = args.heartbeat_timeout
-        bot = EightsBot(config, tune_gc=True, **options)  # as `python -m bot run`
+        if not args.database:
+            # On PostgreSQL, as `run` does: claim the shards first (a second process on one of them is
+            # refused), held until the bot has stopped.
+            shards = ShardSet(config.shard_count, config.shard_ids)
+            claim = await claim_shards(config.database_url.get(), shards)
+        bot = EightsBot(config, tune_gc=True, claim=claim, **options)  # as `python -m bot run`
         if os.environ.get(ART_VARIABLE) == "off":
             bot.appearance = Appearance()  # text only: no emojis, no board picture
     else:
@@ -374,10 +479,13 @@ async def serve_bot(args: argparse.Namespace) -> None:
     probe: list[asyncio.Task[None]] = []
 
     threads_at_open: dict[str, float] = {}
+    requests_at_open: Counter[str] = Counter()
 
     def open_window() -> None:
         threads_at_open.clear()
         threads_at_open.update(thread_cpu())
+        requests_at_open.clear()
+        requests_at_open.update(request_counts(bot))
         TRACE_CPU[0] = 0.0
         pauses.pauses.clear()
         lateness.lags.clear()
@@ -390,15 +498,27 @@ async def serve_bot(args: argparse.Namespace) -> None:
             profiler.disable()
         while probe:
             probe.pop().cancel()
+        threads, tasks = thread_cpu(), len(asyncio.all_tasks())
         print(
             f"{pauses.summary()}; event loop late by {percentiles(lateness.lags, ms=True)}; "
-            f"{len(asyncio.all_tasks())} asyncio tasks; tracing CPU {TRACE_CPU[0]:.3f} s; threads' CPU "
+            f"{tasks} asyncio tasks; tracing CPU {TRACE_CPU[0]:.3f} s; threads' CPU "
             + ", ".join(
                 f"{name} {seconds - threads_at_open.get(name, 0.0):.2f} s"
-                for name, seconds in sorted(thread_cpu().items(), key=lambda item: -item[1])
+                for name, seconds in sorted(threads.items(), key=lambda item: -item[1])
             ),
             flush=True,
         )
+        # The same figures, to be merged with other processes' (--processes N), and the REST requests as
+        # the bot counted them (its metrics: the fake counts every process's together).
+        stats = {
+            "gc": pauses.by_generation(),
+            "late": Counter(round(lag * LATE_UNITS) for lag in lateness.lags),
+            "tasks": tasks,
+            "tracing": TRACE_CPU[0],
+            "threads": {name: seconds - threads_at_open.get(name, 0.0) for name, seconds in threads.items()},
+            "requests": request_counts(bot) - requests_at_open,
+        }
+        print(WINDOW_STATS + json.dumps(stats), flush=True)
 
     # Not loop.add_signal_handler: a busy bot's loop can lose those signals (see handle_signals).
     handle_signals(loop, (signal.SIGTERM,), lambda _signum: stop.set())
@@ -420,8 +540,27 @@ async def serve_bot(args: argparse.Namespace) -> None:
         await stop.wait()
     await bot.close()
     await task
+    if claim is not None:
+        await claim.release()
     if profiler is not None:
         profiler.dump_stats(args.profile)
+
+
+LATE_UNITS = 10_000  # the event loop's lateness is sent in tenths of a millisecond (merged in this process)
+
+
+def request_counts(bot: commands.Bot) -> Counter[str]:
+    """The REST requests the bot made so far by route class ("PATCH /channels/{id}/messages/{id}"), as its
+    metrics count them (every attempt, retries included); none for the no-op bot, which has no metrics."""
+    counts: Counter[str] = Counter()
+    metrics = getattr(bot, "metrics", None)
+    if metrics is None:
+        return counts
+    for family in metrics.requests.collect():
+        for sample in family.samples:
+            if sample.name.endswith("_total"):
+                counts[sample.labels["route"]] += int(sample.value)
+    return counts
 
 
 def thread_cpu() -> dict[str, float]:
@@ -714,6 +853,15 @@ class GcPauses:
             self._start = time.perf_counter()
         else:
             self.pauses.append((int(info["generation"]), time.perf_counter() - self._start))
+
+    def by_generation(self) -> dict[int, tuple[int, float, float]]:
+        """Generation -> (pauses, their total, the longest), in seconds."""
+        found: dict[int, tuple[int, float, float]] = {}
+        for generation in (0, 1, 2):
+            times = [t for g, t in self.pauses if g == generation]
+            if times:
+                found[generation] = (len(times), sum(times), max(times))
+        return found
 
     def summary(self) -> str:
         parts = []
@@ -1223,13 +1371,70 @@ async def pace_table(
 
 
 async def open_tables(
-    fake: FakeDiscord, guild: FakeGuild, count: int, *, cpu: bool, first: int, gate: asyncio.Semaphore
+    fake: FakeDiscord, guilds: list[FakeGuild], count: int, *, cpu: bool, first: int, gate: asyncio.Semaphore
 ) -> list[BenchTable]:
+    """``count`` tables, table ``index`` in ``guilds[index % len(guilds)]`` (one guild per shard: each gets
+    its equal share)."""
+
     async def one(index: int) -> BenchTable:
         async with gate:
+            guild = guilds[index % len(guilds)]
             return await open_table(fake, guild, index, cpu=cpu, turn_timeout=86_400)
 
     return list(await asyncio.gather(*(one(first + i) for i in range(count))))
+
+
+def shard_guilds(fake: FakeDiscord, shard_count: int) -> list[FakeGuild]:
+    """One guild per shard, ``guilds[shard]`` (Discord's shard of a guild: ``(guild_id >> 22) %
+    shard_count``); the one guild "Bench" for one shard. The fake's ids are snowflakes of the current
+    millisecond (the part above bit 22), so each guild is made in a millisecond that falls in the shard still
+    without one; a guild whose millisecond turned meanwhile is kept for its own shard, or stays empty when
+    that one has a guild."""
+    if shard_count == 1:
+        return [fake.create_guild("Bench")]
+    found: dict[int, FakeGuild] = {}
+    for _ in range(100 * shard_count):
+        missing = min(set(range(shard_count)) - set(found))
+        while (int(time.time() * 1000) - DISCORD_EPOCH_MS) % shard_count != missing:
+            time.sleep(0.0001)
+        guild = fake.create_guild(f"Bench shard {missing}")
+        shard = shard_of(guild.id, shard_count)
+        if shard in found:
+            guild.name = "Bench (spare)"
+            continue
+        guild.name = f"Bench shard {shard}"
+        found[shard] = guild
+        if len(found) == shard_count:
+            return [found[shard] for shard in range(shard_count)]
+    raise RuntimeError(f"could not make a guild for each of {shard_count} shards")
+
+
+@contextlib.asynccontextmanager
+async def scale_database(args: argparse.Namespace, sqlite_file: Path) -> AsyncIterator[str]:
+    """The run's database URL: ``sqlite_file``, or a PostgreSQL database made for the run on
+    ``--postgres-server`` (a unique name) and dropped when the run ends, however it ends."""
+    if args.database != "postgresql":
+        yield f"sqlite:///{sqlite_file}"
+        return
+    from urllib.parse import urlsplit, urlunsplit
+
+    import asyncpg  # the driver the bot's PostgreSQL store uses; here only to make and drop the database
+
+    name = f"bench_e2e_{os.getpid()}_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(args.postgres_server, timeout=10)
+    try:
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    try:
+        yield urlunsplit(urlsplit(args.postgres_server)._replace(path=f"/{name}", query=""))
+    finally:
+        admin = await asyncpg.connect(args.postgres_server, timeout=10)
+        try:
+            # FORCE: a bot process that did not stop in time loses its connections.
+            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        finally:
+            await admin.close()
 
 
 def global_rates(counters: Any, start: float, end: float) -> str:
@@ -1245,11 +1450,37 @@ async def scale_scenario(args: argparse.Namespace) -> list[Figures]:
     """``--open-tables`` tables open, ``--active`` of them played by two people and a CPU seat each (people
     thinking ``--pace`` seconds, CPU delay ``--scale-cpu-delay``), against the fake with Discord's limits on,
     for ``--duration`` seconds; then the load stops and the boards and hands must catch up. ``--faults``:
-    a gateway drop every 30 s (each kind in turn) and 2% of REST calls answered 5xx."""
+    a gateway drop every 30 s (each kind in turn) and 2% of REST calls answered 5xx. ``--processes N``: the
+    bot as N shard processes on one PostgreSQL database."""
     active_counts = args.active
     for active in active_counts:
         await scale_run(args, active)
     return []
+
+
+def scale_bots(
+    args: argparse.Namespace, fake: FakeDiscord, database: Path, database_url: str, trace: Path
+) -> list[BotProcess]:
+    """The bot's processes for a scale run: one (on SQLite, or on ``database_url``'s PostgreSQL), or one per
+    shard of ``--processes`` with its share of the global rate (README: "When to put a REST proxy in
+    front")."""
+    processes = args.processes
+    sqlite = args.database != "postgresql"
+    return [
+        BotProcess(
+            fake,
+            "eights",
+            database if sqlite else None,
+            args.profile,
+            cpu_delay=args.scale_cpu_delay,
+            trace=trace,
+            heartbeat_timeout=5.0 if args.faults else 0.0,
+            database_url=None if sqlite else database_url,
+            shard=(shard, processes) if processes > 1 else None,
+            global_rate=max(1, DEFAULT_GLOBAL_RATE // processes) if processes > 1 else None,
+        )
+        for shard in range(processes)
+    ]
 
 
 async def scale_run(args: argparse.Namespace, active: int) -> None:
@@ -1264,30 +1495,28 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
             heartbeat_interval=2.0 if faults else 41.25,
             fault_seed=7,
         )
-        async with fake:
+        async with scale_database(args, database) as database_url, fake:
             watch = ScaleWatch(fake)
             wakeups = Wakeups()
             fake.add_message_observer(wakeups)
             fake.add_message_observer(watch)
-            guild = fake.create_guild("Bench")
-            async with BotProcess(
-                fake,
-                "eights",
-                database,
-                args.profile,
-                cpu_delay=args.scale_cpu_delay,
-                trace=trace,
-                heartbeat_timeout=5.0 if faults else 0.0,
-            ) as bot:
-                store = await open_store(f"sqlite:///{database}")  # to count the moves committed
+            guilds = shard_guilds(fake, args.processes)
+            async with BotProcesses(scale_bots(args, fake, database, database_url, trace)) as bots:
+                # To count the moves committed (through the bot's own store, whichever the database).
+                store = await open_store(database_url, pool_size=2)
                 loop = asyncio.get_running_loop()
                 opened_at = loop.time()
                 gate = asyncio.Semaphore(args.open_concurrency)
                 idle = max(0, args.open_tables - active)
-                tables = await open_tables(fake, guild, active, cpu=True, first=0, gate=gate)
-                await open_tables(fake, guild, idle, cpu=False, first=active, gate=gate)
+                tables = await open_tables(fake, guilds, active, cpu=True, first=0, gate=gate)
+                await open_tables(fake, guilds, idle, cpu=False, first=active, gate=gate)
                 for table in tables:
                     watch.watch(table)
+                # Each process's tables: the guild of shard i is process i's.
+                shares = [
+                    [t for t in tables if shard_of(t.channel.guild_id, len(bots)) == shard]
+                    for shard in range(len(bots))
+                ]
                 # The fake keeps every message version it was sent: a full GC pass over that heap stalled
                 # this process for half a second, and requests the bot had spaced out were then counted
                 # together when it woke (Discord's edge does not stop). This heap is treated as the bot
@@ -1300,6 +1529,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     f"{' — FAULTS: a gateway drop every 30 s, 2% 5xx' if faults else ''}: opened in "
                     f"{loop.time() - opened_at:.0f} s ({setup})"
                 )
+                if args.processes > 1 or args.database == "postgresql":
+                    print(deployment_line(bots, shares, active + idle, database_url))
                 counters = fake.limits.counters
                 before = (
                     counters.global_429,
@@ -1310,11 +1541,11 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 clicks = Clicks()
                 stop = asyncio.Event()
                 rng = random.Random(1)
-                committed_before = await committed_moves(store, tables)
+                committed_before = [await committed_moves(store, share) for share in shares]
                 requests_before = fake.requests_by_route.copy()
-                start, cpu_start = loop.time(), bot.cpu_seconds()
+                start, cpu_start = loop.time(), [bot.cpu_seconds() for bot in bots]
                 own_cpu_start = time.process_time()
-                await bot.window()
+                await asyncio.gather(*(bot.window() for bot in bots))
                 lag_probe = LoopLag()
                 probe = asyncio.create_task(lag_probe.run())
                 drivers = [
@@ -1324,16 +1555,24 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                 if faults:
                     fake.server_errors.rate = 0.02  # from now on: not while the bot logs in and tables open
                 chaos = asyncio.create_task(fake.faults.run(30.0, stop=stop)) if faults else None
-                rss_peak = 0
+                rss_peak = 0  # of all the processes' RSS together
+                rss_peaks = [0] * len(bots)
                 while loop.time() - start < args.duration:
                     await asyncio.sleep(5.0)
-                    rss_peak = max(rss_peak, bot.rss_kib()[0])
+                    sampled = [bot.rss_kib()[0] for bot in bots]
+                    rss_peak = max(rss_peak, sum(sampled))
+                    rss_peaks = [max(peak, now) for peak, now in zip(rss_peaks, sampled, strict=True)]
                 stop.set()
-                end, cpu = loop.time(), bot.cpu_seconds() - cpu_start
+                end = loop.time()
+                cpus = [bot.cpu_seconds() - at for bot, at in zip(bots, cpu_start, strict=True)]
                 own_cpu = time.process_time() - own_cpu_start
-                bot_window = await bot.window_end()
+                bot_windows = await asyncio.gather(*(bot.window_end() for bot in bots))
                 # Read at once: the CPU seats go on moving until the people's last clicks are answered.
-                committed = await committed_moves(store, tables) - committed_before
+                committed_each = [
+                    await committed_moves(store, share) - at
+                    for share, at in zip(shares, committed_before, strict=True)
+                ]
+                committed = sum(committed_each)
                 requests = fake.requests_by_route - requests_before
                 probe.cancel()
                 at_end = (
@@ -1356,7 +1595,8 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     await asyncio.sleep(0.25)
                 else:
                     print("  still behind after the wait: " + ", ".join(not_caught_up(outcomes, watch)[:6]))
-                current_rss, peak_rss = bot.rss_kib()
+                rss_now = [bot.rss_kib() for bot in bots]
+                current_rss, peak_rss = sum(now for now, _ in rss_now), sum(peak for _, peak in rss_now)
                 limits_now = fake.limits
                 after = (counters.global_429, counters.route_429, counters.shared_429, counters.invalid_total)
                 banned = (
@@ -1364,6 +1604,21 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     if limits_now.banned_at is not None
                     else "never banned"
                 )
+                each = [
+                    ProcessFigures(
+                        name=bot.name,
+                        pid=bot.pid,
+                        tables=len(share),
+                        global_rate=bot.global_rate or DEFAULT_GLOBAL_RATE,
+                        cpu=cpu,
+                        trace_cpu=trace_cpu(window),
+                        committed=moves,
+                        rss=(now, max(sampled_peak, now), hwm),
+                    )
+                    for bot, share, cpu, window, moves, (now, hwm), sampled_peak in zip(
+                        bots, shares, cpus, bot_windows, committed_each, rss_now, rss_peaks, strict=True
+                    )
+                ]
                 report = ScaleReport(
                     elapsed=end - start,
                     clicks=clicks,
@@ -1376,16 +1631,37 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
                     banned=banned,
                     caught=caught,
                     behind=caught_up(outcomes, watch),
-                    cpu=cpu,
-                    trace_cpu=trace_cpu(bot_window),
+                    cpu=sum(cpus),
+                    trace_cpu=sum(one.trace_cpu for one in each),
                     committed=committed,
                     bench_cpu=own_cpu,
                     bench_lag=lag_probe.lags,
                     rss=(current_rss, max(rss_peak, current_rss), peak_rss),
+                    processes=each,
                 )
                 print(report.text())
-                print(f"  bot process in the run: {bot_window}")
-                print(f"  the bot's requests per committed move: {request_mix(requests, max(1, committed))}")
+                if len(bots) == 1:
+                    print(f"  bot process in the run: {bot_windows[0]}")
+                    mix = request_mix(requests, max(1, committed))
+                    print(f"  the bot's requests per committed move: {mix}")
+                else:
+                    print(
+                        "  bot processes in the run, merged: "
+                        + merged_window([bot.window_stats for bot in bots])
+                    )
+                    for bot, window in zip(bots, bot_windows, strict=True):
+                        print(f"    {bot.name}: {window}")
+                    print(
+                        "  the bots' requests per committed move, all processes (as the fake counted them): "
+                        + request_mix(requests, max(1, committed))
+                    )
+                    for bot, moves in zip(bots, committed_each, strict=True):
+                        own: Counter[str] = Counter()
+                        for route, count in bot.window_stats["requests"].items():
+                            own[fake_route(route)] += count
+                        print(
+                            f"    {bot.name} (as the process counted them): {request_mix(own, max(1, moves))}"
+                        )
                 if faults:
                     injected = ", ".join(f"{k} {n}" for k, n in fake.faults.injected.items() if n)
                     print(
@@ -1396,10 +1672,83 @@ async def scale_run(args: argparse.Namespace, active: int) -> None:
             print(violations_summary(fake))
 
 
+def deployment_line(
+    bots: list[BotProcess], shares: list[list[BenchTable]], open_count: int, database_url: str
+) -> str:
+    """How the bot runs in a run on PostgreSQL (one process, or one per shard), and each process's share."""
+    database = f"PostgreSQL database {database_url.rsplit('/', 1)[-1]} (made for the run, dropped after it)"
+    if len(bots) == 1:
+        return f"  the bot: one process on the {database}"
+    rate = bots[0].global_rate
+    return (
+        f"  the bot: {len(bots)} shard processes (SHARD_COUNT={len(bots)}, SHARD_IDS=0..{len(bots) - 1}, "
+        f"DISCORD_GLOBAL_RATE={rate} each) on one {database}; active tables per shard: "
+        f"{', '.join(str(len(share)) for share in shares)} (of {open_count} open, spread alike)"
+    )
+
+
 def trace_cpu(window_line: str) -> float:
     """The bot process's CPU seconds spent writing the bench's trace, from its window line."""
     found = re.search(r"tracing CPU ([\d.]+) s", window_line)
     return float(found.group(1)) if found else 0.0
+
+
+def merged_window(stats: list[dict[str, Any]]) -> str:
+    """Several bot processes' window figures (``BotProcess.window_stats``) merged into one line worded as each
+    process's own: GC pauses by generation (counts and totals summed, the longest of all), the event loop's
+    lateness over every process's samples, asyncio tasks and the trace's CPU summed, threads' CPU summed by
+    name."""
+    gc_parts = []
+    for generation in ("0", "1", "2"):
+        found = [one["gc"][generation] for one in stats if generation in one["gc"]]
+        if found:
+            count, total, longest = (
+                sum(f[0] for f in found),
+                sum(f[1] for f in found),
+                max(f[2] for f in found),
+            )
+            gc_parts.append(
+                f"gen{generation} {count}× total {total * 1000:.0f} ms max {longest * 1000:.0f} ms"
+            )
+    late: Counter[int] = Counter()
+    threads: Counter[str] = Counter()
+    for one in stats:
+        late.update({int(units): count for units, count in one["late"].items()})
+        threads.update(one["threads"])
+    lags = [units / LATE_UNITS for units, count in sorted(late.items()) for _ in range(count)]
+    return (
+        f"GC pauses: {'; '.join(gc_parts) or 'none'}; event loop late by {percentiles(lags, ms=True)}; "
+        f"{sum(one['tasks'] for one in stats)} asyncio tasks; tracing CPU "
+        f"{sum(one['tracing'] for one in stats):.3f} s; threads' CPU "
+        + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in threads.most_common())
+    )
+
+
+# The fake's name of the placeholder after each kind of path segment (its routes:
+# tests/fakediscord/server.py), for the segments the bot names {id} (bot.delivery.budget.route_template).
+FAKE_PLACEHOLDERS = {
+    "interactions": "{interaction}",
+    "webhooks": "{app}",
+    "applications": "{app}",
+    "channels": "{channel}",
+    "messages": "{message}",
+    "guilds": "{guild}",
+    "members": "{user}",
+    "emojis": "{emoji}",
+}
+
+
+def fake_route(route: str) -> str:
+    """A route as the bot's metrics name it ("PATCH /webhooks/{id}/{token}/messages/@original") as the fake
+    names it ("PATCH /api/v10/webhooks/{app}/{token}/messages/{message}"), for ``request_mix``."""
+    method, _, path = route.partition(" ")
+    parts = path.split("/")
+    for index in range(1, len(parts)):
+        before = parts[index - 1]
+        original = (before, parts[index]) == ("messages", "@original")
+        if before in FAKE_PLACEHOLDERS and (parts[index] == "{id}" or original):
+            parts[index] = FAKE_PLACEHOLDERS[before]
+    return f"{method} /api/v10{'/'.join(parts)}"
 
 
 LATE_CALLBACK = re.compile(r"/interactions/(\d+)/.*first callback")
@@ -1449,6 +1798,32 @@ class LoopLag:
 
 
 @dataclass
+class ProcessFigures:
+    """One bot process's part of a scale run (``--processes N``)."""
+
+    name: str  # "shard i of N"
+    pid: int
+    tables: int  # the active tables in its shard's guild
+    global_rate: int  # its DISCORD_GLOBAL_RATE
+    cpu: float  # its CPU seconds in the run (/proc: every thread), its share of the trace included
+    trace_cpu: float  # ... of which the bench's trace took
+    committed: int  # moves committed at its tables in the run, from the database
+    rss: tuple[int, int, int]  # KiB: at the end, peak sampled, high-water mark
+
+    def text(self, elapsed: float) -> str:
+        bot_cpu = self.cpu - self.trace_cpu
+        rss, sampled, hwm = (value / 1024 for value in self.rss)
+        trace = self.trace_cpu / max(1, self.committed) * 1000
+        return (
+            f"    {self.name} (pid {self.pid}, {self.tables} active tables, DISCORD_GLOBAL_RATE "
+            f"{self.global_rate}): CPU {bot_cpu / elapsed:.0%} of a core, "
+            f"{bot_cpu / max(1, self.committed) * 1000:.2f} ms per committed move ({self.committed} moves, "
+            f"{self.committed / elapsed:.0f}/s; trace {trace:.2f} ms per move, left out), RSS {rss:.0f} MiB "
+            f"(peak sampled {sampled:.0f} MiB, high-water {hwm:.0f} MiB)"
+        )
+
+
+@dataclass
 class ScaleReport:
     elapsed: float
     clicks: Clicks
@@ -1467,6 +1842,30 @@ class ScaleReport:
     bench_cpu: float  # this process's CPU seconds: the fake Discord and the simulated people
     bench_lag: list[float]  # this process's event loop: how late a 10 ms sleep woke up
     rss: tuple[int, int, int]  # KiB: at the end, peak sampled, the process's high-water mark
+    # With several bot processes (--processes N), each one's part: cpu, trace_cpu, committed and rss above
+    # are then the sums over them (the peak sampled: of their sum).
+    processes: list[ProcessFigures] = field(default_factory=list)
+
+    def bots_text(self, bot_cpu: float, per_move: float) -> str:
+        """The bot's CPU and RSS: its process's, or all its processes' and each one's."""
+        rss, sampled, hwm = (value / 1024 for value in self.rss)
+        trace = self.trace_cpu / max(1, self.committed) * 1000
+        rate = self.committed / self.elapsed
+        if len(self.processes) <= 1:
+            return (
+                f"  bot process: CPU {bot_cpu / self.elapsed:.0%} of a core, {per_move:.2f} ms per committed "
+                f"move ({self.committed} moves, {rate:.0f}/s; the bench's trace written in the bot's "
+                f"process, {trace:.2f} ms per move, left out), RSS {rss:.0f} MiB (peak sampled "
+                f"{sampled:.0f} MiB, high-water {hwm:.0f} MiB)\n"
+            )
+        return (
+            f"  bot processes ({len(self.processes)}, all together): CPU {bot_cpu / self.elapsed:.0%} of a "
+            f"core (summed), {per_move:.2f} ms per committed move (all their CPU / all the moves: "
+            f"{self.committed} moves, {rate:.0f}/s; the bench's trace written in the bots' processes, "
+            f"{trace:.2f} ms per move, left out), RSS {rss:.0f} MiB summed (peak sampled of the sum "
+            f"{sampled:.0f} MiB, high-waters summed {hwm:.0f} MiB)\n"
+            + "".join(one.text(self.elapsed) + "\n" for one in self.processes)
+        )
 
     def text(self) -> str:
         global_429, route_429, shared_429, invalid = self.run_429s
@@ -1483,7 +1882,6 @@ class ScaleReport:
                 f"NOT within the wait ({self.behind[0]} boards, {self.behind[1]} hands, {self.behind[2]} "
                 "mentions behind)"
             )
-        rss, sampled, hwm = (value / 1024 for value in self.rss)
         bot_cpu = self.cpu - self.trace_cpu
         per_move = bot_cpu / max(1, self.committed) * 1000
         return (
@@ -1513,11 +1911,8 @@ class ScaleReport:
             + "".join(f"    LOST {loss}\n" for loss in verdict.losses)
             + ""
             f"  catch-up after the load stopped: {catch}\n"
-            f"  bot process: CPU {bot_cpu / self.elapsed:.0%} of a core, {per_move:.2f} ms per committed "
-            f"move ({self.committed} moves, {self.committed / self.elapsed:.0f}/s; the bench's trace "
-            f"written in the bot's process, {self.trace_cpu / max(1, self.committed) * 1000:.2f} ms per "
-            f"move, left out), RSS {rss:.0f} MiB (peak sampled {sampled:.0f} MiB, high-water {hwm:.0f} MiB)\n"
-            f"  this process (the fake Discord and the people): CPU {self.bench_cpu / self.elapsed:.0%} of "
+            + self.bots_text(bot_cpu, per_move)
+            + f"  this process (the fake Discord and the people): CPU {self.bench_cpu / self.elapsed:.0%} of "
             f"a core, {self.bench_cpu / max(1, self.committed) * 1000:.2f} ms per committed move; "
             f"its event loop late by {percentiles(self.bench_lag, ms=True)} (clicks are timed here: its own "
             "lateness is in their figures)"
@@ -1578,6 +1973,19 @@ def main() -> None:
     parser.add_argument("--catch-up", type=float, default=120.0, help="scale: seconds to wait for catch-up")
     parser.add_argument("--open-concurrency", type=int, default=8, help="scale: tables opened at once")
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="scale: run the bot as N shard processes (SHARD_COUNT=N, SHARD_IDS=i each, DISCORD_GLOBAL_RATE "
+        "50/N each) on one PostgreSQL database made for the run (default 1: one process)",
+    )
+    parser.add_argument(
+        "--postgres-server",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="scale with PostgreSQL: the server where the run's database is made and dropped (a URL whose "
+        "user may create databases; default %(default)s)",
+    )
+    parser.add_argument(
         "--profile", help="game, scale: write a cProfile of the bot process's measured windows here"
     )
     parser.add_argument(
@@ -1597,7 +2005,12 @@ def main() -> None:
     parser.add_argument("--serve-bot", choices=["noop", "eights"], help=argparse.SUPPRESS)
     parser.add_argument("--api", help=argparse.SUPPRESS)
     parser.add_argument("--gateway", help=argparse.SUPPRESS)
-    parser.add_argument("--database", help=argparse.SUPPRESS)
+    # The bench's --database names the backend; the child's (see BotProcess), the SQLite file.
+    parser.add_argument(
+        "--database",
+        help="scale: sqlite (the default with one process) or postgresql (a database made for the run on "
+        "--postgres-server; the only choice with --processes above 1)",
+    )
     parser.add_argument("--cpu-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--trace", help=argparse.SUPPRESS)
     parser.add_argument("--heartbeat-timeout", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -1605,6 +2018,18 @@ def main() -> None:
     if args.serve_bot:
         asyncio.run(serve_bot(args))  # --art and --profile-clock come from the bench's environment
         return
+    if args.processes < 1:
+        parser.error("--processes takes a number of processes, 1 or more")
+    if args.database not in (None, "sqlite", "postgresql"):
+        parser.error("--database takes sqlite or postgresql")
+    if (args.processes > 1 or args.database is not None) and args.scenario != "scale":
+        parser.error("--processes and --database go with --scenario scale")
+    if args.processes > 1:
+        if args.database == "sqlite":
+            parser.error("--processes above 1 runs the shard processes on PostgreSQL: --database postgresql")
+        if args.profile:
+            parser.error("--profile takes one bot process: leave out --processes, or give 1")
+        args.database = "postgresql"
     os.environ[ART_VARIABLE] = args.art  # read by the bot's process (see serve_bot)
     os.environ[PROFILE_CLOCK_VARIABLE] = args.profile_clock
     # "all" leaves out the long scale scenario.

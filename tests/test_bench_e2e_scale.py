@@ -96,3 +96,54 @@ def test_the_scale_scenario_runs_and_reports_without_a_failed_line() -> None:
     out = done.stdout + done.stderr
     assert done.returncode == 0 and "Traceback" not in out and "could not post" not in out, out
     assert "ms per committed move" in out and "LOST 0" in out, out
+
+
+def test_the_scale_scenario_runs_as_two_shard_processes_on_one_postgresql_database() -> None:
+    # --processes 2: two shard processes of the bot (SHARD_COUNT=2, SHARD_IDS=0 and 1, each at half the
+    # global rate) on a PostgreSQL database the bench makes and drops, a guild per shard, the tables spread
+    # over both; each process's moves counted apart. Skipped locally without a PostgreSQL server, failed in
+    # CI (tests/backends.py).
+    import asyncio
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import asyncpg
+
+    from tests.backends import SERVER_URL, unreachable
+
+    async def databases() -> set[str]:
+        conn = await asyncpg.connect(SERVER_URL, timeout=5)
+        try:
+            return {row["datname"] for row in await conn.fetch("SELECT datname FROM pg_database")}
+        finally:
+            await conn.close()
+
+    try:
+        asyncio.run(databases())
+    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+        unreachable(error)
+    bench = Path(__file__).resolve().parents[1] / "bench" / "e2e.py"
+    done = subprocess.run(
+        [
+            *(sys.executable, str(bench), "--scenario", "scale", "--active", "4", "--open-tables", "4"),
+            *("--duration", "6", "--catch-up", "20", "--pace", "300-600"),
+            *("--processes", "2", "--postgres-server", SERVER_URL),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 0 and "Traceback" not in out and "could not post" not in out, out
+    assert "LOST 0" in out and "429s in the run: global 0 " in out, out
+    assert "DISCORD_GLOBAL_RATE=25 each" in out and "active tables per shard: 2, 2" in out, out
+    # Each process played its own guild's tables: both committed moves, counted apart.
+    for shard in (0, 1):
+        found = re.search(rf"shard {shard} of 2 \(pid \d+, 2 active tables.*?\((\d+) moves", out)
+        assert found is not None and int(found.group(1)) > 0, out
+    assert "bot processes (2, all together)" in out and "ms per committed move" in out, out
+    database = re.search(r"PostgreSQL database (bench_e2e_\w+)", out)
+    assert database is not None, out
+    assert database.group(1) not in asyncio.run(databases()), "the run's database was not dropped"
