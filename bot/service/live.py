@@ -8,7 +8,10 @@ The document stored as a table's state::
      "round_winners": [[seats] per round], "opened_at": t, "last_human_at": t, "lobby_until": t | None,
      "pause_until": t | None, "turn": {"key": [round, turn, seat], "deadline": t} | None}
 
-Deadlines are absolute Unix seconds, so after a restart each timer resumes with the time it had left.
+Deadlines are absolute Unix seconds, so after a restart each timer resumes with the time it had left. While
+the bot runs, each is timed on the monotonic clock (``LiveTable.due_at``); the wall clock set on or back
+meanwhile (NTP, a resumed VM) is caught up with before the next move is stored or the board shown again
+(``restate_times``), so the document always says, on the wall clock as it is, when each time runs out.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ from bot.store.base import MatchResult, RoundResult, SeatRecord, TableRecord, Ta
 STATE_FORMAT = 1
 DEFAULT_NEXT_ROUND_PAUSE = 10.0
 IDLE_TTL = 24 * 3600.0  # a table where no person acted for a day is abandoned
+# A time whose wall value and monotonic due time disagree by more than this was set before the wall clock was
+# set on or back: it is re-stated (``restate_times``). Below it, the two clocks' drift is not worth a redraw.
+CLOCK_SET_TOLERANCE = 1.0
 TAKEOVER_LEVEL = "normal"  # the CPU level that plays a seat its person left or lost to timeouts
 
 
@@ -54,6 +60,8 @@ class LiveTable:
     timers: list[Timer] = field(default_factory=list)
     # Each deadline (Unix seconds) timed by this process, and when it falls due on the monotonic clock: a
     # deadline already timed keeps its time left however the wall clock is set meanwhile (NTP, a VM resumed).
+    # The idle time (``idle_at``) is among them, timer or not: the idle rule is decided on the monotonic
+    # clock.
     due_at: dict[float, float] = field(default_factory=dict)
     notes: dict[int, deque[TableEvent]] = field(default_factory=dict)  # user id -> latest private events
     # The snapshot of (version, record) last built: a move's answer, its hand refreshes and its board all
@@ -70,7 +78,7 @@ class LiveTable:
         """Since when nobody has acted, counting only time the bot was up: the last person's action, or later
         when the bot was down meanwhile (``doc["idle_since"]``, set at a restore and saved with the next move,
         so a later restore does not count the same outage again)."""
-        return max(float(self.doc["last_human_at"]), float(self.doc.get("idle_since") or 0.0))
+        return idle_since(self.doc)
 
     def idle_at(self) -> float:
         """When the table has gone IDLE_TTL without a person acting (``idle_since``)."""
@@ -114,11 +122,17 @@ class Work:
     )
 
     @classmethod
-    def of(cls, live: LiveTable, now: float) -> Work:
+    def of(cls, live: LiveTable, now: float, monotonic: float | None = None) -> Work:
+        """A copy of ``live``'s committed state for a move at ``now``. Given the monotonic clock's reading at
+        the same instant, the copy's times are re-stated on the wall clock as it is now (``restate_times``),
+        so the move stores, and compares with ``now``, the time each really has left."""
+        doc = copy_doc(live.doc)
+        if monotonic is not None:
+            restate_times(doc, live.due_at, now, monotonic)
         return cls(
             live=live,
             now=now,
-            doc=copy_doc(live.doc),
+            doc=doc,
             seats=list(live.seats),
             match=live.match.clone() if live.match is not None else None,
             crazier=CrazierMatch.from_json(live.crazier.to_json()) if live.crazier is not None else None,
@@ -167,6 +181,56 @@ def copy_doc(doc: dict[str, Any]) -> dict[str, Any]:
         key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
         for key, value in doc.items()
     }
+
+
+def idle_since(doc: dict[str, Any]) -> float:
+    """A table document's ``LiveTable.idle_since``."""
+    return max(float(doc["last_human_at"]), float(doc.get("idle_since") or 0.0))
+
+
+def restate_times(
+    doc: dict[str, Any], due_at: dict[float, float], now: float, monotonic: float
+) -> dict[float, float]:
+    """The wall clock was set on or back (NTP, a resumed VM) since ``due_at`` timed ``doc``'s times: re-state
+    each of them on the wall clock as it is ``now`` (``monotonic`` read at the same instant), from the time it
+    really has left: the turn's deadline, the pause's and the lobby's ends, and the idle time (its anchors,
+    the last person's action and ``idle_since``, moved with it). The board then shows when a turn really ends,
+    the idle rule counts only the time that passed, and a restart resumes each with the time it had left
+    (what is stored is the document). A time not timed by this process, or off by no more than
+    CLOCK_SET_TOLERANCE, is left as it is. Changes ``doc`` at its top level only (as moves do, see
+    ``copy_doc``); returns each re-stated time with its monotonic due time (empty when none was)."""
+    restated: dict[float, float] = {}
+
+    def actual(when: float) -> float | None:
+        due = due_at.get(when)
+        if due is None:
+            return None
+        really = now + (due - monotonic)
+        if abs(really - when) <= CLOCK_SET_TOLERANCE:
+            return None
+        restated[really] = due
+        return really
+
+    turn = doc.get("turn")
+    if turn:
+        deadline = actual(float(turn["deadline"]))
+        if deadline is not None:
+            doc["turn"] = {**turn, "deadline": deadline}
+    for key in ("pause_until", "lobby_until"):
+        if doc.get(key) is not None:
+            until = actual(float(doc[key]))
+            if until is not None:
+                doc[key] = until
+    idle_at = idle_since(doc) + IDLE_TTL
+    due = due_at.get(idle_at)
+    really = actual(idle_at)
+    if really is not None and due is not None:
+        shift = really - idle_at
+        doc["last_human_at"] = float(doc["last_human_at"]) + shift
+        if doc.get("idle_since"):
+            doc["idle_since"] = float(doc["idle_since"]) + shift
+        restated[idle_since(doc) + IDLE_TTL] = due
+    return restated
 
 
 def table_ruleset(record: TableRecord, doc: dict[str, Any]) -> Ruleset | CrazierRules:

@@ -543,7 +543,8 @@ class TableRegistry:
                 await self._settle_unconfirmed(live)
 
     def work(self, live: LiveTable) -> Work:
-        return Work.of(live, self.clock.now())
+        # Read together: the move re-states the table's times if the wall clock was set meanwhile.
+        return Work.of(live, self.clock.now(), self.clock.monotonic())
 
     async def commit(
         self, live: LiveTable, work: Work, actor_id: int | None, action: dict[str, Any]

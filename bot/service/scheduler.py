@@ -15,7 +15,7 @@ from bot.engine import Action, ActionKind, Round
 from bot.engine import cpu as engine_cpu
 from bot.service import crazier
 from bot.service.errors import ServiceError
-from bot.service.live import LiveTable, Work, cpu_level, is_cpu
+from bot.service.live import LiveTable, Work, cpu_level, is_cpu, restate_times
 from bot.service.models import TableEvent
 from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_action, referee_turn
 from bot.service.registry import TableRegistry
@@ -85,26 +85,38 @@ class TableScheduler:
         version = live.version
         doc = live.doc
         timed, live.due_at = live.due_at, {}
+        # The wall clock set on or back since the table's times were timed: the board shows, and the next move
+        # stores, when each really runs out (the time it has left on the monotonic clock).
+        restated = restate_times(doc, timed, now, monotonic)
+        if restated:
+            timed.update(restated)
+            live.snapshot_of = None
 
-        def at(when: float, handler: Callable[[int, int], Any]) -> None:
+        def due(when: float) -> float:
             # A deadline already timed keeps its monotonic due time: a wall clock set forward meanwhile must
             # not make a player's turn run out at the next move (nor set back, run longer).
-            due = timed.get(when)
-            delay = when - now if due is None else due - monotonic
-            live.due_at[when] = monotonic + delay
-            live.timers.append(self._clock.call_later(delay, self._guarded(handler, live.id, version)))
+            due_at = timed.get(when)
+            if due_at is None:
+                due_at = monotonic + (when - now)
+            live.due_at[when] = due_at
+            return due_at
+
+        def at(when: float, handler: Callable[[int, int], Any]) -> float:
+            due_at = due(when)
+            live.timers.append(
+                self._clock.call_later(due_at - monotonic, self._guarded(handler, live.id, version))
+            )
+            return due_at
 
         # Idle: no person acted for IDLE_TTL. A time the table gave itself (a person's turn, the pause, the
         # lobby) is never cut short by it: a turn may last up to a day too (and a timeout that ends it then
-        # closes the table: ``_on_turn_timeout``).
-        idle_at = live.idle_at()
+        # closes the table: ``_on_turn_timeout``). All on the monotonic clock (``_idle``).
+        idle_due = due(live.idle_at())
         phase = live.phase
         if phase == "lobby" and doc.get("lobby_until") is not None:
-            at(doc["lobby_until"], self._on_lobby_expired)
-            idle_at = max(idle_at, doc["lobby_until"])
+            idle_due = max(idle_due, at(doc["lobby_until"], self._on_lobby_expired))
         elif phase == "between_rounds" and doc.get("pause_until") is not None:
-            at(doc["pause_until"], self._on_pause_over)
-            idle_at = max(idle_at, doc["pause_until"])
+            idle_due = max(idle_due, at(doc["pause_until"], self._on_pause_over))
         elif phase == "playing" and live.game is not None:
             turn = doc.get("turn")
             if turn:
@@ -118,11 +130,12 @@ class TableScheduler:
                         deadline = graced
                         doc["turn"] = {**turn, "deadline": graced}
                         live.snapshot_of = None
-                at(deadline, self._on_turn_timeout)
-                idle_at = max(idle_at, deadline)
+                idle_due = max(idle_due, at(deadline, self._on_turn_timeout))
             if self._cpu_has_move(live):
                 at(now + self._cpu_delay, self._on_cpu)
-        at(idle_at, self._on_idle)
+        live.timers.append(
+            self._clock.call_later(idle_due - monotonic, self._guarded(self._on_idle, live.id, version))
+        )
 
     def _guarded(self, handler: Callable[[int, int], Any], table_id: int, version: int) -> Callable[[], Any]:
         async def run() -> None:
@@ -215,7 +228,7 @@ class TableScheduler:
         def change(work: Work) -> None:
             if work.phase != "between_rounds":
                 return
-            if work.now >= work.live.idle_at():
+            if self._idle(work.live, work.live.doc.get("pause_until")):
                 work.close("abandoned", "idle")  # the pause it showed is over: no new round for nobody
             else:
                 deal_next(work)
@@ -230,15 +243,30 @@ class TableScheduler:
             # turn to wait for, and the table would play on by itself for days. A timeout that ended the
             # round (or the match) is scored first: the pause it starts closes the table (``_on_pause_over``).
             game = work.game
+            turn = work.live.doc.get("turn")
             if (
                 work.phase == "playing"
                 and game is not None
                 and not game.round.over
-                and work.now >= work.live.idle_at()
+                and self._idle(work.live, turn["deadline"] if turn else None)
             ):
                 work.close("abandoned", "idle")
 
         await self._registry.automatic(table_id, version, {"kind": "timeout"}, change)
+
+    def _idle(self, live: LiveTable, shown: float | None) -> bool:
+        """Nobody has acted for IDLE_TTL, by now or by when the time the table showed (``shown``: the turn's
+        deadline or the pause's end, whose timer fired) ran out. Counted on the monotonic clock, as the timers
+        are: the wall clock set on or back meanwhile (NTP, a resumed VM) makes no table idle sooner or later.
+        ``live`` is the table as committed, whose times ``schedule`` timed."""
+        idle_at = live.idle_at()
+        idle_due = live.due_at.get(idle_at)
+        if idle_due is None:  # not timed by this process (never so once scheduled): the wall clock says
+            return self._clock.now() >= idle_at
+        now = self._clock.monotonic()
+        if shown is not None:
+            now = max(now, live.due_at.get(shown, now))
+        return now >= idle_due
 
     def _timeout(self, work: Work) -> None:
         """The referee acts for the person whose turn ran out; three in a row hand their seat to a CPU."""
