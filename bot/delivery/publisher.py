@@ -130,6 +130,8 @@ RETRY_MAX = 30.0  # ... up to this
 # Replaced boards whose delete met a failure that may pass, waiting to be deleted again (all tables together):
 # past this many the oldest is given up (a bound for a long outage; one task tries them all).
 REMOVALS_MAX = 1000
+# Discord's thread channel types (announcement, public, private thread; a forum post is a public thread).
+THREAD_TYPES = (10, 11, 12)
 # Seconds the outbox's "told" marks gather before they are written: one write for every table's lines of that
 # time (a busy process wrote one per line). A mark only spares a restart the check of a line already sent,
 # whose note and nonce keep it from being told twice.
@@ -276,6 +278,8 @@ class TablePublisher:
         # Servers that removed the bot whose display settings are forgotten once their tables are closed and
         # shown (``_forget_left_guild``): forgotten at once, the closing would read them again.
         self._left_guilds: set[int] = set()
+        # Table channels of unknown parent being asked about (``_ask_channel``): never twice at once.
+        self._asking: set[int] = set()
         self._closed = False
         if relay is not None:
             relay.deliver_to(self)  # what happens on its own at the tables comes here from now on
@@ -833,7 +837,7 @@ class TablePublisher:
             channel_id = snapshot.channel_id
             refused = self._refusals.note(channel_id, snapshot.guild_id, error, self._clock.monotonic())
             if refused and self._refusals.gone(channel_id):
-                self.channel_deleted(channel_id)
+                self.channel_deleted(channel_id, guild_id=snapshot.guild_id)
             elif refused:
                 self._wait_for_channel(removal)
                 log.info(
@@ -1008,7 +1012,7 @@ class TablePublisher:
         if not self._refusals.note(channel_id, snapshot.guild_id, error, now):
             return False
         if self._refusals.gone(channel_id):
-            self.channel_deleted(channel_id)
+            self.channel_deleted(channel_id, guild_id=snapshot.guild_id)
         elif not known:
             log.warning(
                 "table %s: channel %s refuses the bot (%s: View Channel, Send Messages, Embed Links or "
@@ -1020,11 +1024,27 @@ class TablePublisher:
             )
         return True
 
-    def channel_deleted(self, channel_id: int) -> None:
+    def channel_deleted(self, channel_id: int, *, guild_id: int | None = None) -> None:
         """The channel was deleted (Discord's event, for every channel of every server, or a request's 404
         Unknown Channel): its open table is closed, and nothing is sent to the channel again. Only a channel
         one of the tables here is in is remembered as gone, and only while that table is (``_lane_done``):
-        Discord never gives its id to another channel."""
+        Discord never gives its id to another channel.
+
+        Its threads and forum posts went with it, and Discord says nothing of them (no THREAD_DELETE;
+        discord.py makes one up only for a thread it has cached, which an archived thread, or a private one
+        the bot was not added to, is not): the tables whose parent it is are closed the same way
+        (``_threads_gone``). A table opened before its parent was kept, whose channel discord.py does not
+        know, may be in one of them: its channel is asked about (one request each, of the tables of
+        ``guild_id``, the deleted channel's server; None: of every server)."""
+        self._gone_now(channel_id)
+        task = asyncio.create_task(
+            self._threads_gone(channel_id, guild_id), name=f"eights-threads-gone-{channel_id}"
+        )
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
+
+    def _gone_now(self, channel_id: int) -> None:
+        """The channel is gone: nothing is sent to it again, and its open table is closed."""
         if self._holds_channel(channel_id):
             self._refusals.note_gone(channel_id)
         else:
@@ -1032,6 +1052,56 @@ class TablePublisher:
         self._drop_removals(channel_id=channel_id)
         self._board.forget_channel(channel_id)
         self._close_gone(channel_id=channel_id)
+
+    async def _threads_gone(self, channel_id: int, guild_id: int | None) -> None:
+        """Close the tables in threads of the deleted channel (their parent, noted when they were opened), and
+        ask Discord about the channels of the tables of unknown parent (``channel_deleted``)."""
+        try:
+            for thread_id in self.service.tables_in_threads_of(channel_id):
+                log.info("channel %s was deleted, and its thread %s with it", channel_id, thread_id)
+                self._gone_now(thread_id)
+            unknown = self.service.tables_of_unknown_parent(guild_id)
+        except Exception:
+            log.exception("could not close the tables in threads of the deleted channel %s", channel_id)
+            return
+        asked = []
+        for table_guild, table_channel in unknown:
+            if table_channel != channel_id and self._unseen(table_guild, table_channel):
+                self._asking.add(table_channel)
+                asked.append(self._ask_channel(table_guild, table_channel))
+        await asyncio.gather(*asked)
+
+    def _unseen(self, guild_id: int, channel_id: int) -> bool:
+        """Whether the channel of a table of unknown parent is to be asked about: discord.py does not know it
+        (a channel it knows still exists: it forgets the threads of a deleted channel before anyone hears of
+        the deletion), it is not known to be gone, and it is not being asked about already. One it knows is
+        a thread or not, and its parent is noted at once."""
+        if self._refusals.gone(channel_id) or channel_id in self._asking:
+            return False
+        guild = self.client.get_guild(guild_id)
+        known = guild.get_channel_or_thread(channel_id) if guild is not None else None
+        if known is None:
+            return True
+        self.service.note_parent(channel_id, known.parent_id if isinstance(known, discord.Thread) else None)
+        return False
+
+    async def _ask_channel(self, guild_id: int, channel_id: int) -> None:
+        """One request for the channel of a table of unknown parent, after a channel of its server was
+        deleted: 404 Unknown Channel closes the table as a deleted channel's; found, its parent is noted (no
+        request the next time); anything else (403: a private thread the bot is not in) leaves it open."""
+        try:
+            found: dict[str, Any] = dict(await self.client.http.get_channel(channel_id))
+        except Exception as error:
+            if is_gone(error):
+                log.info("table channel %s (server %s) is gone: %s", channel_id, guild_id, error)
+                self._gone_now(channel_id)
+            else:
+                log.info("could not tell whether table channel %s is still there: %s", channel_id, error)
+            return
+        finally:
+            self._asking.discard(channel_id)
+        thread = found.get("type") in THREAD_TYPES and found.get("parent_id") is not None
+        self.service.note_parent(channel_id, int(found["parent_id"]) if thread else None)
 
     def guild_left(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables are closed (nothing of them can be shown again), and
@@ -1353,7 +1423,7 @@ class TablePublisher:
                     log.info("table %s: its channel is gone (%s)", feed.table_id, error)
                     feed.resumed = None
                     self._mark(feed.table_id, line.last)
-                    self.channel_deleted(snapshot.channel_id)
+                    self.channel_deleted(snapshot.channel_id, guild_id=snapshot.guild_id)
                     return
                 seen = []
                 log.warning(

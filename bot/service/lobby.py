@@ -85,7 +85,10 @@ class LobbyUseCases:
         parent_id: int | None = None,
     ) -> Outcome:
         """/eights new: open a table in the channel; the actor is host in seat 0. ``parent_id``: the channel
-        a thread (or forum post) belongs to, which the server's list of table channels may name.
+        a thread (or forum post) belongs to, which the server's list of table channels may name; it is kept in
+        the table's document ("parent_id", None for a channel that is no thread), so that the table is
+        closed when its parent is deleted (Discord deletes the threads with it and says nothing of them:
+        ``TablePublisher.channel_deleted``).
 
         Errors: "wrong_channel" (the guild allows tables elsewhere; the message names the channels as <#id>),
         "table_exists" (``table_id`` is the open one; the message says to join its lobby, or to wait for its
@@ -168,6 +171,7 @@ class LobbyUseCases:
             "pause_until": None,
             "turn": None,
             "house_rules": rule_options.house_rules(ruleset) if isinstance(ruleset, Ruleset) else {},
+            "parent_id": parent_id,
         }
         stored_options = {
             "preset": ruleset.name,

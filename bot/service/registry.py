@@ -126,6 +126,32 @@ class TableRegistry:
     def guild_ids(self) -> set[int]:
         return {live.record.guild_id for live in self._tables.values()}
 
+    def in_threads_of(self, channel_id: int) -> list[int]:
+        """The channels of the tables in threads (or forum posts) of the channel: their parent, kept in their
+        document since they were opened ("parent_id")."""
+        return [
+            live.record.channel_id
+            for live in self._tables.values()
+            if live.doc.get("parent_id") == channel_id and live.record.channel_id != channel_id
+        ]
+
+    def parent_unknown(self, guild_id: int | None) -> list[tuple[int, int]]:
+        """(guild id, channel id) of the tables (of the server, or of every server: None) whose document does
+        not say whether they are in a thread: opened before it kept their parent."""
+        return [
+            (live.record.guild_id, live.record.channel_id)
+            for live in self._tables.values()
+            if "parent_id" not in live.doc and (guild_id is None or live.record.guild_id == guild_id)
+        ]
+
+    def note_parent(self, channel_id: int, parent_id: int | None) -> None:
+        """The channel's table (opened before its parent was kept) is in a thread of ``parent_id`` (None: in
+        no thread), as Discord says: kept in its document in memory, and stored with its next move (as
+        "idle_since" at a restore). A move in flight may drop it: it is only asked again then."""
+        live = self.in_channel(channel_id)
+        if live is not None and "parent_id" not in live.doc:
+            live.doc["parent_id"] = parent_id
+
     def open_count(self) -> int:
         """The tables held: every open table of this process."""
         return len(self._tables)

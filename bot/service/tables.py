@@ -173,6 +173,21 @@ class TableService:
         """The servers of the open tables this process serves."""
         return self._registry.guild_ids()
 
+    def tables_in_threads_of(self, channel_id: int) -> list[int]:
+        """The channels (threads, forum posts) of the open tables this process serves whose parent is the
+        channel, as noted when they were opened. In memory."""
+        return self._registry.in_threads_of(channel_id)
+
+    def tables_of_unknown_parent(self, guild_id: int | None = None) -> list[tuple[int, int]]:
+        """(guild id, channel id) of the open tables (of the server; None: of every server) opened before
+        their parent was noted: whether they are in a thread, and whose, is not known. In memory."""
+        return self._registry.parent_unknown(guild_id)
+
+    def note_parent(self, channel_id: int, parent_id: int | None) -> None:
+        """What Discord says of the channel of a table in ``tables_of_unknown_parent``: the thread's parent,
+        or None for a channel that is no thread. Kept with the table (stored with its next move)."""
+        self._registry.note_parent(channel_id, parent_id)
+
     async def act(
         self, table_id: int, actor: Actor, intent: Intent, round_token: str | None = None
     ) -> Outcome:

@@ -1011,6 +1011,12 @@ class NoTablesService(StubService):
     async def table_in_channel(self, channel_id: int) -> int | None:
         return None
 
+    def tables_in_threads_of(self, channel_id: int) -> list[int]:
+        return []
+
+    def tables_of_unknown_parent(self, guild_id: int | None = None) -> list[tuple[int, int]]:
+        return []
+
 
 class RefusingDeletes:
     """The channel refuses the bot's deletes (403 Missing Access) while ``refusing``; counts them."""

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from discord import app_commands
 from discord.ext import commands
 
 from bot.delivery.publisher import TablePublisher
@@ -29,6 +30,14 @@ async def setup(
 ) -> list[commands.Cog]:
     """Add the table cogs (their commands under ``group``) and register the table's persistent controls.
     Returns the cogs added."""
+    # Every command of the bot is an /eights subcommand, and Discord sets where a command may be used on the
+    # top-level one: the whole group is for servers that added the bot. Installed by a user (User Install),
+    # the app could be used in servers the bot is not in, where no table can run (``_base.bot_absent``
+    # answers so all the same), and the standings, replays and settings are of the bot's servers only.
+    group.allowed_installs = app_commands.AppInstallationType(guild=True, user=False)
+    group.allowed_contexts = app_commands.AppCommandContext(
+        guild=True, dm_channel=False, private_channel=False
+    )
     hands = publisher.hands
     house = HouseCog(bot, group, service, publisher, hands)
     cogs: list[commands.Cog] = [

@@ -30,12 +30,25 @@ from bot.service import (
 )
 
 NOT_IN_GUILD = N_("Tables can only be opened in a server channel.")
+# A server the bot is not a member of (the app installed by a user, used there): it can't post there, and no
+# permission granted there changes that.
+NOT_A_MEMBER = N_("The bot isn't in this server. Add it to the server to play here.")
 # The choices of a command option naming a preset.
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in preset_names()]
 
 
 def _display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
+
+
+def bot_absent(interaction: discord.Interaction) -> bool:
+    """Whether the interaction comes from a server the bot is not a member of: the app was installed by a user
+    (User Install), or by the server without the bot user. Discord still sends the server's id, but the
+    gateway never listed the server, so discord.py does not know it (an unavailable server it does: READY
+    lists it). Which installation authorized the command (``authorizing_integration_owners``) is not what
+    counts: a server that has the bot plays there either way."""
+    guild_id = interaction.guild_id
+    return guild_id is not None and interaction.client.get_guild(guild_id) is None
 
 
 class TableCog(FeatureCog):
@@ -78,6 +91,8 @@ class TableCog(FeatureCog):
         if interaction.channel_id is None or interaction.guild_id is None:
             # A DM has a channel but no table: it says where tables are, not "open one" (which it refuses).
             raise ServiceError("no_table", _(NOT_IN_GUILD))
+        if bot_absent(interaction):
+            raise ServiceError("no_table", _(NOT_A_MEMBER))  # nor in a server without the bot
         return await self.service.require_table(
             interaction.channel_id,
             guild_id=interaction.guild_id,

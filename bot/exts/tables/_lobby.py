@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.delivery.answers import answer_privately, answer_publicly
 from bot.exts.server import thread_parent
-from bot.exts.tables._base import NOT_IN_GUILD, PRESET_CHOICES, TableCog
+from bot.exts.tables._base import NOT_A_MEMBER, NOT_IN_GUILD, PRESET_CHOICES, TableCog, bot_absent
 from bot.i18n import N_, _, ngettext
 from bot.service import ServiceError
 from bot.service.lobby import MAX_TARGET, MIN_TARGET
@@ -55,6 +55,10 @@ class LobbyCog(TableCog, name="Eights lobby"):
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await answer_privately(interaction, _(NOT_IN_GUILD))
+            return
+        if bot_absent(interaction):
+            # Its app permissions are what Discord gives a user's app, not the bot's: no advice to grant any.
+            await answer_privately(interaction, _(NOT_A_MEMBER))
             return
         missing = missing_permissions(interaction)
         if missing:
