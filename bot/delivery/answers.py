@@ -7,6 +7,13 @@ The answer helpers below look at what was done and pick the matching call: the i
 follow-up / original-response edit after a defer. One lock per interaction keeps the watchdog and the answer
 from both responding.
 
+A public answer after a private defer goes through the channel (``answer_publicly``): a request of the bot's
+own, which a channel that shuts the bot out refuses (403, counted towards Discord's ban at 10,000 invalid
+requests in 10 minutes). It is not sent where the interaction's own permissions say the bot may not post,
+nor where the channel refused the bot lately (``bot.delivery.channel_refusals``, the publisher's record); a
+refusal it meets is recorded there. Either way its asker is told privately that the bot cannot post there.
+(Without Attach Files it goes without its file: the board as text, as through the channel's routes.)
+
 What this keeps per interaction (its lock, watch and answered event) lives here, keyed by interaction id (a
 discord.Interaction cannot be weakly referenced): from the first use until ``unwatch``, when the handler is
 done. After that only whether it was answered is kept, in a bounded record, for the publisher that follows
@@ -24,8 +31,8 @@ from typing import Any
 
 import discord
 
-from bot.delivery import webhook_calls
-from bot.i18n import _
+from bot.delivery import channel_refusals, webhook_calls
+from bot.i18n import N_, _, ngettext
 from bot.ui.controls import release
 from bot.ui.render import MAX_CONTENT
 
@@ -323,6 +330,98 @@ async def _post_publicly(
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):
         return None
-    message = await channel.send(embed=embed, **extra)
+    if "file" in extra and not getattr(interaction.app_permissions, "attach_files", True):
+        del extra["file"]  # without Attach Files: the message as text, as through the channel's routes
+    refused = _refused_names(interaction)
+    if refused:
+        await answer_privately(interaction, _cannot_post(refused))
+        return None
+    try:
+        message = await channel.send(embed=embed, **extra)
+    except discord.HTTPException as error:
+        if not isinstance(error, discord.Forbidden) and not channel_refusals.is_refusal(error):
+            raise
+        if channel_refusals.is_gone(error):
+            raise  # a deleted channel: its table is closed by the publisher, not here
+        _note_refusal(interaction, error)
+        await answer_privately(interaction, _cannot_post(_names_for(interaction, error.code)))
+        return None
     await answer_privately(interaction, _("Posted below."))
     return message.id
+
+
+# What a message sent through the channel takes of the bot's own permissions there, named as ``/eights new``
+# names them (bot.exts.tables._lobby).
+VIEW_CHANNEL = N_("View Channel")
+SEND_MESSAGES = N_("Send Messages")
+SEND_MESSAGES_IN_THREADS = N_("Send Messages in Threads")
+EMBED_LINKS = N_("Embed Links")
+_THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
+def _in_thread(interaction: discord.Interaction) -> bool:
+    return getattr(interaction.channel, "type", None) in _THREADS
+
+
+def _refused_names(interaction: discord.Interaction) -> list[str]:
+    """What keeps the bot from posting in the interaction's channel, as names of permissions: those its
+    permissions there (the interaction's, as Discord computed them) lack, else the one the channel's last
+    refusal was about while the channel is left alone; none when it may post."""
+    granted = interaction.app_permissions
+    send = "send_messages_in_threads" if _in_thread(interaction) else "send_messages"
+    needed = (
+        ("view_channel", VIEW_CHANNEL),
+        (send, SEND_MESSAGES_IN_THREADS if _in_thread(interaction) else SEND_MESSAGES),
+        ("embed_links", EMBED_LINKS),
+    )
+    missing = [label for name, label in needed if not getattr(granted, name, True)]
+    if missing:
+        return missing
+    shared = channel_refusals.shared(interaction.client)
+    channel_id = interaction.channel_id
+    if shared is None or channel_id is None or not shared.refusals.refused(channel_id, shared.monotonic()):
+        return []
+    return _names_for(interaction, shared.refusals.code(channel_id))
+
+
+def _names_for(interaction: discord.Interaction, code: int | None) -> list[str]:
+    """The permission a refusal of the channel (Discord's ``code``) was most likely about."""
+    if code == channel_refusals.MISSING_ACCESS:
+        return [VIEW_CHANNEL]
+    return [SEND_MESSAGES_IN_THREADS if _in_thread(interaction) else SEND_MESSAGES]
+
+
+def _cannot_post(names: list[str]) -> str:
+    # (The names are joined first: a ``_()`` among ngettext's arguments makes the extractor read the whole
+    # call as ``_()``.) The message ``/eights new`` gives where the bot lacks a permission.
+    shown = ", ".join(_(label) for label in names)
+    return ngettext(
+        "I can't run a table in this channel: I'm missing the permission {permissions}.",
+        "I can't run a table in this channel: I'm missing the permissions {permissions}.",
+        len(names),
+        permissions=shown,
+    )
+
+
+def _note_refusal(interaction: discord.Interaction, error: discord.HTTPException) -> None:
+    """The channel refused the answer: recorded in the publisher's record, so that neither the next answers
+    nor the table's lines and board try it again for a while (logged once a pause, without a traceback)."""
+    shared = channel_refusals.shared(interaction.client)
+    channel_id = interaction.channel_id
+    if shared is None or channel_id is None:
+        log.warning("interaction %s: its channel refused the public answer: %s", interaction.id, error)
+        return
+    now = shared.monotonic()
+    known = shared.refusals.refused(channel_id, now)
+    if shared.refusals.note(channel_id, interaction.guild_id, error, now) and not known:
+        log.warning(
+            "channel %s refuses the bot (%s): a public answer of interaction %s was not posted; the channel "
+            "is left alone until its permissions change",
+            channel_id,
+            error,
+            interaction.id,
+        )

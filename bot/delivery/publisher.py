@@ -289,6 +289,11 @@ class TablePublisher:
         """The clock the lanes wait on (tests drive a fake one)."""
         return self._clock
 
+    @property
+    def refusals(self) -> ChannelRefusals:
+        """The record of the channels that refuse the bot (judged at Discord's permission events)."""
+        return self._refusals
+
     # --- the listener ---------------------------------------------------------------------------------------
 
     async def on_outcome(self, outcome: Outcome) -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.delivery.answers import answer_privately, answer_publicly
+from bot.delivery.answers import (
+    EMBED_LINKS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    answer_privately,
+    answer_publicly,
+)
 from bot.exts.server import thread_parent
 from bot.exts.tables._base import NOT_A_MEMBER, NOT_IN_GUILD, PRESET_CHOICES, TableCog, bot_absent
 from bot.i18n import N_, _, ngettext
@@ -15,10 +22,10 @@ from bot.ui.names import shown_name
 from bot.ui.render import cpu_level
 
 REQUIRED_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", N_("View Channel")),
-    ("send_messages", N_("Send Messages")),
-    ("send_messages_in_threads", N_("Send Messages in Threads")),
-    ("embed_links", N_("Embed Links")),
+    ("view_channel", VIEW_CHANNEL),
+    ("send_messages", SEND_MESSAGES),
+    ("send_messages_in_threads", SEND_MESSAGES_IN_THREADS),
+    ("embed_links", EMBED_LINKS),
     ("read_message_history", N_("Read Message History")),
 )
 # Discord's Send Messages does not cover threads (a forum post is one): there it takes Send Messages in
