@@ -19,7 +19,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -29,8 +29,10 @@ from bot.config import (
     Config,
     ConfigError,
     art_cache_dir,
+    decimal,
     inspect_config,
     load_config,
+    postgres_option_problem,
     postgres_url_conflict,
     setting_in_effect,
     unknown_variables,
@@ -151,45 +153,59 @@ async def _run(config: Config, token: str) -> int:
     """Claim the shards, migrate, serve; the claim is held until the bot has shut down (or dies with it)."""
     # SIGTERM or SIGINT while starting (waiting for a claim, migrating) stops at once: in a container the bot
     # is PID 1, which ignores a signal it has no handler for, so `docker stop` would wait for its SIGKILL. A
-    # migration cut short is rolled back whole.
+    # migration cut short is rolled back whole. The handler stays until _serve's takes over (discord.py's
+    # first import and building the bot take half a second): a signal once migrated stops the bot before
+    # it connects, through ``stop``, which _serve reads.
     starting = asyncio.current_task()
     signalled: list[int] = []
+    stop = asyncio.Event()
+    migrated = False
 
     def on_signal(signum: int) -> None:
-        log.info("%s received while starting: stopping", signal.Signals(signum).name)
+        name = signal.Signals(signum).name
+        if migrated and stop.is_set():  # as _serve's second signal (its handler is gone once it returns)
+            log.warning("second %s: exiting now", name)
+            os._exit(1)
+        log.info("%s received while starting: stopping", name)
         signalled.append(signum)
-        if starting is not None:
+        if migrated:
+            stop.set()
+        elif starting is not None:
             starting.cancel()
 
     restore = handle_signals(asyncio.get_running_loop(), (signal.SIGTERM, signal.SIGINT), on_signal)
     try:
-        # The claim first: a second process on the same shards refuses to start and changes nothing.
         try:
-            claim = await claim_shards(
-                config.database_url.get(), ShardSet(config.shard_count, config.shard_ids)
-            )
-        except ShardsClaimedError as error:
-            fail(str(error))
+            # The claim first: a second process on the same shards refuses to start and changes nothing.
+            try:
+                claim = await claim_shards(
+                    config.database_url.get(), ShardSet(config.shard_count, config.shard_ids)
+                )
+            except ShardsClaimedError as error:
+                fail(str(error))
+            try:
+                # The database next: a damaged one, or one from a newer bot, stops run before it connects
+                # to Discord.
+                await _migrate(config)
+            except BaseException:
+                await claim.release()
+                raise
+        except asyncio.CancelledError:
+            if not signalled:
+                raise
+            return 0
+        migrated = True
+        if signalled:  # a cancellation the migration's last step did not heed
+            stop.set()
         try:
-            # The database next: a damaged one, or one from a newer bot, stops run before it connects to
-            # Discord.
-            await _migrate(config)
-        except BaseException:
-            await claim.release()
-            raise
-    except asyncio.CancelledError:
-        if not signalled:
-            raise
-        return 0
+            from bot.client import EightsBot
+
+            bot = EightsBot(config, tune_gc=True, claim=claim)
+            return await _serve(bot, token, stop)
+        finally:
+            await _release(claim)
     finally:
         restore()
-    try:
-        from bot.client import EightsBot
-
-        bot = EightsBot(config, tune_gc=True, claim=claim)
-        return await _serve(bot, token)
-    finally:
-        await _release(claim)
 
 
 async def _release(claim: ShardClaim) -> None:
@@ -203,11 +219,13 @@ async def _release(claim: ShardClaim) -> None:
 
 
 async def _migrate(config: Config) -> tuple[int, int]:
-    """Open the database, apply the pending migrations; the schema versions before and after."""
+    """Open the database, apply the pending migrations; the schema version, and how many migrations this
+    process applied (counted by the runner under its lock: not those another process starting at once
+    applied while this one waited)."""
     store = await _open(config)
     try:
-        before = await store.schema_version()
-        return before, await store.migrate()
+        version = await store.migrate()
+        return version, store.migrations_applied
     finally:
         await store.close()
 
@@ -237,10 +255,13 @@ def handle_signals(
     return restore
 
 
-async def _serve(bot: EightsBot, token: str) -> int:
-    """Run until the bot stops or SIGTERM/SIGINT arrives; then shut down in order, within the deadline."""
+async def _serve(bot: EightsBot, token: str, stop: asyncio.Event | None = None) -> int:
+    """Run until the bot stops or SIGTERM/SIGINT arrives; then shut down in order, within the deadline.
+    ``stop``: set by a signal that came before this function took the signals over (``_run``'s handler):
+    then the bot is not started (nothing of it is open yet), exit 0."""
     loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
+    if stop is None:
+        stop = asyncio.Event()
 
     def on_signal(signum: int) -> None:
         if stop.is_set():
@@ -252,6 +273,12 @@ async def _serve(bot: EightsBot, token: str) -> int:
     restore = handle_signals(loop, (signal.SIGTERM, signal.SIGINT), on_signal)
 
     try:
+        # A signal the previous handler queued just before this one took over is heard now, before the bot
+        # starts: its call runs at the loop's next step.
+        await asyncio.sleep(0)
+        if stop.is_set():
+            log.info("stopped before connecting")
+            return 0
         runner = asyncio.create_task(bot.start(token), name="eights-bot")
         stopper = asyncio.create_task(stop.wait(), name="eights-stop")
         await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -313,9 +340,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     config = _config()
-    before, after = asyncio.run(_migrate(config))
-    applied = f"applied {after - before} migration(s)" if after > before else "already up to date"
-    print(f"schema version {after} ({applied}) in {_shown(config)}")
+    version, applied = asyncio.run(_migrate(config))
+    done = f"applied {applied} migration(s)" if applied else "already up to date"
+    print(f"schema version {version} ({done}) in {_shown(config)}")
     return 0
 
 
@@ -455,7 +482,8 @@ def cmd_copy_db(args: argparse.Namespace) -> int:
         print(f"  {table}: {rows} row(s)")
 
     try:
-        report = asyncio.run(copy_database(args.source, args.target, progress=progress))
+        with _removed_if_failed(target):
+            report = asyncio.run(copy_database(args.source, args.target, progress=progress))
     except MissingDatabaseError as error:
         fail(f"--from: no database at {error.path}: check the path (copy-db creates only the --to database)")
     except ShardsClaimedError as error:
@@ -470,6 +498,35 @@ def cmd_copy_db(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _removed_if_failed(target: DatabaseTarget) -> Iterator[None]:
+    """copy-db's --to: an SQLite file the copy creates is removed again when it fails (a source from a newer
+    bot, one that changed meanwhile, Ctrl+C…), with the files beside it and the folders made for it, so
+    that a failed copy leaves nothing it created. A file that was there before is left as it is (the copy
+    rolled back what it wrote)."""
+    if target.backend != "sqlite" or target.path is None or target.is_memory or os.path.lexists(target.path):
+        yield
+        return
+    from bot.store.sqlite import database_files
+
+    files = [path for path in database_files(target.path) if not os.path.lexists(path)]
+    folders = []
+    folder = Path(os.path.abspath(target.path)).parent
+    while not os.path.lexists(folder):
+        folders.append(folder)  # the deepest first
+        folder = folder.parent
+    try:
+        yield
+    except BaseException:
+        for path in files:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+        for folder in folders:
+            with contextlib.suppress(OSError):  # not empty: someone else's files are in it now
+                folder.rmdir()
+        raise
+
+
 def _option_url(option: str, url: str) -> DatabaseTarget:
     try:
         target = parse_database_url(url)
@@ -477,6 +534,8 @@ def _option_url(option: str, url: str) -> DatabaseTarget:
         fail(f"{option}: {error}", 2)
     if (twice := postgres_url_conflict(url)) is not None:
         fail(f"{option}: {twice}", 2)
+    if (malformed := postgres_option_problem(url)) is not None:
+        fail(f"{option}: {malformed}", 2)
     return target
 
 
@@ -757,12 +816,10 @@ def _positive_id(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
-    # float() alone takes "nan" (every age passes: a dead bot called healthy) and "-5" (none ever does).
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = math.nan
-    if not (math.isfinite(seconds) and seconds > 0):
+    # Not float(): it takes "nan" (every age passes: a dead bot called healthy), "-5" (none ever does) and
+    # "1_0" (10), as the settings' numbers do not.
+    seconds = decimal(text.strip())
+    if seconds is None or not 0 < seconds < math.inf:
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
     return seconds
 

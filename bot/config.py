@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
-import math
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -397,6 +396,8 @@ def _database_url(value: str) -> DatabaseUrl:
         ) from None
     if (twice := postgres_url_conflict(value)) is not None:
         raise ConfigError("DATABASE_URL", twice)
+    if (option := postgres_option_problem(value)) is not None:
+        raise ConfigError("DATABASE_URL", option)
     return DatabaseUrl(value)
 
 
@@ -445,6 +446,37 @@ def postgres_url_conflict(url: str) -> str | None:
         restated = _RESTATED.get(name)
         if restated is not None and given[restated[0]]:
             return restated[1]
+    return None
+
+
+# The driver options of a PostgreSQL URL that take one of a few words, and those words: asyncpg (the bot)
+# refuses any other when it connects, as libpq (pg_dump, psql) does. Checked with the setting, so that a
+# mistyped one is a malformed setting (exit 2, in one line), not a failure to connect.
+_POSTGRES_CHOICES = {
+    "sslmode": ("disable", "allow", "prefer", "require", "verify-ca", "verify-full"),
+    "sslnegotiation": ("postgres", "direct"),
+    "target_session_attrs": ("any", "primary", "standby", "prefer-standby", "read-write", "read-only"),
+    "gsslib": ("gssapi", "sspi"),
+    "ssl_min_protocol_version": ("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"),
+    "ssl_max_protocol_version": ("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"),
+}
+
+
+def postgres_option_problem(url: str) -> str | None:
+    """Why the driver would refuse a PostgreSQL URL's options (a query it cannot read, an option above with a
+    word it does not take), in words that never show a value; None when it would not (or the URL is not
+    PostgreSQL's)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("postgresql", "postgres") or not parts.query:
+        return None
+    try:
+        options = parse_qs(parts.query, strict_parsing=True)
+    except ValueError:
+        return "driver options after the ? as name=value, joined by & (e.g. ?sslmode=require)"
+    for name, values in options.items():
+        choices = _POSTGRES_CHOICES.get(name)
+        if choices is not None and any(value not in choices for value in values):
+            return f"?{name}= one of {', '.join(choices[:-1])} or {choices[-1]}"
     return None
 
 
@@ -497,6 +529,18 @@ def _whole(value: str) -> int | None:
     if not (value.isascii() and value.isdigit()) or len(value.lstrip("0")) > 30:
         return None
     return int(value)
+
+
+# A number of seconds or days as an admin writes it: ASCII digits, with a decimal point or not. Not what
+# Python's float() takes besides (1_0 for 10, 1e3, +5, inf, other scripts' digits), which would read a typo
+# as another number instead of refusing it.
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
+def decimal(value: str) -> float | None:
+    """``value`` as a number written with ASCII digits and at most one decimal point (``1``, ``2.5``,
+    ``.5``), or None when it is not one. (Too many digits for a float read as infinity: above every bound.)"""
+    return float(value) if _DECIMAL.fullmatch(value) is not None else None
 
 
 def _positive_int(name: str, value: str | None, expected: str) -> int | None:
@@ -577,11 +621,8 @@ def _log_format(value: str | None) -> LogFormat:
 def _cpu_delay(value: str | None) -> float:
     if value is None:
         return DEFAULT_CPU_DELAY
-    try:
-        delay = float(value)
-    except ValueError:
-        delay = math.nan
-    if not math.isfinite(delay) or not 0 <= delay <= MAX_CPU_DELAY:
+    delay = decimal(value)
+    if delay is None or not 0 <= delay <= MAX_CPU_DELAY:
         raise ConfigError("EIGHTS_CPU_DELAY", f"a number of seconds from 0 to {MAX_CPU_DELAY:g}, e.g. 1.0")
     return delay
 
@@ -590,11 +631,8 @@ def _retention(value: str | None) -> float | None:
     """MOVE_LOG_RETENTION_DAYS in seconds; None (keep everything) when unset."""
     if value is None:
         return None
-    try:
-        days = float(value)
-    except ValueError:
-        days = math.nan
-    if not math.isfinite(days) or not MIN_RETENTION_DAYS <= days <= MAX_RETENTION_DAYS:
+    days = decimal(value)
+    if days is None or not MIN_RETENTION_DAYS <= days <= MAX_RETENTION_DAYS:
         raise ConfigError(
             "MOVE_LOG_RETENTION_DAYS",
             f"a number of days from {MIN_RETENTION_DAYS:g} to {MAX_RETENTION_DAYS:g}, e.g. 90, or empty to "

@@ -413,6 +413,10 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
     # --- schema and operations -------------------------------------------------------------------------
+    # How many migrations this store's last ``migrate`` applied itself, counted under the runner's lock
+    # (0 before it, and when another process applied them while this one waited): what `migrate` reports.
+    migrations_applied: int
+
     async def migrate(self) -> int:
         """Apply pending migrations; return the schema version. Raises MigrationError."""
         ...

@@ -18,7 +18,9 @@ run twice (0009's rates only the matches that have no rating yet).
 SQLite's files are in ``migrations/``, PostgreSQL's in ``migrations/postgres/`` under the same numbers (the
 SQL differs: types, triggers). The SQLite functions here are synchronous (the store runs them on its
 connection's worker thread); ``migrate_postgres`` is async, and holds a PostgreSQL advisory lock while it
-works, so that processes starting at once apply each migration once.
+works, so that processes starting at once apply each migration once. Both return the schema version and how
+many migrations they applied themselves, counted under their lock: a process that waited for another's
+migration and found it done applied none (``migrate`` says so, whatever the version was before it waited).
 """
 
 from __future__ import annotations
@@ -74,6 +76,15 @@ class Migration:
     name: str  # the file name, e.g. "0001_initial.sql"
     sql: str
     checksum: str  # sha256 of the text with line endings normalised, so a CRLF checkout is not "changed"
+
+
+@dataclass(frozen=True, slots=True)
+class Migrated:
+    """What one run of the runner did: the schema version after it, and how many migrations this run applied
+    (each committed with its ledger row, under the runner's lock; none that another process applied)."""
+
+    version: int
+    applied: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,14 +193,15 @@ SqliteDataSteps = Mapping[int, Callable[[sqlite3.Connection], object]]
 
 def migrate(
     conn: sqlite3.Connection, known: list[Migration], data_steps: SqliteDataSteps | None = None
-) -> int:
+) -> Migrated:
     """Apply the pending migrations in order, each in its own transaction (with its data step, if it has
-    one); return the schema version.
+    one); return the schema version and how many this call applied (each found pending under the write lock).
 
     ``conn`` must be in autocommit mode (isolation_level=None): transactions here are explicit.
     """
     conn.execute(_CREATE_LEDGER)
     check(known, applied(conn))
+    count = 0
     for migration in known:
         # BEGIN IMMEDIATE takes the write lock before reading the ledger, so two processes starting at once
         # cannot both apply the same migration. Taken even with nothing to apply: a start on a file another
@@ -212,6 +224,7 @@ def migrate(
                 (migration.version, migration.name, migration.checksum, time.time()),
             )
             conn.execute("COMMIT")
+            count += 1
         except MigrationError:
             conn.execute("ROLLBACK")
             raise
@@ -219,7 +232,7 @@ def migrate(
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise MigrationError(f"migration {migration.name} failed and was rolled back: {error}") from error
-    return schema_version(conn)
+    return Migrated(schema_version(conn), count)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -263,10 +276,10 @@ PostgresDataSteps = Mapping[int, Callable[["asyncpg.Connection"], Awaitable[obje
 
 async def migrate_postgres(
     conn: asyncpg.Connection, known: list[Migration], data_steps: PostgresDataSteps | None = None
-) -> int:
+) -> Migrated:
     """Apply the pending migrations in order, each in its own transaction with its ledger row; return the
-    schema version. A session advisory lock (per schema) makes a second process wait, then find the work
-    done."""
+    schema version and how many this call applied. A session advisory lock (per schema) makes a second
+    process wait, then find the work done (and apply none)."""
     import asyncpg
 
     schema = str(await conn.fetchval("SELECT current_schema()"))
@@ -275,6 +288,7 @@ async def migrate_postgres(
     # the pool's limit on a statement (a minute) would stop a process starting beside a long data migration,
     # and roll back a migration longer than that at every start.
     await conn.execute("SELECT pg_advisory_lock($1)", key, timeout=MIGRATION_TIMEOUT)
+    count = 0
     try:
         await conn.execute(_CREATE_PG_LEDGER)
         for migration in known:
@@ -300,7 +314,8 @@ async def migrate_postgres(
                     migration.checksum,
                     time.time(),
                 )
+            count += 1  # committed with its ledger row
         check(known, await applied_postgres(conn))
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", key)
-    return await schema_version_postgres(conn)
+    return Migrated(await schema_version_postgres(conn), count)

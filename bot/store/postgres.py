@@ -219,6 +219,7 @@ class PostgresStore(PostgresStandings):
         self._folded = True  # as SqliteStore's: people's ratings in player_stats from migration 0013 on
         self._tells = True  # as SqliteStore's: False on a schema older than the outbox's
         self._notes_pruned = True  # as SqliteStore's: retention's pruned_actors from migration 0014 on
+        self.migrations_applied = 0  # by the last migrate() (the Store protocol's)
         # Whether the store vacuums its own tables (postgres_vacuum): None until the server's autovacuum
         # setting has been read. The first move looks at once (a restart may find a backlog).
         self._vacuums = vacuum
@@ -315,7 +316,8 @@ class PostgresStore(PostgresStandings):
             await run_steps(conn, ratings.backfill(rater))
 
         async with self._pool.acquire() as conn:
-            version = await migration_runner.migrate_postgres(conn, known, {ratings.MIGRATION: backfill})
+            migrated = await migration_runner.migrate_postgres(conn, known, {ratings.MIGRATION: backfill})
+        version, self.migrations_applied = migrated.version, migrated.applied
         self._rates = version >= ratings.MIGRATION
         self._folded = version >= ratings.FOLDED_MIGRATION
         self._tells = version >= statements.OUTBOX_MIGRATION

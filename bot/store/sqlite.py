@@ -304,6 +304,7 @@ class SqliteStore:
         self._folded = True  # likewise: people's ratings in player_stats from migration 0013 on
         self._tells = True  # likewise: False on a schema older than the outbox's (no rows written or read)
         self._notes_pruned = True  # likewise: retention notes who acted in what it prunes from migration 0014
+        self.migrations_applied = 0  # by the last migrate() (the Store protocol's)
 
     @classmethod
     async def open(
@@ -389,7 +390,8 @@ class SqliteStore:
         steps: migration_runner.SqliteDataSteps = {
             ratings.MIGRATION: lambda conn: _run_steps(conn, ratings.backfill(rater))
         }
-        version = await self._call(lambda conn: migration_runner.migrate(conn, known, steps))
+        migrated = await self._call(lambda conn: migration_runner.migrate(conn, known, steps))
+        version, self.migrations_applied = migrated.version, migrated.applied
         self._rates = version >= ratings.MIGRATION
         self._folded = version >= ratings.FOLDED_MIGRATION
         self._tells = version >= statements.OUTBOX_MIGRATION
