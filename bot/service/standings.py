@@ -18,15 +18,23 @@ from bot.i18n import _, ngettext
 from bot.service.errors import EXPIRED, ServiceError
 from bot.service.faults import store_faults
 from bot.service.views import house_words
-from bot.store.base import RATED_TO_RANK, MatchSummary, PlayerRating, RatingRow, Store
+from bot.store.base import (
+    RATED_TO_RANK,
+    WIN_RATE_MIN_MATCHES,
+    MatchSummary,
+    PlayerRating,
+    RatingRow,
+    Store,
+)
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 PAGE_SIZE: Final = 10
-MIN_MATCHES_FOR_WIN_RATE: Final = 5
+MIN_MATCHES_FOR_WIN_RATE: Final = WIN_RATE_MIN_MATCHES  # the board's index holds these players only
 HISTORY_SIZE: Final = 10
 SEARCHED_PER_SHOWN: Final = 4  # matches looked at per one listed, when some channels may not be listed
+HISTORY_SEARCHED: Final = 400  # matches looked at, at most, for one answer of the history
 RATING_HISTORY: Final = 20  # the rated matches /eights stats draws
 LARGEST_ID: Final = 2**63 - 1  # Discord's ids and ours fit a signed 64-bit column
 BoardSort = Literal["rating", "wins", "winrate", "points"]
@@ -234,24 +242,27 @@ class StandingsService:
         ratings, else by wins.
 
         A page past the end is a mistaken request (ServiceError) unless ``clamp``: a Previous/Next button
-        pressed on an old message after the board shrank shows the last page instead. At most three queries:
-        the board's size, the page, and the viewer's rank only when the viewer is not on the page.
+        pressed on an old message after the board shrank shows the last page instead. A statistics board
+        makes at most three queries: the board's size, the page, and the viewer's rank only when the viewer is
+        not on the page. The rating board at most five: the sizes of its two lists, the page of each list that
+        reaches this page, and the viewer's rating with their rank (the ranked list is not counted again).
+        Without ``sort``, the rating board's two sizes choose the board first (and the rating board pages by
+        them, not counting them again).
         """
         if not (0 <= guild_id <= LARGEST_ID and 0 <= viewer_id <= LARGEST_ID):
             # Only a tampered page button names one: no database column holds such a number.
             raise ServiceError("expired", EXPIRED)
+        sizes: tuple[int, int] | None = None
         if sort is None:
-            rated = await self._store.rating_board_size(guild_id) + await self._store.rating_board_size(
-                guild_id, ranked=False
-            )
-            sort = "rating" if rated else "wins"
+            sizes = await self._rating_sizes(guild_id)
+            sort = "rating" if sum(sizes) else "wins"
         board_sort = _leaderboard_sort(sort)
         if page < 1:
             if not clamp:
                 raise ServiceError("page-out-of-range", _("Pages start at 1."))
             page = 1
         if board_sort == "rating":
-            return await self._rating_page(guild_id, viewer_id, page, clamp)
+            return await self._rating_page(guild_id, viewer_id, page, clamp, sizes)
         player_count = await self._store.leaderboard_size(
             guild_id, sort=board_sort, min_matches=self._min_matches
         )
@@ -301,9 +312,16 @@ class StandingsService:
             min_matches=self._min_matches,
         )
 
-    async def _rating_page(self, guild_id: int, viewer_id: int, page: int, clamp: bool) -> LeaderboardPage:
+    async def _rating_sizes(self, guild_id: int) -> tuple[int, int]:
+        """The rating board's two lists' sizes: the ranked ratings, the provisional ones."""
         ranked = await self._store.rating_board_size(guild_id)
-        provisional_count = await self._store.rating_board_size(guild_id, ranked=False)
+        return ranked, await self._store.rating_board_size(guild_id, ranked=False)
+
+    async def _rating_page(
+        self, guild_id: int, viewer_id: int, page: int, clamp: bool, sizes: tuple[int, int] | None
+    ) -> LeaderboardPage:
+        """``sizes``: the lists' sizes when ``leaderboard`` has counted them already (to choose the sort)."""
+        ranked, provisional_count = sizes if sizes is not None else await self._rating_sizes(guild_id)
         if ranked + provisional_count == 0:
             raise ServiceError(
                 "no-standings", _("Nobody has a rating in this server yet: finish a match first.")
@@ -322,11 +340,18 @@ class StandingsService:
                 )
             page = page_count
         offset = (page - 1) * self._page_size
-        rated = await self._store.rating_board(guild_id, offset=offset, limit=self._page_size)
-        provisional = await self._store.rating_board(
-            guild_id, ranked=False, offset=offset, limit=self._page_size
+        # A list that ends before this page has no rows on it: not read.
+        rated = (
+            await self._store.rating_board(guild_id, offset=offset, limit=self._page_size)
+            if offset < ranked
+            else []
         )
-        mine = await self._store.player_rating(guild_id, viewer_id, history=0)
+        provisional = (
+            await self._store.rating_board(guild_id, ranked=False, offset=offset, limit=self._page_size)
+            if offset < provisional_count
+            else []
+        )
+        mine = await self._store.player_rating(guild_id, viewer_id, history=0, ranked_count=ranked)
         return LeaderboardPage(
             guild_id=guild_id,
             sort="rating",
@@ -363,15 +388,53 @@ class StandingsService:
         readable: Callable[[int], Awaitable[bool]] | None = None,
     ) -> list[PastMatch]:
         """The server's last finished matches; with ``readable`` (a channel id: may its matches be listed
-        here), only those of such channels."""
+        here), only those of such channels: read a page after another, newest first, until ``limit`` are
+        found or the server's matches run out, looking at ``HISTORY_SEARCHED`` matches at most (one question
+        per channel). Fewer found by then are listed as they are. None found among matches that did finish:
+        the refusal says so without claiming that none finished, and without telling of the others (not how
+        many, nor where: the answer is public, and those channels are not everyone's)."""
         if readable is None:
             matches = await self._store.recent_matches(guild_id, limit=limit)
         else:
-            searched = await self._store.recent_matches(guild_id, limit=limit * SEARCHED_PER_SHOWN)
-            matches = [m for m in searched if await readable(m.channel_id)][:limit]
+            matches, searched = await self._readable_matches(guild_id, limit, readable)
+            if not matches and searched:
+                raise ServiceError(
+                    "no-matches",
+                    _(
+                        "No match has finished recently in this channel or in a channel everyone in this "
+                        "server can read."
+                    ),
+                )
         if not matches:
             raise ServiceError("no-matches", _("No match has finished in this server yet."))
         return [_past_match(match) for match in matches]
+
+    async def _readable_matches(
+        self, guild_id: int, limit: int, readable: Callable[[int], Awaitable[bool]]
+    ) -> tuple[list[MatchSummary], int]:
+        """The last ``limit`` matches of channels ``readable`` lets through, and how many were looked at."""
+        found: list[MatchSummary] = []
+        searched = 0
+        before: tuple[float, int] | None = None
+        verdicts: dict[int, bool] = {}  # channel id -> readable: asked once per answer
+        while len(found) < limit and searched < HISTORY_SEARCHED:
+            # The first page as before; each next one as many as were looked at so far (fewer round trips
+            # when few matches pass), up to the bound.
+            want = min(max(limit * SEARCHED_PER_SHOWN, searched), HISTORY_SEARCHED - searched)
+            page = await self._store.recent_matches(guild_id, limit=want, before=before)
+            searched += len(page)
+            for match in page:
+                allowed = verdicts.get(match.channel_id)
+                if allowed is None:
+                    allowed = verdicts[match.channel_id] = await readable(match.channel_id)
+                if allowed:
+                    found.append(match)
+                    if len(found) == limit:
+                        break
+            if len(page) < want:
+                break  # no match older than these
+            before = (page[-1].finished_at, page[-1].table_id)
+        return found, searched
 
 
 def _leaderboard_sort(sort: str) -> BoardSort:

@@ -30,6 +30,11 @@ LeaderboardSort = Literal["wins", "winrate", "points"]
 # A rating needs this many rated matches to be ranked on the rating leaderboard; fewer are listed apart.
 # migrations/0009_ratings.sql's partial indexes (and their PostgreSQL twins) must say the same number.
 RATED_TO_RANK: Final = 5
+# The win-rate board lists the players with at least this many matches: the minimum the service uses, and
+# the one the board's partial index holds (migrations/0015_board_indexes.sql and its twin say the same
+# number). The store's calls take another minimum too, read without that index
+# (``statements.played_at_least``).
+WIN_RATE_MIN_MATCHES: Final = 5
 
 
 class Rating(NamedTuple):
@@ -592,17 +597,22 @@ class Store(Protocol):
         sort: LeaderboardSort = "wins",
         offset: int = 0,
         limit: int = 10,
-        min_matches: int = 5,
+        min_matches: int = WIN_RATE_MIN_MATCHES,
     ) -> list[LeaderboardRow]:
         """``min_matches`` applies to the win-rate sort only."""
         ...
 
     async def leaderboard_size(
-        self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+        self, guild_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = WIN_RATE_MIN_MATCHES
     ) -> int: ...
 
     async def leaderboard_rank(
-        self, guild_id: int, user_id: int, *, sort: LeaderboardSort = "wins", min_matches: int = 5
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        sort: LeaderboardSort = "wins",
+        min_matches: int = WIN_RATE_MIN_MATCHES,
     ) -> LeaderboardRow | None:
         """The user's own row with its rank, wherever it is on the board."""
         ...
@@ -618,11 +628,20 @@ class Store(Protocol):
 
     async def rating_board_size(self, guild_id: int, *, ranked: bool = True) -> int: ...
 
-    async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
-        """The person's rating with its rank and its last ``history`` values; None when never rated."""
+    async def player_rating(
+        self, guild_id: int, user_id: int, *, history: int = 20, ranked_count: int | None = None
+    ) -> PlayerRating | None:
+        """The person's rating with its rank and its last ``history`` values; None when never rated.
+        ``ranked_count``: the number of ranked ratings, when the caller has just counted them (the rating
+        board's page): not counted again."""
         ...
 
-    async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]: ...
+    async def recent_matches(
+        self, guild_id: int, *, limit: int = 10, before: tuple[float, int] | None = None
+    ) -> list[MatchSummary]:
+        """The guild's last finished matches, newest first (by finish time, then table id); with ``before``
+        (the finish time and table id of a match), those that come after it in that order: the next page."""
+        ...
 
     async def round_results(self, table_id: int) -> list[RoundResult]: ...
 

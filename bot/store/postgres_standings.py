@@ -153,14 +153,18 @@ class PostgresStandings:
         sql, args = statements.numbered(ratings.board_size_query(ranked), {"guild": guild_id})
         return int(await self._pool.fetchval(sql, *args))
 
-    async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
+    async def player_rating(
+        self, guild_id: int, user_id: int, *, history: int = 20, ranked_count: int | None = None
+    ) -> PlayerRating | None:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             sql, args = statements.numbered(ratings.PLAYER_QUERY, {"guild": guild_id, "user": user_id})
             mine = await conn.fetchrow(sql, *args)
             if mine is None:
                 return None
-            sql, args = statements.numbered(ratings.board_size_query(True), {"guild": guild_id})
-            ranked = await conn.fetchval(sql, *args)
+            ranked = ranked_count
+            if ranked is None:
+                sql, args = statements.numbered(ratings.board_size_query(True), {"guild": guild_id})
+                ranked = await conn.fetchval(sql, *args)
             rank = None
             if mine[3] >= RATED_TO_RANK:
                 sql, args = statements.numbered(
@@ -169,14 +173,12 @@ class PostgresStandings:
                 rank = int(await conn.fetchval(sql, *args)) + 1
         return ratings.player_rating(tuple(mine), rank, int(ranked), history)
 
-    async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
+    async def recent_matches(
+        self, guild_id: int, *, limit: int = 10, before: tuple[float, int] | None = None
+    ) -> list[MatchSummary]:
+        sql, args = statements.numbered(*statements.recent_matches(guild_id, limit, before))
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            matches = await conn.fetch(
-                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played, house_rules "
-                "FROM match_results WHERE guild_id = $1 ORDER BY finished_at DESC, table_id DESC LIMIT $2",
-                guild_id,
-                max(0, limit),
-            )
+            matches = await conn.fetch(sql, *args)
             rankings = await _rankings(conn, [match[0] for match in matches])
         return [
             MatchSummary(
@@ -209,7 +211,7 @@ class PostgresStandings:
 def _board_filter(guild_id: int, sort: LeaderboardSort, min_matches: int) -> tuple[str, tuple[int, ...]]:
     _ORDERS.check(sort)
     if sort == "winrate":
-        return "guild_id = $1 AND matches_played >= $2", (guild_id, min_matches)
+        return f"guild_id = $1 AND {statements.played_at_least(min_matches)}", (guild_id,)
     return "guild_id = $1", (guild_id,)
 
 

@@ -1043,12 +1043,16 @@ class SqliteStore:
 
         return await self._call(lambda conn: _read(conn, work))
 
-    async def player_rating(self, guild_id: int, user_id: int, *, history: int = 20) -> PlayerRating | None:
+    async def player_rating(
+        self, guild_id: int, user_id: int, *, history: int = 20, ranked_count: int | None = None
+    ) -> PlayerRating | None:
         def work(conn: sqlite3.Connection) -> PlayerRating | None:
             mine = conn.execute(ratings.PLAYER_QUERY, {"guild": guild_id, "user": user_id}).fetchone()
             if mine is None:
                 return None
-            ranked = conn.execute(ratings.board_size_query(True), {"guild": guild_id}).fetchone()[0]
+            ranked = ranked_count
+            if ranked is None:
+                ranked = conn.execute(ratings.board_size_query(True), {"guild": guild_id}).fetchone()[0]
             rank = None
             if mine[3] >= RATED_TO_RANK:
                 ahead = conn.execute(
@@ -1059,13 +1063,13 @@ class SqliteStore:
 
         return await self._call(lambda conn: _read(conn, work))
 
-    async def recent_matches(self, guild_id: int, *, limit: int = 10) -> list[MatchSummary]:
+    async def recent_matches(
+        self, guild_id: int, *, limit: int = 10, before: tuple[float, int] | None = None
+    ) -> list[MatchSummary]:
+        sql, values = statements.recent_matches(guild_id, limit, before)
+
         def work(conn: sqlite3.Connection) -> list[MatchSummary]:
-            matches = conn.execute(
-                "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played, house_rules "
-                "FROM match_results WHERE guild_id = ? ORDER BY finished_at DESC, table_id DESC LIMIT ?",
-                (guild_id, max(0, limit)),
-            ).fetchall()
+            matches = conn.execute(sql, values).fetchall()
             return [
                 MatchSummary(
                     table_id=table_id,
@@ -1155,7 +1159,7 @@ def _shard_filter(shards: ShardSet | None) -> tuple[str, tuple[Any, ...]]:
 def _board_filter(guild_id: int, sort: LeaderboardSort, min_matches: int) -> tuple[str, tuple[int, ...]]:
     _ORDERS.check(sort)
     if sort == "winrate":
-        return "guild_id = ? AND matches_played >= ?", (guild_id, min_matches)
+        return f"guild_id = ? AND {statements.played_at_least(min_matches)}", (guild_id,)
     return "guild_id = ?", (guild_id,)
 
 

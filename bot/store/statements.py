@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from bot.store.base import LeaderboardSort
+from bot.store.base import WIN_RATE_MIN_MATCHES, LeaderboardSort
 
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, ruleset, options, turn_timeout, board_message_id, "
@@ -88,6 +88,39 @@ class BoardOrders:
     def check(self, sort: LeaderboardSort) -> None:
         if sort not in self.order_by:
             raise ValueError(f"unknown leaderboard order {sort!r}")
+
+
+def played_at_least(min_matches: int) -> str:
+    """The win-rate board's condition on matches_played, written so that the board's partial index
+    (migrations/0015: ``WHERE matches_played >= 5``) applies: the index's own condition as a literal (a
+    parameter would not show the planner that the index holds every row asked for; PostgreSQL keeps one
+    generic plan of a prepared statement), and a higher minimum added to it. A lower one (no caller of the bot
+    asks for it) is read without that index: the guild's rows, sorted."""
+    floor = int(min_matches)
+    indexed = f"matches_played >= {WIN_RATE_MIN_MATCHES}"
+    if floor == WIN_RATE_MIN_MATCHES:
+        return indexed
+    if floor > WIN_RATE_MIN_MATCHES:
+        return f"{indexed} AND matches_played >= {floor}"
+    return f"matches_played >= {floor}"
+
+
+# A guild's finished matches, newest first: ``match_results_recent`` (migrations/0002) term for term; a next
+# page starts after the last match of the one before (a keyset: a range of the index, whatever the page's
+# number).
+RECENT_MATCHES = (
+    "SELECT table_id, guild_id, channel_id, preset, finished_at, rounds_played, house_rules "
+    "FROM match_results WHERE guild_id = :guild{after} ORDER BY finished_at DESC, table_id DESC LIMIT :limit"
+)
+RECENT_AFTER = " AND (finished_at, table_id) < (:at, :table)"
+
+
+def recent_matches(guild_id: int, limit: int, before: tuple[float, int] | None) -> tuple[str, dict[str, Any]]:
+    """``RECENT_MATCHES`` (:name parameters) and its values."""
+    values: dict[str, Any] = {"guild": guild_id, "limit": max(0, limit)}
+    if before is None:
+        return RECENT_MATCHES.format(after=""), values
+    return RECENT_MATCHES.format(after=RECENT_AFTER), {**values, "at": before[0], "table": before[1]}
 
 
 # --- statements both dialects share -------------------------------------------------------------------------

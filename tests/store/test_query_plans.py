@@ -3,6 +3,8 @@
 The statistics' leaderboard (wins, points, win rate) reads its page from an index in its order. The rating
 board's people are read by player_stats' primary key and sorted on SQLite (migrations/0013: no index there
 moves at every match), from their ordered index on PostgreSQL (checked here: no sequential scan).
+These few rows show that an index can serve each query; tests/store/test_board_plans_realistic.py shows the
+leaderboards' plans a real server picks, with its statistics, on a guild of 100,000 matches.
 
 SQLite: EXPLAIN QUERY PLAN of every statement traced. PostgreSQL: EXPLAIN of every statement logged, with
 sequential scans and sorts disabled for the session, so that a plan that still has one has no index to use.
@@ -69,6 +71,7 @@ async def exercise_every_query(store: Store) -> None:
         await finish_match(store, 3, [(11, 1, 0), (12, 2, 5)], now=3.0)
     await store.player_rating(GUILD, 11)
     await store.recent_matches(GUILD)
+    await store.recent_matches(GUILD, limit=5, before=(2.0, table_id))  # a next page of /eights history
     await store.open_tables_of_user(1)
     # A move naming 11 in its action, events and state: forget rewrites them (by primary key).
     await store.commit_move(MoveCommit(
