@@ -154,7 +154,12 @@ _SENTENCES: dict[str, Callable[[Ruleset], str]] = {
     "draw_caps": lambda rs: (
         _upper_first(
             "; ".join(
-                _("stacked {rank}s make at most {n} cards owed", rank=RANK_CODES[r], n=n)
+                ngettext(
+                    "stacked {rank}s make at most {n} card owed",
+                    "stacked {rank}s make at most {n} cards owed",
+                    n,
+                    rank=RANK_CODES[r],
+                )
                 for r, n in rs.draw_caps
             )
         )

@@ -738,9 +738,12 @@ def rules_help(ruleset: Ruleset) -> str:
         )
     else:
         lines.append(
-            _(
+            ngettext(
+                "• The round ends when a hand is empty, or is blocked when {passes} pass in a row (or after"
+                " {turns} turns).",
                 "• The round ends when a hand is empty, or is blocked when {passes} passes in a row (or after"
                 " {turns} turns).",
+                rs.blocked_after,
                 passes=rs.blocked_after,
                 turns=rs.turn_cap,
             )
