@@ -5,14 +5,16 @@ moves its application commands under the bot's ``EightsGroup`` when it is loaded
 binding (its ``interaction_check`` and autocompletes still apply).
 
 Every refusal (``ServiceError``) is a short private answer and changes nothing public. Anything unexpected is
-logged with a short reference the user sees; no traceback reaches Discord.
+logged with a short reference the user sees; no traceback reaches Discord. An answer that cannot reach Discord
+(``ANSWER_FAILURES``: a refusal of Discord's, or the network gone) is a WARNING without a traceback, and
+nothing of it reaches discord.py's own handlers, which would log the item clicked (a hand's card) or the
+command's error with it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,6 +26,7 @@ from bot.delivery import answers
 from bot.delivery.answers import answer_privately
 from bot.i18n import N_, _
 from bot.service import DatabaseFault, ServiceError
+from bot.ui.controls import ANSWER_FAILURES, contain_escaped, error_reference, failure_summary
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +48,16 @@ MAX_TYPED = 100
 MAX_TYPED_VALUE = 200
 
 
-def error_reference() -> str:
-    return uuid.uuid4().hex[:8]
+async def answer_or_warn(interaction: discord.Interaction, text: str, where: str) -> None:
+    """A private answer (a refusal, an error's reference) that may not reach its user: Discord refused it, or
+    the network is gone (``ANSWER_FAILURES``). That is logged as a WARNING without a traceback (no bug of the
+    bot's; the traceback would carry along the error being answered), and goes no further."""
+    try:
+        await answer_privately(interaction, text)
+    except ANSWER_FAILURES as failure:
+        log.warning(
+            "could not answer interaction %s (%s): %s", interaction.id, where, failure_summary(failure)
+        )
 
 
 async def answer_unexpected(interaction: discord.Interaction, error: BaseException, where: str) -> None:
@@ -62,8 +73,7 @@ async def answer_unexpected(interaction: discord.Interaction, error: BaseExcepti
     if isinstance(error, DatabaseFault) and error.unavailable:
         # An outage: the service logs it once when it starts and once when it ends, not once per click.
         log.debug("database unavailable in %s: %s", where, error)
-        with contextlib.suppress(discord.HTTPException):
-            await answer_privately(interaction, _(STORE_IN_DOUBT if error.in_doubt else STORE_FAILED))
+        await answer_or_warn(interaction, _(STORE_IN_DOUBT if error.in_doubt else STORE_FAILED), where)
         return
     ref = error_reference()
     text = _("Something went wrong (ref {ref}).", ref=ref)
@@ -78,8 +88,8 @@ async def answer_unexpected(interaction: discord.Interaction, error: BaseExcepti
         log.error("unexpected error in %s (ref %s)", where, ref, exc_info=error)
     try:
         await answer_privately(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not tell the user about error ref %s", ref)
+    except ANSWER_FAILURES as failure:
+        log.warning("could not tell the user about error ref %s: %s", ref, failure_summary(failure))
 
 
 @contextlib.asynccontextmanager
@@ -95,7 +105,7 @@ async def answering_control(
     try:
         yield
     except ServiceError as error:
-        await answer_privately(interaction, error.message)
+        await answer_or_warn(interaction, error.message, where)
     except Exception as error:
         await answer_unexpected(interaction, error, where)
     finally:
@@ -110,29 +120,31 @@ class EightsGroup(app_commands.Group):
         super().__init__(name=GROUP_NAME, description=GROUP_DESCRIPTION, guild_only=True)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Answers the error; nothing it raises goes on to discord.py (``contain_escaped``), which would log
+        it without a reference, the command's error chained to it (a ``TransformerError`` quotes the value
+        typed)."""
+        where = f"/{interaction.command.qualified_name if interaction.command else '?'}"
         try:
-            await self._answer_error(interaction, error)
+            await contain_escaped(interaction, where, self._answer_error(interaction, error, where))
         finally:
             answers.unwatch(interaction)
 
     async def _answer_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, where: str
     ) -> None:
         original: BaseException = error
         if isinstance(error, app_commands.CommandInvokeError):
             original = error.original
         if isinstance(original, ServiceError):
-            await answer_privately(interaction, original.message)
+            await answer_or_warn(interaction, original.message, where)
             return
         if isinstance(original, app_commands.TransformerError):
-            await answer_privately(interaction, _(UNREADABLE_OPTION))
+            await answer_or_warn(interaction, _(UNREADABLE_OPTION), where)
             return
         if isinstance(original, app_commands.CheckFailure):
-            await answer_privately(interaction, _("You can't use this command here."))
+            await answer_or_warn(interaction, _("You can't use this command here."), where)
             return
-        await answer_unexpected(
-            interaction, original, f"/{interaction.command.qualified_name if interaction.command else '?'}"
-        )
+        await answer_unexpected(interaction, original, where)
 
 
 class FeatureCog(commands.Cog):

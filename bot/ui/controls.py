@@ -10,16 +10,20 @@ a double tap is refused ("That move is no longer possible.").
 
 A click is handed to the cog registered under ``COG_NAME`` (``ControlHandler.on_control``); this module only
 builds and parses components and lays them out within Discord's limits (5 rows, 5 buttons a row, 25 options a
-select).
+select). Nothing a click raises leaves ``_dispatch`` (``contain_escaped``): discord.py would log the clicked
+item's repr, whose label is a card of a private hand.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import uuid
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+import aiohttp
 import discord
 
 from bot.engine import card_label, card_title, parse_card
@@ -168,17 +172,78 @@ class ControlHandler(Protocol):
     ) -> None: ...
 
 
+# An answer that did not reach Discord: Discord refused or failed it (``discord.HTTPException``), or the
+# network did (aiohttp's errors, ServerDisconnectedError and ClientOSError among them, which discord.py raises
+# as they are once its own retries are spent; a socket's OSError; a request that timed out, asyncio's
+# TimeoutError, which is the builtin one).
+ANSWER_FAILURES: tuple[type[Exception], ...] = (
+    discord.HTTPException,
+    aiohttp.ClientError,
+    OSError,
+    TimeoutError,
+)
+ESCAPED = N_("Something went wrong (ref {ref}).")
+
+
+def error_reference() -> str:
+    """The short reference an unexpected error is logged with and its user is shown."""
+    return uuid.uuid4().hex[:8]
+
+
+def failure_summary(error: BaseException) -> str:
+    """An answer's failure in a few words, for a WARNING line without a traceback: Discord's status and error
+    code, or the network error's kind and text (aiohttp's name the host, never what was being sent)."""
+    if isinstance(error, discord.HTTPException):
+        return f"{type(error).__name__} {error.status} ({error.code})"  # e.g. "HTTPException 503 (0)"
+    text = str(error)
+    return f"{type(error).__name__}: {text[:200]}" if text else type(error).__name__
+
+
+async def contain_escaped(interaction: discord.Interaction, where: str, handling: Awaitable[None]) -> None:
+    """Await ``handling`` (a click's or a form's handler); whatever it raises stops here, as discord.py
+    would log it with the item's repr (a hand's button or select names its card) and no reference.
+
+    The handlers answer their own errors (``bot.exts._group``), so what reaches this is an answer that failed
+    (``ANSWER_FAILURES``: Discord or the network gone), logged as a WARNING without a traceback (no bug of the
+    bot's; the traceback would carry along the error being answered), or a bug, logged with a reference and
+    its traceback and, if nothing was answered yet, the reference told to the user. ``where`` names the
+    control's action, never its argument (a card). ``asyncio.CancelledError`` goes on."""
+    try:
+        await handling
+    except Exception as error:
+        ref = error_reference()
+        if isinstance(error, ANSWER_FAILURES):
+            log.warning(
+                "interaction %s (%s) could not be answered (ref %s): %s",
+                interaction.id,
+                where,
+                ref,
+                failure_summary(error),
+            )
+            return
+        log.error("unexpected error in %s (ref %s)", where, ref, exc_info=error)
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.send_message(_(ESCAPED, ref=ref), ephemeral=True)
+        except Exception as failure:  # (nothing more to do: it must not reach discord.py either)
+            log.warning("could not tell the user about error ref %s: %s", ref, failure_summary(failure))
+
+
 async def _dispatch(
     item: discord.ui.Item[Any], interaction: discord.Interaction, control: Control, values: list[str]
 ) -> None:
     try:
-        found = await routing.handler(interaction, COG_NAME, ControlHandler)  # type: ignore[type-abstract]
-        if found is not None:
-            await found.on_control(interaction, control, values)
+        await contain_escaped(interaction, f"control {control.action}", _handle(interaction, control, values))
     finally:
         # discord.py rebuilt the clicked message's whole view to find this item (``View.from_message``);
         # nothing uses it once the callback is done.
         release(item.view)
+
+
+async def _handle(interaction: discord.Interaction, control: Control, values: list[str]) -> None:
+    found = await routing.handler(interaction, COG_NAME, ControlHandler)  # type: ignore[type-abstract]
+    if found is not None:
+        await found.on_control(interaction, control, values)
 
 
 def release(view: object) -> None:

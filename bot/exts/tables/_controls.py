@@ -4,7 +4,9 @@ service, and answers; a move is shown by the publisher, and the acting player ge
 in place.
 
 Every refusal (``ServiceError``) is a short private answer and changes nothing public; anything unexpected is
-answered with a reference (``bot.exts._group.answer_unexpected``).
+answered with a reference (``bot.exts._group.answer_unexpected``). An answer that cannot reach Discord (the
+network gone) is logged without a traceback (``answer_or_warn``), and nothing a handler raises reaches
+discord.py (``bot.ui.controls.contain_escaped``), whose own log line would name the clicked item: a card.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from bot.delivery import answers
 from bot.delivery.answers import acknowledge, answer_privately
 from bot.delivery.hands import HandMessages
 from bot.delivery.publisher import TablePublisher
-from bot.exts._group import EightsGroup, answer_unexpected
+from bot.exts._group import EightsGroup, answer_or_warn, answer_unexpected
 from bot.exts.tables._base import TableCog
 from bot.exts.tables._house_rules import HouseCog
 from bot.exts.tables._play import control_intent
 from bot.i18n import N_, _
 from bot.service import EXPIRED, ServiceError, TableService
 from bot.ui.controls import (
+    ANSWER_FAILURES,
     CATCH,
     COG_NAME,
     CPU,
@@ -43,6 +46,8 @@ from bot.ui.controls import (
     START,
     SUIT,
     Control,
+    contain_escaped,
+    failure_summary,
     modal_control,
     unclaimed,
 )
@@ -80,15 +85,18 @@ class ControlsCog(TableCog, name=COG_NAME):
         control is not valid."""
         found = modal_control(interaction)
         if found is not None:
-            await self.on_control(interaction, *found)
+            control, typed = found
+            await contain_escaped(
+                interaction, f"form {control.action}", self.on_control(interaction, control, typed)
+            )
         elif unclaimed(interaction):
             # The bot's kind of id that matches none of its controls (only a tampered client sends one):
             # nothing else answers it, so it gets the answer of a control that does not exist any more.
             use_player_locale(interaction)
             try:
                 await answer_privately(interaction, _("That control is not valid any more."))
-            except discord.HTTPException as error:
-                log.debug("could not answer a stray control %s: %s", interaction.id, error)
+            except ANSWER_FAILURES as error:
+                log.debug("could not answer a stray control %s: %s", interaction.id, failure_summary(error))
 
     async def on_control(self, interaction: discord.Interaction, control: Control, values: list[str]) -> None:
         """A click on a table's button, a choice in its select, or a form submitted (``bot.ui.controls``).
@@ -115,7 +123,8 @@ class ControlsCog(TableCog, name=COG_NAME):
                 message = _(FINISHED_BUTTON)
             else:
                 message = error.message
-            await answer_privately(interaction, message)
+            # The answer may meet the network gone: it must not reach discord.py (module docstring).
+            await answer_or_warn(interaction, message, f"control {control.action}")
         except Exception as error:
             await answer_unexpected(interaction, error, f"control {control.action}")
         finally:
