@@ -31,6 +31,7 @@ from discord import app_commands
 from bot.delivery.answers import TRUSTED_AGE
 from bot.delivery.store_failures import level_of
 from bot.service import DatabaseFault, ServiceError
+from bot.ui.controls import ANSWER_FAILURES
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def quiet_autocomplete(method: Autocomplete[ChoiceT]) -> Autocomplete[ChoiceT]:
         if not interaction.response.is_done():
             try:
                 await interaction.response.autocomplete(found)
-            except discord.HTTPException as error:  # e.g. 10062: it reached the bot after Discord's 3 s
+            except ANSWER_FAILURES as error:  # 10062 (it reached the bot after Discord's 3 s), the network
                 log.debug("autocomplete %s could not be answered: %s", method.__name__, error)
                 # Nobody can answer it now: discord.py, which answers an autocomplete whose response is not
                 # done, must not try again (and log the same refusal with a traceback).

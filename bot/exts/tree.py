@@ -25,6 +25,7 @@ from discord import app_commands
 from bot.delivery.answers import answer_privately
 from bot.exts._group import UNREADABLE_OPTION
 from bot.i18n import _
+from bot.ui.controls import ANSWER_FAILURES
 from bot.ui.locales import use_player_locale
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ class EightsTree(app_commands.CommandTree[Any]):
                     await interaction.response.autocomplete([])
                 else:
                     await answer_privately(interaction, _(UNREADABLE_OPTION))
-            except discord.HTTPException as error:
+            except ANSWER_FAILURES as error:  # (a network failure too: no traceback quoting the option)
                 log.debug("could not refuse interaction %s: %s", interaction.id, error)
             return False
         return True

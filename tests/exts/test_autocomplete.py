@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -24,7 +25,7 @@ CHOICES = [app_commands.Choice(name="Hand size", value="hand_size")]
 
 
 class RecordingResponse:
-    def __init__(self, refuse: discord.HTTPException | None = None) -> None:
+    def __init__(self, refuse: Exception | None = None) -> None:
         self.answers: list[list[app_commands.Choice[str]]] = []
         self.refuse = refuse
         self._response_type: discord.InteractionResponseType | None = None
@@ -39,7 +40,7 @@ class RecordingResponse:
         self._response_type = discord.InteractionResponseType.autocomplete_result
 
 
-def keystroke(age: float = 0.0, refuse: discord.HTTPException | None = None) -> Any:
+def keystroke(age: float = 0.0, refuse: Exception | None = None) -> Any:
     """An autocomplete interaction Discord created ``age`` seconds ago."""
     created = datetime.now(UTC) - timedelta(seconds=age)
     return SimpleNamespace(id=discord.utils.time_snowflake(created), response=RecordingResponse(refuse))
@@ -164,6 +165,27 @@ async def test_an_answer_discord_no_longer_takes_is_dropped_without_a_traceback(
 
     asked = keystroke(refuse=unknown_interaction())
     with caplog.at_level(logging.DEBUG, logger="bot.exts.autocomplete"):
+        assert await ask(Cog(found), asked) == CHOICES
+    assert asked.response.is_done()
+    assert all(r.exc_info is None and r.levelno == logging.DEBUG for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [aiohttp.ServerDisconnectedError(), ConnectionResetError("reset by peer"), TimeoutError()],
+    ids=["disconnected", "reset", "timeout"],
+)
+async def test_an_answer_the_network_loses_is_dropped_without_a_traceback(
+    caplog: pytest.LogCaptureFixture, failure: Exception
+) -> None:
+    """The connection dropped while the choices were sent: logged at DEBUG like a refusal, never escaping to
+    discord.py (which would log a traceback per keystroke)."""
+
+    async def found() -> list[app_commands.Choice[str]]:
+        return CHOICES
+
+    asked = keystroke(refuse=failure)
+    with caplog.at_level(logging.DEBUG):
         assert await ask(Cog(found), asked) == CHOICES
     assert asked.response.is_done()
     assert all(r.exc_info is None and r.levelno == logging.DEBUG for r in caplog.records)
