@@ -90,8 +90,10 @@ def move_of(rnd: CrazierRound, position: int, intent: Intent) -> Move:
             and rnd.is_legal(plain._replace(colour="B"))
         ):
             raise ServiceError("need_suit", _("Name a colour with that 8 (suit option)."))
-        if not is_wild(card) or rnd.hands[position] == [card]:
+        if is_wild(card) and rnd.hands[position] == [card]:
             colour = None  # a last 8 ends the game: a colour typed with it is not asked for
+        # A colour typed with a card that is not an 8 is the engine's to refuse (905), as in the standard game
+        # (bot.service.moves.apply_intent), not dropped.
         return Move.discard(position, card, colour)
     if kind == IntentKind.EFFECT:
         card = parse_card(intent.card)

@@ -8,10 +8,13 @@ seat cannot see, so the search never peeks.
 * easy: a random legal move (each distinct card or choice equally likely).
 * normal: rules of thumb: a Potion before discarding, discard a matching card (an 8 last, naming the colour it
   holds most of), play an effect aimed at the opponent closest to winning, never against itself or a teammate,
-  then end the turn.
+  then end the turn. A choice that must make a player draw (Angel of Hope) goes to an opponent, however many
+  cards it holds: first one who draws (the closest to winning), then one whose Castles cut the draw to
+  nothing (as if nobody drew), and only then itself or a teammate (``_draw_tier``).
 * hard: tries every legal move, finishes its turn after it as ``normal`` would, and keeps the move whose end
   of turn scores best (cards in hand against the opponents', the cards in play, the threats of King Arthur and
-  Mordred).
+  Mordred). A move that makes a player draw is only looked at for the players ``normal`` would rank first
+  (``_draw_tier``): the search's one random deal could make its own draw look better.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ LEVELS = ("easy", "normal", "hard")
 ASSET_VALUE = {"4": 2.0, "5": 5.0, "6": 3.0, "J": 4.0, "Q": 3.0, "K": 3.0}
 #: Which effect ``normal`` plays first when several are possible (lower first).
 EFFECT_ORDER = {"K": 0, "Q": 1, "5": 2, "J": 3, "6": 4, "4": 5, "2": 6, "10": 7, "9": 8, "7": 9, "3": 10}
+#: How many cards the player a card's ability chooses draws (by rank): Forbidden Knowledge, Angel of Hope.
+DRAWS = {"2": 2, "5": 1}
 
 
 def choose_action(game: CrazierRound, seat: int, level: str, *, seed: int) -> Move:
@@ -77,14 +82,37 @@ def _card_worth(view: dict[str, Any], seat: int, card: str) -> float:
     return -worth if _team(view, seat, owner) else worth + 0.1 * _threat(view, owner)
 
 
+def _castles(view: dict[str, Any], target: int) -> int:
+    return sum(1 for c in view["in_play"][target] if rank_of(c) == "6")
+
+
 def _player_worth(view: dict[str, Any], seat: int, target: int) -> float:
     """Making ``target`` draw: good against an opponent, the more the closer it is to winning (worth playing
     unless its hand is already large: ``_threat`` alone is below zero for nearly every opponent, and the card
-    was never played); bad for oneself or a teammate."""
+    was never played); bad for oneself or a teammate. Whether to play a card for its effect; a choice among
+    players ranks them by ``_draw_tier`` first (an opponent with a large hand scores below oneself here)."""
     if _team(view, seat, target):
         return -10.0
-    castles = sum(1 for c in view["in_play"][target] if rank_of(c) == "6")
-    return 10.0 + _threat(view, target) - 3.0 * castles
+    return 10.0 + _threat(view, target) - 3.0 * _castles(view, target)
+
+
+def _draw_tier(teammate: bool, castles: int, draws: int) -> int:
+    """Where a player comes among those a card makes draw ``draws`` cards, for the chooser (higher first):
+    2, an opponent who draws; 1, an opponent whose Castles cut the draw to nothing (as if nobody drew); 0,
+    oneself or a teammate, who draws them all (a card in one's own hand, or a teammate's, is a step away from
+    winning: fewest cards, empty hand). So an opponent always comes first, however many cards it holds."""
+    if teammate:
+        return 0
+    return 2 if castles < draws else 1
+
+
+def _player_rank(view: dict[str, Any], seat: int, target: int) -> tuple[int, float]:
+    """How ``normal`` ranks ``target`` for its pending choice of a player who draws (Angel of Hope): its
+    ``_draw_tier``, then its ``_player_worth`` (among opponents who draw, the one closest to winning)."""
+    card = (view.get("choice") or {}).get("card")
+    draws = DRAWS.get(rank_of(card), 1) if card else 1
+    tier = _draw_tier(bool(_team(view, seat, target)), _castles(view, target), draws)
+    return tier, _player_worth(view, seat, target)
 
 
 def normal_move(view: dict[str, Any], legal: list[Move]) -> Move:
@@ -112,7 +140,7 @@ def _normal_choice(view: dict[str, Any], seat: int, moves: list[Move]) -> Move:
         # Destroying and deciding first: a Dragon may clear the way, King Arthur and Mordred were decided.
         return min(moves, key=lambda m: EFFECT_ORDER.get(rank_of(m.card or ""), 99))
     if kind == PLAYER_MOVE:
-        return max(moves, key=lambda m: _player_worth(view, seat, m.target if m.target is not None else seat))
+        return max(moves, key=lambda m: _player_rank(view, seat, m.target if m.target is not None else seat))
     if kind == CARD_MOVE:
         return max(moves, key=lambda m: _card_worth(view, seat, m.target_card or ""))
     seen = (view.get("choice") or {}).get("seen")
@@ -221,10 +249,33 @@ def _finish_turn(game: CrazierRound, seat: int) -> None:
 HARD_TIME_BUDGET = 0.040
 
 
+def _best_draw_targets(game: CrazierRound, seat: int, legal: list[Move]) -> list[Move]:
+    """``legal`` without the moves making a player draw (Forbidden Knowledge played at them, an Angel of
+    Hope's choice) whose player is in a lower ``_draw_tier`` than another the same card could choose."""
+    if all(m.target is None for m in legal):
+        return legal
+    ch = game.choice
+    source = ch["entry"][0] if ch is not None and ch["by"] == seat and ch["kind"] == PLAYER_MOVE else None
+    tiers: dict[int, int] = {}
+    best: dict[tuple[str, str | None], int] = {}
+    for i, m in enumerate(legal):
+        card = m.card if m.kind == EFFECT else source
+        draws = DRAWS.get(rank_of(card), 0) if m.target is not None and card is not None else 0
+        if draws:
+            t = m.target
+            assert t is not None
+            tier = _draw_tier(game.team_of(t) == game.team_of(seat), game.fewer_draws(t), draws)
+            tiers[i] = tier
+            key = (m.kind, m.card)
+            best[key] = max(best.get(key, tier), tier)
+    return [m for i, m in enumerate(legal) if i not in tiers or tiers[i] == best[(m.kind, m.card)]]
+
+
 def _hard(
     game: CrazierRound, seat: int, legal: list[Move], rng: random.Random, budget: float | None = None
 ) -> Move:
     budget = HARD_TIME_BUDGET if budget is None else budget  # read now: tests lift it
+    legal = _best_draw_targets(game, seat, legal)
     if len(legal) == 1:
         return legal[0]
     started = time.perf_counter()
