@@ -23,6 +23,7 @@ from bot.service.live import (
     capacity,
     position_of,
     round_token,
+    was_kicked,
 )
 from bot.service.models import CPU_LEVELS, Actor, Outcome, TableEvent
 from bot.service.moves import route
@@ -335,14 +336,16 @@ class LobbyUseCases:
         takes the seat over. A kicked member can't join this table again, and is never its host: a kicked
         host's role passes to the next person playing their own seat, else the table has none until a
         person takes their seat back (managers keep their say meanwhile).
-        Errors: "not_host", "not_seated" (the member has no seat), "kick_self"."""
+        Errors: "not_host", "not_seated" (the member has no seat, or was kicked already), "kick_self"."""
 
         def change(work: Work) -> None:
             check_host(work, actor)
             if member_id == actor.user_id:
                 raise ServiceError("kick_self", _("You can't kick yourself; use /eights leave."))
             position = position_of(work.seats, member_id)
-            if position is None:
+            if position is None or was_kicked(work.doc, member_id):
+                # A kicked member's seat keeps their id for the results, but it is no longer theirs: a second
+                # kick (a double tap, another moderator) is refused and changes nothing.
                 raise ServiceError("not_seated", _("That member is not seated at this table."))
             name = work.seats[position].display_name
             work.doc["kicked"].append(member_id)
