@@ -42,7 +42,7 @@ from bot.store.base import (
     SeatRecord,
     Store,
     StoreError,
-    StoreTimedOutError,
+    StoreRefusedError,
     StoreUnavailableError,
     TableRecord,
 )
@@ -397,7 +397,7 @@ class TableRegistry:
         try:
             record = await create()
         except (StoreUnavailableError, DamagedDatabaseError) as error:
-            stored = await self._stored_anyway(opened) if isinstance(error, StoreUnavailableError) else False
+            stored = await self._stored_anyway(opened) if _may_be_stored(error) else False
             if not stored:
                 self._not_stored(error, stored, show_if_opened)
             self.outage.succeeded()
@@ -500,16 +500,15 @@ class TableRegistry:
     ) -> NoReturn:
         """A commit (a move's, a new table's) that was not stored, or not known to be (``stored`` None):
         counted as failed and refused. One not known is asked about again later (``recheck``, which raises
-        StoreError while the database does not answer) and, when the server may still run it, refused as
-        in doubt (CommitInDoubtError: "the table will show it in a moment"), not as "nothing changed"."""
+        StoreError while the database does not answer) and refused as in doubt (CommitInDoubtError: "the
+        table will show it in a moment"), not as "nothing changed"."""
         self.outage.commit_failed(error)
         if stored is None:
             self._recheck_later(IN_DOUBT_RECHECK, recheck)
-            if isinstance(error, StoreTimedOutError):
-                # The server holds the statement and may run it when it wakes: the player is told it is not
-                # known yet, not that nothing changed. (A connection refused or cut rolls an uncommitted
-                # transaction back: nothing changed, as said.)
-                raise CommitInDoubtError(str(error)) from error
+            # Whatever broke (a connection cut after the server committed, its answer lost; a server that
+            # holds the statement and may run it when it wakes), the database could not say: the player is
+            # told it is not known yet, not that nothing changed.
+            raise CommitInDoubtError(str(error)) from error
         raise error
 
     async def _settle_unconfirmed(self, live: LiveTable) -> bool:
@@ -606,7 +605,7 @@ class TableRegistry:
         except (StoreUnavailableError, DamagedDatabaseError) as error:
             stored = (
                 await self._stored_anyway(lambda: self._at_next_version(live))
-                if isinstance(error, StoreUnavailableError)
+                if _may_be_stored(error)
                 else False
             )
             if not stored:
@@ -637,6 +636,13 @@ class TableRegistry:
             {user: tuple(events) for user, events in work.private.items()},
             version,
         )
+
+
+def _may_be_stored(error: StoreError) -> bool:
+    """Whether a commit that failed with ``error`` may have reached the database all the same (its connection
+    broke in flight, or the server did not answer in time), so that the database is asked. One refused before
+    anything was sent (StoreRefusedError), or by a damaged database, was not: nothing changed."""
+    return isinstance(error, StoreUnavailableError) and not isinstance(error, StoreRefusedError)
 
 
 def _in_doubt(rows: list[OutboxRow]) -> tuple[UntoldLine | None, list[OutboxRow]]:

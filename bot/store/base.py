@@ -89,13 +89,20 @@ class StoreError(Exception):
 
 class StoreUnavailableError(StoreError):
     """The database could not be reached or could not write (a server restarting, connections cut, a file
-    locked by another process, a full disk). The statement was rolled back: nothing changed. Trying again
-    once the database is back is safe."""
+    locked by another process, a full disk). Nothing changed, unless the statement was a commit whose
+    connection broke after it was sent: the server may have stored it (the service asks the database, see
+    ``bot.service.registry``). Trying again once the database is back is safe."""
 
 
 class StoreTimedOutError(StoreUnavailableError):
     """The server took the statement and did not answer in time (a server that stopped answering, a hung
-    machine): unlike a connection refused or cut, it may still run the statement when it wakes."""
+    machine): it may still run the statement when it wakes."""
+
+
+class StoreRefusedError(StoreUnavailableError):
+    """No statement was sent: the database could not be reached or refused the connection (a server down or
+    out of reach, not accepting connections, out of connection slots, starting up). Nothing changed, for
+    certain: a commit refused so is not asked about."""
 
 
 class CommitInDoubtError(StoreUnavailableError):

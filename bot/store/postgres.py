@@ -56,6 +56,7 @@ from bot.store.base import (
     Rater,
     SeatRecord,
     StoreError,
+    StoreRefusedError,
     StoreTimedOutError,
     StoreUnavailableError,
     TableExistsError,
@@ -130,11 +131,45 @@ SELECT id FROM created
 
 # Seconds a statement may take before the store gives it up as the server's fault (a move waits no longer).
 COMMAND_TIMEOUT = 60.0
+# How long a statement waits for a row or a lock another session holds (a DBA's script, a report taking FOR
+# UPDATE) before the server gives it up, changing nothing (LockNotAvailableError: "could not save, nothing
+# changed"): SQLite's busy timeout (``sqlite.BUSY_TIMEOUT_MS``). Without it a move would wait up to
+# COMMAND_TIMEOUT, holding its table. ``?lock_timeout=`` in DATABASE_URL sets another (0: wait as long as it
+# takes). The migrations, which wait for another process's migrating, set it off on their connection.
+LOCK_TIMEOUT = "5s"
+
+# Where asyncpg opens a connection: an error raised there was raised before any statement was sent.
+_CONNECTING = {("asyncpg.pool", "_get_new_connection"), ("asyncpg.connection", "connect")}
+
+
+def _while_connecting(error: BaseException) -> bool:
+    """Whether ``error`` was raised while a connection was being opened (the pool's, a connection of the
+    store's own), or on a connection already closed: no statement of the store's was sent."""
+    if isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error):
+        return True  # asyncpg checks before it sends anything
+    tb = error.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if (frame.f_globals.get("__name__"), frame.f_code.co_name) in _CONNECTING:
+            return True
+        if frame.f_globals.get("__name__") == "asyncpg.connect_utils":
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def _is_unavailable(error: BaseException) -> bool:
     """The server cannot be used now (restarting, unreachable, connections cut, disk full, a standby after
-    a failover); the statement did not commit, and the same work may succeed once it is back."""
+    a failover); the statement did not commit, or its commit is in doubt (a connection cut in flight: the
+    service asks), and the same work may succeed once it is back."""
+    if _while_connecting(error) and isinstance(
+        error, OSError | TimeoutError | asyncpg.PostgresError | asyncpg.InterfaceError
+    ):
+        # The server out of reach, or refusing this connection: not accepting connections (ALTER DATABASE
+        # … ALLOW_CONNECTIONS false, 55000), out of slots (53300), starting up or shutting down (57P03), a
+        # login refused (28000, 28P01: pg_hba.conf or the password changed under the running bot). The store
+        # opened on it, so none of these is a wrong URL.
+        return True
     if isinstance(error, asyncpg.InterfaceError):
         # A connection the server or the network closed; other interface errors are the bot's own bugs.
         return isinstance(error, asyncpg.ConnectionDoesNotExistError) or "closed" in str(error)
@@ -147,10 +182,12 @@ def _is_unavailable(error: BaseException) -> bool:
         OSError
         | TimeoutError
         | asyncpg.PostgresConnectionError
-        | asyncpg.OperatorInterventionError  # admin shutdown, pg_terminate_backend, starting up
+        | asyncpg.OperatorInterventionError  # admin shutdown, pg_terminate_backend, starting up, and a
+        # statement cancelled (57014: statement_timeout, pg_cancel_backend): rolled back, or its commit in
+        # doubt if the connection went too (the service asks)
         | asyncpg.InsufficientResourcesError  # disk full, too many connections
         | asyncpg.ReadOnlySQLTransactionError  # a standby after a failover
-        | asyncpg.LockNotAvailableError  # the server's lock_timeout: a row held by another session
+        | asyncpg.LockNotAvailableError  # lock_timeout (LOCK_TIMEOUT): a row held by another session
         | asyncpg.TransactionRollbackError,  # a serialization failure or a deadlock: rolled back
     )
 
@@ -158,8 +195,11 @@ def _is_unavailable(error: BaseException) -> bool:
 def _server_settings(target: DatabaseTarget, schema: str | None) -> dict[str, str]:
     """The session settings of every connection the store opens."""
     settings = {"application_name": APPLICATION_NAME}
-    if "synchronous_commit" not in parse_qs(urlsplit(target.url).query):  # why: see the module docstring
+    query = parse_qs(urlsplit(target.url).query)
+    if "synchronous_commit" not in query:  # why: see the module docstring
         settings["synchronous_commit"] = "off"
+    if not any("lock_timeout" in part for part in [*query, *query.get("options", [])]):  # ?options=-c …
+        settings["lock_timeout"] = LOCK_TIMEOUT
     if schema is not None:
         settings["search_path"] = schema
     return settings
@@ -181,7 +221,13 @@ def _unavailable_as_store_error(method: _Method) -> _Method:
                 raise
             reason = self._target.scrub(f"{type(error).__name__}: {error}")
             # from None: the driver's own error may quote the DSN.
-            unavailable = StoreTimedOutError if isinstance(error, TimeoutError) else StoreUnavailableError
+            unavailable = (
+                StoreRefusedError
+                if _while_connecting(error)
+                else StoreTimedOutError
+                if isinstance(error, TimeoutError)
+                else StoreUnavailableError
+            )
             raise unavailable(f"PostgreSQL at {self._target.shown} cannot be used now: {reason}") from None
 
     return cast(_Method, run)
@@ -316,6 +362,9 @@ class PostgresStore(PostgresStandings):
             await run_steps(conn, ratings.backfill(rater))
 
         async with self._pool.acquire() as conn:
+            # Another process's migration is waited for (its advisory lock), however long: no lock_timeout
+            # on this connection (the pool sets it again when the connection comes back to it: RESET ALL).
+            await conn.execute("SET lock_timeout = 0")
             migrated = await migration_runner.migrate_postgres(conn, known, {ratings.MIGRATION: backfill})
         version, self.migrations_applied = migrated.version, migrated.applied
         self._rates = version >= ratings.MIGRATION

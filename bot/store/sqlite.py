@@ -67,6 +67,7 @@ from bot.store.base import (
     RoundResult,
     SeatRecord,
     StoreError,
+    StoreRefusedError,
     StoreUnavailableError,
     TableExistsError,
     TableRecord,
@@ -358,10 +359,11 @@ class SqliteStore:
             if _is_damage(error):
                 raise DamagedDatabaseError(self._path) from error
             # A file held by another process past the busy timeout, a full disk, an I/O error: the
-            # transaction was rolled back, and the same work may succeed later.
+            # transaction was rolled back (in this process: nothing is in flight), so nothing changed for
+            # certain, and the same work may succeed later.
             if _is_unavailable(error):
                 reason = f"the database {self._path} cannot be used now: {error}"
-                raise StoreUnavailableError(reason) from error
+                raise StoreRefusedError(reason) from error
             raise
 
     async def run_in_connection(self, work: Callable[[sqlite3.Connection], T]) -> T:
