@@ -115,31 +115,30 @@ class ServerService:
         """Channels of the server were deleted: off its list of table channels, so that they keep no place
         of the ``MAX_ALLOWED_CHANNELS`` and nobody is sent there. The last listed channel gone, the list is
         empty: tables open in any channel again, as after ``clear_channels``. Returns the list left."""
+        # Read first: most deleted channels were never listed, and they need no write.
         settings = await self._store.get_guild_settings(guild_id)
-        gone = [c for c in settings.allowed_channel_ids if c in channel_ids]
-        return (await self._without(settings, gone)).allowed_channel_ids
+        gone = frozenset(c for c in settings.allowed_channel_ids if c in channel_ids)
+        return (await self._without(guild_id, gone) if gone else settings).allowed_channel_ids
 
     async def _current(self, guild_id: int, exists: ChannelCheck | None) -> GuildSettings:
         """The server's settings without the listed channels ``exists`` says it no longer has (deleted while
         the bot was away: Discord told no one), saved so."""
         settings = await self._store.get_guild_settings(guild_id)
-        if exists is None or not settings.allowed_channel_ids:
-            return settings
-        return await self._without(settings, [c for c in settings.allowed_channel_ids if not exists(c)])
+        gone = _gone(settings, exists)
+        return await self._without(guild_id, gone) if gone else settings
 
-    async def _without(self, settings: GuildSettings, gone: Sequence[int]) -> GuildSettings:
-        if not gone:
-            return settings
-        left = tuple(c for c in settings.allowed_channel_ids if c not in gone)
-        new = replace(settings, allowed_channel_ids=left)
-        await self._store.save_guild_settings(new)
-        log.info(
-            "guild %s: deleted channels %s left the table channels (%s)",
-            settings.guild_id,
-            list(gone),
-            list(left) if left else "none left: any channel",
-        )
-        return new
+    async def _without(self, guild_id: int, gone: frozenset[int]) -> GuildSettings:
+        """The channels ``gone`` off the server's list, as one change of its settings (a change saved at the
+        same moment is kept)."""
+        left_out: list[int] = []
+
+        def change(settings: GuildSettings, display: str | None) -> tuple[GuildSettings, str | None]:
+            left_out[:] = [c for c in settings.allowed_channel_ids if c in gone]
+            return _without_channels(settings, gone), display
+
+        saved, _value = await self._store.change_guild_settings(guild_id, _display_key(guild_id), change)
+        _log_left_out(guild_id, left_out, saved)
+        return saved
 
     async def update_settings(
         self,
@@ -157,8 +156,48 @@ class ServerService:
         clear_house_rules: bool = False,
         exists: ChannelCheck | None = None,
     ) -> ServerSettings:
-        """Apply the given changes together (all validated before anything is saved) and return the result.
-        ``exists``: as for ``settings``, the listed channels the server no longer has leave the list first.
+        """Apply the given changes of the table settings (``change_settings`` without the display switches)
+        and return the settings saved."""
+        settings, _switches = await self.change_settings(
+            guild_id,
+            default_preset=default_preset,
+            turn_timeout=turn_timeout,
+            allow_channel=allow_channel,
+            disallow_channel=disallow_channel,
+            clear_channels=clear_channels,
+            manager_role=manager_role,
+            clear_manager_role=clear_manager_role,
+            house_option=house_option,
+            house_value=house_value,
+            clear_house_rules=clear_house_rules,
+            exists=exists,
+        )
+        return settings
+
+    async def change_settings(
+        self,
+        guild_id: int,
+        *,
+        default_preset: str | None = None,
+        turn_timeout: int | None = None,
+        allow_channel: int | None = None,
+        disallow_channel: int | None = None,
+        clear_channels: bool = False,
+        manager_role: int | None = None,
+        clear_manager_role: bool = False,
+        house_option: str | None = None,
+        house_value: str | None = None,
+        clear_house_rules: bool = False,
+        card_emojis: bool | None = None,
+        board_picture: bool | None = None,
+        language: str | None = None,
+        exists: ChannelCheck | None = None,
+    ) -> tuple[ServerSettings, CardDisplay]:
+        """Apply the given changes together and return the settings and display switches as saved: all
+        validated before anything is saved, and saved in one store transaction that reads what they change
+        (``Store.change_guild_settings``), so that a refused or failed command changes nothing and a change
+        another admin saves at the same moment is kept (and shown). ``exists``: as for ``settings``, the
+        listed channels the server no longer has leave the list first.
 
         ``clear_channels`` runs before ``allow_channel``, so both together replace the list with one channel;
         ``clear_house_rules`` before a house rule (``house_option`` and ``house_value`` together), which is
@@ -166,79 +205,78 @@ class ServerService:
         them against): an impossible combination is refused with the reason. A default preset is taken
         whatever the house rules: new tables get each rule their own preset takes, and the settings say
         which ones the default preset's tables start without (``ServerSettings.default_preset_without``).
+        The switches (None: unchanged): ``language`` a catalogue ("de", "pt_BR"), or ``AUTO_LANGUAGE`` to
+        follow the server's language in Discord again.
         """
-        settings = await self._current(guild_id, exists)
-        new = settings
-        if default_preset is not None:
-            if default_preset not in preset_names():
-                raise ServiceError(
-                    "unknown-preset",
-                    _(
-                        "There is no preset called '{default_preset}'.",
-                        default_preset=typed_shown(default_preset),
-                    ),
-                )
-            new = replace(new, default_preset=default_preset)
-        if turn_timeout is not None:
-            if not MIN_TURN_TIMEOUT <= turn_timeout <= MAX_TURN_TIMEOUT:
-                raise ServiceError(
-                    "bad-timeout",
-                    _(
-                        "The turn timeout must be between {min_turn_timeout} seconds and 24 hours "
-                        "({max_turn_timeout} seconds).",
-                        min_turn_timeout=MIN_TURN_TIMEOUT,
-                        max_turn_timeout=MAX_TURN_TIMEOUT,
-                    ),
-                )
-            new = replace(new, default_turn_timeout=float(turn_timeout))
+        # What needs nothing saved is checked first: a mistyped command takes no lock.
+        if default_preset is not None and default_preset not in preset_names():
+            raise ServiceError(
+                "unknown-preset",
+                _(
+                    "There is no preset called '{default_preset}'.",
+                    default_preset=typed_shown(default_preset),
+                ),
+            )
+        if turn_timeout is not None and not MIN_TURN_TIMEOUT <= turn_timeout <= MAX_TURN_TIMEOUT:
+            raise ServiceError(
+                "bad-timeout",
+                _(
+                    "The turn timeout must be between {min_turn_timeout} seconds and 24 hours "
+                    "({max_turn_timeout} seconds).",
+                    min_turn_timeout=MIN_TURN_TIMEOUT,
+                    max_turn_timeout=MAX_TURN_TIMEOUT,
+                ),
+            )
         if manager_role is not None and clear_manager_role:
             raise ServiceError("conflicting-options", _("Set a manager role or clear it, not both."))
         if allow_channel is not None and allow_channel == disallow_channel:
             raise ServiceError("conflicting-options", _("Allow a channel or disallow it, not both."))
-        channels = new.allowed_channel_ids
-        if clear_channels:
-            channels = ()
-        if disallow_channel is not None:
-            if disallow_channel not in channels:
-                raise ServiceError(
-                    "not-allowed-channel", _("That channel is not on the list of table channels.")
-                )
-            channels = tuple(c for c in channels if c != disallow_channel)
-        if allow_channel is not None and allow_channel not in channels:
-            if len(channels) >= MAX_ALLOWED_CHANNELS:
-                raise ServiceError(
-                    "too-many-channels",
-                    _(
-                        "Tables may be limited to at most {max_allowed_channels} channels.",
-                        max_allowed_channels=MAX_ALLOWED_CHANNELS,
-                    ),
-                )
-            channels = (*channels, allow_channel)
-        new = replace(new, allowed_channel_ids=channels)
-        if clear_manager_role:
-            new = replace(new, manager_role_id=None)
-        elif manager_role is not None:
-            new = replace(new, manager_role_id=manager_role)
-        new = _with_default_house_rule(new, house_option, house_value, clear_house_rules)
-        if new != settings:
-            await self._store.save_guild_settings(new)
-        return server_settings(new)
+        if (house_option is None) != (house_value is None):
+            raise ServiceError("conflicting-options", _("Give a house rule and its value together."))
+        if language is not None and language != AUTO_LANGUAGE and language not in LOCALES:
+            raise ServiceError(
+                "unknown-language", _("There is no language called '{name}'.", name=typed_shown(language))
+            )
+        # Which listed channels the server no longer has: asked here, of the list as it is (``exists`` asks
+        # the face's cache, which ``change`` does not touch: it may run on the store's thread).
+        gone: frozenset[int] = frozenset()
+        if exists is not None:
+            gone = _gone(await self._store.get_guild_settings(guild_id), exists)
+        left_out: list[int] = []
+
+        def change(settings: GuildSettings, raw: str | None) -> tuple[GuildSettings, str | None]:
+            left_out[:] = [c for c in settings.allowed_channel_ids if c in gone]
+            new = _without_channels(settings, gone)
+            if default_preset is not None:
+                new = replace(new, default_preset=default_preset)
+            if turn_timeout is not None:
+                new = replace(new, default_turn_timeout=float(turn_timeout))
+            new = replace(
+                new,
+                allowed_channel_ids=_channels(
+                    new.allowed_channel_ids, allow_channel, disallow_channel, clear_channels
+                ),
+            )
+            if clear_manager_role:
+                new = replace(new, manager_role_id=None)
+            elif manager_role is not None:
+                new = replace(new, manager_role_id=manager_role)
+            new = _with_default_house_rule(new, house_option, house_value, clear_house_rules)
+            display = _display(raw)
+            switched = CardDisplay(
+                display.card_emojis if card_emojis is None else card_emojis,
+                display.board_picture if board_picture is None else board_picture,
+                display.language if language is None else (None if language == AUTO_LANGUAGE else language),
+            )
+            return new, raw if switched == display else _display_value(switched)
+
+        saved, raw = await self._store.change_guild_settings(guild_id, _display_key(guild_id), change)
+        _log_left_out(guild_id, left_out, saved)
+        return server_settings(saved), _display(raw)
 
     async def card_display(self, guild_id: int) -> CardDisplay:
         """The server's card emojis and board picture switches (both on by default)."""
-        raw = await self._store.get_meta(_display_key(guild_id))
-        if raw is None:
-            return CardDisplay()
-        try:
-            data = json.loads(raw)
-            language = data.get("language")
-            return CardDisplay(
-                bool(data["card_emojis"]),
-                bool(data["board_picture"]),
-                language if language in LOCALES else None,
-            )
-        except (ValueError, KeyError, TypeError):
-            return CardDisplay()  # a damaged value: the defaults, until an admin saves again
+        return _display(await self._store.get_meta(_display_key(guild_id)))
 
     async def update_card_display(
         self,
@@ -248,24 +286,12 @@ class ServerService:
         board_picture: bool | None = None,
         language: str | None = None,
     ) -> CardDisplay:
-        """Change the switches given (None: unchanged). ``language``: a catalogue ("de", "pt_BR"), or
-        ``AUTO_LANGUAGE`` to follow the server's language in Discord again."""
-        current = await self.card_display(guild_id)
-        if language is not None and language != AUTO_LANGUAGE and language not in LOCALES:
-            raise ServiceError(
-                "unknown-language", _("There is no language called '{name}'.", name=typed_shown(language))
-            )
-        new = CardDisplay(
-            current.card_emojis if card_emojis is None else card_emojis,
-            current.board_picture if board_picture is None else board_picture,
-            current.language if language is None else (None if language == AUTO_LANGUAGE else language),
+        """Change the switches given (``change_settings`` without the table settings) and return them as
+        saved."""
+        _settings, display = await self.change_settings(
+            guild_id, card_emojis=card_emojis, board_picture=board_picture, language=language
         )
-        if new != current:
-            value: dict[str, object] = {"card_emojis": new.card_emojis, "board_picture": new.board_picture}
-            if new.language is not None:
-                value["language"] = new.language
-            await self._store.set_meta(_display_key(guild_id), json.dumps(value, sort_keys=True))
-        return new
+        return display
 
     async def forget(self, user_id: int) -> int:
         """Delete the user's statistics in every guild and every copy of their id and name in past games
@@ -284,14 +310,80 @@ def _display_key(guild_id: int) -> str:
     return f"card_display:{guild_id}"
 
 
+def _display(raw: str | None) -> CardDisplay:
+    """The switches a server's meta value says: the defaults when it has none, or a damaged one (until an
+    admin saves again)."""
+    if raw is None:
+        return CardDisplay()
+    try:
+        data = json.loads(raw)
+        language = data.get("language")
+        return CardDisplay(
+            bool(data["card_emojis"]), bool(data["board_picture"]), language if language in LOCALES else None
+        )
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return CardDisplay()
+
+
+def _display_value(display: CardDisplay) -> str:
+    value: dict[str, object] = {"card_emojis": display.card_emojis, "board_picture": display.board_picture}
+    if display.language is not None:
+        value["language"] = display.language
+    return json.dumps(value, sort_keys=True)
+
+
+def _gone(settings: GuildSettings, exists: ChannelCheck | None) -> frozenset[int]:
+    """The listed channels ``exists`` says the server no longer has (None: not known, none)."""
+    if exists is None:
+        return frozenset()
+    return frozenset(c for c in settings.allowed_channel_ids if not exists(c))
+
+
+def _without_channels(settings: GuildSettings, gone: Collection[int]) -> GuildSettings:
+    left = tuple(c for c in settings.allowed_channel_ids if c not in gone)
+    return settings if left == settings.allowed_channel_ids else replace(settings, allowed_channel_ids=left)
+
+
+def _log_left_out(guild_id: int, left_out: Sequence[int], saved: GuildSettings) -> None:
+    if left_out:
+        left = saved.allowed_channel_ids
+        log.info(
+            "guild %s: deleted channels %s left the table channels (%s)",
+            guild_id,
+            list(left_out),
+            list(left) if left else "none left: any channel",
+        )
+
+
+def _channels(
+    channels: tuple[int, ...], allow: int | None, disallow: int | None, clear: bool
+) -> tuple[int, ...]:
+    """The list of table channels changed as asked (``clear`` first), or the reason it can't be."""
+    if clear:
+        channels = ()
+    if disallow is not None:
+        if disallow not in channels:
+            raise ServiceError("not-allowed-channel", _("That channel is not on the list of table channels."))
+        channels = tuple(c for c in channels if c != disallow)
+    if allow is not None and allow not in channels:
+        if len(channels) >= MAX_ALLOWED_CHANNELS:
+            raise ServiceError(
+                "too-many-channels",
+                _(
+                    "Tables may be limited to at most {max_allowed_channels} channels.",
+                    max_allowed_channels=MAX_ALLOWED_CHANNELS,
+                ),
+            )
+        channels = (*channels, allow)
+    return channels
+
+
 def _with_default_house_rule(
     settings: GuildSettings, option: str | None, value: str | None, clear: bool
 ) -> GuildSettings:
     rules = {} if clear else dict(settings.default_house_rules)
-    if option is None and value is None:
+    if option is None or value is None:  # both or neither (``change_settings`` checked)
         return replace(settings, default_house_rules=rules)
-    if option is None or value is None:
-        raise ServiceError("conflicting-options", _("Give a house rule and its value together."))
     base = _house_rules_base(settings.default_preset, rules)
     try:
         ruleset = rule_options.change(rule_options.with_house_rules(base, rules), option, value)

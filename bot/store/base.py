@@ -396,6 +396,11 @@ class GuildSettings:
     default_house_rules: dict[str, Any] = field(default_factory=dict)  # for new tables of the default preset
 
 
+#: A change of a guild's settings (``Store.change_guild_settings``): from its settings and the value of one
+#: meta key (None: no value) as they are, what they become.
+GuildSettingsChange = Callable[[GuildSettings, str | None], tuple[GuildSettings, str | None]]
+
+
 @dataclass(frozen=True, slots=True)
 class Heartbeat:
     """One process's sign of life: ``process`` names the shards it runs ("all", or e.g. "0,2/4")."""
@@ -659,4 +664,21 @@ class Store(Protocol):
     # --- guild settings ----------------------------------------------------------------------------------
     async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
 
-    async def save_guild_settings(self, settings: GuildSettings) -> None: ...
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Write the settings whole, whatever they were (seeding, copying; a change of what is there is
+        ``change_guild_settings``)."""
+        ...
+
+    async def change_guild_settings(
+        self, guild_id: int, meta_key: str, change: GuildSettingsChange
+    ) -> tuple[GuildSettings, str | None]:
+        """Read the guild's settings and the value of ``meta_key`` (None: none), and save what ``change``
+        makes of them (a value of None: the key deleted), in one write transaction that holds the guild's
+        settings from the read to the commit (SQLite: the write lock; PostgreSQL: the guild's row, locked FOR
+        UPDATE, inserted first when missing): a concurrent change of them waits, then reads what this one
+        saved, so that no change is lost. Returns the settings and value as saved.
+
+        ``change`` runs inside the transaction (SQLite: on the store's thread, in a copy of the caller's
+        context), so it must be quick and touch no store; whatever it raises rolls everything back and reaches
+        the caller. Nothing is written when it changes nothing."""
+        ...

@@ -48,6 +48,7 @@ from bot.store.base import (
     ConflictError,
     GameState,
     GuildSettings,
+    GuildSettingsChange,
     Heartbeat,
     MoveCommit,
     MoveRecord,
@@ -878,37 +879,93 @@ class PostgresStore(PostgresStandings):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            row = await conn.fetchrow(
-                "SELECT default_preset, default_turn_timeout, manager_role_id, default_house_rules "
-                "FROM guild_settings WHERE guild_id = $1",
-                guild_id,
-            )
-            channels = await conn.fetch(
-                "SELECT channel_id FROM guild_table_channels WHERE guild_id = $1 ORDER BY channel_id",
-                guild_id,
-            )
-        return rows.guild_settings(guild_id, row, (channel[0] for channel in channels))
+            return await _guild_settings(conn, guild_id)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO guild_settings "
-                "(guild_id, default_preset, default_turn_timeout, manager_role_id, default_house_rules) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO UPDATE SET "
-                "default_preset = $2, default_turn_timeout = $3, manager_role_id = $4, "
-                "default_house_rules = $5",
-                settings.guild_id,
-                settings.default_preset,
-                settings.default_turn_timeout,
-                settings.manager_role_id,
-                dumps(settings.default_house_rules),
-            )
-            await conn.execute("DELETE FROM guild_table_channels WHERE guild_id = $1", settings.guild_id)
-            await conn.executemany(
-                "INSERT INTO guild_table_channels (guild_id, channel_id) VALUES ($1, $2) "
-                "ON CONFLICT DO NOTHING",
-                [(settings.guild_id, channel) for channel in settings.allowed_channel_ids],
-            )
+            await _save_guild_settings(conn, settings)
+
+    async def change_guild_settings(
+        self, guild_id: int, meta_key: str, change: GuildSettingsChange
+    ) -> tuple[GuildSettings, str | None]:
+        """See :meth:`bot.store.base.Store.change_guild_settings`: the guild's row is locked FOR UPDATE (made
+        first when missing, so that there is a row to lock) before anything is read; READ COMMITTED, so each
+        read after the lock sees what the change before this one committed. A change that changes nothing is
+        rolled back (no row is left behind for a guild without settings)."""
+        async with self._pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    # Two changes of a guild without a row: the second insert waits for the first's commit.
+                    await conn.execute(
+                        "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT (guild_id) DO NOTHING",
+                        guild_id,
+                    )
+                    settings = await _guild_settings(conn, guild_id, lock=True)
+                    stored = await conn.fetchval("SELECT value FROM meta WHERE key = $1", meta_key)
+                    value = None if stored is None else str(stored)
+                    new, new_value = change(settings, value)
+                    if new.guild_id != guild_id:
+                        raise ValueError(f"guild {guild_id}'s settings changed into guild {new.guild_id}'s")
+                    if new == settings and new_value == value:
+                        raise _Unchanged(settings, value)
+                    if new != settings:
+                        await _save_guild_settings(conn, new)
+                    if new_value != value and new_value is None:
+                        await conn.execute("DELETE FROM meta WHERE key = $1", meta_key)
+                    elif new_value != value:
+                        await conn.execute(
+                            "INSERT INTO meta (key, value) VALUES ($1, $2) "
+                            "ON CONFLICT (key) DO UPDATE SET value = $2",
+                            meta_key,
+                            new_value,
+                        )
+            except _Unchanged as unchanged:
+                return unchanged.settings, unchanged.value
+        return new, new_value
+
+
+class _Unchanged(Exception):
+    """A change of a guild's settings that changed nothing: its transaction is rolled back, its reads
+    returned."""
+
+    def __init__(self, settings: GuildSettings, value: str | None) -> None:
+        super().__init__(settings.guild_id)
+        self.settings = settings
+        self.value = value
+
+
+async def _guild_settings(conn: asyncpg.Connection, guild_id: int, *, lock: bool = False) -> GuildSettings:
+    row = await conn.fetchrow(
+        "SELECT default_preset, default_turn_timeout, manager_role_id, default_house_rules "
+        "FROM guild_settings WHERE guild_id = $1" + (" FOR UPDATE" if lock else ""),
+        guild_id,
+    )
+    channels = await conn.fetch(
+        "SELECT channel_id FROM guild_table_channels WHERE guild_id = $1 ORDER BY channel_id",
+        guild_id,
+    )
+    return rows.guild_settings(guild_id, row, (channel[0] for channel in channels))
+
+
+async def _save_guild_settings(conn: asyncpg.Connection, settings: GuildSettings) -> None:
+    """The settings written whole, inside the caller's transaction."""
+    await conn.execute(
+        "INSERT INTO guild_settings "
+        "(guild_id, default_preset, default_turn_timeout, manager_role_id, default_house_rules) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO UPDATE SET "
+        "default_preset = $2, default_turn_timeout = $3, manager_role_id = $4, "
+        "default_house_rules = $5",
+        settings.guild_id,
+        settings.default_preset,
+        settings.default_turn_timeout,
+        settings.manager_role_id,
+        dumps(settings.default_house_rules),
+    )
+    await conn.execute("DELETE FROM guild_table_channels WHERE guild_id = $1", settings.guild_id)
+    await conn.executemany(
+        "INSERT INTO guild_table_channels (guild_id, channel_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        [(settings.guild_id, channel) for channel in settings.allowed_channel_ids],
+    )
 
 
 def backup_advice(target: DatabaseTarget, path: str) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import os
 import sqlite3
@@ -50,6 +51,7 @@ from bot.store.base import (
     DamagedDatabaseError,
     GameState,
     GuildSettings,
+    GuildSettingsChange,
     Heartbeat,
     LeaderboardRow,
     LeaderboardSort,
@@ -1107,45 +1109,77 @@ class SqliteStore:
     # --- guild settings ----------------------------------------------------------------------------------
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
-        def work(conn: sqlite3.Connection) -> GuildSettings:
-            row = conn.execute(
-                "SELECT default_preset, default_turn_timeout, manager_role_id, default_house_rules "
-                "FROM guild_settings WHERE guild_id = ?",
-                (guild_id,),
-            ).fetchone()
-            channels = conn.execute(
-                "SELECT channel_id FROM guild_table_channels WHERE guild_id = ? ORDER BY channel_id",
-                (guild_id,),
-            ).fetchall()
-            return rows.guild_settings(guild_id, row, (channel for (channel,) in channels))
-
-        return await self._call(lambda conn: _read(conn, work))
+        return await self._call(lambda conn: _read(conn, lambda conn: _guild_settings(conn, guild_id)))
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
-        def work(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO guild_settings "
-                "(guild_id, default_preset, default_turn_timeout, manager_role_id, default_house_rules) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                "default_preset = excluded.default_preset, "
-                "default_turn_timeout = excluded.default_turn_timeout, "
-                "manager_role_id = excluded.manager_role_id, "
-                "default_house_rules = excluded.default_house_rules",
-                (
-                    settings.guild_id,
-                    settings.default_preset,
-                    settings.default_turn_timeout,
-                    settings.manager_role_id,
-                    rows.dumps(settings.default_house_rules),
-                ),
-            )
-            conn.execute("DELETE FROM guild_table_channels WHERE guild_id = ?", (settings.guild_id,))
-            conn.executemany(
-                "INSERT OR IGNORE INTO guild_table_channels (guild_id, channel_id) VALUES (?, ?)",
-                [(settings.guild_id, channel) for channel in settings.allowed_channel_ids],
-            )
+        await self._call(lambda conn: _write(conn, lambda conn: _save_guild_settings(conn, settings)))
 
-        await self._call(lambda conn: _write(conn, work))
+    async def change_guild_settings(
+        self, guild_id: int, meta_key: str, change: GuildSettingsChange
+    ) -> tuple[GuildSettings, str | None]:
+        """See :meth:`bot.store.base.Store.change_guild_settings`: under BEGIN IMMEDIATE, the write lock every
+        writer takes before reading."""
+        context = contextvars.copy_context()  # the caller's (its language, for a refusal ``change`` raises)
+
+        def work(conn: sqlite3.Connection) -> tuple[GuildSettings, str | None]:
+            settings = _guild_settings(conn, guild_id)
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (meta_key,)).fetchone()
+            value = None if row is None else str(row[0])
+            new, new_value = context.run(change, settings, value)
+            if new.guild_id != guild_id:
+                raise ValueError(f"guild {guild_id}'s settings changed into guild {new.guild_id}'s")
+            if new != settings:
+                _save_guild_settings(conn, new)
+            if new_value != value:
+                if new_value is None:
+                    conn.execute("DELETE FROM meta WHERE key = ?", (meta_key,))
+                else:
+                    conn.execute(
+                        "INSERT INTO meta (key, value) VALUES (?, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        (meta_key, new_value),
+                    )
+            return new, new_value
+
+        return await self._call(lambda conn: _write(conn, work))
+
+
+def _guild_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
+    row = conn.execute(
+        "SELECT default_preset, default_turn_timeout, manager_role_id, default_house_rules "
+        "FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
+    ).fetchone()
+    channels = conn.execute(
+        "SELECT channel_id FROM guild_table_channels WHERE guild_id = ? ORDER BY channel_id",
+        (guild_id,),
+    ).fetchall()
+    return rows.guild_settings(guild_id, row, (channel for (channel,) in channels))
+
+
+def _save_guild_settings(conn: sqlite3.Connection, settings: GuildSettings) -> None:
+    """The settings written whole, inside the caller's write transaction."""
+    conn.execute(
+        "INSERT INTO guild_settings "
+        "(guild_id, default_preset, default_turn_timeout, manager_role_id, default_house_rules) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+        "default_preset = excluded.default_preset, "
+        "default_turn_timeout = excluded.default_turn_timeout, "
+        "manager_role_id = excluded.manager_role_id, "
+        "default_house_rules = excluded.default_house_rules",
+        (
+            settings.guild_id,
+            settings.default_preset,
+            settings.default_turn_timeout,
+            settings.manager_role_id,
+            rows.dumps(settings.default_house_rules),
+        ),
+    )
+    conn.execute("DELETE FROM guild_table_channels WHERE guild_id = ?", (settings.guild_id,))
+    conn.executemany(
+        "INSERT OR IGNORE INTO guild_table_channels (guild_id, channel_id) VALUES (?, ?)",
+        [(settings.guild_id, channel) for channel in settings.allowed_channel_ids],
+    )
 
 
 def _shard_filter(shards: ShardSet | None) -> tuple[str, tuple[Any, ...]]:

@@ -5,7 +5,9 @@ manager role, house rules new tables start with, card display switches; Manage S
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from typing import Any
 
 import discord
@@ -75,6 +77,11 @@ class ServerCog(FeatureCog, name=SERVER_COG):
         super().__init__(group)
         self.server = server
         self.appearance = appearance
+        # Per server, while a settings command of it runs (``_settings_lock``).
+        self._settings_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _settings_lock(self, guild_id: int) -> asyncio.Lock:
+        return self._settings_locks.setdefault(guild_id, asyncio.Lock())
 
     async def in_table_channels(self, interaction: discord.Interaction) -> bool:
         """Whether the interaction's channel is one of its server's table channels (a thread counts as its
@@ -156,33 +163,40 @@ class ServerCog(FeatureCog, name=SERVER_COG):
             or board_picture is not None
             or language is not None
         )
-        try:
-            exists = channel_check(interaction)
-            if not changes:
-                settings = await self.server.settings(interaction.guild_id, exists)
-            else:
-                settings = await self.server.update_settings(
-                    interaction.guild_id,
-                    default_preset=default_preset,
-                    turn_timeout=turn_timeout,
-                    allow_channel=allow_channel.id if allow_channel else None,
-                    disallow_channel=disallow_channel.id if disallow_channel else None,
-                    clear_channels=clear_channels,
-                    manager_role=manager_role.id if manager_role else None,
-                    clear_manager_role=clear_manager_role,
-                    house_option=house_option,
-                    house_value=house_value,
-                    clear_house_rules=clear_house_rules,
-                    exists=exists,
-                )
-            display = await self.server.update_card_display(
-                interaction.guild_id, card_emojis=card_emojis, board_picture=board_picture, language=language
-            )
-        except ServiceError as error:
-            await _private(interaction, error.message)
-            return
-        # Boards and hands use the new switches from their next update on.
-        self.appearance.set_switches(interaction.guild_id, display)
+        guild_id = interaction.guild_id
+        exists = channel_check(interaction)
+        # One settings command of the server at a time here, so that the switches kept for its boards are
+        # those saved last (two commands' answers may come back from the database in either order).
+        async with self._settings_lock(guild_id):
+            try:
+                if not changes:
+                    settings = await self.server.settings(guild_id, exists)
+                    display = await self.server.card_display(guild_id)
+                else:
+                    # One change, saved whole or not at all (a failed one answers that nothing changed).
+                    settings, display = await self.server.change_settings(
+                        guild_id,
+                        default_preset=default_preset,
+                        turn_timeout=turn_timeout,
+                        allow_channel=allow_channel.id if allow_channel else None,
+                        disallow_channel=disallow_channel.id if disallow_channel else None,
+                        clear_channels=clear_channels,
+                        manager_role=manager_role.id if manager_role else None,
+                        clear_manager_role=clear_manager_role,
+                        house_option=house_option,
+                        house_value=house_value,
+                        clear_house_rules=clear_house_rules,
+                        card_emojis=card_emojis,
+                        board_picture=board_picture,
+                        language=language,
+                        exists=exists,
+                    )
+            except ServiceError as error:
+                await _private(interaction, error.message)
+                return
+            # Boards and hands use the switches as saved (with another admin's change of the same moment)
+            # from their next update on.
+            self.appearance.set_switches(guild_id, display)
         await answers.answer_privately(
             interaction, None, embed=settings_embed(settings, display, changed=changes)
         )
