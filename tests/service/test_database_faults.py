@@ -417,8 +417,9 @@ async def test_an_unconfirmed_move_that_was_stored_is_found_and_told_before_the_
     sqlite_file: tuple[Store, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The database answers nothing for longer than the bot asks: Alice hears that the bot cannot tell yet
-    # whether it was saved (in doubt); her move stood all the same. Before anything else moves the table, the bot finds it stored, holds the table
-    # as stored and tells the channel the move (from the outbox), once.
+    # whether it was saved (in doubt); her move stood all the same. Before anything else moves the table,
+    # the bot finds it stored, holds the table as stored and tells the channel the move (from the outbox),
+    # once.
     monkeypatch.setattr(registry, "IN_DOUBT_WAIT", 0.2)
     store, _ = sqlite_file
     recorder = Recorder()
