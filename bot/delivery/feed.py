@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ CHARS_PER_MESSAGE = render.MAX_CONTENT - 400
 UNKNOWN = object()  # a board picture this process has not shown yet
 # Lobby chatter stays on the board; the channel hears about the game itself and about a table closing.
 QUIET_IN_LOBBY = frozenset({"opened", "joined", "left", "cpu_added", "host_changed", "kicked"})
-TURN_EVENTS = frozenset({"turn", "round_started", "started", "rejoined"})  # a line then says who moves
+TURN_EVENTS = frozenset({"turn", "round_started", "started"})  # a line then says who moves
 
 
 @dataclass(slots=True)
@@ -147,6 +148,17 @@ def mentioned_users(mention: object) -> tuple[int, ...]:
     if isinstance(mention, list | tuple):
         return tuple(m for m in mention if isinstance(m, int) and not isinstance(m, bool))
     return ()
+
+
+def turn_comes(events: Sequence[TableEvent], snapshot: TableSnapshot) -> bool:
+    """Whether one outcome's ``events`` (``snapshot``: the state they left) bring a turn its line announces:
+    the turn passed or a round started (``TURN_EVENTS``), or a person took their seat back from the CPU
+    while it is theirs to move (the CPU had the turn: the person is told it is theirs now). A seat taken
+    back during someone else's turn announces nothing: that turn did not pass, and its player was told."""
+    if any(event.kind in TURN_EVENTS for event in events):
+        return True
+    people = snapshot.people_to_act()
+    return any(event.kind == "rejoined" and event.data.get("user_id") in people for event in events)
 
 
 def acting_joined(before: TableSnapshot | None, after: TableSnapshot) -> bool:

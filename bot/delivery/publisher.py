@@ -83,7 +83,6 @@ from bot.delivery.budget import GlobalBudget
 from bot.delivery.carrier import REPOST_AFTER, BoardCarrier
 from bot.delivery.channel_refusals import UNKNOWN_MESSAGE, ChannelRefusals, is_gone
 from bot.delivery.feed import (
-    TURN_EVENTS,
     UNKNOWN,
     TableFeed,
     acting_joined,
@@ -95,6 +94,7 @@ from bot.delivery.feed import (
     mentioning,
     told_in_line,
     told_with_versions,
+    turn_comes,
 )
 from bot.delivery.hand_session import HAND_EDIT_WINDOW
 from bot.delivery.hands import HandMessages
@@ -324,7 +324,7 @@ class TablePublisher:
             self._queue_events(feed, outcome.public_events, outcome.version)
             if feed.line_since is None:
                 feed.line_since = now
-            if any(event.kind in TURN_EVENTS for event in outcome.public_events) or (
+            if turn_comes(outcome.public_events, outcome.snapshot) or (
                 not older and acting_joined(feed.snapshot, outcome.snapshot)
             ):
                 feed.turns += 1

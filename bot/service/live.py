@@ -248,15 +248,18 @@ def table_ruleset(record: TableRecord, doc: dict[str, Any]) -> Ruleset | Crazier
 
 
 def capacity(live: LiveTable, rules: Ruleset | CrazierRules | None = None) -> int:
-    """Seats the table offers (under ``rules``, default its own): what it was opened with, within what its
-    rules allow; opened without a number of seats, what its rules allow (a host raising "most players"
-    seats that many). A partnership: four, whatever it was opened with."""
+    """Seats the table offers (under ``rules``, default its own): what it was opened with, or what the host
+    set "most players" to in the lobby since (the state's "seats", which replaces the opening's: see
+    ``bot.service.rule_changes``), within what its rules allow; opened without a number of seats, what its
+    rules allow (a host raising "most players" seats that many). A partnership: four, whatever it was
+    opened with."""
     rules = live.ruleset if rules is None else rules
     if isinstance(rules, Ruleset) and rules.partnership:
         return rules.max_seats
     if live.record.options.get("seats_chosen") is False:
         return rules.max_seats
-    return min(int(live.record.options.get("seats", rules.max_seats)), rules.max_seats)
+    seats = live.doc.get("seats", live.record.options.get("seats", rules.max_seats))
+    return min(int(seats), rules.max_seats)
 
 
 def position_of(seats: Iterable[SeatRecord], user_id: int) -> int | None:

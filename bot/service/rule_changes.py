@@ -1,7 +1,8 @@
 """The lobby's house rules: the host (or a manager) changes one option of the table's rules at a time before
 the first deal; the engine validates the whole ruleset, and an impossible combination is refused with the
 reason while the table keeps its rules. The rules live in the table's state document ("house_rules": the
-options changed from the preset), so a restart keeps them."""
+options changed from the preset), so a restart keeps them. "Most players" also sets the seats of a table
+opened with a number of seats (the state's "seats", read by ``capacity``)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,11 @@ class HouseRuleUseCases:
                     "bad_option", _("That house rule can't be used: {exc}.", exc=exc)
                 ) from None
             seated = len(work.seats)
-            offered = capacity(work.live, new)
+            # "Most players" is the host's latest word on the table's seats: a table opened with a number
+            # of seats seats as many as it now says (the board, Join and Add CPU agree), not the fewer.
+            seats_chosen = work.live.record.options.get("seats_chosen") is not False
+            follows = chosen.key == "max_players" and seats_chosen
+            offered = new.max_seats if follows else capacity(work.live, new)
             if new.min_seats > offered:
                 raise ServiceError(
                     "bad_option",
@@ -60,6 +65,8 @@ class HouseRuleUseCases:
                 )
             work.ruleset = new
             work.doc["house_rules"] = rule_options.house_rules(new)
+            if follows:
+                work.doc["seats"] = new.max_players  # kept with the state: a restart keeps it (``capacity``)
             work.say(
                 "house_rule",
                 None,
