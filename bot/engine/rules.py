@@ -600,8 +600,9 @@ def rules_help(ruleset: Ruleset) -> str:
             _(
                 "• Partnership: 4 players, {decks}; {hand} cards each. Partners sit opposite (seats"
                 " 1 and 3, 2"
-                " and 4). Out of cards, your turns are passed over; a side wins when both partners are out."
-                " Scores are by side, and nobody catches their own partner.",
+                " and 4). Out of cards, your turns are passed over; a side wins when both partners are out,"
+                " or in a blocked round when its hands are worth less (equal sides both win and score 0)."
+                " Nobody catches their own partner.",
                 decks=_("two decks") if rs.decks_for(4) == 2 else _("one deck"),
                 hand=rs.hand_size,
             )
@@ -753,7 +754,28 @@ def rules_help(ruleset: Ruleset) -> str:
         if rs.card_values == "volity"
         else _("A = 20, 2/4/J = 15, K/Q = 10, others face value")
     )
-    if rs.scoring == "penalty":
+    if rs.partnership:
+        # By side (round.py ``_settle_sides``): a partner who went out scores their side's score. Payment in a
+        # blocked round: the lower side collects the difference, as seat by seat (RULESETS.md, round scoring),
+        # where the Partnership section says only "the total of the losing side's hands".
+        if rs.scoring == "penalty":
+            score = _(
+                "• Score: both partners score the cards left in their side's hands ({values}), even one who"
+                " went out; the winning side scores 0. Low wins.",
+                values=values,
+            )
+        elif rs.scoring == "payment":
+            score = _(
+                "• Score: each winning partner collects the losing side's hand total ({values}) and each"
+                " opponent pays it; blocked: the lower side collects the difference.",
+                values=values,
+            )
+        else:
+            score = _(
+                "• Score: both partners score 1 point per card left in their side's hands, even one who went"
+                " out; the winning side scores 0. Low wins."
+            )
+    elif rs.scoring == "penalty":
         score = _(
             "• Score: the cards left in your hand ({values}); going out scores 0. Low wins.", values=values
         )
@@ -768,6 +790,10 @@ def rules_help(ruleset: Ruleset) -> str:
     lines.append(score)
     end = _("• Match: {match}.", match=match_end_text(rs))
     if rs.next_leader == "most-points":
-        end += " " + _("The player with the most points leads the next round.")
+        # Ties: the first such seat left of the dealer (match.py ``next_leader``).
+        end += " " + _(
+            "The player with the most points leads the next round; on a tie, the first of them left of the"
+            " dealer."
+        )
     lines.append(end)
     return "\n".join(lines)

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import card_label, parse_card, rule_options, rule_wording
+from bot.engine import PRESETS, card_label, parse_card, rule_options, rule_wording
 from bot.engine.crazier import PRESET_NAME as CRAZIER
 from bot.engine.errors import RulesetError
 from bot.i18n import N_, _, current_locale, ngettext, pgettext
@@ -170,7 +170,47 @@ def describe_event(event: TableEvent, snapshot: TableSnapshot, faces: CardFaces 
         if not winners:
             return _("Round over")
         names = _(" and ").join(winners)
-        if data.get("blocked"):
+        reason = str(data.get("reason") or ("blocked" if data.get("blocked") else "out"))
+        if reason != "out":
+            # Nobody went out: everyone passed ("blocked"), the turn cap, or a draw that could not be made
+            # ("no-draw"). The lowest hand wins, or the fewest cards with card-count scoring (RULESETS.md).
+            rules = snapshot.ruleset or PRESETS.get(snapshot.preset)
+            count = len(winners)
+            if rules is not None and rules.scoring == "card-count":
+                if reason == "no-draw":
+                    return ngettext(
+                        "Round over: no card could be drawn; {names} has the fewest cards",
+                        "Round over: no card could be drawn; {names} have the fewest cards",
+                        count,
+                        names=names,
+                    )
+                if reason == "turn-cap":
+                    return ngettext(
+                        "Round over: the turn limit; {names} has the fewest cards",
+                        "Round over: the turn limit; {names} have the fewest cards",
+                        count,
+                        names=names,
+                    )
+                return ngettext(
+                    "Round over: blocked; {names} has the fewest cards",
+                    "Round over: blocked; {names} have the fewest cards",
+                    count,
+                    names=names,
+                )
+            if reason == "no-draw":
+                return ngettext(
+                    "Round over: no card could be drawn; {names} has the lowest hand",
+                    "Round over: no card could be drawn; {names} have the lowest hands",
+                    count,
+                    names=names,
+                )
+            if reason == "turn-cap":
+                return ngettext(
+                    "Round over: the turn limit; {names} has the lowest hand",
+                    "Round over: the turn limit; {names} have the lowest hands",
+                    count,
+                    names=names,
+                )
             return _("Round over: {names} blocked, lowest hand wins", names=names)
         # The card they went out with (events stored before it was recorded: the top of the discard, which
         # is that card until the next deal).
