@@ -254,7 +254,9 @@ class BoardMessages:
 
     async def _picture(self, snapshot: TableSnapshot, *, channel: bool) -> BoardPicture | None:
         """The board's picture, if the server shows it and the route can carry it (``channel``: the
-        channel's routes, where the bot needs Attach Files)."""
+        channel's routes, where the bot needs Attach Files). A picture that fails to draw is None
+        (``Appearance.picture`` says so in the log): the board goes out as text and buttons, and an edit
+        takes an older picture off (its digest is then None)."""
         if channel and snapshot.channel_id in self._no_files:
             return None
         return await self.appearance.picture(snapshot)

@@ -4,12 +4,15 @@ settings``), and the art behind both.
 ``Appearance`` is asked by everything that renders a table: ``faces(guild_id)`` for writing cards (emojis
 when they are ready and the server has them on), ``picture(snapshot)`` for the board picture (drawn off the
 event loop, or None when the server has it off or the table has no round on it; a crazier-abilities table
-has its own picture, ``bot.ui.crazier_picture``). A server's two switches are
-read once from ``load_switches`` (the settings) and kept; ``set_switches`` updates them when an admin changes
-the settings, and forgotten (``forget_guild``) when the bot leaves the server. Both default to on
-(``CardDisplay``). The synchronous ``cached_*`` answers use what was read so
-far: a caller composing a server's public text ``load``s it first (``has_read`` says whether it must; the
-publisher does, once per server, before a table's lines and board).
+has its own picture, ``bot.ui.crazier_picture``). The picture is an extra: one that fails to draw is None
+too, said in the log (once per table; the first of the process with its traceback), so that the board (or a
+replay's step) goes out as text, without it, and a board's older picture is taken off.
+
+A server's two switches are read once from ``load_switches`` (the settings) and kept; ``set_switches``
+updates them when an admin changes the settings, and forgotten (``forget_guild``) when the bot leaves the
+server. Both default to on (``CardDisplay``). The synchronous ``cached_*`` answers use what was read so far:
+a caller composing a server's public text ``load``s it first (``has_read`` says whether it must; the publisher
+does, once per server, before a table's lines and board).
 
 ``language(guild_id)`` is the language of the server's public text: the one chosen in its settings, else the
 server's language in Discord as its interactions last said it (``note_guild_locale``), else English.
@@ -17,6 +20,7 @@ server's language in Discord as its interactions last said it (``note_guild_loca
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Hashable
 
 from bot.delivery.emojis import CardEmojis
@@ -29,6 +33,10 @@ from bot.ui.crazier_picture import crazier_board_of
 from bot.ui.faces import TEXT, CardFaces
 
 SwitchLoader = Callable[[int], Awaitable[CardDisplay]]
+log = logging.getLogger(__name__)
+# Tables whose picture failed, said in the log already: past this many, the record starts again (a renderer
+# broken for good then says so again for some tables, rather than keeping every table's id).
+FAILED_KEPT = 4096
 
 
 class Appearance:
@@ -47,6 +55,8 @@ class Appearance:
         self.guild_locale_of = guild_locale_of
         self._switches: dict[int, CardDisplay] = {}
         self._guild_locales: dict[int, str] = {}
+        self._failed: set[int] = set()  # tables whose picture failed, said in the log already
+        self._failure_shown = False  # a failure's traceback is in the log (the first of the process)
 
     def set_switches(self, guild_id: int, switches: CardDisplay) -> None:
         self._switches[guild_id] = switches
@@ -98,13 +108,18 @@ class Appearance:
         return self.emojis.faces(self._switches.get(guild_id, CardDisplay()).card_emojis)
 
     def picture_key(self, snapshot: TableSnapshot) -> Hashable:
-        """What ``picture`` would show (its cache key), or None for no picture; without drawing it."""
+        """What ``picture`` would show (its cache key), or None for no picture; without drawing it. None
+        too when it cannot be told (said as ``picture`` says a failure)."""
         if self.pictures is None or not self._switches.get(snapshot.guild_id, CardDisplay()).board_picture:
             return None
-        if snapshot.crazier is not None:
-            board = crazier_board_of(snapshot)
-            return crazier_board_key(board) if board is not None else None
-        return board_key(snapshot, self.pictures.palette) if has_picture(snapshot) else None
+        try:
+            if snapshot.crazier is not None:
+                board = crazier_board_of(snapshot)
+                return crazier_board_key(board) if board is not None else None
+            return board_key(snapshot, self.pictures.palette) if has_picture(snapshot) else None
+        except Exception as error:
+            self._picture_failed(snapshot.table_id, error)
+            return None
 
     async def faces(self, guild_id: int) -> CardFaces:
         if self.emojis is None:
@@ -112,17 +127,51 @@ class Appearance:
         return self.emojis.faces((await self.load(guild_id)).card_emojis)
 
     async def picture(self, snapshot: TableSnapshot) -> BoardPicture | None:
+        """The board's picture; None when the server has it off, the table has no round on it, or drawing it
+        failed (said in the log: the board goes out without it). Raises what reading the server's settings
+        raised (as ``faces`` and ``language`` do)."""
         if self.pictures is None or not (await self.load(snapshot.guild_id)).board_picture:
             return None
+        try:
+            return await self._draw(self.pictures, snapshot)
+        except Exception as error:  # not a cancellation (a BaseException): that goes on up
+            self._picture_failed(snapshot.table_id, error)
+            return None
+
+    @staticmethod
+    async def _draw(pictures: BoardRenderer, snapshot: TableSnapshot) -> BoardPicture | None:
         # Drawn in the renderer's threads in the caller's context: its words and alt text are in the language
         # in force (the server's, set by the delivery part), which is part of its cache key.
         if snapshot.crazier is not None:
             board = crazier_board_of(snapshot)
-            return await render_crazier_async(self.pictures, board) if board is not None else None
+            return await render_crazier_async(pictures, board) if board is not None else None
         if snapshot.preset == CRAZIER:  # its lobby: no picture yet, the first one's palette chosen meanwhile
-            prepare_crazier(self.pictures)
+            prepare_crazier(pictures)
             return None
-        return await self.pictures.render_async(snapshot)
+        return await pictures.render_async(snapshot)
+
+    def _picture_failed(self, table_id: int, error: Exception) -> None:
+        """Say that the table's picture failed: once per table (the picture reads public fields only, so the
+        error holds no hand), the first failure of the process with its traceback."""
+        if table_id in self._failed:
+            log.debug("table %s: the board picture failed again: %r", table_id, error)
+            return
+        if len(self._failed) >= FAILED_KEPT:
+            self._failed.clear()
+        self._failed.add(table_id)
+        if not self._failure_shown:
+            self._failure_shown = True
+            log.error(
+                "table %s: could not draw the board picture; the board goes on without it",
+                table_id,
+                exc_info=error,
+            )
+        else:
+            log.warning(
+                "table %s: could not draw the board picture; the board goes on without it: %r",
+                table_id,
+                error,
+            )
 
 
 TEXT_ONLY = Appearance()

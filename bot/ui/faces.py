@@ -42,7 +42,7 @@ class CardFaces:
         return self.emojis.get(suit_key(code)) if self.emojis else None
 
     def card(self, code: str) -> str:
-        """ "KH" -> "K♥", or "<:e8f1_KH:…> K♥"."""
+        """ "KH" -> "K♥", or "<:e8f2_KH:…> K♥"."""
         text = card_label(parse_card(code))
         emoji = self.card_emoji(code)
         return f"{emoji} {text}" if emoji else text
@@ -51,7 +51,7 @@ class CardFaces:
         return " ".join(self.card(code) for code in codes)
 
     def suit(self, code: str) -> str:
-        """ "H" -> "♥ Hearts", or "<:e8f1_sH:…> Hearts"."""
+        """ "H" -> "♥ Hearts", or "<:e8f2_sH:…> Hearts"."""
         suit = parse_suit(code)
         emoji = self.suit_emoji(code)
         return f"{emoji} {suit_name(suit)}" if emoji else f"{suit_symbol(suit)} {suit_name(suit)}"

@@ -14,12 +14,17 @@ rest of its line, and an Arabic or Hebrew name does not pull the numbers beside 
 controls inside the name are removed before anything else: one of them would close the isolate early, and,
 removed after the escaping, they would join again markup that the escaping never saw. A name without any of
 that is shown exactly as typed, so it reads, copies and searches as the person wrote it.
+
+``visible_or_seat`` puts the seat's words ("Seat 4") in place of a name with nothing to see or hear in it
+(only spaces, zero-width characters, the Hangul filler U+3164 that Discord takes as an "invisible name"), as
+the board picture's plate does: a seat's line then still says who it is, to the eye and to a screen reader.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 import discord
 
@@ -29,6 +34,37 @@ from bot.service import FORGOTTEN_NAME
 
 # "1. " at the start of a line is a numbered list in Discord's markdown, which escape_markdown leaves.
 _LIST_NUMBER = re.compile(r"^(\d+)\.(?=\s)")
+
+
+# Characters that show nothing on their own: spaces, line and paragraph separators, controls and format
+# characters (zero-width space and joiners, word joiner, bidirectional controls, soft hyphen, tags...), and
+# marks with no letter to sit on (variation selectors, the combining grapheme joiner).
+_BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me"})
+# Letters and symbols that are drawn blank: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the
+# blank Braille pattern (U+2800), the usual ways to an "invisible" display name.
+_BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+@functools.lru_cache(maxsize=4096)
+def has_visible(text: str) -> bool:
+    """Whether ``text`` has at least one character that shows (see ``_BLANK_CATEGORIES``)."""
+    return any(
+        char not in _BLANK_CHARACTERS and unicodedata.category(char) not in _BLANK_CATEGORIES for char in text
+    )
+
+
+def seat_words(position: int) -> str:
+    """A seat in words, as a name is written in its place: "Seat 4" (``position`` 3), in the language in
+    force."""
+    words = _("seat {seat}", seat=position + 1)
+    return words[:1].upper() + words[1:]
+
+
+def visible_or_seat(name: str, position: int) -> str:
+    """``name`` (as given: escape it with ``shown_name`` or ``plain_name`` as usual), or, when nothing of it
+    would show (``has_visible``), the words of its seat at ``position`` ("Seat 4", in the language in force),
+    as the board picture writes it."""
+    return name if has_visible(name) else seat_words(position)
 
 
 def plain_name(name: str) -> str:

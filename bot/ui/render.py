@@ -25,7 +25,7 @@ from bot.service.models import HandView, Outcome, SeatView, TableEvent, TableSna
 from bot.ui import crazier_text
 from bot.ui.faces import TEXT, CardFaces, Note, note_text
 from bot.ui.fitting import shorten_fields
-from bot.ui.names import shown_name
+from bot.ui.names import shown_name, visible_or_seat
 
 MAX_CONTENT = 2000
 MAX_FIELD = 1024
@@ -449,7 +449,8 @@ def _seat_lines(snapshot: TableSnapshot) -> str:
     lines: list[str] = []
     for seat in snapshot.seats:
         marker = "▶ " if seat.to_act and snapshot.phase == "playing" else ""
-        parts = [f"`{seat.position + 1}` {marker}**{shown_name(seat.name)}**{_seat_tag(seat)}"]
+        name = shown_name(visible_or_seat(seat.name, seat.position))  # an invisible name: "Seat N"
+        parts = [f"`{seat.position + 1}` {marker}**{name}**{_seat_tag(seat)}"]
         if seat.card_count is not None and snapshot.phase in ("playing", "between_rounds"):
             parts.append(cards_count(seat.card_count))
         if snapshot.round_scores:

@@ -31,7 +31,7 @@ LABEL = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 CUSTOM_ID_CARD = re.compile(r":play:((?:10|[2-9AJQK])[CDHS])$")
 # A crazier-abilities card as text and in its controls' values ("9B Death (blue ☾)", "9B/c6G").
 CRAZIER_CARD = re.compile(r"(?<![\w/])((?:10|[2-9AJQK])[BGOP])\b")
-# A card emoji (<:e8f1_KH:123> in text, its name on a component) shows the card as much as its label.
+# A card emoji (<:e8f2_KH:123> in text, its name on a component) shows the card as much as its label.
 EMOJI_CARD = re.compile(r"\be8[a-z]\d+_((?:10|[2-9AJQK])[CDHS])\b")
 
 

@@ -7,7 +7,7 @@ against the cards held privately at that moment (the e2e privacy observer's ``hi
 some player's hand that the round has not made public and no public message has shown).
 
 A card is looked for in every form the bot or the engine writes one: the engine's code as a whole token
-("KH", "10S", "9B", also inside the state's JSON and in emoji names "e8f1_KH" / "e8z1_z9B"), the label with
+("KH", "10S", "9B", also inside the state's JSON and in emoji names "e8f2_KH" / "e8z1_z9B"), the label with
 its suit symbol ("K♥"), and the English name ("King of Hearts")."""
 
 from __future__ import annotations

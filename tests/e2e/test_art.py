@@ -19,7 +19,7 @@ from tests.e2e.crazier_play import open_table
 from tests.e2e.test_round import open_and_start
 from tests.fakediscord import FakeMessage
 
-EMOJI_MARKUP = re.compile(r"<:(e8f1_\w+):(\d+)>")
+EMOJI_MARKUP = re.compile(r"<:(e8f\d+_\w+):(\d+)>")
 
 
 async def play_moves(world: World, moves: int) -> None:

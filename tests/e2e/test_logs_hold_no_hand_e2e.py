@@ -34,7 +34,7 @@ from tests.e2e.race_steps import fire_turn_timeout
 COULD_NOT_ANSWER = "could not answer interaction"
 DISCORD_PY_IGNORED = "Ignoring exception"
 # A card as a code or a label, a card button's custom id, or a card emoji's name.
-METRIC_NAMING_A_CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS♣♦♥♠](?![A-Za-z0-9])|play:|e8f1_")
+METRIC_NAMING_A_CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS♣♦♥♠](?![A-Za-z0-9])|play:|e8f\d+_")
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from tests.ui.snapshots import hand, snapshot
 FACES = CardFaces(
     {key: discord.PartialEmoji(name=emoji_name(key), id=10**17 + i) for i, key in enumerate(all_keys())}
 )
-MARKUP = re.compile(r"<:(e8f1_\w+):(\d+)>")
+MARKUP = re.compile(r"<:(e8f\d+_\w+):(\d+)>")
 
 
 def test_text_faces_write_labels_only() -> None:
@@ -28,8 +28,8 @@ def test_text_faces_write_labels_only() -> None:
 
 
 def test_emoji_faces_keep_the_text_beside_the_emoji() -> None:
-    assert FACES.card("kh") == f"<:e8f1_KH:{FACES.emojis['KH'].id}> K♥"
-    assert FACES.suit("S") == f"<:e8f1_sS:{FACES.emojis['sS'].id}> Spades"
+    assert FACES.card("kh") == f"<:e8f2_KH:{FACES.emojis['KH'].id}> K♥"
+    assert FACES.suit("S") == f"<:e8f2_sS:{FACES.emojis['sS'].id}> Spades"
     assert FACES.cards(["10D", "2C"]).count("<:") == 2
 
 
@@ -42,15 +42,15 @@ def test_public_lines_board_and_ranking_show_emojis() -> None:
     line, _ = render.turn_line(events, board, hand_is_fresh=True, faces=FACES)
     assert line is not None
     assert MARKUP.findall(line) == [
-        ("e8f1_8H", str(FACES.emojis["8H"].id)),
-        ("e8f1_sC", str(FACES.emojis["sC"].id)),
+        ("e8f2_8H", str(FACES.emojis["8H"].id)),
+        ("e8f2_sC", str(FACES.emojis["sC"].id)),
     ]
     assert "8♥" in line and "Clubs" in line
     embed = render.board_embed(board, FACES).to_dict()
     target = next(f["value"] for f in embed["fields"] if f["name"] == "Target")
-    assert "<:e8f1_8H:" in target and "<:e8f1_sC:" in target and "8♥" in target
+    assert "<:e8f2_8H:" in target and "<:e8f2_sC:" in target and "8♥" in target
     finished = replace(board, phase="finished", status="finished")
-    assert "<:e8f1_8H:" in render.final_ranking_text(finished, FACES)
+    assert "<:e8f2_8H:" in render.final_ranking_text(finished, FACES)
     # Text faces: exactly the old wording.
     assert (
         render.turn_line(events, board, hand_is_fresh=True)[0]
@@ -63,7 +63,7 @@ def test_the_hand_shows_every_card_with_its_emoji() -> None:
     view = hand(["KH", "9S", "8C"], {"KH", "8C"})
     content = render.hand_content(view, faces=FACES)
     for code in ("KH", "9S", "8C"):
-        assert f"<:e8f1_{code}:" in content
+        assert f"<:e8f2_{code}:" in content
     assert "**K♥**" in content and "9♠" in content
 
 

@@ -393,7 +393,7 @@ def test_a_line_kept_between_boards_follows_the_name_faces_and_language() -> Non
     assert render.event_lines([played], snap) == ["bob played K♥"]
     renamed = replace(snap, seats=(snap.seats[0], seat(1, "robert", BOB), snap.seats[2]))
     assert render.event_lines([played], renamed) == ["robert played K♥"]
-    emoji = discord.PartialEmoji(name="e8f1_KH", id=10**17)
+    emoji = discord.PartialEmoji(name="e8f2_KH", id=10**17)
     assert render.event_lines([played], snap, CardFaces({"KH": emoji})) == [f"bob played {emoji} K♥"]
     assert render.event_lines([played], snap) == ["bob played K♥"]
     with use_locale("fr"):

@@ -54,7 +54,7 @@ from bot.ui.art.cards import (
     suit_badge,
 )
 from bot.ui.art.kept import Kept
-from bot.ui.names import plain_name
+from bot.ui.names import plain_name, seat_words, visible_or_seat
 
 T = TypeVar("T")
 
@@ -109,6 +109,7 @@ def board_key(snapshot: TableSnapshot, palette: Palette = FOUR_COLOUR) -> Hashab
     return (
         current_locale(),
         palette.name,
+        palette.version,
         snapshot.phase,
         snapshot.round_number,
         snapshot.target_card,
@@ -230,11 +231,11 @@ def _background(direction: int) -> Image.Image:
 def drawable_name(name: str, position: int) -> str:
     """The name as the picture can write it (``drawable_text``: "Zoë" -> "Zoe", and "Jürgen" -> "Juergen"
     on a German server), and a name that would be mostly question marks as its seat instead, in the
-    language in force ("Seat 3", "Platz 3"; the alt text has the real name)."""
+    language in force ("Seat 3", "Platz 3"; the alt text has the real name, unless nothing of it shows:
+    ``visible_or_seat``)."""
     cleaned = drawable_text(name.strip())
     if not cleaned or cleaned.count("?") * 2 > len(cleaned):
-        seat = _("seat {seat}", seat=position + 1)
-        return drawable_text(seat[:1].upper() + seat[1:])  # on a name plate: capitalised as a name is
+        return drawable_text(seat_words(position))  # on a name plate: capitalised as a name is
     return cleaned
 
 
@@ -494,7 +495,8 @@ def _cards(count: int) -> str:
 
 
 def alt_text(snapshot: TableSnapshot) -> str:
-    """The picture in words (the attachment's description), in the language in force (the server's)."""
+    """The picture in words (the attachment's description), in the language in force (the server's). A seat
+    whose name shows nothing (``visible_or_seat``) is named as the picture's plate names it ("Seat 4")."""
     parts = [_("Crazy Eights table, round {number}.", number=snapshot.round_number)]
     if snapshot.phase == "between_rounds":
         parts.append(_("The round is over."))
@@ -517,7 +519,7 @@ def alt_text(snapshot: TableSnapshot) -> str:
     parts.append(_("Stock: {cards}.", cards=_cards(snapshot.stock_size)))
     seats = []
     for seat in sorted(snapshot.seats, key=lambda seat: seat.position):
-        text = f"{seat.position + 1}. {plain_name(seat.name)}"
+        text = f"{seat.position + 1}. {plain_name(visible_or_seat(seat.name, seat.position))}"
         if seat.card_count is not None:
             text += f", {_cards(seat.card_count)}"
         if snapshot.phase == "playing" and snapshot.to_act == seat.position:

@@ -5,10 +5,15 @@ a stem), and ranks use the Aileron font that Pillow itself bundles (``ImageFont.
 with a stroke: no system font is read, so CI and every host draw the same pixels. Shapes are drawn at
 ``SUPERSAMPLE`` times the final size and scaled down once, which gives clean anti-aliased edges.
 
-Two palettes: ``FOUR_COLOUR`` (the default) gives every suit its own hue — black spades, red hearts, blue
-diamonds, green clubs — so that players who cannot tell red from black still tell the suits apart at a
-glance; ``CLASSIC`` is the usual red and black. Every picture is a white card (or a white badge) with a dark
-outline, so it reads on Discord's light and dark themes alike.
+Two palettes: ``FOUR_COLOUR`` (the default) gives every suit its own hue — black spades, vermilion
+hearts, blue diamonds, bluish green clubs — so that players who cannot tell red from black still tell the
+suits apart at a glance; ``CLASSIC`` is the usual red and black. The four hues follow Okabe and Ito's
+colour-blind safe set, adjusted so that, as red-blind and green-blind viewers see them (protanopia,
+deuteranopia), no two suits come closer than the classic palette's red and black do for a red-blind viewer,
+that blue-blind viewers (tritanopia, rarer) tell them apart too, and that every suit keeps a contrast of at
+least 4:1 on the white card (tests/ui/art/test_palette.py). Every picture is a white card (or a white badge)
+with a dark outline, so it reads on Discord's light and dark themes alike; no suit colour is drawn on the
+board's felt.
 """
 
 from __future__ import annotations
@@ -41,12 +46,20 @@ BACK_LIGHT = (86, 122, 204)
 class Palette:
     name: str
     suits: tuple[Colour, Colour, Colour, Colour]  # clubs, diamonds, hearts, spades (the engine's order)
+    # The version of this palette's pictures, part of its emoji names and of its disk cache's folder
+    # (``bot.ui.art.emoji_set``) and of what a board picture shows: bumped whenever the pictures change (its
+    # colours, or the drawings of every palette), so that the bot uploads the new emojis once instead of
+    # keeping the old ones by name, and redraws a board's picture instead of keeping an old one.
+    version: int = 1
 
     def of(self, suit: int) -> Colour:
         return self.suits[suit]
 
 
-FOUR_COLOUR = Palette("four", ((20, 128, 60), (22, 96, 196), (208, 32, 40), INK))
+# Version 2: bluish green clubs, blue diamonds and vermilion hearts in place of version 1's green
+# (20, 128, 60), blue (22, 96, 196) and red (208, 32, 40), whose clubs and hearts red-green colour-blind
+# viewers could not tell apart.
+FOUR_COLOUR = Palette("four", ((0, 140, 108), (0, 80, 240), (210, 80, 10), INK), version=2)
 CLASSIC = Palette("classic", (INK, (208, 32, 40), (208, 32, 40), INK))
 PALETTES = {palette.name: palette for palette in (FOUR_COLOUR, CLASSIC)}
 

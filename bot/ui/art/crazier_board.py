@@ -31,7 +31,7 @@ from bot.ui.art.board import BoardPicture, BoardRenderer, drawable_name, fit_tex
 from bot.ui.art.cards import INK, SUPERSAMPLE, Colour, Point, back_image, drawable_text, font
 from bot.ui.art.crazier import SYMBOL_NAMES, colour_badge, crazier_card_image
 from bot.ui.art.kept import Kept
-from bot.ui.names import plain_name
+from bot.ui.names import plain_name, visible_or_seat
 
 WIDTH = 800
 HEADER = 200  # the top band: piles, top card, colour to follow, whose turn
@@ -635,10 +635,11 @@ def card_words(card: str) -> str:
 
 
 def _players(board: CrazierBoard, named: bool) -> list[str]:
-    """Each seat in words; its cards in play by name and code ("Death (9B)"), or (not ``named``) by code."""
+    """Each seat in words; its cards in play by name and code ("Death (9B)"), or (not ``named``) by code. A
+    seat whose name shows nothing is named as the picture's plate names it ("Seat 4": ``visible_or_seat``)."""
     players = []
     for seat in sorted(board.seats, key=lambda seat: seat.position):
-        text = f"{seat.position + 1}. {plain_name(seat.name)}"
+        text = f"{seat.position + 1}. {plain_name(visible_or_seat(seat.name, seat.position))}"
         if seat.team is not None:
             text += " " + _("(team {team})", team=seat.team)
         text += _(", out") if seat.out else _(", {cards} in hand", cards=_cards(seat.hand_size))

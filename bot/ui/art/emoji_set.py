@@ -1,14 +1,16 @@
 """The application emojis the bot owns, with stable names: the 52 standard cards, the card back and the four
 suits (57), then the 52 cards of ``crazier-abilities`` and its four colours (56): 113 uploads in all.
 
-A standard name reads ``e8<palette><art version>_<key>``: ``e8f1_KH`` (four-colour palette, art version 1,
-King of Hearts), ``e8f1_back``, ``e8f1_sH`` (the Hearts badge). The Crazier Eights faces are the same in every
-palette, so their names carry no palette but a version of their own: key ``zKB`` (Arthur, blue) is named
-``e8z1_KB``, key ``zcB`` (the blue colour's badge) ``e8z1_cB``; switching palettes uploads only the other 57,
-and redrawing one set leaves the other's names alone. Every name keeps to Discord's rule for emoji names
-(2–32 characters of letters, digits and underscores); with both palettes the application holds 170 of its
-2,000 emojis. Bumping a version when its drawings change gives new names, so the bot uploads the new
-pictures instead of keeping the old ones by name.
+A standard name reads ``e8<palette><palette version>_<key>``: ``e8f2_KH`` (four-colour palette, version 2,
+King of Hearts), ``e8f2_back``, ``e8f2_sH`` (the Hearts badge), ``e8c1_KH`` (classic, version 1). The Crazier
+Eights faces are the same in every palette, so their names carry no palette but a version of their own: key
+``zKB`` (Arthur, blue) is named ``e8z1_KB``, key ``zcB`` (the blue colour's badge) ``e8z1_cB``; switching
+palettes uploads only the other 57, and redrawing one set leaves the other's names alone. Every name keeps to
+Discord's rule for emoji names (2–32 characters of letters, digits and underscores); with both palettes the
+application holds 170 of its 2,000 emojis. Bumping a version when its pictures change (``Palette.version``:
+the four-colour palette's new colours made it 2) gives new names, so the bot uploads the new pictures once
+instead of keeping the old ones by name (the old ones stay in the application, unused, until deleted in the
+Developer Portal).
 
 The PNGs are drawn once and cached on disk (``cache_dir``, one file per emoji, written atomically): a start-up
 reads them back instead of drawing them again. A damaged or missing file is simply drawn again.
@@ -38,7 +40,6 @@ from bot.ui.art.crazier import colour_emoji_png, crazier_emoji_png
 
 log = logging.getLogger(__name__)
 
-ART_VERSION = 1
 SUIT_KEYS = ("sC", "sD", "sH", "sS")
 BACK_KEY = "back"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_]{2,32}$")
@@ -67,11 +68,11 @@ def all_keys() -> tuple[str, ...]:
     return (*(card_code(card) for card in STANDARD_DECK), BACK_KEY, *SUIT_KEYS, *CRAZIER_KEYS)
 
 
-def emoji_name(key: str, palette: Palette = FOUR_COLOUR, version: int = ART_VERSION) -> str:
+def emoji_name(key: str, palette: Palette = FOUR_COLOUR) -> str:
     if key in CRAZIER_KEYS:
         name = f"e8{CRAZIER}{CRAZIER_ART_VERSION}_{key[1:]}"
     else:
-        name = f"e8{palette.name[0]}{version}_{key}"
+        name = f"e8{palette.name[0]}{palette.version}_{key}"
     if not NAME_PATTERN.fullmatch(name):
         raise ValueError(f"not a valid emoji name: {name!r}")
     return name
@@ -93,7 +94,7 @@ def draw(key: str, palette: Palette = FOUR_COLOUR) -> bytes:
 @dataclass(frozen=True, slots=True)
 class EmojiArt:
     key: str  # "KH", "back", "sH", "zKB", "zcB"
-    name: str  # "e8f1_KH", "e8z1_KB"
+    name: str  # "e8f2_KH", "e8z1_KB"
     png: bytes
 
 
@@ -108,7 +109,7 @@ class EmojiSet:
         drawer: Callable[[str, Palette], bytes] = draw,
     ) -> None:
         self.palette = palette
-        self.cache_dir = cache_dir / f"v{ART_VERSION}-{palette.name}" if cache_dir is not None else None
+        self.cache_dir = cache_dir / f"v{palette.version}-{palette.name}" if cache_dir is not None else None
         # The Crazier Eights faces, shared by the palettes.
         self.crazier_dir = cache_dir / f"{CRAZIER}{CRAZIER_ART_VERSION}" if cache_dir is not None else None
         self._draw = drawer

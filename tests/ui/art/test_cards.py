@@ -58,8 +58,8 @@ def test_names_are_stable_and_follow_discords_rule() -> None:
     assert len(set(names)) == len(names)
     for name in names:
         assert NAME_PATTERN.fullmatch(name) and 2 <= len(name) <= 32
-    assert emoji_name("KH") == "e8f1_KH"
-    assert emoji_name("back") == "e8f1_back"
+    assert emoji_name("KH") == "e8f2_KH"
+    assert emoji_name("back") == "e8f2_back"
     assert emoji_name("sH", CLASSIC) == "e8c1_sH"
 
 
@@ -99,7 +99,7 @@ def test_the_disk_cache_is_used_and_a_damaged_file_is_drawn_again(tmp_path: Path
     first = EmojiSet(tmp_path, drawer=drawer)
     pictures = {art.key: art.png for art in first}
     assert len(calls) == 113  # the Crazier Eights faces too (tests/ui/art/test_crazier.py)
-    cached = sorted(p.name for p in (tmp_path / "v1-four").iterdir())
+    cached = sorted(p.name for p in (tmp_path / "v2-four").iterdir())
     assert len(cached) == 57 and all(name.endswith(".png") for name in cached)
 
     calls.clear()
@@ -107,11 +107,11 @@ def test_the_disk_cache_is_used_and_a_damaged_file_is_drawn_again(tmp_path: Path
     assert {art.key: art.png for art in second} == pictures
     assert calls == []  # everything came from the disk
 
-    (tmp_path / "v1-four" / "KH.png").write_bytes(pictures["KH"][:100])  # truncated
+    (tmp_path / "v2-four" / "KH.png").write_bytes(pictures["KH"][:100])  # truncated
     third = EmojiSet(tmp_path, drawer=drawer)
     assert third.png("KH") == pictures["KH"]
     assert calls == ["KH"]
-    assert (tmp_path / "v1-four" / "KH.png").read_bytes() == pictures["KH"]
+    assert (tmp_path / "v2-four" / "KH.png").read_bytes() == pictures["KH"]
 
 
 def test_an_unwritable_cache_only_costs_the_caching(tmp_path: Path) -> None:
@@ -138,5 +138,5 @@ def test_an_unwritable_cache_is_one_warning_per_folder_not_one_per_card(
             pass
     told = [r for r in caplog.records if "could not cache the card art" in r.getMessage()]
     warned = sorted(str(r.args[0]) for r in told if r.levelno == logging.WARNING)
-    assert warned == [str(blocker / "v1-four"), str(blocker / "z1")]
+    assert warned == [str(blocker / "v2-four"), str(blocker / "z1")]
     assert len(told) == 2 * 113  # the others at debug level
