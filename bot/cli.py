@@ -945,9 +945,9 @@ def _run_handler(handler: Callable[[argparse.Namespace], int], args: argparse.Na
 
 TOKEN_REJECTED = "DISCORD_TOKEN: Discord rejected the token"
 # Gateway close codes that end `run` (discord.py raises ConnectionClosed instead of reconnecting) because of a
-# setting, with the line naming it. Not here: 4014 (privileged intents), raised as PrivilegedIntentsRequired,
-# which no setting causes (the bot asks for the guilds intent only), nor 4012 and 4013 (the API version and
-# the intents: the code's own); any other close is a Discord failure, exit 1.
+# setting, with the line naming it. Not here: 4014 (disallowed intents), raised as PrivilegedIntentsRequired,
+# which no setting causes (the bot asks for the guilds intent only: ``INTENTS_REFUSED``), nor 4012 and 4013
+# (the API version and the intents: the code's own); any other close is a Discord failure, exit 1.
 GATEWAY_CLOSED_BY_A_SETTING = {
     4004: TOKEN_REJECTED,
     4010: (
@@ -960,6 +960,13 @@ GATEWAY_CLOSED_BY_A_SETTING = {
         "or, without SHARD_IDS, leave it empty for the number Discord recommends"
     ),
 }
+# Close code 4014, at the first IDENTIFY or mid-run (an intent withdrawn from the application in the portal):
+# Discord's doing, exit 1, in one line.
+INTENTS_REFUSED = (
+    "Discord refused the gateway intents (close code 4014, disallowed intents) of shard {shard}: the bot "
+    "asks only for the guilds intent, which is not privileged; check the application in Discord's developer "
+    "portal (https://discord.com/developers/applications)"
+)
 
 
 def _unexpected(error: Exception, *urls: str | None) -> int:
@@ -975,6 +982,11 @@ def _unexpected(error: Exception, *urls: str | None) -> int:
     if isinstance(error, discord.ConnectionClosed) and error.code in GATEWAY_CLOSED_BY_A_SETTING:
         print(f"{PROG}: configuration error: {GATEWAY_CLOSED_BY_A_SETTING[error.code]}", file=sys.stderr)
         return 2
+    # discord.py raises 4014 as PrivilegedIntentsRequired (a ClientException, not ConnectionClosed).
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        shard = "?" if error.shard_id is None else error.shard_id
+        print(f"{PROG}: {INTENTS_REFUSED.format(shard=shard)}", file=sys.stderr)
+        return 1
     # A database error (asyncpg's included: not a bug of ours) may quote a URL: the text is scrubbed.
     database_error = isinstance(error, OSError | StoreError | DatabaseFault) or type(
         error

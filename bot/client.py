@@ -33,7 +33,7 @@ from bot.config import Config, art_cache_dir
 from bot.delivery.budget import GlobalBudget
 from bot.delivery.emojis import PASSING_ERRORS, UPLOAD_PACE, CardEmojis, failure_kind, passing_failure
 from bot.delivery.endpoints import apply_endpoints
-from bot.delivery.interactions_once import SessionGuilds, act_once
+from bot.delivery.interactions_once import LateInteractions, SessionGuilds, act_once
 from bot.delivery.publisher import DEFAULT_DEBOUNCE, TablePublisher, gather_window_for
 from bot.delivery.relay import OutcomeRelay
 from bot.exts._group import EightsGroup, unwatch_on_completion
@@ -219,6 +219,8 @@ class EightsBot(commands.AutoShardedBot):
         parsers["INTERACTION_CREATE"] = self._guarded_interaction_create
         # Outermost: an interaction Discord delivers twice is counted, turned away or acted on once.
         act_once(self._connection)
+        # An interaction that reaches the bot after Discord's 3 s (replayed at a resume) is not acted on.
+        self.late_interactions = LateInteractions()
         # The servers each shard's session lists: at a shard's ready, the tables of a server it left out are
         # closed (``bot.exts.tables._channels``; discord.py's cache keeps them across an invalid session).
         self.session_guilds = SessionGuilds()
@@ -496,7 +498,14 @@ class EightsBot(commands.AutoShardedBot):
     # --- shutdown ----------------------------------------------------------------------------------------
 
     def _guarded_interaction_create(self, data: Any) -> None:
-        self.metrics.interaction_received(int(data["id"]), int(data.get("type") or 0))
+        kind = int(data.get("type") or 0)
+        if self.late_interactions.drop(data):
+            # Past Discord's 3 s (replayed after a resume of a silent session, read late by a busy loop):
+            # its player was shown "This interaction failed" and nobody can answer it; acted on, it would be
+            # a move nobody was told of, which the player's retry would make again.
+            self.metrics.interaction_late(kind)
+            return
+        self.metrics.interaction_received(int(data["id"]), kind)
         if not self.draining:
             self._parse_interaction(data)
             return

@@ -2,20 +2,28 @@
 for the absent player; after three in a row a CPU takes the seat over), the pause between rounds, lobby
 expiry, abandoning a table no person touched for a day, and CPU turns (and CPU reactions out of turn).
 Timers are set again after every committed move and when a table is loaded, so after a restart each resumes
-with the time it had left (a turn already overdue gets a short grace)."""
+with the time it had left (a turn already overdue gets a short grace).
+
+While Discord says a server is unavailable (an outage: nobody there can reach the bot) its tables' timers wait
+(``pause_guild``), CPU turns too; once it is back (``resume_guild``) each time goes on with what it had left
+when the outage began, and the player to move has at least the restart's grace. A server unavailable for
+UNAVAILABLE_HOLD is waited for no longer: its tables' timers run as if it had never been (nobody acted there
+for that long: they close)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import Action, ActionKind, Round
 from bot.engine import cpu as engine_cpu
 from bot.service import crazier
+from bot.service.clock import Timer
 from bot.service.errors import ServiceError
-from bot.service.live import LiveTable, Work, cpu_level, is_cpu, restate_times
+from bot.service.live import IDLE_TTL, LiveTable, Work, cpu_level, is_cpu, restate_times
 from bot.service.models import TableEvent
 from bot.service.moves import MAX_STEPS_PER_MOVE, apply_or_referee, referee_action, referee_turn
 from bot.service.registry import TableRegistry
@@ -33,6 +41,17 @@ RETRY_DELAY = 30.0  # seconds before a table whose automatic move failed sets it
 # most), so they happen within seconds of its return, in the order its state dictates.
 STORE_RETRY_DELAY = 1.0
 STORE_RETRY_MAX = 8.0
+# How long the tables of a server Discord says is unavailable wait for it, at most: then their timers run
+# again (nobody could act there for a day: they close), and what this process kept of the outage goes.
+UNAVAILABLE_HOLD = IDLE_TTL
+
+
+@dataclass(slots=True)
+class _Unavailable:
+    """A server in an outage whose tables' timers wait: since when (monotonic), and the end of the wait."""
+
+    since: float
+    hold: Timer
 
 
 def _set_aside_next_turn(
@@ -65,6 +84,12 @@ def _set_aside_next_turn(
     return later_public, later_log
 
 
+def _shown_times(doc: dict[str, Any]) -> tuple[Any, ...]:
+    """The times a table's board shows: the turn's deadline, the lobby's and the pause's ends."""
+    turn = doc.get("turn")
+    return (turn["deadline"] if turn else None, doc.get("lobby_until"), doc.get("pause_until"))
+
+
 class TableScheduler:
     """Sets and runs the timers of the registry's tables; attaches itself to the registry."""
 
@@ -73,6 +98,7 @@ class TableScheduler:
         self._clock = registry.clock
         self._cpu_delay = max(0.0, cpu_delay)
         self._store_retry: dict[int, float] = {}  # table id -> its last retry delay during an outage
+        self._unavailable: dict[int, _Unavailable] = {}  # guild id -> its outage, while its tables wait
         registry.scheduler = self
 
     def schedule(self, live: LiveTable, *, restoring: bool = False) -> None:
@@ -80,6 +106,10 @@ class TableScheduler:
         if self._store_retry and not self._registry.outage.active:
             self._store_retry.clear()  # the outage is over
         if self._registry.closing:
+            return
+        if live.record.guild_id in self._unavailable:
+            # Its server is in an outage: the table waits, with the times it had (``resume_guild``). Its
+            # monotonic due times are left as they were, to be pushed back by the outage's length.
             return
         now, monotonic = self._clock.now(), self._clock.monotonic()
         version = live.version
@@ -136,6 +166,81 @@ class TableScheduler:
         live.timers.append(
             self._clock.call_later(idle_due - monotonic, self._guarded(self._on_idle, live.id, version))
         )
+
+    # --- servers in an outage -------------------------------------------------------------------------------
+
+    def paused_guilds(self) -> set[int]:
+        """The servers whose tables wait for the end of their outage."""
+        return set(self._unavailable)
+
+    def _tables_of(self, guild_id: int) -> list[LiveTable]:
+        registry = self._registry
+        found = (registry.get(table_id) for table_id in registry.in_guild(guild_id))
+        return [live for live in found if live is not None]
+
+    def pause_guild(self, guild_id: int) -> None:
+        """Discord says the server is unavailable (GUILD_DELETE ``unavailable``: an outage; nobody there can
+        reach the bot): its tables' timers stop (turn, CPU, lobby, pause between rounds, idle), until
+        ``resume_guild`` or UNAVAILABLE_HOLD. Nothing is kept for a server without tables here."""
+        if guild_id in self._unavailable or self._registry.closing:
+            return
+        tables = self._tables_of(guild_id)
+        if not tables:
+            return
+
+        async def hold_over() -> None:
+            self._hold_over(guild_id)
+
+        self._unavailable[guild_id] = _Unavailable(
+            self._clock.monotonic(), self._clock.call_later(UNAVAILABLE_HOLD, hold_over)
+        )
+        for live in tables:
+            live.cancel_timers()
+        log.info(
+            "server %s is unavailable (a Discord outage): the timers of its %d table(s) wait for it",
+            guild_id,
+            len(tables),
+        )
+
+    def resume_guild(self, guild_id: int) -> None:
+        """The server is available again (its GUILD_CREATE): its tables' timers go on, each time with what it
+        had left when the outage began (the wall times the board shows and the next move stores, pushed back
+        by the outage: ``restate_times``), and the player to move has at least min(RESTORE_GRACE, the turn
+        timeout), as after a restart. A table whose shown times changed has its board shown again."""
+        outage = self._unavailable.pop(guild_id, None)
+        if outage is None:
+            return
+        outage.hold.cancel()
+        away = self._clock.monotonic() - outage.since
+        tables = self._tables_of(guild_id)
+        for live in tables:
+            live.due_at = {when: due + away for when, due in live.due_at.items()}
+            shown = _shown_times(live.doc)
+            self.schedule(live, restoring=True)
+            if _shown_times(live.doc) != shown:
+                self._registry.show(live)
+        log.info(
+            "server %s is available again after %.0f s: the timers of its %d table(s) go on",
+            guild_id,
+            away,
+            len(tables),
+        )
+
+    def _hold_over(self, guild_id: int) -> None:
+        """The server has been unavailable for UNAVAILABLE_HOLD: its tables are waited for no longer. Their
+        timers run as if there had been no outage (what is overdue happens now)."""
+        outage = self._unavailable.pop(guild_id, None)
+        if outage is None or self._registry.closing:
+            return
+        tables = self._tables_of(guild_id)
+        log.warning(
+            "server %s has been unavailable for %.0f hours: the timers of its %d table(s) run again",
+            guild_id,
+            UNAVAILABLE_HOLD / 3600,
+            len(tables),
+        )
+        for live in tables:
+            self.schedule(live)
 
     def _guarded(self, handler: Callable[[int, int], Any], table_id: int, version: int) -> Callable[[], Any]:
         async def run() -> None:

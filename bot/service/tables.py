@@ -238,6 +238,22 @@ class TableService:
         """Commit moves again; every table's due timers run at once."""
         self._registry.resume()
 
+    def guild_unavailable(self, guild_id: int) -> None:
+        """Discord says the server is unavailable (an outage: nobody there can reach the bot): its tables'
+        timers wait (turns, CPU turns, the lobby, the pause between rounds, idleness) until it is back, a day
+        at most (``TableScheduler.pause_guild``)."""
+        self._scheduler.pause_guild(guild_id)
+
+    def guild_available(self, guild_id: int) -> None:
+        """The server is available again: its tables' timers go on with what they had left, the player to
+        move with at least the restart's grace (``TableScheduler.resume_guild``). Nothing for a server whose
+        tables were not waiting."""
+        self._scheduler.resume_guild(guild_id)
+
+    def guilds_waiting(self) -> set[int]:
+        """The servers whose tables' timers wait for the end of their outage."""
+        return self._scheduler.paused_guilds()
+
     def move_log_retention(self) -> MoveLogRetention | None:
         """The pruning task of closed matches' move logs, when MOVE_LOG_RETENTION_DAYS is set."""
         return self._retention

@@ -1,6 +1,7 @@
 """Discord's news about the places tables live in: a channel or thread deleted, the bot removed from a
 server (their tables are closed: nothing of them could be shown again; what the bot kept of the server, its
-display settings included, goes once they are: ``TablePublisher.guild_left``), and permissions changed or a
+display settings included, goes once they are: ``TablePublisher.guild_left``), a server in an outage (its
+tables' timers wait until it is back: ``TableService.guild_unavailable``), and permissions changed or a
 thread reopened: a channel that refused the bot is tried again, once the bot's permissions there (as
 discord.py's cache has them) allow it and changed (``ChannelsCog.judge``). See
 ``bot.delivery.channel_refusals``. A deleted channel also leaves its server's list of table channels
@@ -101,10 +102,16 @@ class ChannelsCog(commands.Cog, name="Channels"):
         about it: its tables are closed as at once. discord.py's cache cannot tell (its sharded state keeps
         the guilds of earlier sessions); the READY's own list does (``SessionGuilds``). A server that is
         only unavailable, in an outage, is still listed."""
+        count = self.bot.shard_count or 1
+        # A server the session lists as unavailable whose GUILD_CREATE did not come before the shard was ready
+        # is in an outage: its tables wait for it as after GUILD_DELETE ``unavailable``.
+        for guild_id in self.service.guilds_with_tables():
+            guild = self.bot.get_guild(guild_id)
+            if guild is not None and guild.unavailable and (guild_id >> 22) % count == shard_id:
+                self.service.guild_unavailable(guild_id)
         sessions = getattr(self.bot, "session_guilds", None)
         if not isinstance(sessions, SessionGuilds):
             return
-        count = self.bot.shard_count or 1
         for guild_id in sessions.left_out(shard_id, self.service.guilds_with_tables(), count):
             self.publisher.guild_left(guild_id)
 
@@ -182,12 +189,22 @@ class ChannelsCog(commands.Cog, name="Channels"):
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
         self.publisher.permissions_changed(guild_id=guild.id)  # added back: its channels are reachable again
+        # (A server back from an outage whose GUILD_CREATE does not say "unavailable: false" comes here.)
+        self.service.guild_available(guild.id)
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         # Discord's GUILD_CREATE says "unavailable: false" both after an outage and, at times, for a server
-        # that added the bot back: either way its channels may be reached again.
+        # that added the bot back: either way its channels may be reached again, and its tables' timers,
+        # waiting through an outage, go on.
         self.publisher.permissions_changed(guild_id=guild.id)
+        self.service.guild_available(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        # GUILD_DELETE "unavailable: true": an outage, not the bot removed (``on_guild_remove``). Nobody there
+        # can reach the bot: no turn of theirs runs out, no CPU plays on meanwhile.
+        self.service.guild_unavailable(guild.id)
 
 
 def _roles(member: discord.Member) -> set[int]:
