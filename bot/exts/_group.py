@@ -65,9 +65,9 @@ async def answer_unexpected(interaction: discord.Interaction, error: BaseExcepti
     (e.g. a damaged file found mid-game) is said so: the move was not stored, and the service applies a move
     only once it is stored, so nothing of it happened."""
     if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-        # Discord gave up on the interaction (more than 3 s old: it reached the bot late, e.g. replayed after
-        # a gateway resume), so nobody can be answered through it. What the click did stands; a hand it
-        # changed is refreshed in place by the publisher.
+        # Discord gave up on the interaction (its answer came after Discord's 3 s: a slow database, a busy
+        # bot; one that reached the bot that late is dropped before this, bot.client), so nobody can be
+        # answered through it. What the click did stands; a hand it changed is refreshed in place.
         log.warning("interaction %s (%s) came too late to be answered: %s", interaction.id, where, error.text)
         return
     if isinstance(error, DatabaseFault) and error.unavailable:

@@ -150,6 +150,16 @@ def message_text(message: FakeMessage) -> str:
     return "\n".join(parts)
 
 
+# discord.py's names of the tasks that run an interaction's handler: a slash command, a view's item, a
+# persistent (dynamic) item, and an on_interaction listener (the house rules' form).
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord.py: interaction",
+)
+
+
 class World:
     """A running bot and the people around it."""
 
@@ -261,9 +271,13 @@ class World:
         """Whether the bot still has work in flight: a timer's move (CPU delay 0), something to show, a
         request waiting for the global budget, or the start-up check of restored boards (in the background,
         EightsBot._build_features)."""
-        checking = any(task.get_name() == "eights-check-boards" for task in asyncio.all_tasks())
+        names = [task.get_name() for task in asyncio.all_tasks()]
+        checking = "eights-check-boards" in names
+        # An interaction's handler still running (discord.py's task names): its answer may have reached the
+        # fake before the handler's last steps (an /eights status deleting the board it replaced).
+        handling = any(name.startswith(HANDLER_TASKS) for name in names)
         waiting = self.bot is not None and self.bot.budget.waiting > 0
-        return self.service.busy() or self.publisher.busy() or waiting or checking
+        return self.service.busy() or self.publisher.busy() or waiting or checking or handling
 
     async def settle(self, timeout: float = 15.0) -> None:
         """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0). The timeout is
