@@ -35,8 +35,9 @@ class BoardCarrier:
     original: bool
 
     def fresh(self, now: float) -> bool:
-        """Whether the token can still edit the message (with a margin before Discord's 15 minutes)."""
-        return now - self.since < HAND_EDIT_WINDOW
+        """Whether the token can still edit the message (with a margin before Discord's 15 minutes, and not
+        refused already: ``webhook_calls.is_spent``)."""
+        return now - self.since < HAND_EDIT_WINDOW and not webhook_calls.is_spent(self.interaction)
 
     def aging(self, now: float) -> bool:
         """Time to move the board to a newer interaction, if one is at hand."""

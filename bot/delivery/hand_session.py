@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.delivery import webhook_calls
+
 HAND_EDIT_WINDOW = 14 * 60.0  # interaction tokens last 15 minutes; keep a margin
 
 
@@ -27,7 +29,9 @@ class HandSession:
     creator: int | None = None
 
     def fresh(self, now: float) -> bool:
-        return now - self.since < HAND_EDIT_WINDOW
+        """Whether the message can still be edited in place: its token is younger than ``HAND_EDIT_WINDOW``
+        and Discord has not refused it already (``webhook_calls.is_spent``: ended early, through any lane)."""
+        return now - self.since < HAND_EDIT_WINDOW and not webhook_calls.is_spent(self.interaction)
 
 
 def view_signature(view: discord.ui.View | None) -> tuple[str, ...]:

@@ -760,6 +760,7 @@ class TablePublisher:
             if not isinstance(error, discord.HTTPException | discord.RateLimited) and not is_transient(error):
                 raise
             log.info("table %s: the board could not move to a newer interaction: %s", feed.table_id, error)
+            webhook_calls.note_refused(via, error)  # the hands and the lines stop using it too
             if feed.via is via and not is_transient(error):
                 feed.via = None  # its token no longer serves
             return None
@@ -941,6 +942,9 @@ class TablePublisher:
         via = feed.via
         if via is None or self._clock.monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
             return None
+        if webhook_calls.is_spent(via):  # Discord refused its token already (another lane learned it)
+            feed.via = None
+            return None
         if self._channel_gone(feed):
             return None
         if not await self._clock.wait(answers.answered_event(via), ANSWER_WAIT):
@@ -953,7 +957,7 @@ class TablePublisher:
         via = feed.via
         if via is None or self._clock.monotonic() - feed.via_since >= HAND_EDIT_WINDOW:
             return None
-        if self._channel_gone(feed):
+        if webhook_calls.is_spent(via) or self._channel_gone(feed):
             return None
         return via if answers.is_answered(via) else None
 
@@ -969,6 +973,7 @@ class TablePublisher:
             if carrier is not None and not is_transient(error):
                 # The token no longer edits it (expired early, revoked): the channel route, at once.
                 log.info("table %s: board not edited through its interaction (%s)", feed.table_id, error)
+                webhook_calls.note_refused(carrier.interaction, error)
                 if self._carriers.get(feed.table_id) is carrier:
                     del self._carriers[feed.table_id]
                 feed.board_since = since if feed.board_next is None else min(since, feed.board_next)

@@ -11,6 +11,12 @@ message's id. A view is stored for dispatch as discord.py would store it. An obj
 
 ``let_go`` replaces a kept interaction and frees the one it held at once when nothing else holds it.
 
+``note_refused`` / ``is_spent``: a token Discord refused for good (401 50027 "Invalid Webhook Token": it
+ended, early or revoked; not 404 10015 "Unknown Webhook", which Discord also answers while a token still
+serves, e.g. an edit that overtook the interaction's first answer) is remembered here, in one place, so
+that every lane (the hand refreshes, the public lines, the board) stops using it at once instead of each
+learning it with an invalid request of its own (Discord bans the bot's IP after 10,000 invalid requests).
+
 This is the one place that reaches into discord.py's interaction internals;
 ``tests/delivery/test_webhook_calls`` fails if they change.
 """
@@ -18,6 +24,8 @@ This is the one place that reaches into discord.py's interaction internals;
 from __future__ import annotations
 
 import sys
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from types import SimpleNamespace
@@ -77,6 +85,44 @@ def _alone() -> int:
 _ALONE = _alone()
 
 
+INVALID_WEBHOOK_TOKEN = (401, 50027)  # Discord's status and code: the token ended (early, or revoked)
+SPENT_KEPT = 15 * 60.0  # a refused token is remembered this long: past it, no lane would use it anyway
+SPENT_MAX = 10_000  # and at most this many (the oldest forgotten first)
+_spent: OrderedDict[str, float] = OrderedDict()  # token -> time.monotonic() when refused
+
+
+def refused_for_good(error: BaseException) -> bool:
+    """Whether Discord refused an interaction-webhook call because its token will never serve again."""
+    return isinstance(error, discord.HTTPException) and (error.status, error.code) == INVALID_WEBHOOK_TOKEN
+
+
+def _token(interaction: object) -> str | None:
+    token = getattr(interaction, "token", None)
+    return token if isinstance(token, str) and token else None
+
+
+def note_refused(interaction: object, error: BaseException) -> bool:
+    """Remember ``interaction``'s token as spent when ``error`` says so (``refused_for_good``); True if it
+    does."""
+    token = _token(interaction)
+    if token is None or not refused_for_good(error):
+        return False
+    now = time.monotonic()
+    _spent[token] = now
+    _spent.move_to_end(token)
+    while _spent and (len(_spent) > SPENT_MAX or now - next(iter(_spent.values())) >= SPENT_KEPT):
+        _spent.popitem(last=False)
+    return True
+
+
+def is_spent(interaction: object) -> bool:
+    """Whether Discord refused ``interaction``'s token for good (``note_refused``): no lane uses it again."""
+    if not _spent:
+        return False
+    token = _token(interaction)
+    return token is not None and token in _spent
+
+
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code: the interaction has been answered already
 
 
@@ -118,6 +164,16 @@ def _message_call(interaction: discord.Interaction, **fields: Any) -> Iterator[d
         }
 
 
+@contextmanager
+def _noting(interaction: discord.Interaction) -> Iterator[None]:
+    """A refusal of the call for good marks the interaction's token spent (``note_refused``)."""
+    try:
+        yield
+    except discord.HTTPException as error:
+        note_refused(interaction, error)
+        raise
+
+
 def _store_view(interaction: discord.Interaction, view: Any, message_id: int | None) -> None:
     # As discord.py does after these calls: a view with live components is routed to this message.
     if view and not view.is_finished() and view.is_dispatchable():
@@ -130,7 +186,7 @@ async def edit_original(interaction: discord.Interaction, **fields: Any) -> None
         await interaction.edit_original_response(**fields)
         return
     view = fields.get("view", MISSING)
-    with _message_call(interaction, **fields) as call:
+    with _message_call(interaction, **fields) as call, _noting(interaction):
         data = await async_context.get().edit_original_interaction_response(
             interaction.application_id, interaction.token, **call
         )
@@ -143,7 +199,7 @@ async def edit_followup(interaction: discord.Interaction, message_id: int, **fie
         await interaction.followup.edit_message(message_id, **fields)
         return
     view = fields.get("view", MISSING)
-    with _message_call(interaction, **fields) as call:
+    with _message_call(interaction, **fields) as call, _noting(interaction):
         await async_context.get().edit_webhook_message(
             interaction.application_id, interaction.token, message_id, **call, with_components=bool(view)
         )
@@ -165,6 +221,7 @@ async def send_followup(
         return message_id if isinstance(message_id, int) else None
     with (
         _message_call(interaction, content=content, allowed_mentions=allowed_mentions) as call,
+        _noting(interaction),
         sent_once(),
     ):
         data = await async_context.get().execute_webhook(

@@ -3,7 +3,9 @@ routed here (``bot.ui.controls`` dispatches to the cog named ``COG_NAME``), reso
 service, and answers; a move is shown by the publisher, and the acting player gets their hand back at once,
 in place.
 
-Every refusal (``ServiceError``) is a short private answer and changes nothing public; anything unexpected is
+Every refusal (``ServiceError``) is a short private answer and changes nothing public (a move refused as no
+longer possible on a private hand message answers by showing the hand now in that message, the refusal as its
+note: ``_refused_in_place``); anything unexpected is
 answered with a reference (``bot.exts._group.answer_unexpected``). An answer that cannot reach Discord (the
 network gone) is logged without a traceback (``answer_or_warn``), and nothing a handler raises reaches
 discord.py (``bot.ui.controls.contain_escaped``), whose own log line would name the clicked item: a card.
@@ -17,7 +19,7 @@ import discord
 from discord.ext import commands
 
 from bot.delivery import answers
-from bot.delivery.answers import acknowledge, answer_privately
+from bot.delivery.answers import acknowledge, answer_privately, from_private_message
 from bot.delivery.hands import HandMessages
 from bot.delivery.publisher import TablePublisher
 from bot.exts._group import EightsGroup, answer_or_warn, answer_unexpected
@@ -117,12 +119,7 @@ class ControlsCog(TableCog, name=COG_NAME):
             else:
                 await self._control(interaction, control, values)
         except ServiceError as error:
-            if error.code == "expired":
-                message = _(EXPIRED)
-            elif error.code == "no_table":
-                message = _(FINISHED_BUTTON)
-            else:
-                message = error.message
+            message = refusal_text(error)
             # The answer may meet the network gone: it must not reach discord.py (module docstring).
             await answer_or_warn(interaction, message, f"control {control.action}")
         except Exception as error:
@@ -171,6 +168,42 @@ class ControlsCog(TableCog, name=COG_NAME):
             if intent is None:
                 await answer_privately(interaction, _("That control is not valid any more."))
                 return
-            await self.play_move(interaction, table_id, intent, round_token=token, in_place=True)
+            try:
+                await self.play_move(interaction, table_id, intent, round_token=token, in_place=True)
+            except ServiceError as error:
+                if error.code not in ("stale", "expired") or not await self._refused_in_place(
+                    interaction, table_id, refusal_text(error), f"control {action}"
+                ):
+                    raise
         else:
             await answer_privately(interaction, _("That control is not valid any more."))
+
+    async def _refused_in_place(
+        self, interaction: discord.Interaction, table_id: int, message: str, where: str
+    ) -> bool:
+        """A move refused as no longer possible, clicked on a private hand message (one that may show cards
+        and a turn that are gone: its token ran out before the hand changed): that message shows the
+        player's hand now, with the refusal as its note, rather than a separate answer leaving it stale.
+        False when there is no hand to show (not seated any more, the table closed): the caller answers
+        privately, as for any refusal. An answer that cannot reach Discord is logged as ``answer_or_warn``
+        logs it (a WARNING without a traceback, which would hold the refusal)."""
+        if not from_private_message(interaction):
+            return False
+        try:
+            await self.show_hand(interaction, table_id, note=message, in_place=True)
+        except ServiceError:
+            return False
+        except ANSWER_FAILURES as failure:
+            log.warning(
+                "could not answer interaction %s (%s): %s", interaction.id, where, failure_summary(failure)
+            )
+        return True
+
+
+def refusal_text(error: ServiceError) -> str:
+    """What a refused control is answered with."""
+    if error.code == "expired":
+        return _(EXPIRED)
+    if error.code == "no_table":
+        return _(FINISHED_BUTTON)
+    return error.message
