@@ -29,7 +29,7 @@ NO_LONGER_POSSIBLE = N_("That move is no longer possible.")
 EXPIRED = N_("This button has expired.")
 # Where a channel has no table, ``TableService.no_table`` decides what a person is told; this is its default.
 NO_TABLE = N_("There is no open table in this channel. Open one with /eights new.")
-REMOVED = N_("The host removed you from this table.")
+REMOVED = N_("You were removed from this table.")
 NOT_SEATED = N_("You are not seated at this table.")
 TAKEN_OVER = N_("A CPU player has your seat; use /eights join to take it back.")
 

@@ -22,7 +22,7 @@ CLEAR_ANSWERS = {
     "This button has expired.",
     "This table has finished; this button has expired.",
     "The table is closed.",
-    "The host removed you from this table.",
+    "You were removed from this table.",
     "A CPU player has your seat; use /eights join to take it back.",
 }
 

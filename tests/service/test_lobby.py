@@ -301,7 +301,7 @@ async def test_a_kicked_member_has_no_part_in_their_old_seat(service: TableServi
     await service.hand(table_id, BOB.user_id)  # before: bob sees his hand
     await service.kick(table_id, ALICE, BOB.user_id)
     error = await refused(service.hand(table_id, BOB.user_id), "kicked")
-    assert error.message == "The host removed you from this table."
+    assert error.message == "You were removed from this table."
     await refused(service.act(table_id, BOB, Intent.draw()), "kicked")
     # A person who left may still look at the seat they can take back.
     await service.leave(table_id, CAROL)
