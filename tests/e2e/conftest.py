@@ -267,27 +267,28 @@ class World:
         assert hands, f"{user.name} has no hand message"
         return hands[-1]
 
-    def busy(self) -> bool:
+    def busy(self, handlers: bool = True) -> bool:
         """Whether the bot still has work in flight: a timer's move (CPU delay 0), something to show, a
-        request waiting for the global budget, or the start-up check of restored boards (in the background,
-        EightsBot._build_features)."""
+        request waiting for the global budget, the start-up check of restored boards (in the background,
+        EightsBot._build_features), or (``handlers``) an interaction's handler still running."""
         names = [task.get_name() for task in asyncio.all_tasks()]
         checking = "eights-check-boards" in names
         # An interaction's handler still running (discord.py's task names): its answer may have reached the
         # fake before the handler's last steps (an /eights status deleting the board it replaced).
-        handling = any(name.startswith(HANDLER_TASKS) for name in names)
+        handling = handlers and any(name.startswith(HANDLER_TASKS) for name in names)
         waiting = self.bot is not None and self.bot.budget.waiting > 0
         return self.service.busy() or self.publisher.busy() or waiting or checking or handling
 
-    async def settle(self, timeout: float = 15.0) -> None:
+    async def settle(self, timeout: float = 15.0, *, handlers: bool = True) -> None:
         """Wait until the bot has shown everything (CPU moves run at once with CPU delay 0). The timeout is
-        generous: the suite runs in several workers on two cores, and a stuck bot still fails."""
+        generous: the suite runs in several workers on two cores, and a stuck bot still fails. ``handlers``
+        False: an interaction's handler a test holds on purpose (a gate) is not waited for."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         quiet = 0
         while quiet < 3:
             await asyncio.sleep(0.002)
-            quiet = 0 if self.busy() else quiet + 1
+            quiet = 0 if self.busy(handlers) else quiet + 1
             if loop.time() > end:
                 raise AssertionError("the bot did not settle")
 

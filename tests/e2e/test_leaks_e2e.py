@@ -49,6 +49,7 @@ BOUNDED = (
     "bot.budget.invalid._seconds",
     "bot.http._buckets",
     "bot.metrics._request_counters",
+    "bot.delivery.webhook_calls:_spent",  # tokens Discord refused for good: 10,000 at most, 15 minutes each
 )
 
 

@@ -168,11 +168,11 @@ async def test_kick_hands_the_seat_to_a_cpu_player(world: World) -> None:
     assert any("bob was removed" in text for text in world.public_texts())
     # The CPU plays for bob now, with cards that are not his: his hand message says he was removed, with
     # no buttons; his hand, his moves and a way back are refused privately.
-    assert "removed you" in bobs_hand.content and "Your hand" not in bobs_hand.content, bobs_hand.content
+    assert "You were removed" in bobs_hand.content and "Your hand" not in bobs_hand.content, bobs_hand.content
     assert not bobs_hand.buttons
     before = public_state(world)
     answer = await world.run(world.bob, "draw")
-    await refused(world, answer, before, "removed you")
+    await refused(world, answer, before, "You were removed")
     for command in ("hand", "join"):
         answer = await world.run(world.bob, command)
-        assert answer.ephemeral and "removed you" in answer.content and "Your hand" not in answer.content
+        assert answer.ephemeral and "You were removed" in answer.content and "Your hand" not in answer.content

@@ -181,13 +181,16 @@ class ControlsCog(TableCog, name=COG_NAME):
     async def _refused_in_place(
         self, interaction: discord.Interaction, table_id: int, message: str, where: str
     ) -> bool:
-        """A move refused as no longer possible, clicked on a private hand message (one that may show cards
-        and a turn that are gone: its token ran out before the hand changed): that message shows the
-        player's hand now, with the refusal as its note, rather than a separate answer leaving it stale.
+        """A move refused as no longer possible, clicked on a private hand message the bot no longer keeps up
+        to date (one that may show cards and a turn that are gone: its token ran out before the hand
+        changed): that message shows the player's hand now, with the refusal as its note, rather than a
+        separate answer leaving it stale.
         False when there is no hand to show (not seated any more, the table closed): the caller answers
         privately, as for any refusal. An answer that cannot reach Discord is logged as ``answer_or_warn``
         logs it (a WARNING without a traceback, which would hold the refusal)."""
-        if not from_private_message(interaction):
+        kept = self.publisher.hand_is_fresh(table_id, interaction.user.id)
+        if kept or not from_private_message(interaction):
+            # (A hand the bot still keeps up to date, a double tap's second click say: a short answer.)
             return False
         try:
             await self.show_hand(interaction, table_id, note=message, in_place=True)
