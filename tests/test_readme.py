@@ -21,7 +21,7 @@ CI = ROOT / ".ci" / "run"
 SETUP = "(test -e .env || cp .env.example .env) && chmod 600 .env"
 RUN_COMMAND = f"python3 -m venv .venv && .venv/bin/pip install -e . && {SETUP} && .venv/bin/python -m bot run"
 TEST_COMMAND = (
-    'python3 -m venv .venv && .venv/bin/pip install -e ".[test,dev]" && .venv/bin/python -m pytest -q -n 3'
+    'python3 -m venv .venv && .venv/bin/pip install -e ".[test,dev]" && .venv/bin/python -m pytest -q -n 5'
 )
 
 
@@ -47,7 +47,7 @@ def test_ci_runs_the_readme_test_command() -> None:
         timeout=30,
         check=True,
     )
-    assert result.stdout == "python -m pytest -q -n 3"
+    assert result.stdout == "python -m pytest -q -n 5"
     assert TEST_COMMAND.endswith(".venv/bin/" + result.stdout)
     assert '"$venv/bin/"$test_command' in script
 
